@@ -1,0 +1,14 @@
+// Every family's registration function, called by main in this order.
+#pragma once
+
+#include "harness/suite.hpp"
+
+namespace csbench {
+
+namespace reduction {
+void Register(Suite& suite);
+}
+
+inline void RegisterFamilies(Suite& suite) { reduction::Register(suite); }
+
+}  // namespace csbench

@@ -1,0 +1,205 @@
+#include "bench/reduction.hpp"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <bit>
+#include <map>
+
+#include "harness/buffer.hpp"
+#include "harness/commands.hpp"
+#include "harness/context.hpp"
+#include "harness/error.hpp"
+#include "harness/measure.hpp"
+#include "kernels/reduction/reference.hpp"
+
+namespace csbench::reduction {
+namespace {
+
+constexpr uint64_t kSeed = 20140326;  // the first study's publication date
+
+struct Push {
+  uint32_t width;
+  uint32_t height;
+  uint32_t tiles_x;
+};
+
+Extent TilesOf(Extent domain, Extent tile) {
+  return {(domain.x + tile.x - 1) / tile.x, (domain.y + tile.y - 1) / tile.y};
+}
+
+}  // namespace
+
+const std::vector<Variant>& Variants() {
+  // Workgroups follow the studies: 16x16 threads reduce 1080p to 120x68; the prefetch rows use
+  // the 2015 follow-up's shapes (4x16 -> 120x68, 8x32 -> 60x34, 16x64 -> 30x17, and 16x64
+  // fetching 8x2 -> 15x9), plus the 2014 post's 64- and 16-thread groups.
+  static const std::vector<Variant> variants = {
+      {.name = "interleaved", .source = "reduction/tree.comp", .defines = {{"INTERLEAVED", "1"}},
+       .workgroups = {{4, 4}, {8, 8}, {16, 16}, {32, 32}}},
+      {.name = "sequential", .source = "reduction/tree.comp",
+       .workgroups = {{4, 4}, {8, 8}, {16, 16}, {32, 32}}},
+      {.name = "unrolled", .source = "reduction/tree.comp", .defines = {{"UNROLLED", "1"}},
+       .workgroups = {{4, 4}, {8, 8}, {16, 16}, {32, 32}}},
+      {.name = "prefetch2", .source = "reduction/tree.comp", .defines = {{"UNROLLED", "1"}},
+       .fetch = {2, 1}, .workgroups = {{8, 8}, {8, 16}}},
+      {.name = "prefetch4", .source = "reduction/tree.comp", .defines = {{"UNROLLED", "1"}},
+       .fetch = {4, 1}, .workgroups = {{4, 4}, {4, 16}, {8, 32}, {16, 64}}},
+      {.name = "prefetch4_shared2x", .source = "reduction/tree.comp",
+       .defines = {{"UNROLLED", "1"}, {"SHARED_2X", "1"}}, .fetch = {4, 1}, .workgroups = {{16, 64}}},
+      {.name = "prefetch16", .source = "reduction/tree.comp", .defines = {{"UNROLLED", "1"}, {"SHARED_2X", "1"}},
+       .fetch = {8, 2}, .workgroups = {{16, 64}}},
+      {.name = "subgroup", .source = "reduction/subgroup.comp", .fetch = {4, 1},
+       .workgroups = {{8, 8}, {4, 16}, {8, 32}, {16, 64}}, .needs_subgroup_arithmetic = true},
+  };
+  return variants;
+}
+
+const std::vector<Extent>& Domains() {
+  static const std::vector<Extent> domains = {
+      {640, 480}, {1280, 720}, {1920, 1080}, {3840, 2160}, {7680, 4320}};
+  return domains;
+}
+
+struct Inputs::Domain {
+  Extent domain;
+  std::vector<float> image;
+  std::unique_ptr<RotatingInput> device;
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<float>> references;
+
+  const std::vector<float>& Reference(Extent tile) {
+    auto [it, inserted] = references.try_emplace({tile.x, tile.y});
+    if (inserted) it->second = TileLuminance(image, domain.x, domain.y, tile.x, tile.y);
+    return it->second;
+  }
+};
+
+Inputs::Inputs() = default;
+Inputs::~Inputs() = default;
+
+Inputs::Domain& Inputs::For(Extent domain, Context* context, CacheMode cache) {
+  if (!current_ || !(current_->domain == domain)) {
+    current_.reset();
+    current_ = std::make_unique<Domain>();
+    current_->domain = domain;
+    current_->image = RandomImage(domain.x, domain.y, kSeed);
+  }
+  if (context != nullptr && !current_->device) {
+    current_->device = std::make_unique<RotatingInput>(*context, std::as_bytes(std::span(current_->image)), cache);
+  }
+  return *current_;
+}
+
+struct GpuCase::State {
+  Context* context;
+  const Variant* variant;
+  Extent workgroup;
+  Extent tile;
+  Extent tiles;
+  Inputs::Domain* data;
+  std::unique_ptr<Kernel> kernel;
+  std::unique_ptr<Buffer> output;
+  std::unique_ptr<Bindings> bindings;
+
+  Push push() const { return {data->domain.x, data->domain.y, tiles.x}; }
+  void Record(Commands& c, uint32_t copy) const {
+    std::array<uint32_t, 2> offsets{data->device->Offset(copy), 0};
+    c.Dispatch(*kernel, *bindings, {tiles.x, tiles.y, 1}, offsets, push());
+  }
+};
+
+GpuCase::GpuCase(Context& context, const Variant& variant, Extent workgroup, Extent domain, Inputs& inputs)
+    : s_(std::make_unique<State>()) {
+  Require(std::has_single_bit(workgroup.x * workgroup.y),
+          fmt::format("{}: the tree needs a power-of-two workgroup, not {}x{}", variant.name, workgroup.x, workgroup.y));
+  Require(!variant.needs_subgroup_arithmetic || context.info().subgroup_arithmetic,
+          fmt::format("{} needs subgroup arithmetic in compute shaders, which {} does not support", variant.name,
+                      context.info().name));
+  s_->context = &context;
+  s_->variant = &variant;
+  s_->workgroup = workgroup;
+  s_->tile = {workgroup.x * variant.fetch.x, workgroup.y * variant.fetch.y};
+  s_->tiles = TilesOf(domain, s_->tile);
+  std::vector<Define> defines = variant.defines;
+  defines.push_back({"FETCH_X", std::to_string(variant.fetch.x)});
+  defines.push_back({"FETCH_Y", std::to_string(variant.fetch.y)});
+  s_->kernel = std::make_unique<Kernel>(
+      context, KernelSpec{.label = variant.name,
+                          .source = variant.source,
+                          .defines = defines,
+                          .local_size = {workgroup.x * workgroup.y, 1, 1},
+                          .constants = {workgroup.x, workgroup.y, context.info().subgroup_size},
+                          .bindings = 2,
+                          .push_bytes = sizeof(Push)});
+  s_->data = &inputs.For(domain, &context, context.options().cache);
+  s_->output = std::make_unique<Buffer>(context, uint64_t{s_->tiles.x} * s_->tiles.y * sizeof(float));
+  s_->bindings = std::make_unique<Bindings>(
+      s_->kernel->Bind({{&s_->data->device->buffer(), s_->data->device->slice_bytes()}, {s_->output.get(), 0}}));
+}
+
+GpuCase::~GpuCase() = default;
+
+Extent GpuCase::tiles() const { return s_->tiles; }
+
+Comparison GpuCase::Check() {
+  s_->context->Run([&](Commands& c) {
+    c.Fill(*s_->output, kPoison);
+    c.Barrier();
+    s_->Record(c, 0);
+  });
+  std::vector<float> got(size_t{s_->tiles.x} * s_->tiles.y);
+  s_->output->Download(std::as_writable_bytes(std::span(got)));
+  return Compare(got, s_->data->Reference(s_->tile), kTolerance);
+}
+
+void GpuCase::Measure(benchmark::State& state) {
+  const Extent domain = s_->data->domain;
+  const double pixels = static_cast<double>(domain.x) * domain.y;
+  const double tiles = static_cast<double>(s_->tiles.x) * s_->tiles.y;
+  MeasureDispatches(
+      state, *s_->context, [&](Commands& c, uint32_t i) { s_->Record(c, i); }, s_->data->device->copies(),
+      {.elements = pixels, .bytes = pixels * 16 + tiles * 4});
+  state.counters["tiles"] = tiles;
+}
+
+void Register(Suite& suite) {
+  Inputs& inputs = suite.Shared<Inputs>("reduction");
+  for (const Extent& domain : Domains()) {
+    const std::string domain_name = Sized("domain", domain);
+    if (suite.context != nullptr) {
+      for (const Variant& variant : Variants()) {
+        for (const Extent& wg : variant.workgroups) {
+          auto run = [&suite, &inputs, &variant, wg, domain](benchmark::State& state) {
+            RunGuarded(state, [&] {
+              GpuCase gpu(*suite.context, variant, wg, domain, inputs);
+              Comparison check = gpu.Check();
+              Require(check.passed, check.message);
+              gpu.Measure(state);
+            });
+          };
+          benchmark::RegisterBenchmark(Name({"reduction", variant.name, Sized("wg", wg), domain_name}).c_str(), run)
+              ->UseManualTime()
+              ->Unit(benchmark::kMicrosecond);
+        }
+      }
+    }
+    auto plain = [&suite, &inputs, domain](benchmark::State& state) {
+      RunGuarded(state, [&] {
+        const Inputs::Domain& data = inputs.For(domain, nullptr, suite.options.cache);
+        Extent tiles = TilesOf(domain, kPlainLoopTile);
+        std::vector<float> out(size_t{tiles.x} * tiles.y);
+        for (auto _ : state) {
+          TileLuminance(data.image, domain.x, domain.y, kPlainLoopTile.x, kPlainLoopTile.y, out);
+          benchmark::DoNotOptimize(out.data());
+          benchmark::ClobberMemory();
+        }
+        double pixels = static_cast<double>(domain.x) * domain.y;
+        SetThroughput(state, {.elements = pixels, .bytes = pixels * 16 + static_cast<double>(tiles.x) * tiles.y * 4});
+      });
+    };
+    benchmark::RegisterBenchmark(Name({"reduction", "plain_loop", domain_name}).c_str(), plain)
+        ->Unit(benchmark::kMillisecond);
+  }
+}
+
+}  // namespace csbench::reduction

@@ -1,0 +1,73 @@
+// The parallel-reduction family: RGBA float image -> per-tile average luminance.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/check.hpp"
+#include "harness/kernel.hpp"
+#include "harness/naming.hpp"
+#include "harness/suite.hpp"
+
+namespace csbench::reduction {
+
+struct Variant {
+  std::string name;
+  std::string source;
+  std::vector<Define> defines;
+  Extent fetch{1, 1};                // pixels one invocation reads before the tree
+  std::vector<Extent> workgroups;    // each x*y a power of two
+  bool needs_subgroup_arithmetic = false;
+};
+
+const std::vector<Variant>& Variants();
+const std::vector<Extent>& Domains();
+
+// The plain-loop benchmark's tile: the studies' 1080p -> 120x68.
+inline constexpr Extent kPlainLoopTile{16, 16};
+
+// Relative error allowed against the double-precision reference: float sums of up to 16384
+// values in a tree stay near 1e-6.
+inline constexpr double kTolerance = 1e-5;
+
+// The random image of a domain, its rotated copies on the device and its references per tile
+// size. Holds the latest domain only: registration is domain-major, so a 530 MB image is made
+// and uploaded once, and the previous domain's memory is freed first.
+class Inputs {
+ public:
+  struct Domain;
+  Inputs();
+  ~Inputs();
+  // The domain's data; with a context, also its device copies.
+  Domain& For(Extent domain, Context* context, CacheMode cache);
+
+ private:
+  std::unique_ptr<Domain> current_;
+};
+
+// One variant at one workgroup size on one domain: its kernel, its inputs (rotated copies of one
+// random image) and its output on the device.
+class GpuCase {
+ public:
+  GpuCase(Context& context, const Variant& variant, Extent workgroup, Extent domain, Inputs& inputs);
+  ~GpuCase();
+
+  // Poisons the output, runs the kernel once and compares with the CPU reference.
+  Comparison Check();
+  // The timed loop; call Check() first.
+  void Measure(benchmark::State& state);
+
+  Extent tiles() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+// Registers every variant x workgroup x domain (with a device) and the plain-loop benchmarks.
+void Register(Suite& suite);
+
+}  // namespace csbench::reduction

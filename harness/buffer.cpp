@@ -1,0 +1,81 @@
+#include "harness/buffer.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "harness/commands.hpp"
+#include "harness/context.hpp"
+#include "harness/error.hpp"
+
+namespace csbench {
+namespace {
+
+// Transfers larger than this go through the staging buffer in pieces, so that a 530 MB image
+// does not need a second 530 MB of host-visible memory.
+constexpr uint64_t kStagingBytes = 64ull << 20;
+
+}  // namespace
+
+Buffer::Buffer(Context& context, uint64_t bytes, Memory memory) : context_(&context), size_(bytes) {
+  Require(bytes > 0, "a buffer of 0 bytes");
+  const DeviceInfo& info = context.info();
+  Require(bytes <= info.max_allocation_bytes,
+          fmt::format("a buffer of {} MiB is larger than the device's maxMemoryAllocationSize ({} MiB)",
+                      bytes >> 20, info.max_allocation_bytes >> 20));
+  buffer_ = CSBENCH_VK(vk::raii::Buffer(
+      context.device(),
+      vk::BufferCreateInfo{.size = bytes,
+                           .usage = vk::BufferUsageFlagBits::eStorageBuffer |
+                                    vk::BufferUsageFlagBits::eTransferSrc |
+                                    vk::BufferUsageFlagBits::eTransferDst,
+                           .sharingMode = vk::SharingMode::eExclusive}));
+  auto requirements = buffer_.getMemoryRequirements();
+  using F = vk::MemoryPropertyFlagBits;
+  uint32_t type =
+      memory == Memory::kDevice
+          ? context.FindMemoryType(requirements.memoryTypeBits, F::eDeviceLocal, F::eDeviceLocal)
+          : context.FindMemoryType(requirements.memoryTypeBits, F::eHostVisible | F::eHostCoherent,
+                                   F::eHostVisible | F::eHostCoherent | F::eHostCached);
+  memory_ = CSBENCH_VK(vk::raii::DeviceMemory(
+      context.device(),
+      vk::MemoryAllocateInfo{.allocationSize = requirements.size, .memoryTypeIndex = type}));
+  buffer_.bindMemory(*memory_, 0);
+  if (memory == Memory::kHost) mapped_ = static_cast<std::byte*>(memory_.mapMemory(0, bytes));
+}
+
+std::span<std::byte> Buffer::mapped() const {
+  Require(mapped_ != nullptr, "mapped() on a device-local buffer");
+  return {mapped_, size_};
+}
+
+void Buffer::Upload(std::span<const std::byte> bytes, uint64_t offset) {
+  Require(offset + bytes.size() <= size_, "upload past the end of a buffer");
+  if (mapped_ != nullptr) {
+    std::memcpy(mapped_ + offset, bytes.data(), bytes.size());
+    return;
+  }
+  Buffer staging(*context_, std::min<uint64_t>(bytes.size(), kStagingBytes), Memory::kHost);
+  for (uint64_t done = 0; done < bytes.size(); done += staging.size()) {
+    uint64_t n = std::min<uint64_t>(staging.size(), bytes.size() - done);
+    std::memcpy(staging.mapped_, bytes.data() + done, n);
+    context_->Run([&](Commands& c) { c.Copy(staging, 0, *this, offset + done, n); });
+  }
+}
+
+void Buffer::Download(std::span<std::byte> out, uint64_t offset) const {
+  Require(offset + out.size() <= size_, "download past the end of a buffer");
+  if (mapped_ != nullptr) {
+    std::memcpy(out.data(), mapped_ + offset, out.size());
+    return;
+  }
+  Buffer staging(*context_, std::min<uint64_t>(out.size(), kStagingBytes), Memory::kHost);
+  for (uint64_t done = 0; done < out.size(); done += staging.size()) {
+    uint64_t n = std::min<uint64_t>(staging.size(), out.size() - done);
+    context_->Run([&](Commands& c) { c.Copy(*this, offset + done, staging, 0, n); });
+    std::memcpy(out.data() + done, staging.mapped_, n);
+  }
+}
+
+}  // namespace csbench

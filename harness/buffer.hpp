@@ -1,0 +1,47 @@
+// Storage buffers in device memory, and host-visible ones for transfers.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include <vulkan/vulkan_raii.hpp>
+
+namespace csbench {
+
+class Context;
+
+enum class Memory { kDevice, kHost };
+
+class Buffer {
+ public:
+  // kDevice: device-local storage buffer (also a copy source and destination).
+  // kHost: host-visible, coherent, mapped for the buffer's lifetime; cached where the device
+  // offers it, since the host reads results back from it.
+  Buffer(Context& context, uint64_t bytes, Memory memory = Memory::kDevice);
+
+  uint64_t size() const { return size_; }
+  // The mapped bytes of a kHost buffer; Error for a device buffer.
+  std::span<std::byte> mapped() const;
+
+  // Copies `bytes` into this buffer at `offset` through a staging buffer (or directly when
+  // mapped) and waits.
+  void Upload(std::span<const std::byte> bytes, uint64_t offset = 0);
+  // Copies `out.size()` bytes from `offset` into `out` and waits.
+  void Download(std::span<std::byte> out, uint64_t offset = 0) const;
+
+  vk::Buffer handle() const { return *buffer_; }
+
+ private:
+  Context* context_;
+  uint64_t size_;
+  vk::raii::Buffer buffer_ = nullptr;
+  vk::raii::DeviceMemory memory_ = nullptr;
+  std::byte* mapped_ = nullptr;
+};
+
+template <typename T>
+std::span<const std::byte> AsBytes(std::span<const T> values) {
+  return std::as_bytes(values);
+}
+
+}  // namespace csbench

@@ -1,0 +1,48 @@
+// Recording of dispatches, barriers, fills and copies into a command buffer.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include <vulkan/vulkan_raii.hpp>
+
+namespace csbench {
+
+class Bindings;
+class Buffer;
+class Context;
+class Kernel;
+
+class Commands {
+ public:
+  Commands(Context& context, const vk::raii::CommandBuffer& command_buffer)
+      : context_(&context), cb_(&command_buffer) {}
+
+  // One dispatch of `groups` workgroups. `offsets` are the dynamic offsets of the bindings
+  // (one per binding, or empty for all zero); `push` the push-constant bytes.
+  void Dispatch(const Kernel& kernel, const Bindings& bindings, std::array<uint32_t, 3> groups,
+                std::span<const uint32_t> offsets = {}, std::span<const std::byte> push = {});
+  template <typename Push>
+  void Dispatch(const Kernel& kernel, const Bindings& bindings, std::array<uint32_t, 3> groups,
+                std::span<const uint32_t> offsets, const Push& push) {
+    Dispatch(kernel, bindings, groups, offsets, std::as_bytes(std::span(&push, 1)));
+  }
+
+  // Makes every earlier shader or transfer write visible to every later shader or transfer
+  // access. Between two dispatches it also makes the second wait for the first, so a timed batch
+  // measures kernels one after another, never overlapped.
+  void Barrier();
+
+  // Fills `bytes` bytes (0: to the end) from `offset` with the 32-bit word `word`.
+  void Fill(const Buffer& buffer, uint32_t word, uint64_t offset = 0, uint64_t bytes = 0);
+  void Copy(const Buffer& src, uint64_t src_offset, const Buffer& dst, uint64_t dst_offset, uint64_t bytes);
+
+  const vk::raii::CommandBuffer& raw() const { return *cb_; }
+
+ private:
+  Context* context_;
+  const vk::raii::CommandBuffer* cb_;
+};
+
+}  // namespace csbench

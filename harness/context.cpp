@@ -1,0 +1,257 @@
+#include "harness/context.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <charconv>
+#include <iostream>
+
+#include "harness/commands.hpp"
+#include "harness/device_choice.hpp"
+#include "harness/error.hpp"
+
+namespace csbench {
+namespace {
+
+constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+
+std::string TypeName(vk::PhysicalDeviceType type) {
+  switch (type) {
+    case vk::PhysicalDeviceType::eDiscreteGpu: return "discrete";
+    case vk::PhysicalDeviceType::eIntegratedGpu: return "integrated";
+    case vk::PhysicalDeviceType::eVirtualGpu: return "virtual";
+    case vk::PhysicalDeviceType::eCpu: return "cpu";
+    default: return "other";
+  }
+}
+
+// The first queue family with compute and a timer; else the first with compute.
+std::optional<uint32_t> ChooseQueueFamily(const std::vector<vk::QueueFamilyProperties>& families) {
+  std::optional<uint32_t> untimed;
+  for (uint32_t i = 0; i < families.size(); ++i) {
+    if (!(families[i].queueFlags & vk::QueueFlagBits::eCompute)) continue;
+    if (families[i].timestampValidBits > 0) return i;
+    if (!untimed) untimed = i;
+  }
+  return untimed;
+}
+
+DeviceInfo Describe(const vk::raii::PhysicalDevice& device, uint32_t index) {
+  auto chain = device.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupProperties,
+                                     vk::PhysicalDeviceDriverProperties>();
+  const auto& props = chain.get<vk::PhysicalDeviceProperties2>().properties;
+  const auto& subgroup = chain.get<vk::PhysicalDeviceSubgroupProperties>();
+  const auto& driver = chain.get<vk::PhysicalDeviceDriverProperties>();
+  DeviceInfo info;
+  info.index = index;
+  info.name = props.deviceName.data();
+  info.type = TypeName(props.deviceType);
+  info.driver_name = driver.driverName.data();
+  info.driver_info = driver.driverInfo.data();
+  info.vendor_id = props.vendorID;
+  info.device_id = props.deviceID;
+  info.driver_version = props.driverVersion;
+  info.api_version = props.apiVersion;
+  info.subgroup_size = subgroup.subgroupSize;
+  info.subgroup_arithmetic =
+      (subgroup.supportedStages & vk::ShaderStageFlagBits::eCompute) &&
+      (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eArithmetic) &&
+      (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eBasic);
+  info.timestamp_period_ns = static_cast<double>(props.limits.timestampPeriod);
+  info.max_workgroup_invocations = props.limits.maxComputeWorkGroupInvocations;
+  info.max_workgroup_size = props.limits.maxComputeWorkGroupSize;
+  info.max_shared_memory_bytes = props.limits.maxComputeSharedMemorySize;
+  info.max_storage_buffer_range = props.limits.maxStorageBufferRange;
+  info.min_storage_buffer_offset_alignment = props.limits.minStorageBufferOffsetAlignment;
+  auto maintenance = device.getProperties2<vk::PhysicalDeviceProperties2,
+                                           vk::PhysicalDeviceMaintenance3Properties>();
+  info.max_allocation_bytes =
+      maintenance.get<vk::PhysicalDeviceMaintenance3Properties>().maxMemoryAllocationSize;
+  auto memory = device.getMemoryProperties();
+  for (uint32_t i = 0; i < memory.memoryHeapCount; ++i) {
+    if (memory.memoryHeaps[i].flags & vk::MemoryHeapFlagBits::eDeviceLocal) {
+      info.device_local_bytes = std::max<uint64_t>(info.device_local_bytes, memory.memoryHeaps[i].size);
+    }
+  }
+  auto families = device.getQueueFamilyProperties();
+  if (auto family = ChooseQueueFamily(families)) {
+    info.queue_family = *family;
+    info.timestamp_valid_bits = families[*family].timestampValidBits;
+  }
+  return info;
+}
+
+uint32_t InstanceApiVersion(const vk::raii::Context& loader) {
+  return std::min(loader.enumerateInstanceVersion(), VK_API_VERSION_1_3);
+}
+
+vk::raii::Instance MakeInstance(const vk::raii::Context& loader, bool validation) {
+  vk::ApplicationInfo app{.pApplicationName = "csbench",
+                          .applicationVersion = 1,
+                          .pEngineName = "csbench",
+                          .engineVersion = 1,
+                          .apiVersion = InstanceApiVersion(loader)};
+  std::vector<const char*> layers;
+  std::vector<const char*> extensions;
+  // Synchronization validation catches missing barriers between dispatches, the class of bug a
+  // benchmark harness is most likely to have.
+  std::array enables{vk::ValidationFeatureEnableEXT::eSynchronizationValidation};
+  vk::ValidationFeaturesEXT features{};
+  features.setEnabledValidationFeatures(enables);
+  vk::InstanceCreateInfo create{.pApplicationInfo = &app};
+  if (validation) {
+    auto available = loader.enumerateInstanceLayerProperties();
+    bool found = std::any_of(available.begin(), available.end(), [](const vk::LayerProperties& p) {
+      return std::string_view(p.layerName.data()) == kValidationLayer;
+    });
+    Require(found, fmt::format("validation was asked for but {} is not installed "
+                               "(Debian package vulkan-validationlayers)",
+                               kValidationLayer));
+    layers.push_back(kValidationLayer);
+    extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    create.pNext = &features;
+  }
+  create.setPEnabledLayerNames(layers);
+  create.setPEnabledExtensionNames(extensions);
+  return CSBENCH_VK(vk::raii::Instance(loader, create));
+}
+
+std::atomic<uint32_t> g_validation_messages{0};
+
+VKAPI_ATTR VkBool32 VKAPI_CALL OnValidationMessage(
+    VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT,
+    const VkDebugUtilsMessengerCallbackDataEXT* data, void*) {
+  if (severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
+    ++g_validation_messages;
+    std::cerr << "csbench: validation: " << data->pMessage << "\n";
+  }
+  return VK_FALSE;
+}
+
+}  // namespace
+
+std::string DeviceInfo::ApiVersionString() const {
+  return fmt::format("{}.{}.{}", VK_API_VERSION_MAJOR(api_version), VK_API_VERSION_MINOR(api_version),
+                     VK_API_VERSION_PATCH(api_version));
+}
+
+std::string DeviceInfo::Key() const {
+  return fmt::format("{:04x}-{:04x}-{}", vendor_id, device_id, driver_version);
+}
+
+std::vector<DeviceInfo> ListDevices() {
+  vk::raii::Context loader;
+  vk::raii::Instance instance = MakeInstance(loader, false);
+  std::vector<DeviceInfo> infos;
+  auto devices = CSBENCH_VK(instance.enumeratePhysicalDevices());
+  for (uint32_t i = 0; i < devices.size(); ++i) infos.push_back(Describe(devices[i], i));
+  return infos;
+}
+
+struct Context::Messenger {
+  vk::raii::DebugUtilsMessengerEXT handle;
+};
+
+Context::Context(const Options& options) : options_(options) {
+  instance_ = MakeInstance(loader_, options.validation);
+  if (options.validation) {
+    vk::DebugUtilsMessengerCreateInfoEXT create{
+        .messageSeverity = vk::DebugUtilsMessageSeverityFlagBitsEXT::eWarning |
+                           vk::DebugUtilsMessageSeverityFlagBitsEXT::eError,
+        .messageType = vk::DebugUtilsMessageTypeFlagBitsEXT::eGeneral |
+                       vk::DebugUtilsMessageTypeFlagBitsEXT::eValidation |
+                       vk::DebugUtilsMessageTypeFlagBitsEXT::ePerformance,
+        .pfnUserCallback = &OnValidationMessage};
+    messenger_ = std::make_unique<Messenger>(
+        Messenger{CSBENCH_VK(vk::raii::DebugUtilsMessengerEXT(instance_, create))});
+  }
+  auto devices = CSBENCH_VK(instance_.enumeratePhysicalDevices());
+  std::vector<DeviceInfo> infos;
+  for (uint32_t i = 0; i < devices.size(); ++i) infos.push_back(Describe(devices[i], i));
+  uint32_t chosen = ChooseDevice(infos, options.device);
+  physical_device_ = std::move(devices[chosen]);
+  info_ = infos[chosen];
+  Require(info_.api_version >= VK_API_VERSION_1_1,
+          fmt::format("{} supports Vulkan {} only; csbench needs 1.1 or newer", info_.name,
+                      info_.ApiVersionString()));
+  auto families = physical_device_.getQueueFamilyProperties();
+  Require(ChooseQueueFamily(families).has_value(), fmt::format("{} has no compute queue", info_.name));
+  use_gpu_timer_ = info_.timestamp_valid_bits > 0 && options.timer == TimerChoice::kAuto;
+
+  // Enable what the device offers of the 1.1-1.3 feature sets (16-bit storage, float16, subgroup
+  // size control...), except robustBufferAccess: bounds checks on every load would be measured.
+  auto features = physical_device_.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan11Features,
+                                                vk::PhysicalDeviceVulkan12Features,
+                                                vk::PhysicalDeviceVulkan13Features>();
+  features.get<vk::PhysicalDeviceFeatures2>().features.robustBufferAccess = VK_FALSE;
+  if (info_.api_version < VK_API_VERSION_1_3) features.unlink<vk::PhysicalDeviceVulkan13Features>();
+  if (info_.api_version < VK_API_VERSION_1_2) {
+    features.unlink<vk::PhysicalDeviceVulkan12Features>();
+    features.unlink<vk::PhysicalDeviceVulkan11Features>();
+  }
+  float priority = 1.0f;
+  vk::DeviceQueueCreateInfo queue_create{
+      .queueFamilyIndex = info_.queue_family, .queueCount = 1, .pQueuePriorities = &priority};
+  vk::DeviceCreateInfo device_create{.pNext = &features.get<vk::PhysicalDeviceFeatures2>(),
+                                     .queueCreateInfoCount = 1,
+                                     .pQueueCreateInfos = &queue_create};
+  device_ = CSBENCH_VK(vk::raii::Device(physical_device_, device_create));
+  queue_ = CSBENCH_VK(vk::raii::Queue(device_, info_.queue_family, 0));
+  command_pool_ = CSBENCH_VK(vk::raii::CommandPool(
+      device_, vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
+                                         .queueFamilyIndex = info_.queue_family}));
+  fence_ = CSBENCH_VK(vk::raii::Fence(device_, vk::FenceCreateInfo{}));
+}
+
+Context::~Context() {
+  if (*device_) device_.waitIdle();
+}
+
+uint32_t ValidationMessages() { return g_validation_messages.load(); }
+
+void Context::SubmitAndWait(const vk::raii::CommandBuffer& command_buffer) {
+  vk::CommandBuffer handle = *command_buffer;
+  vk::SubmitInfo submit{.commandBufferCount = 1, .pCommandBuffers = &handle};
+  CSBENCH_VK(queue_.submit(submit, *fence_));
+  // A lost device or a shader that never ends must not hang the suite: give up after a minute.
+  constexpr uint64_t kTimeoutNs = 60'000'000'000ull;
+  vk::Result result = CSBENCH_VK(device_.waitForFences({*fence_}, VK_TRUE, kTimeoutNs));
+  Require(result == vk::Result::eSuccess, "a submission did not finish within 60 s");
+  device_.resetFences({*fence_});
+}
+
+void Context::Run(const std::function<void(Commands&)>& record) {
+  auto buffers = CSBENCH_VK(vk::raii::CommandBuffers(
+      device_, vk::CommandBufferAllocateInfo{.commandPool = *command_pool_,
+                                             .level = vk::CommandBufferLevel::ePrimary,
+                                             .commandBufferCount = 1}));
+  vk::raii::CommandBuffer& command_buffer = buffers[0];
+  command_buffer.begin(vk::CommandBufferBeginInfo{.flags = vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
+  Commands commands(*this, command_buffer);
+  // Barriers on both ends: this submission sees what earlier ones wrote, and the host sees what
+  // this one wrote once the fence has signalled.
+  commands.Barrier();
+  record(commands);
+  commands.Barrier();
+  command_buffer.end();
+  SubmitAndWait(command_buffer);
+}
+
+uint32_t Context::FindMemoryType(uint32_t type_bits, vk::MemoryPropertyFlags required,
+                                 vk::MemoryPropertyFlags preferred) const {
+  auto memory = physical_device_.getMemoryProperties();
+  std::optional<uint32_t> fallback;
+  for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+    if (!(type_bits & (1u << i))) continue;
+    auto flags = memory.memoryTypes[i].propertyFlags;
+    if ((flags & required) != required) continue;
+    if ((flags & preferred) == preferred) return i;
+    if (!fallback) fallback = i;
+  }
+  Require(fallback.has_value(), fmt::format("no memory type with {}", vk::to_string(required)));
+  return *fallback;
+}
+
+}  // namespace csbench

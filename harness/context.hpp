@@ -1,0 +1,97 @@
+// The Vulkan context: instance, the chosen physical device, a logical device with one compute
+// queue, and a command pool. The only place besides the other harness files that owns Vulkan
+// objects; bench/ and kernels/ reach the GPU through Context, Buffer, Kernel and Commands.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <vulkan/vulkan_raii.hpp>
+
+#include "harness/options.hpp"
+
+namespace csbench {
+
+class Commands;
+
+struct DeviceInfo {
+  uint32_t index = 0;
+  std::string name;
+  std::string type;  // "discrete", "integrated", "virtual", "cpu", "other"
+  std::string driver_name;
+  std::string driver_info;
+  uint32_t vendor_id = 0;
+  uint32_t device_id = 0;
+  uint32_t driver_version = 0;
+  uint32_t api_version = 0;
+  uint32_t subgroup_size = 0;
+  bool subgroup_arithmetic = false;  // subgroupAdd and friends in compute shaders
+  double timestamp_period_ns = 0.0;
+  uint32_t queue_family = 0;
+  uint32_t timestamp_valid_bits = 0;  // of queue_family; 0: no GPU timer
+  uint32_t max_workgroup_invocations = 0;
+  std::array<uint32_t, 3> max_workgroup_size{};
+  uint32_t max_shared_memory_bytes = 0;
+  uint64_t max_storage_buffer_range = 0;
+  uint64_t min_storage_buffer_offset_alignment = 0;
+  uint64_t max_allocation_bytes = 0;
+  uint64_t device_local_bytes = 0;
+
+  std::string ApiVersionString() const;
+  // A file-name-safe key naming device and driver, e.g. "10de-2330-2434596864".
+  std::string Key() const;
+};
+
+// Lists every physical device with its compute properties. Throws Error when there is no loader.
+std::vector<DeviceInfo> ListDevices();
+
+// Number of validation messages (warnings and errors) in this process so far; tests fail on any.
+uint32_t ValidationMessages();
+
+class Context {
+ public:
+  // Opens the device `options.device` names (or the default choice). Throws Error with the
+  // reason when no Vulkan loader, no device or no matching device exists.
+  explicit Context(const Options& options);
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  const DeviceInfo& info() const { return info_; }
+  bool gpu_timer() const { return use_gpu_timer_; }
+  const Options& options() const { return options_; }
+
+
+  // Records `record` into a one-shot command buffer, submits it and waits.
+  void Run(const std::function<void(Commands&)>& record);
+
+  // Harness-internal access.
+  const vk::raii::Device& device() const { return device_; }
+  const vk::raii::PhysicalDevice& physical_device() const { return physical_device_; }
+  const vk::raii::Queue& queue() const { return queue_; }
+  const vk::raii::CommandPool& command_pool() const { return command_pool_; }
+  // Submits `command_buffer` and blocks until it finished.
+  void SubmitAndWait(const vk::raii::CommandBuffer& command_buffer);
+  uint32_t FindMemoryType(uint32_t type_bits, vk::MemoryPropertyFlags required,
+                          vk::MemoryPropertyFlags preferred) const;
+
+ private:
+  struct Messenger;
+  Options options_;
+  vk::raii::Context loader_;
+  vk::raii::Instance instance_ = nullptr;
+  std::unique_ptr<Messenger> messenger_;
+  vk::raii::PhysicalDevice physical_device_ = nullptr;
+  DeviceInfo info_;
+  bool use_gpu_timer_ = false;
+  vk::raii::Device device_ = nullptr;
+  vk::raii::Queue queue_ = nullptr;
+  vk::raii::CommandPool command_pool_ = nullptr;
+  vk::raii::Fence fence_ = nullptr;
+};
+
+}  // namespace csbench

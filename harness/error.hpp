@@ -1,0 +1,33 @@
+// Errors raised by the harness. Every failure carries what was called and where, so that a
+// benchmark can hand a one-line reason to state.SkipWithError and the suite can go on.
+#pragma once
+
+#include <source_location>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace csbench {
+
+class Error : public std::runtime_error {
+ public:
+  explicit Error(std::string_view what,
+                 std::source_location where = std::source_location::current());
+};
+
+// Throws Error when `condition` is false; `what` says which requirement failed.
+void Require(bool condition, std::string_view what,
+             std::source_location where = std::source_location::current());
+
+// Runs `call` (a lambda around a Vulkan-Hpp call) and turns vk::SystemError into Error with
+// the call's text, its VkResult name, file and line.
+#define CSBENCH_VK(call)                                                   \
+  [&]() -> decltype(auto) {                                                \
+    try {                                                                  \
+      return (call);                                                       \
+    } catch (const vk::SystemError& e) {                                   \
+      throw ::csbench::Error(std::string(#call) + " failed: " + e.what()); \
+    }                                                                      \
+  }()
+
+}  // namespace csbench

@@ -1,0 +1,67 @@
+// A compute pipeline built from a kernel source, its defines and its local size, with the
+// descriptor layout for its storage buffers.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <vulkan/vulkan_raii.hpp>
+
+#include "harness/shader_compiler.hpp"
+
+namespace csbench {
+
+class Buffer;
+class Context;
+
+struct KernelSpec {
+  std::string label;   // the variant, for messages
+  std::string source;  // relative to kernels/, e.g. "reduction/tree.comp"
+  std::vector<Define> defines;
+  std::array<uint32_t, 3> local_size{1, 1, 1};  // specialization constants 0, 1, 2
+  std::vector<uint32_t> constants;              // specialization constants 3, 4, ...
+  uint32_t bindings = 1;                        // storage buffers at bindings 0..n-1
+  uint32_t push_bytes = 0;
+};
+
+// Binding i of a kernel: `range` bytes of `buffer`, starting at the dispatch's dynamic offset.
+struct BufferRange {
+  const Buffer* buffer = nullptr;
+  uint64_t range = 0;  // 0: the whole buffer
+};
+
+// A descriptor set with a kernel's buffers bound. Storage buffers are dynamic, so one set serves
+// every slice of a rotated input: each dispatch passes its offsets.
+class Bindings {
+ public:
+  explicit Bindings(vk::raii::DescriptorSet set) : set_(std::move(set)) {}
+  vk::DescriptorSet handle() const { return *set_; }
+
+ private:
+  vk::raii::DescriptorSet set_;
+};
+
+class Kernel {
+ public:
+  // Compiles (cached per run) and creates the pipeline. Throws Error when the local size exceeds
+  // the device's limits or the source does not compile.
+  Kernel(Context& context, const KernelSpec& spec);
+
+  Bindings Bind(const std::vector<BufferRange>& buffers) const;
+
+  const KernelSpec& spec() const { return spec_; }
+  vk::Pipeline pipeline() const { return *pipeline_; }
+  vk::PipelineLayout layout() const { return *layout_; }
+
+ private:
+  Context* context_;
+  KernelSpec spec_;
+  vk::raii::DescriptorSetLayout set_layout_ = nullptr;
+  vk::raii::PipelineLayout layout_ = nullptr;
+  vk::raii::Pipeline pipeline_ = nullptr;
+  vk::raii::DescriptorPool pool_ = nullptr;
+};
+
+}  // namespace csbench

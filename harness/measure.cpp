@@ -1,0 +1,78 @@
+#include "harness/measure.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "harness/commands.hpp"
+#include "harness/context.hpp"
+#include "harness/error.hpp"
+#include "harness/timing.hpp"
+
+namespace csbench {
+
+void SetThroughput(benchmark::State& state, Work work) {
+  double iterations = static_cast<double>(state.iterations());
+  state.counters["Gelem/s"] = benchmark::Counter(work.elements * iterations * 1e-9, benchmark::Counter::kIsRate);
+  state.counters["GB/s"] = benchmark::Counter(work.bytes * iterations * 1e-9, benchmark::Counter::kIsRate);
+}
+
+uint32_t BatchSize(double seconds_per_dispatch, uint32_t period, double target_seconds, uint32_t max_dispatches) {
+  period = std::max<uint32_t>(period, 1);
+  double wanted = seconds_per_dispatch > 0 ? std::ceil(target_seconds / seconds_per_dispatch) : max_dispatches;
+  uint32_t n = static_cast<uint32_t>(std::clamp(wanted, 1.0, static_cast<double>(max_dispatches)));
+  return (n + period - 1) / period * period;
+}
+
+void MeasureDispatches(benchmark::State& state, Context& context,
+                       const std::function<void(Commands&, uint32_t)>& record, uint32_t period, Work work) {
+  auto record_batch = [&](uint32_t count) {
+    return TimedBatch(context, [&](Commands& c) {
+      for (uint32_t i = 0; i < count; ++i) {
+        if (i > 0) c.Barrier();
+        record(c, i);
+      }
+    });
+  };
+  // Calibrate on one pass over the rotation (its first run also warms up the pipeline).
+  TimedBatch probe = record_batch(std::max<uint32_t>(period, 1));
+  probe.Run();
+  double per_dispatch = probe.Run() / std::max<uint32_t>(period, 1);
+  uint32_t batch = BatchSize(per_dispatch, period);
+  TimedBatch timed = record_batch(batch);
+  while (state.KeepRunningBatch(batch)) {
+    state.SetIterationTime(timed.Run());
+  }
+  state.counters["dispatches/sample"] = batch;
+  SetThroughput(state, work);
+}
+
+uint32_t RotationCopies(uint64_t bytes, uint64_t budget_bytes, CacheMode cache) {
+  if (cache == CacheMode::kWarm || bytes == 0 || bytes >= budget_bytes) return 1;
+  return static_cast<uint32_t>((budget_bytes + bytes - 1) / bytes);
+}
+
+RotatingInput::RotatingInput(Context& context, std::span<const std::byte> data, CacheMode cache)
+    : slice_bytes_(data.size()) {
+  uint64_t align = std::max<uint64_t>(context.info().min_storage_buffer_offset_alignment, 256);
+  stride_ = (slice_bytes_ + align - 1) / align * align;
+  copies_ = RotationCopies(stride_, kBudgetBytes, cache);
+  buffer_ = std::make_unique<Buffer>(context, stride_ * copies_);
+  buffer_->Upload(data, 0);
+  if (copies_ > 1) {
+    context.Run([&](Commands& c) {
+      for (uint32_t i = 1; i < copies_; ++i) c.Copy(*buffer_, 0, *buffer_, i * stride_, slice_bytes_);
+    });
+  }
+}
+
+void RunGuarded(benchmark::State& state, const std::function<void()>& body) {
+  try {
+    body();
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
+}  // namespace csbench

@@ -1,0 +1,72 @@
+// The timed loop every GPU benchmark shares, the throughput counters, and input rotation.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "harness/buffer.hpp"
+#include "harness/options.hpp"
+
+namespace csbench {
+
+class Commands;
+class Context;
+
+// What one iteration processes: elements of the domain, and compulsory bytes (each input read
+// once, each output written once).
+struct Work {
+  double elements = 0;
+  double bytes = 0;
+};
+
+// Sets the `Gelem/s` and `GB/s` rate counters for state.iterations() iterations of `work`.
+void SetThroughput(benchmark::State& state, Work work);
+
+// How many dispatches one timed batch holds: enough for the batch to last `target_seconds`
+// (so that submission and timestamp overheads vanish in it), at most `max_dispatches`, and a
+// multiple of `period` (the number of rotated inputs, so every batch cycles through all of them).
+uint32_t BatchSize(double seconds_per_dispatch, uint32_t period, double target_seconds = 2e-3,
+                   uint32_t max_dispatches = 10000);
+
+// Times dispatches under UseManualTime. `record(commands, i)` records the i-th dispatch of a
+// batch; the harness puts a barrier between dispatches, so each is timed on its own and none
+// overlaps the next. One benchmark iteration is one dispatch; a batch of BatchSize() of them is
+// one GPU-timed sample, and its time is handed to SetIterationTime for all of them.
+void MeasureDispatches(benchmark::State& state, Context& context,
+                       const std::function<void(Commands&, uint32_t)>& record, uint32_t period, Work work);
+
+// Number of copies of an input of `bytes` bytes that fill `budget_bytes` (at least one; one when
+// the cache is meant to stay warm).
+uint32_t RotationCopies(uint64_t bytes, uint64_t budget_bytes, CacheMode cache);
+
+// Copies of one input laid out in one buffer, so that successive dispatches read different
+// memory and a seed-size domain measures memory, not the last-level cache. 256 MiB of copies
+// is five times the largest last-level cache of current GPUs.
+class RotatingInput {
+ public:
+  static constexpr uint64_t kBudgetBytes = 256ull << 20;
+
+  RotatingInput(Context& context, std::span<const std::byte> data, CacheMode cache);
+
+  const Buffer& buffer() const { return *buffer_; }
+  uint64_t slice_bytes() const { return slice_bytes_; }
+  uint32_t copies() const { return copies_; }
+  // The dynamic offset of copy `i % copies()`.
+  uint32_t Offset(uint32_t i) const { return static_cast<uint32_t>((i % copies_) * stride_); }
+
+ private:
+  std::unique_ptr<Buffer> buffer_;
+  uint64_t slice_bytes_;
+  uint64_t stride_;
+  uint32_t copies_;
+};
+
+// Runs `body`; an Error (or any exception) becomes state.SkipWithError, so the suite goes on.
+void RunGuarded(benchmark::State& state, const std::function<void()>& body);
+
+}  // namespace csbench

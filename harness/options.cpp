@@ -1,0 +1,97 @@
+#include "harness/options.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstdlib>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+namespace csbench {
+namespace {
+
+template <typename T, size_t N>
+T Choose(std::string_view flag, std::string_view value,
+         const std::array<std::pair<std::string_view, T>, N>& choices) {
+  std::string valid;
+  for (const auto& [name, choice] : choices) {
+    if (name == value) return choice;
+    valid += valid.empty() ? "" : ", ";
+    valid += name;
+  }
+  throw UsageError{fmt::format("unknown value '{}' for --{}; valid choices: {}", value, flag, valid)};
+}
+
+// Returns the value of `--name=value` when `arg` is that flag.
+std::optional<std::string_view> FlagValue(std::string_view arg, std::string_view name) {
+  if (!arg.starts_with("--") || !arg.substr(2).starts_with(name)) return std::nullopt;
+  std::string_view rest = arg.substr(2 + name.size());
+  if (!rest.starts_with('=')) return std::nullopt;
+  return rest.substr(1);
+}
+
+bool EnvironmentFlag(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && std::string_view(value) != "" && std::string_view(value) != "0";
+}
+
+}  // namespace
+
+Options ParseOptions(std::vector<std::string>& args) {
+  static constexpr std::array kBackends{std::pair{std::string_view("vulkan"), Backend::kVulkan},
+                                        std::pair{std::string_view("plain_loop"), Backend::kPlainLoop}};
+  static constexpr std::array kTimers{std::pair{std::string_view("auto"), TimerChoice::kAuto},
+                                      std::pair{std::string_view("host"), TimerChoice::kHost}};
+  static constexpr std::array kCaches{std::pair{std::string_view("cold"), CacheMode::kCold},
+                                      std::pair{std::string_view("warm"), CacheMode::kWarm}};
+  Options options;
+  options.validation = EnvironmentFlag("CSBENCH_VALIDATION");
+  std::vector<std::string> rest;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string_view arg = args[i];
+    if (i == 0) {
+      rest.emplace_back(arg);
+    } else if (arg == "--list-devices") {
+      options.list_devices = true;
+    } else if (arg == "--validation") {
+      options.validation = true;
+    } else if (auto device = FlagValue(arg, "device")) {
+      if (device->empty()) throw UsageError{"--device needs an index or a name substring"};
+      options.device = *device;
+    } else if (auto backend = FlagValue(arg, "backend")) {
+      options.backend = Choose("backend", *backend, kBackends);
+    } else if (auto timer = FlagValue(arg, "timer")) {
+      options.timer = Choose("timer", *timer, kTimers);
+    } else if (auto cache = FlagValue(arg, "cache")) {
+      options.cache = Choose("cache", *cache, kCaches);
+    } else if (arg == "--device" || arg == "--backend" || arg == "--timer" || arg == "--cache") {
+      throw UsageError{fmt::format("{} needs a value: {}=...", arg, arg)};
+    } else {
+      rest.emplace_back(arg);
+    }
+  }
+  args = std::move(rest);
+  return options;
+}
+
+std::string OptionsHelp() {
+  return R"(csbench flags:
+  --list-devices            list the Vulkan devices (index, name, type, driver, API version,
+                            subgroup size, timestamp period) and exit
+  --device=<index|name>     run on this device (default: the first discrete GPU, else an
+                            integrated GPU, else a CPU device)
+  --backend=vulkan|plain_loop
+                            plain_loop runs only the CPU reference implementations
+  --timer=auto|host         auto: GPU timestamps where the queue has them, else the host clock
+  --cache=cold|warm         cold (default): rotate inputs so that no run is served from the
+                            last-level cache; warm: reuse one input
+  --validation              enable the Khronos validation layer (also CSBENCH_VALIDATION=1)
+)";
+}
+
+std::string ToString(Backend backend) {
+  return backend == Backend::kVulkan ? "vulkan" : "plain_loop";
+}
+
+}  // namespace csbench

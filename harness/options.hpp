@@ -1,0 +1,36 @@
+// csbench's own command-line flags, parsed before Google Benchmark sees the rest.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace csbench {
+
+enum class Backend { kVulkan, kPlainLoop };
+enum class TimerChoice { kAuto, kHost };
+enum class CacheMode { kCold, kWarm };
+
+struct Options {
+  bool list_devices = false;
+  std::string device;  // index or name substring; empty: the default choice
+  Backend backend = Backend::kVulkan;
+  TimerChoice timer = TimerChoice::kAuto;
+  CacheMode cache = CacheMode::kCold;
+  bool validation = false;  // Khronos validation layer with synchronization validation
+};
+
+// Thrown for a flag value csbench does not know; main prints it and exits with code 2.
+struct UsageError {
+  std::string message;
+};
+
+// Takes csbench's flags out of `args` (args[0] is the program) and returns them; what stays in
+// `args` is for Google Benchmark. Throws UsageError on a bad value, naming the valid choices.
+Options ParseOptions(std::vector<std::string>& args);
+
+// The help text for csbench's flags, appended to Google Benchmark's --help.
+std::string OptionsHelp();
+
+std::string ToString(Backend backend);
+
+}  // namespace csbench

@@ -1,0 +1,68 @@
+#include "harness/report.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <fstream>
+
+#include "harness/context.hpp"
+
+namespace csbench {
+
+std::string HostCpuName() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.starts_with("model name")) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  }
+  return "unknown cpu";
+}
+
+std::string FileSafe(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c)) {
+      out += static_cast<char>(std::tolower(c));
+    } else if (!out.empty() && out.back() != '-') {
+      out += '-';
+    }
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> RunContext(const Context* context, const Options& options) {
+  std::vector<std::pair<std::string, std::string>> kv;
+  kv.emplace_back("csbench_revision", CSBENCH_REVISION);
+  kv.emplace_back("cache", options.cache == CacheMode::kCold ? "cold" : "warm");
+  if (context == nullptr) {
+    std::string cpu = HostCpuName();
+    kv.emplace_back("backend", "plain_loop");
+    kv.emplace_back("device", cpu);
+    kv.emplace_back("device_key", "plain_loop-" + FileSafe(cpu));
+    kv.emplace_back("timer", "host");
+    return kv;
+  }
+  const DeviceInfo& d = context->info();
+  kv.emplace_back("backend", "vulkan");
+  kv.emplace_back("device", d.name);
+  kv.emplace_back("device_type", d.type);
+  kv.emplace_back("vendor_id", fmt::format("0x{:04x}", d.vendor_id));
+  kv.emplace_back("device_id", fmt::format("0x{:04x}", d.device_id));
+  kv.emplace_back("driver_version", std::to_string(d.driver_version));
+  kv.emplace_back("driver_name", d.driver_name);
+  kv.emplace_back("driver_info", d.driver_info);
+  kv.emplace_back("api_version", d.ApiVersionString());
+  kv.emplace_back("subgroup_size", std::to_string(d.subgroup_size));
+  kv.emplace_back("timestamp_period_ns", fmt::format("{}", d.timestamp_period_ns));
+  kv.emplace_back("timestamp_valid_bits", std::to_string(d.timestamp_valid_bits));
+  // GPU timestamps time the dispatches alone; host: submit+wait on the CPU clock.
+  kv.emplace_back("timer", context->gpu_timer() ? "gpu" : "host");
+  kv.emplace_back("device_key", d.Key());
+  return kv;
+}
+
+}  // namespace csbench

@@ -1,0 +1,24 @@
+// The JSON context of a run: which device, driver, timer and revision produced the numbers.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness/options.hpp"
+
+namespace csbench {
+
+class Context;
+
+// The key/value pairs csbench adds to Google Benchmark's context. `context` is null for the
+// plain_loop backend.
+std::vector<std::pair<std::string, std::string>> RunContext(const Context* context, const Options& options);
+
+// The host CPU's model name, for the plain_loop backend's device entry.
+std::string HostCpuName();
+
+// Lowercase letters, digits and '-' only, for file names.
+std::string FileSafe(const std::string& text);
+
+}  // namespace csbench

@@ -1,0 +1,79 @@
+#include "harness/reporters.hpp"
+
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <sstream>
+#include <string_view>
+
+namespace csbench {
+namespace {
+
+constexpr std::string_view kManualTime = "/manual_time";
+
+template <typename Base>
+class DesignedNames : public Base {
+ public:
+  using Base::Base;
+  void ReportRuns(const std::vector<benchmark::BenchmarkReporter::Run>& runs) override {
+    std::vector<benchmark::BenchmarkReporter::Run> renamed = runs;
+    for (auto& run : renamed) run.run_name.time_type.clear();
+    Base::ReportRuns(renamed);
+  }
+};
+
+std::string FlagValue(const std::vector<std::string>& args, std::string_view flag, std::string fallback) {
+  for (const auto& arg : args) {
+    std::string_view a = arg;
+    if (a.starts_with("--") && a.substr(2).starts_with(flag) && a.substr(2 + flag.size()).starts_with('=')) {
+      fallback = a.substr(3 + flag.size());
+    }
+  }
+  return fallback;
+}
+
+bool ListTests(const std::vector<std::string>& args) {
+  for (const auto& arg : args) {
+    if (arg == "--benchmark_list_tests" || arg == "--benchmark_list_tests=true" || arg == "--benchmark_list_tests=1") {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::unique_ptr<benchmark::BenchmarkReporter> MakeReporter(const std::string& format, bool console_color) {
+  if (format == "json") return std::make_unique<DesignedNames<benchmark::JSONReporter>>();
+  if (format == "csv") return std::make_unique<DesignedNames<benchmark::CSVReporter>>();
+  return std::make_unique<DesignedNames<benchmark::ConsoleReporter>>(
+      console_color ? benchmark::ConsoleReporter::OO_Color : benchmark::ConsoleReporter::OO_None);
+}
+
+}  // namespace
+
+std::string WithoutTimeSuffix(std::string name) {
+  if (std::string_view(name).ends_with(kManualTime)) name.resize(name.size() - kManualTime.size());
+  return name;
+}
+
+void RunBenchmarks(const std::vector<std::string>& args) {
+  // Google Benchmark validated the format flags in Initialize; an unknown one never gets here.
+  std::string color = FlagValue(args, "benchmark_color", "auto");
+  bool console_color = color == "true" || color == "yes" || (color == "auto" && isatty(STDOUT_FILENO));
+  auto display = MakeReporter(FlagValue(args, "benchmark_format", "console"), console_color);
+  if (ListTests(args)) {
+    std::ostringstream names;
+    display->SetOutputStream(&names);
+    benchmark::RunSpecifiedBenchmarks(display.get());
+    std::istringstream lines(names.str());
+    for (std::string line; std::getline(lines, line);) std::cout << WithoutTimeSuffix(line) << '\n';
+    return;
+  }
+  std::unique_ptr<benchmark::BenchmarkReporter> file;
+  if (!FlagValue(args, "benchmark_out", "").empty()) {
+    file = MakeReporter(FlagValue(args, "benchmark_out_format", "json"), false);
+  }
+  benchmark::RunSpecifiedBenchmarks(display.get(), file.get());
+}
+
+}  // namespace csbench

@@ -1,0 +1,93 @@
+#include "harness/shader_compiler.hpp"
+
+#include <fmt/format.h>
+#include <shaderc/shaderc.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+
+#include "harness/error.hpp"
+
+namespace csbench {
+namespace {
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  Require(in.good(), fmt::format("cannot read kernel source {}", path.string()));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Resolves `#include "x"` against the kernels folder, so kernels can share helper files.
+class KernelIncluder : public shaderc::CompileOptions::IncluderInterface {
+  struct Result {
+    shaderc_include_result result;
+    std::string name;
+    std::string content;
+  };
+
+ public:
+  shaderc_include_result* GetInclude(const char* requested, shaderc_include_type, const char*,
+                                     size_t) override {
+    auto* r = new Result;
+    std::filesystem::path path = std::filesystem::path(KernelDirectory()) / requested;
+    std::ifstream in(path, std::ios::binary);
+    if (in.good()) {
+      std::ostringstream text;
+      text << in.rdbuf();
+      r->name = path.string();
+      r->content = text.str();
+    } else {
+      r->content = fmt::format("cannot open {}", path.string());  // shaderc reports it as the error
+    }
+    r->result = {r->name.data(), r->name.size(), r->content.data(), r->content.size(), r};
+    return &r->result;
+  }
+  void ReleaseInclude(shaderc_include_result* data) override { delete static_cast<Result*>(data->user_data); }
+};
+
+}  // namespace
+
+std::string KernelDirectory() {
+  if (const char* dir = std::getenv("CSBENCH_KERNEL_DIR"); dir != nullptr && *dir != '\0') return dir;
+  return CSBENCH_KERNEL_DIR;
+}
+
+std::string DefinesText(const std::vector<Define>& defines) {
+  std::string text;
+  for (const auto& d : defines) text += fmt::format("{}{}={}", text.empty() ? "" : " ", d.name, d.value);
+  return text.empty() ? "(none)" : text;
+}
+
+const std::vector<uint32_t>& CompileKernel(const std::string& source, const std::vector<Define>& defines,
+                                           const std::string& label) {
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<uint32_t>> cache;
+  std::lock_guard lock(mutex);
+  std::string key = source + '\n' + DefinesText(defines);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+
+  std::filesystem::path path = std::filesystem::path(KernelDirectory()) / source;
+  std::string text = ReadFile(path);
+  shaderc::Compiler compiler;
+  shaderc::CompileOptions options;
+  // Vulkan 1.1 is the floor: subgroup operations need SPIR-V 1.3.
+  options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
+  options.SetOptimizationLevel(shaderc_optimization_level_performance);
+  options.SetIncluder(std::make_unique<KernelIncluder>());
+  for (const auto& d : defines) options.AddMacroDefinition(d.name, d.value);
+  auto result = compiler.CompileGlslToSpv(text, shaderc_compute_shader, path.string().c_str(), options);
+  if (result.GetCompilationStatus() != shaderc_compilation_status_success) {
+    throw Error(fmt::format("compiling {} for variant {} with defines {} failed:\n{}", path.string(), label,
+                            DefinesText(defines), result.GetErrorMessage()));
+  }
+  return cache.emplace(key, std::vector<uint32_t>(result.cbegin(), result.cend())).first->second;
+}
+
+}  // namespace csbench

@@ -1,0 +1,27 @@
+// GLSL -> SPIR-V at run time through shaderc, cached per (source, defines) for the whole run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace csbench {
+
+struct Define {
+  std::string name;
+  std::string value;
+  bool operator==(const Define&) const = default;
+};
+
+// The folder the kernels are read from: $CSBENCH_KERNEL_DIR, else the source tree's kernels/.
+std::string KernelDirectory();
+
+// Compiles kernels/<source> with the defines (and `#include "..."` relative to kernels/).
+// Throws Error naming the file, line, label (the variant) and defines on a compile error.
+const std::vector<uint32_t>& CompileKernel(const std::string& source, const std::vector<Define>& defines,
+                                           const std::string& label);
+
+// "NAME=value NAME2=value2", as the defines appear in messages.
+std::string DefinesText(const std::vector<Define>& defines);
+
+}  // namespace csbench

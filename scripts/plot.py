@@ -1,0 +1,274 @@
+#!/usr/bin/python3
+"""Draw PNG charts of one csbench run, or of two side by side.
+
+    plot.py RUN.json [OTHER.json] [-o OUTDIR] [--filter REGEX]
+
+Benchmark names read family/variant/[wgWxH|workgroupWxH]/[domainWxH]/mode...
+and the plotted value is the median Gelem/s of each benchmark.
+
+* <family>[_<mode>]-bars.png, per family and mode: variants along x,
+  Gelem/s up, one panel (bar group) per domain; with two runs each variant
+  gets one bar per run, labelled by device name.  Where a variant ran with
+  several workgroup sizes, its bar is the best one, named on the bar, and the
+  title says so.
+* <family>[_<mode>]-heatmap-<domain>.png, for families with several
+  workgroup sizes per variant (run_simulation): Gelem/s with variants as rows
+  and workgroup sizes as columns, one heat map per domain and mode, one
+  panel per run on a shared colour scale.
+"""
+
+import argparse
+import math
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from compare import EXIT_BAD_INPUT, InputError, collect_results, load_run  # noqa: E402
+
+PROG = "plot.py"
+WORKGROUP_RE = re.compile(r"^(?:wg|workgroup)(\d+(?:x\d+)*)$")
+DOMAIN_RE = re.compile(r"^domain(\d+(?:x\d+)*)$")
+# Name components Google Benchmark appends; they do not identify a configuration.
+GBENCH_SUFFIX_RE = re.compile(
+    r"^(?:manual_time|real_time|process_time|"
+    r"(?:iterations|repeats|threads|min_time|min_warmup_time):.*)$")
+
+
+@dataclass(frozen=True)
+class BenchId:
+    """A benchmark name split into its parts ("" where a part is absent)."""
+    family: str
+    variant: str
+    workgroup: str  # "8x32"
+    domain: str     # "1920x1080"
+    mode: str       # the remaining components, e.g. "total512/image32/compute"
+
+
+@dataclass
+class Series:
+    """The plottable values of one input file."""
+    label: str
+    values: dict  # BenchId -> median Gelem/s
+
+
+def parse_name(name):
+    """Split a csbench benchmark name into a BenchId."""
+    family, *parts = name.split("/")
+    workgroup = domain = ""
+    rest = []
+    for part in parts:
+        wg, dom = WORKGROUP_RE.match(part), DOMAIN_RE.match(part)
+        if wg and not workgroup:
+            workgroup = wg.group(1)
+        elif dom and not domain:
+            domain = dom.group(1)
+        elif not GBENCH_SUFFIX_RE.match(part):
+            rest.append(part)
+    variant = rest[0] if rest else ""
+    return BenchId(family, variant, workgroup, domain, "/".join(rest[1:]))
+
+
+def dims_key(dims):
+    """Sort key for "WxH" strings: by element count, then by the dimensions."""
+    numbers = [int(n) for n in dims.split("x")] if dims else []
+    return (math.prod(numbers), numbers)
+
+
+def ordered(items):
+    """Unique items in first-seen order."""
+    return list(dict.fromkeys(items))
+
+
+def throughputs(data, pattern=None):
+    """{BenchId: median Gelem/s} of the successful benchmarks with the counter."""
+    values = {}
+    for result in collect_results(data).values():
+        if result.error or not result.has_rate:
+            continue
+        if pattern and not pattern.search(result.name):
+            continue
+        values[parse_name(result.name)] = result.median_rate()
+    return values
+
+
+def run_labels(datas, paths):
+    """Device names as legend labels, made unique with the file name if needed."""
+    labels = [d["context"].get("device") or Path(p).stem for d, p in zip(datas, paths)]
+    if len(set(labels)) < len(labels):
+        labels = [f"{label} ({Path(p).name})" for label, p in zip(labels, paths)]
+    if len(set(labels)) < len(labels):
+        labels = [f"{label} #{i + 1}" for i, label in enumerate(labels)]
+    return labels
+
+
+def load_series(paths, pattern=None):
+    """Series for each input file; raise InputError on bad input."""
+    datas = [load_run(p) for p in paths]
+    return [Series(label, throughputs(d, pattern))
+            for label, d in zip(run_labels(datas, paths), datas)]
+
+
+def select(values, family, mode, domain=None):
+    """The entries of values in one family and mode (and domain, if given)."""
+    return {b: v for b, v in values.items()
+            if b.family == family and b.mode == mode and domain in (None, b.domain)}
+
+
+def best_workgroups(values):
+    """{(variant, domain): (Gelem/s, workgroup)} keeping the best workgroup."""
+    best = {}
+    for b, v in values.items():
+        key = (b.variant, b.domain)
+        if key not in best or v > best[key][0]:
+            best[key] = (v, b.workgroup)
+    return best
+
+
+def has_workgroup_choice(values):
+    """True when some (variant, domain, mode) ran with several workgroup sizes."""
+    seen = {}
+    for b in values:
+        seen.setdefault((b.family, b.variant, b.domain, b.mode), set()).add(b.workgroup)
+    return any(len(wgs) > 1 for wgs in seen.values())
+
+
+def slug(*parts):
+    """File-name-safe join of the non-empty parts."""
+    return "_".join(re.sub(r"[^A-Za-z0-9.-]+", "_", p) for p in parts if p)
+
+
+def plot_bars(series, family, mode, path):
+    """Bar chart of one family and mode; returns path."""
+    subsets = [select(s.values, family, mode) for s in series]
+    several = any(has_workgroup_choice(v) for v in subsets)
+    bests = [best_workgroups(v) for v in subsets]
+    variants = ordered(k[0] for best in bests for k in best)
+    domains = sorted({k[1] for best in bests for k in best}, key=dims_key)
+    width = 0.8 / len(series)
+    panel_w = max(3.0, 0.45 * len(variants) * len(series) + 1.0)
+    fig, axes = plt.subplots(1, len(domains), squeeze=False, layout="constrained",
+                             figsize=(max(6.5, 1.0 + panel_w * len(domains)), 4.8))
+    for ax, domain in zip(axes[0], domains):
+        for i, (s, best) in enumerate(zip(series, bests)):
+            cells = [(j, *best[(v, domain)]) for j, v in enumerate(variants) if (v, domain) in best]
+            if not cells:
+                continue
+            xs = [j - 0.4 + width * (i + 0.5) for j, _, _ in cells]
+            bars = ax.bar(xs, [rate for _, rate, _ in cells], width, label=s.label, color=f"C{i}")
+            texts = [f"{rate:.3g}" + (f"\n{wg}" if several and wg else "") for _, rate, wg in cells]
+            ax.bar_label(bars, labels=texts, fontsize=7, padding=2)
+        ax.set_xticks(range(len(variants)), variants, rotation=30, ha="right")
+        ax.set_title(f"domain {domain}" if domain else "all domains", fontsize=10)
+        ax.margins(y=0.18)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0][0].set_ylabel("Gelem/s")
+    axes[0][0].legend(fontsize=8, loc="upper left")
+    title = f"{family}: throughput by variant" + (f", {mode}" if mode else "")
+    if several:
+        title += "\n(best workgroup per variant and domain)"
+    fig.suptitle(title, fontsize=11)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def heat_matrix(values, variants, workgroups):
+    """Gelem/s as a variants x workgroups array, NaN where not measured."""
+    m = np.full((len(variants), len(workgroups)), np.nan)
+    for b, v in values.items():
+        m[variants.index(b.variant), workgroups.index(b.workgroup)] = v
+    return m
+
+
+def plot_heatmap(series, family, mode, domain, path):
+    """Workgroup heat map for one family, mode and domain; returns path."""
+    subsets = [select(s.values, family, mode, domain) for s in series]
+    variants = ordered(b.variant for v in subsets for b in v)
+    workgroups = sorted({b.workgroup for v in subsets for b in v}, key=dims_key)
+    matrices = [heat_matrix(v, variants, workgroups) for v in subsets]
+    finite = np.concatenate([m[np.isfinite(m)] for m in matrices])
+    vmin, vmax = float(finite.min()), float(finite.max())
+    fig, axes = plt.subplots(1, len(series), squeeze=False, layout="constrained",
+                             figsize=(max(6.5, 1.5 + len(series) * (1.6 + 0.9 * len(workgroups))),
+                                      1.8 + 0.45 * len(variants)))
+    for ax, s, m in zip(axes[0], series, matrices):
+        image = ax.imshow(np.ma.masked_invalid(m), cmap="viridis", vmin=vmin, vmax=vmax,
+                          aspect="auto")
+        for (r, c), v in np.ndenumerate(m):
+            if np.isfinite(v):
+                dark = v < vmin + 0.6 * (vmax - vmin)
+                ax.text(c, r, f"{v:.3g}", ha="center", va="center", fontsize=8,
+                        color="white" if dark else "black")
+        ax.set_xticks(range(len(workgroups)), workgroups)
+        ax.set_yticks(range(len(variants)), variants)
+        ax.set_xlabel("workgroup")
+        ax.set_title(s.label, fontsize=10)
+    fig.colorbar(image, ax=axes[0].tolist(), label="Gelem/s")
+    fig.suptitle(f"{family}: Gelem/s by workgroup, domain {domain or 'any'}"
+                 + (f"\n{mode}" if mode else ""), fontsize=11)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def plot_all(series, outdir):
+    """Write every chart into outdir; returns the paths written."""
+    ids = ordered(b for s in series for b in s.values)
+    written = []
+    for family, mode in ordered((b.family, b.mode) for b in ids):
+        written.append(plot_bars(series, family, mode, outdir / f"{slug(family, mode)}-bars.png"))
+        if not any(has_workgroup_choice(select(s.values, family, mode)) for s in series):
+            continue
+        for domain in sorted({b.domain for b in ids if (b.family, b.mode) == (family, mode)},
+                             key=dims_key):
+            name = f"{slug(family, mode)}-heatmap-{domain or 'any'}.png"
+            written.append(plot_heatmap(series, family, mode, domain, outdir / name))
+    return written
+
+
+def build_parser():
+    """Command-line parser."""
+    parser = argparse.ArgumentParser(prog=PROG, allow_abbrev=False,
+                                     description="Draw PNG charts of one or two csbench runs.")
+    parser.add_argument("runs", nargs="+", metavar="RUN.json",
+                        help="Google Benchmark JSON output; give two to compare side by side")
+    parser.add_argument("-o", "--outdir", default="plots",
+                        help="folder for the PNG files (default: %(default)s)")
+    parser.add_argument("--filter", metavar="REGEX",
+                        help="only plot benchmarks whose name matches REGEX")
+    return parser
+
+
+def main(argv=None):
+    """Entry point; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if len(args.runs) > 2:
+        parser.error("give one or two runs")
+    try:
+        try:
+            pattern = re.compile(args.filter) if args.filter else None
+        except re.error as e:
+            raise InputError(f"bad --filter: {e}") from None
+        series = load_series(args.runs, pattern)
+        if not any(s.values for s in series):
+            raise InputError("no successful benchmark with a Gelem/s counter to plot")
+        outdir = Path(args.outdir)
+        outdir.mkdir(parents=True, exist_ok=True)
+        for path in plot_all(series, outdir):
+            print(path)
+    except InputError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# A short run on the machine's Vulkan device (lavapipe without a GPU): every benchmark passes
+# its check, the JSON has csbench's context, and Google Benchmark's own compare.py reads it.
+set -euo pipefail
+bench=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+CSBENCH_VALIDATION=1 "$bench" --benchmark_filter='domain640x480' --benchmark_min_time=0.001 \
+  --benchmark_out="$dir/run.json" --benchmark_out_format=json >"$dir/out.txt" 2>&1 || {
+  cat "$dir/out.txt"; echo "FAIL: bench exited non-zero"; exit 1; }
+/usr/bin/python3 - "$dir/run.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ctx = d["context"]
+for key in ("device", "vendor_id", "device_id", "driver_version", "api_version", "subgroup_size",
+            "timestamp_period_ns", "timestamp_valid_bits", "backend", "timer", "csbench_revision", "device_key"):
+    assert key in ctx, f"context lacks {key}"
+assert ctx["backend"] == "vulkan"
+benches = d["benchmarks"]
+assert len(benches) >= 20, len(benches)
+errors = [b["name"] + ": " + b.get("error_message", "") for b in benches if b.get("error_occurred")]
+assert not errors, "\n".join(errors)
+for b in benches:
+    assert b["Gelem/s"] > 0 and b["GB/s"] > b["Gelem/s"], b["name"]
+print(f"ok: {len(benches)} benchmarks on {ctx['device']}, all checked")
+PY
+python3_compare=/usr/share/benchmark/compare.py
+/usr/bin/python3 "$python3_compare" benchmarks "$dir/run.json" "$dir/run.json" >"$dir/compare.txt"
+grep -q "reduction/prefetch4/wg8x32/domain640x480" "$dir/compare.txt"
+echo "ok: Google Benchmark's compare.py reads the JSON"

@@ -1,0 +1,44 @@
+#include "tests/bench/vulkan_environment.hpp"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+namespace csbench::testing {
+namespace {
+
+struct Shared {
+  std::unique_ptr<Context> context;
+  std::string failure;
+  uint32_t seen_messages = 0;
+};
+
+Shared& Get() {
+  static Shared* shared = [] {
+    auto* s = new Shared;
+    Options options;
+    std::vector<std::string> args{"test"};
+    options = ParseOptions(args);  // picks up CSBENCH_VALIDATION
+    options.cache = CacheMode::kWarm;  // no rotation copies: the tests check values, not speed
+    try {
+      s->context = std::make_unique<Context>(options);
+    } catch (const std::exception& e) {
+      s->failure = e.what();
+    }
+    return s;
+  }();
+  return *shared;
+}
+
+}  // namespace
+
+Context* SharedContext() { return Get().context.get(); }
+
+void ExpectNoNewValidationMessages() {
+  uint32_t now = ValidationMessages();
+  EXPECT_EQ(now, Get().seen_messages) << "the validation layer reported messages (printed above)";
+  Get().seen_messages = now;
+}
+
+}  // namespace csbench::testing

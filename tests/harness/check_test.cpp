@@ -1,0 +1,46 @@
+#include "harness/check.hpp"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <vector>
+
+namespace csbench {
+namespace {
+
+TEST(Compare, PassesWithinTolerance) {
+  std::vector<float> want{1.0f, 2.0f, 4.0f};
+  std::vector<float> got{1.0f, 2.00001f, 4.0f};
+  Comparison c = Compare(got, want, 1e-5);
+  EXPECT_TRUE(c.passed);
+  EXPECT_EQ(c.worst_index, 1u);
+  EXPECT_NEAR(c.max_relative_error, 5e-6, 1e-6);
+}
+
+TEST(Compare, FailsAndNamesTheWorstIndex) {
+  std::vector<float> want{1.0f, 2.0f, 4.0f};
+  std::vector<float> got{1.0f, 2.0f, 4.4f};
+  Comparison c = Compare(got, want, 1e-5);
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.worst_index, 2u);
+  EXPECT_NE(c.message.find("index 2"), std::string::npos) << c.message;
+}
+
+TEST(Compare, PoisonNeverPasses) {
+  std::vector<float> want{0.5f, 0.5f};
+  std::vector<float> got{0.5f, std::bit_cast<float>(kPoison)};
+  ASSERT_TRUE(std::isnan(got[1]));
+  Comparison c = Compare(got, want, 1.0);
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.worst_index, 1u);
+}
+
+TEST(Compare, SizeMismatchFails) {
+  std::vector<float> a{1.0f};
+  std::vector<float> b{1.0f, 1.0f};
+  EXPECT_FALSE(Compare(a, b, 1.0).passed);
+}
+
+}  // namespace
+}  // namespace csbench

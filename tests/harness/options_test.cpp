@@ -1,0 +1,60 @@
+#include "harness/options.hpp"
+
+#include <gtest/gtest.h>
+
+namespace csbench {
+namespace {
+
+std::vector<std::string> Args(std::initializer_list<std::string> rest) {
+  std::vector<std::string> args{"bench"};
+  args.insert(args.end(), rest);
+  return args;
+}
+
+TEST(ParseOptions, TakesCsbenchFlagsAndLeavesTheRest) {
+  auto args = Args({"--device=H100", "--benchmark_filter=reduction", "--backend=plain_loop", "--list-devices",
+                    "--cache=warm", "--timer=host", "--benchmark_min_time=0.1"});
+  Options o = ParseOptions(args);
+  EXPECT_EQ(o.device, "H100");
+  EXPECT_EQ(o.backend, Backend::kPlainLoop);
+  EXPECT_TRUE(o.list_devices);
+  EXPECT_EQ(o.cache, CacheMode::kWarm);
+  EXPECT_EQ(o.timer, TimerChoice::kHost);
+  EXPECT_EQ(args, (std::vector<std::string>{"bench", "--benchmark_filter=reduction", "--benchmark_min_time=0.1"}));
+}
+
+TEST(ParseOptions, Defaults) {
+  auto args = Args({});
+  Options o = ParseOptions(args);
+  EXPECT_EQ(o.backend, Backend::kVulkan);
+  EXPECT_EQ(o.cache, CacheMode::kCold);
+  EXPECT_TRUE(o.device.empty());
+  EXPECT_FALSE(o.list_devices);
+}
+
+TEST(ParseOptions, UnknownValueListsTheChoices) {
+  auto args = Args({"--backend=cuda"});
+  try {
+    ParseOptions(args);
+    FAIL() << "no UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(e.message.find("'cuda'"), std::string::npos) << e.message;
+    EXPECT_NE(e.message.find("vulkan, plain_loop"), std::string::npos) << e.message;
+  }
+}
+
+TEST(ParseOptions, MissingValuesAreErrors) {
+  for (std::string flag : {"--device", "--backend", "--cache", "--device="}) {
+    auto args = Args({flag});
+    EXPECT_THROW(ParseOptions(args), UsageError) << flag;
+  }
+}
+
+TEST(ParseOptions, SimilarGoogleBenchmarkFlagsPassThrough) {
+  auto args = Args({"--devices=2", "--backendx=1"});
+  ParseOptions(args);
+  EXPECT_EQ(args.size(), 3u);
+}
+
+}  // namespace
+}  // namespace csbench

@@ -5,10 +5,16 @@
 
 namespace csbench {
 
+namespace roofline {
+void Register(Suite& suite);
+}
 namespace reduction {
 void Register(Suite& suite);
 }
 
-inline void RegisterFamilies(Suite& suite) { reduction::Register(suite); }
+inline void RegisterFamilies(Suite& suite) {
+  roofline::Register(suite);
+  reduction::Register(suite);
+}
 
 }  // namespace csbench

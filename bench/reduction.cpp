@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <map>
 
@@ -22,7 +23,34 @@ struct Push {
   uint32_t width;
   uint32_t height;
   uint32_t tiles_x;
+  uint32_t tile_row0;
+  uint32_t input_row0;
 };
+
+// A band of tile rows reduced by one dispatch, reading a window of image rows.
+struct Band {
+  uint32_t tile_row0;
+  uint32_t tile_rows;
+  uint32_t input_row0;
+};
+
+// One band when the image fits in one storage-buffer binding (any GPU); several where
+// maxStorageBufferRange is smaller (lavapipe: 128 MiB, less than a 7680x4320 image).
+std::vector<Band> Bands(Extent domain, Extent tile, Extent tiles, uint64_t max_range, uint32_t& window_rows) {
+  const uint64_t row_bytes = uint64_t{domain.x} * 16;
+  window_rows = static_cast<uint32_t>(std::min<uint64_t>(domain.y, max_range / row_bytes));
+  const uint32_t tile_rows_per_band = window_rows / tile.y;
+  Require(tile_rows_per_band > 0 || window_rows == domain.y,
+          fmt::format("a tile row of {} image rows does not fit the device's maxStorageBufferRange", tile.y));
+  std::vector<Band> bands;
+  if (window_rows == domain.y) return {{0, tiles.y, 0}};
+  for (uint32_t row = 0; row < tiles.y; row += tile_rows_per_band) {
+    // The last band's window ends at the image's last row, so no window runs past the copy.
+    uint32_t first = std::min(row * tile.y, domain.y - window_rows);
+    bands.push_back({row, std::min(tile_rows_per_band, tiles.y - row), first});
+  }
+  return bands;
+}
 
 Extent TilesOf(Extent domain, Extent tile) {
   return {(domain.x + tile.x - 1) / tile.x, (domain.y + tile.y - 1) / tile.y};
@@ -100,11 +128,20 @@ struct GpuCase::State {
   std::unique_ptr<Kernel> kernel;
   std::unique_ptr<Buffer> output;
   std::unique_ptr<Bindings> bindings;
+  std::vector<Band> bands;
+  uint32_t window_rows = 0;
 
-  Push push() const { return {data->domain.x, data->domain.y, tiles.x}; }
   void Record(Commands& c, uint32_t copy) const {
-    std::array<uint32_t, 2> offsets{data->device->Offset(copy), 0};
-    c.Dispatch(*kernel, *bindings, {tiles.x, tiles.y, 1}, offsets, push());
+    const Extent domain = data->domain;
+    for (size_t b = 0; b < bands.size(); ++b) {
+      const Band& band = bands[b];
+      // Bands write disjoint tiles, but their bindings cover the whole output.
+      if (b > 0) c.Barrier();
+      uint64_t window_offset = uint64_t{band.input_row0} * domain.x * 16;
+      std::array<uint32_t, 2> offsets{static_cast<uint32_t>(data->device->Offset(copy) + window_offset), 0};
+      c.Dispatch(*kernel, *bindings, {tiles.x, band.tile_rows, 1}, offsets,
+                 Push{domain.x, domain.y, tiles.x, band.tile_row0, band.input_row0});
+    }
   }
 };
 
@@ -133,8 +170,12 @@ GpuCase::GpuCase(Context& context, const Variant& variant, Extent workgroup, Ext
                           .push_bytes = sizeof(Push)});
   s_->data = &inputs.For(domain, &context, context.options().cache);
   s_->output = std::make_unique<Buffer>(context, uint64_t{s_->tiles.x} * s_->tiles.y * sizeof(float));
+  s_->bands = Bands(domain, s_->tile, s_->tiles, context.info().max_storage_buffer_range, s_->window_rows);
+  const uint64_t window_bytes = uint64_t{s_->window_rows} * domain.x * 16;
+  Require(s_->bands.size() == 1 || (domain.x * 16) % context.info().min_storage_buffer_offset_alignment == 0,
+          "image rows are not aligned to the device's minStorageBufferOffsetAlignment");
   s_->bindings = std::make_unique<Bindings>(
-      s_->kernel->Bind({{&s_->data->device->buffer(), s_->data->device->slice_bytes()}, {s_->output.get(), 0}}));
+      s_->kernel->Bind({{&s_->data->device->buffer(), window_bytes}, {s_->output.get(), 0}}));
 }
 
 GpuCase::~GpuCase() = default;

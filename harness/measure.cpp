@@ -8,6 +8,7 @@
 #include "harness/commands.hpp"
 #include "harness/context.hpp"
 #include "harness/error.hpp"
+#include "harness/roofline.hpp"
 #include "harness/timing.hpp"
 
 namespace csbench {
@@ -46,6 +47,14 @@ void MeasureDispatches(benchmark::State& state, Context& context,
   }
   state.counters["dispatches/sample"] = batch;
   SetThroughput(state, work);
+  SetRooflinePercent(state, work, MeasuredRoofline(context).best_gbs());
+}
+
+void SetRooflinePercent(benchmark::State& state, Work work, double roofline_gbs) {
+  if (roofline_gbs <= 0) return;
+  double iterations = static_cast<double>(state.iterations());
+  state.counters["roofline%"] =
+      benchmark::Counter(work.bytes * iterations * 1e-9 / roofline_gbs * 100, benchmark::Counter::kIsRate);
 }
 
 uint32_t RotationCopies(uint64_t bytes, uint64_t budget_bytes, CacheMode cache) {

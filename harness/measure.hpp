@@ -27,6 +27,9 @@ struct Work {
 // Sets the `Gelem/s` and `GB/s` rate counters for state.iterations() iterations of `work`.
 void SetThroughput(benchmark::State& state, Work work);
 
+// Sets `roofline%`: the compulsory GB/s of `work` as a percentage of `roofline_gbs`.
+void SetRooflinePercent(benchmark::State& state, Work work, double roofline_gbs);
+
 // How many dispatches one timed batch holds: enough for the batch to last `target_seconds`
 // (so that submission and timestamp overheads vanish in it), at most `max_dispatches`, and a
 // multiple of `period` (the number of rotated inputs, so every batch cycles through all of them).
@@ -36,7 +39,8 @@ uint32_t BatchSize(double seconds_per_dispatch, uint32_t period, double target_s
 // Times dispatches under UseManualTime. `record(commands, i)` records the i-th dispatch of a
 // batch; the harness puts a barrier between dispatches, so each is timed on its own and none
 // overlaps the next. One benchmark iteration is one dispatch; a batch of BatchSize() of them is
-// one GPU-timed sample, and its time is handed to SetIterationTime for all of them.
+// one GPU-timed sample, and its time is handed to SetIterationTime for all of them. Sets the
+// throughput counters and `roofline%` (the device's copy bandwidth is measured on first use).
 void MeasureDispatches(benchmark::State& state, Context& context,
                        const std::function<void(Commands&, uint32_t)>& record, uint32_t period, Work work);
 

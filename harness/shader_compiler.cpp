@@ -56,6 +56,14 @@ class KernelIncluder : public shaderc::CompileOptions::IncluderInterface {
 
 std::string KernelDirectory() {
   if (const char* dir = std::getenv("CSBENCH_KERNEL_DIR"); dir != nullptr && *dir != '\0') return dir;
+  // build/bench sits one folder below the project root: a copied checkout works without the
+  // source path compiled in.
+  std::error_code error;
+  auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    auto beside = exe.parent_path().parent_path() / "kernels";
+    if (std::filesystem::exists(beside / "reduction", error)) return beside.string();
+  }
   return CSBENCH_KERNEL_DIR;
 }
 

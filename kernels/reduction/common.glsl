@@ -9,9 +9,11 @@
 //   shape x, y. The pipeline's local size is one-dimensional and the 2D position is derived from
 //   gl_LocalInvocationIndex: subgroups then never depend on how a driver folds 2D groups
 //   (lavapipe miscounts subgroups of 2D groups narrower than a subgroup).
-// Bindings: 0 input, width*height RGBA float pixels, row-major;
+// Bindings: 0 input, RGBA float pixels, row-major, from image row input_row0 on (a window, where
+//             the device's maxStorageBufferRange is smaller than the image: lavapipe's 128 MiB);
 //           1 output, one float per tile: the tile's average luminance.
-// Push constants: width, height, tiles_x.
+// Push constants: width, height, tiles_x; tile_row0, the tile row of workgroup row 0 (large
+//   images are reduced in bands of tile rows, one dispatch each); input_row0.
 // A workgroup reduces one tile of (kGroupX * FETCH_X) x (kGroupY * FETCH_Y) pixels.
 
 #ifndef FETCH_X
@@ -31,6 +33,8 @@ layout(push_constant) uniform Parameters {
   uint width;
   uint height;
   uint tiles_x;
+  uint tile_row0;
+  uint input_row0;
 };
 
 const uint kThreads = gl_WorkGroupSize.x;  // = kGroupX * kGroupY
@@ -39,12 +43,15 @@ const vec4 kLuminance = vec4(0.2125, 0.7154, 0.0721, 0.0);
 
 const uvec2 kTile = uvec2(kGroupX * FETCH_X, kGroupY * FETCH_Y);
 
-uvec2 TileOrigin() { return gl_WorkGroupID.xy * kTile; }
+uvec2 Tile() { return uvec2(gl_WorkGroupID.x, gl_WorkGroupID.y + tile_row0); }
+uvec2 TileOrigin() { return Tile() * kTile; }
 uvec2 LocalPosition() { return uvec2(gl_LocalInvocationIndex % kGroupX, gl_LocalInvocationIndex / kGroupX); }
 
 // Every read is bounded: 1080 rows are not a multiple of most tile heights, and the studies'
 // kernels read past the image there.
-float Luminance(uint x, uint y) { return (x < width && y < height) ? dot(pixels[y * width + x], kLuminance) : 0.0; }
+float Luminance(uint x, uint y) {
+  return (x < width && y < height) ? dot(pixels[(y - input_row0) * width + x], kLuminance) : 0.0;
+}
 
 // Sum of this invocation's fetches number [first, last) in row-major order of its block.
 float FetchSum(uint first, uint last) {
@@ -72,5 +79,5 @@ void WriteTile(float sum) {
   float one = float(width != 0u), zero = float(width == 0u);
   for (uint k = 0; k < SLOWDOWN; ++k) average = average * one + zero;
 #endif
-  tiles[gl_WorkGroupID.y * tiles_x + gl_WorkGroupID.x] = average;
+  tiles[Tile().y * tiles_x + Tile().x] = average;
 }

@@ -106,16 +106,16 @@ Inputs::Inputs() = default;
 Inputs::~Inputs() = default;
 
 Inputs::Domain& Inputs::For(Extent domain, Context* context, CacheMode cache) {
-  if (!current_ || !(current_->domain == domain)) {
-    current_.reset();
-    current_ = std::make_unique<Domain>();
-    current_->domain = domain;
-    current_->image = RandomImage(domain.x, domain.y, kSeed);
+  auto& data = domains_[{domain.x, domain.y}];
+  if (!data) {
+    data = std::make_unique<Domain>();
+    data->domain = domain;
+    data->image = RandomImage(domain.x, domain.y, kSeed);
   }
-  if (context != nullptr && !current_->device) {
-    current_->device = std::make_unique<RotatingInput>(*context, std::as_bytes(std::span(current_->image)), cache);
+  if (context != nullptr && !data->device) {
+    data->device = std::make_unique<RotatingInput>(*context, std::as_bytes(std::span(data->image)), cache);
   }
-  return *current_;
+  return *data;
 }
 
 struct GpuCase::State {

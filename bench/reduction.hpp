@@ -3,6 +3,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,9 +34,9 @@ inline constexpr Extent kPlainLoopTile{16, 16};
 // values in a tree stay near 1e-6.
 inline constexpr double kTolerance = 1e-5;
 
-// The random image of a domain, its rotated copies on the device and its references per tile
-// size. Holds the latest domain only: registration is domain-major, so a 530 MB image is made
-// and uploaded once, and the previous domain's memory is freed first.
+// The random image of each domain, its rotated copies on the device and its references per tile
+// size, made on first use and kept for the run: with repetitions and random interleaving,
+// benchmarks of all domains alternate, and remaking a 530 MB image each time would dominate.
 class Inputs {
  public:
   struct Domain;
@@ -45,7 +46,7 @@ class Inputs {
   Domain& For(Extent domain, Context* context, CacheMode cache);
 
  private:
-  std::unique_ptr<Domain> current_;
+  std::map<std::pair<uint32_t, uint32_t>, std::unique_ptr<Domain>> domains_;
 };
 
 // One variant at one workgroup size on one domain: its kernel, its inputs (rotated copies of one

@@ -118,6 +118,8 @@ Inputs::Domain& Inputs::For(Extent domain, Context* context, CacheMode cache) {
   return *data;
 }
 
+const std::vector<float>& Inputs::Image(Extent domain) { return For(domain, nullptr, CacheMode::kWarm).image; }
+
 struct GpuCase::State {
   Context* context;
   const Variant* variant;
@@ -197,8 +199,9 @@ void GpuCase::Measure(benchmark::State& state) {
   const Extent domain = s_->data->domain;
   const double pixels = static_cast<double>(domain.x) * domain.y;
   const double tiles = static_cast<double>(s_->tiles.x) * s_->tiles.y;
+  const std::string name = Name({"reduction", s_->variant->name, Sized("wg", s_->workgroup), Sized("domain", domain)});
   MeasureDispatches(
-      state, *s_->context, [&](Commands& c, uint32_t i) { s_->Record(c, i); }, s_->data->device->copies(),
+      state, *s_->context, name, [&](Commands& c, uint32_t i) { s_->Record(c, i); }, s_->data->device->copies(),
       {.elements = pixels, .bytes = pixels * 16 + tiles * 4});
   state.counters["tiles"] = tiles;
 }

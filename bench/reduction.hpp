@@ -44,6 +44,8 @@ class Inputs {
   ~Inputs();
   // The domain's data; with a context, also its device copies.
   Domain& For(Extent domain, Context* context, CacheMode cache);
+  // The domain's random image (RGBA floats), made on first use.
+  const std::vector<float>& Image(Extent domain);
 
  private:
   std::map<std::pair<uint32_t, uint32_t>, std::unique_ptr<Domain>> domains_;

@@ -21,14 +21,14 @@ namespace {
 const std::vector<Extent> kDomains = {{4096, 4096}, {4096, 8192}};
 const std::vector<uint32_t> kWorkgroups = {64, 256, 1024};
 
-void Run(benchmark::State& state, Context& context, Extent domain, uint32_t workgroup) {
+void Run(benchmark::State& state, Context& context, Extent domain, uint32_t workgroup, const std::string& name) {
   RunGuarded(state, [&] {
     const uint64_t bytes = uint64_t{domain.x} * domain.y * 16;
     Copier copier(context, bytes, workgroup);
     Require(copier.Check(), "the copy's destination differs from its source");
     const double elements = static_cast<double>(domain.x) * domain.y;
     MeasureDispatches(
-        state, context, [&](Commands& c, uint32_t) { copier.Record(c); }, 1,
+        state, context, name, [&](Commands& c, uint32_t) { copier.Record(c); }, 1,
         {.elements = elements, .bytes = static_cast<double>(bytes) * 2});
   });
 }
@@ -40,13 +40,16 @@ void Register(Suite& suite) {
   Context& context = *suite.context;
   for (Extent domain : kDomains) {
     std::string domain_name = Sized("domain", domain);
-    benchmark::RegisterBenchmark(Name({"roofline", "copy_command", domain_name}).c_str(),
-                                 [&context, domain](benchmark::State& s) { Run(s, context, domain, 0); })
+    std::string command = Name({"roofline", "copy_command", domain_name});
+    benchmark::RegisterBenchmark(command.c_str(),
+                                 [&context, domain, command](benchmark::State& s) { Run(s, context, domain, 0, command); })
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);
     for (uint32_t wg : kWorkgroups) {
-      benchmark::RegisterBenchmark(Name({"roofline", "copy_kernel", Sized("wg", {wg, 1}), domain_name}).c_str(),
-                                   [&context, domain, wg](benchmark::State& s) { Run(s, context, domain, wg); })
+      std::string kernel = Name({"roofline", "copy_kernel", Sized("wg", {wg, 1}), domain_name});
+      benchmark::RegisterBenchmark(kernel.c_str(), [&context, domain, wg, kernel](benchmark::State& s) {
+        Run(s, context, domain, wg, kernel);
+      })
           ->UseManualTime()
           ->Unit(benchmark::kMicrosecond);
     }

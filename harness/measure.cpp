@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "harness/commands.hpp"
 #include "harness/context.hpp"
@@ -26,7 +27,14 @@ uint32_t BatchSize(double seconds_per_dispatch, uint32_t period, double target_s
   return (n + period - 1) / period * period;
 }
 
-void MeasureDispatches(benchmark::State& state, Context& context,
+uint32_t StableBatchSize(const std::string& key, double seconds_per_dispatch, uint32_t period) {
+  static std::map<std::string, uint32_t> sizes;
+  auto [it, inserted] = sizes.try_emplace(key, 0);
+  if (inserted) it->second = BatchSize(seconds_per_dispatch, period);
+  return it->second;
+}
+
+void MeasureDispatches(benchmark::State& state, Context& context, const std::string& key,
                        const std::function<void(Commands&, uint32_t)>& record, uint32_t period, Work work) {
   auto record_batch = [&](uint32_t count) {
     return TimedBatch(context, [&](Commands& c) {
@@ -40,7 +48,7 @@ void MeasureDispatches(benchmark::State& state, Context& context,
   TimedBatch probe = record_batch(std::max<uint32_t>(period, 1));
   probe.Run();
   double per_dispatch = probe.Run() / std::max<uint32_t>(period, 1);
-  uint32_t batch = BatchSize(per_dispatch, period);
+  uint32_t batch = StableBatchSize(key, per_dispatch, period);
   TimedBatch timed = record_batch(batch);
   while (state.KeepRunningBatch(batch)) {
     state.SetIterationTime(timed.Run());

@@ -36,12 +36,18 @@ void SetRooflinePercent(benchmark::State& state, Work work, double roofline_gbs)
 uint32_t BatchSize(double seconds_per_dispatch, uint32_t period, double target_seconds = 2e-3,
                    uint32_t max_dispatches = 10000);
 
+// BatchSize() the first time `key` (the benchmark's name) asks, the same number after that:
+// Google Benchmark requires every repetition of a benchmark to run the same number of
+// iterations, and KeepRunningBatch rounds them up to whole batches.
+uint32_t StableBatchSize(const std::string& key, double seconds_per_dispatch, uint32_t period);
+
 // Times dispatches under UseManualTime. `record(commands, i)` records the i-th dispatch of a
 // batch; the harness puts a barrier between dispatches, so each is timed on its own and none
 // overlaps the next. One benchmark iteration is one dispatch; a batch of BatchSize() of them is
 // one GPU-timed sample, and its time is handed to SetIterationTime for all of them. Sets the
 // throughput counters and `roofline%` (the device's copy bandwidth is measured on first use).
-void MeasureDispatches(benchmark::State& state, Context& context,
+// `key` names the benchmark (for StableBatchSize).
+void MeasureDispatches(benchmark::State& state, Context& context, const std::string& key,
                        const std::function<void(Commands&, uint32_t)>& record, uint32_t period, Work work);
 
 // Number of copies of an input of `bytes` bytes that fill `budget_bytes` (at least one; one when

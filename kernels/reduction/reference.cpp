@@ -41,6 +41,14 @@ std::vector<float> TileLuminance(std::span<const float> rgba, uint32_t width, ui
   return out;
 }
 
+double TotalLuminance(std::span<const float> rgba) {
+  double sum = 0;
+  for (size_t i = 0; i + 3 < rgba.size(); i += 4) {
+    sum += double{kLuminance[0]} * rgba[i] + double{kLuminance[1]} * rgba[i + 1] + double{kLuminance[2]} * rgba[i + 2];
+  }
+  return sum;
+}
+
 std::vector<float> RandomImage(uint32_t width, uint32_t height, uint64_t seed) {
   std::vector<float> image(size_t{width} * height * 4);
   FillUniform(image, seed);

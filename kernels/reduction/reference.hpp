@@ -21,6 +21,10 @@ std::vector<float> TileLuminance(std::span<const float> rgba, uint32_t width, ui
 void TileLuminance(std::span<const float> rgba, uint32_t width, uint32_t height, uint32_t tile_w, uint32_t tile_h,
                    std::span<float> out);
 
+// The luminance sum of the whole image, in double: the reference of the CUB peer, which
+// reduces to one value rather than to tiles.
+double TotalLuminance(std::span<const float> rgba);
+
 // A reproducible random image: RGBA values uniform in [0, 1), from `seed`.
 std::vector<float> RandomImage(uint32_t width, uint32_t height, uint64_t seed);
 

@@ -24,6 +24,12 @@ for b in benches:
     assert b["Gelem/s"] > 0 and b["GB/s"] > b["Gelem/s"], b["name"]
 print(f"ok: {len(benches)} benchmarks on {ctx['device']}, all checked")
 PY
+# Repetitions: Google Benchmark aborts when repetitions run different iteration counts, which a
+# batch size recalibrated per repetition would cause.
+"$bench" --benchmark_filter='reduction/(sequential/wg8x8|plain_loop)/domain640x480' --benchmark_repetitions=3 \
+  --benchmark_min_time=0.001 >"$dir/reps.txt" 2>&1 || { cat "$dir/reps.txt"; echo "FAIL: repetitions"; exit 1; }
+grep -q "reduction/sequential/wg8x8/domain640x480_median" "$dir/reps.txt"
+echo "ok: repetitions"
 python3_compare=/usr/share/benchmark/compare.py
 /usr/bin/python3 "$python3_compare" benchmarks "$dir/run.json" "$dir/run.json" >"$dir/compare.txt"
 grep -q "reduction/prefetch4/wg8x32/domain640x480" "$dir/compare.txt"

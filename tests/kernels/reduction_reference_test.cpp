@@ -66,3 +66,17 @@ TEST(RandomImage, ReproducibleInRangeAndNotConstant) {
 
 }  // namespace
 }  // namespace csbench::reduction
+
+namespace csbench::reduction {
+namespace {
+
+TEST(TotalLuminance, SumsEveryPixelOnce) {
+  std::vector<float> image{1.0f, 1.0f, 1.0f, 9.0f, 0.0f, 1.0f, 0.0f, 9.0f};
+  EXPECT_NEAR(TotalLuminance(image), 1.0 + 0.7154, 1e-6);
+  auto random = RandomImage(16, 16, 3);
+  auto tiles = TileLuminance(random, 16, 16, 16, 16);
+  EXPECT_NEAR(TotalLuminance(random), tiles[0] * 256.0, 1e-3);
+}
+
+}  // namespace
+}  // namespace csbench::reduction

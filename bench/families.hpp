@@ -11,10 +11,22 @@ void Register(Suite& suite);
 namespace reduction {
 void Register(Suite& suite);
 }
+namespace grayscott {
+void Register(Suite& suite);
+}
+#ifdef CSBENCH_WITH_CUDA
+namespace cuda_peer {
+void Register(Suite& suite);
+}
+#endif
 
 inline void RegisterFamilies(Suite& suite) {
   roofline::Register(suite);
   reduction::Register(suite);
+  grayscott::Register(suite);
+#ifdef CSBENCH_WITH_CUDA
+  cuda_peer::Register(suite);
+#endif
 }
 
 }  // namespace csbench

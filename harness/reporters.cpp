@@ -10,7 +10,8 @@
 namespace csbench {
 namespace {
 
-constexpr std::string_view kManualTime = "/manual_time";
+// The suffixes Google Benchmark appends to UseManualTime and UseRealTime benchmarks.
+constexpr std::string_view kTimeSuffixes[] = {"/manual_time", "/real_time"};
 
 template <typename Base>
 class DesignedNames : public Base {
@@ -52,7 +53,9 @@ std::unique_ptr<benchmark::BenchmarkReporter> MakeReporter(const std::string& fo
 }  // namespace
 
 std::string WithoutTimeSuffix(std::string name) {
-  if (std::string_view(name).ends_with(kManualTime)) name.resize(name.size() - kManualTime.size());
+  for (std::string_view suffix : kTimeSuffixes) {
+    if (std::string_view(name).ends_with(suffix)) name.resize(name.size() - suffix.size());
+  }
   return name;
 }
 

@@ -35,5 +35,13 @@ TEST(Naming, ManualTimeSuffixIsDropped) {
   EXPECT_EQ(WithoutTimeSuffix("reduction/plain_loop/domain640x480"), "reduction/plain_loop/domain640x480");
 }
 
+TEST(Naming, RealTimeSuffixIsDropped) {
+  EXPECT_EQ(WithoutTimeSuffix("run_simulation/global/workgroup8x8/domain2048x1024/total512/image32/"
+                              "compute+download/real_time"),
+            "run_simulation/global/workgroup8x8/domain2048x1024/total512/image32/compute+download");
+  // Only a trailing suffix goes: a name part that merely contains the word stays.
+  EXPECT_EQ(WithoutTimeSuffix("a/real_time_b"), "a/real_time_b");
+}
+
 }  // namespace
 }  // namespace csbench

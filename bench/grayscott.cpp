@@ -1,0 +1,356 @@
+#include "bench/grayscott.hpp"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <array>
+#include <bit>
+
+#include "harness/buffer.hpp"
+#include "harness/commands.hpp"
+#include "harness/context.hpp"
+#include "harness/error.hpp"
+#include "harness/measure.hpp"
+#include "harness/pipelined.hpp"
+#include "harness/roofline.hpp"
+#include "harness/timing.hpp"
+
+namespace csbench::grayscott {
+namespace {
+
+constexpr uint64_t kSeed = 0x6772617973636f74;  // "grayscot"
+
+struct Push {
+  uint32_t width;
+  uint32_t height;
+  uint32_t stride;
+  uint32_t lead;
+};
+
+// Specialization constants 3..9 of common.glsl, from the reference's single definition.
+std::vector<uint32_t> ParameterConstants() {
+  return {std::bit_cast<uint32_t>(kFeedRate),   std::bit_cast<uint32_t>(kKillRate),
+          std::bit_cast<uint32_t>(kDiffusionU), std::bit_cast<uint32_t>(kDiffusionV),
+          std::bit_cast<uint32_t>(kTimeStep),   std::bit_cast<uint32_t>(kCornerWeight),
+          std::bit_cast<uint32_t>(kEdgeWeight)};
+}
+
+// Output cells of one workgroup.
+Extent TileOf(const Variant& variant, Extent workgroup) {
+  return {(workgroup.x - 2 * variant.border) * variant.cells.x, (workgroup.y - 2 * variant.border) * variant.cells.y};
+}
+
+// The initial state of the latest domain. Registration is run-major, so an 8192x8192 state
+// (half a gigabyte) is made once, and the previous domain's is freed first.
+class InitialStates {
+ public:
+  const State& For(Extent domain) {
+    if (!current_ || current_->layout.width != domain.x || current_->layout.height != domain.y) {
+      current_.reset();
+      current_ = std::make_unique<State>(InitialState(domain.x, domain.y, CentralRegion(domain.x, domain.y), kSeed));
+    }
+    return *current_;
+  }
+
+ private:
+  std::unique_ptr<State> current_;
+};
+
+}  // namespace
+
+const std::vector<Variant>& Variants() {
+  // The chapter's workgroups, for every variant: the names stay comparable across variants.
+  const std::vector<Extent> workgroups = {{8, 8}, {16, 8}, {16, 16}, {32, 16}, {32, 32}};
+  static const std::vector<Variant> variants = {
+      {.name = "global", .source = "grayscott/global.comp", .workgroups = workgroups},
+      {.name = "shared_aos", .source = "grayscott/shared.comp", .border = 1, .workgroups = workgroups},
+      {.name = "shared_soa", .source = "grayscott/shared.comp", .defines = {{"SOA", "1"}}, .border = 1,
+       .workgroups = workgroups},
+      {.name = "strip1x8", .source = "grayscott/strip.comp", .cells = {1, 8}, .workgroups = workgroups},
+      {.name = "strip4x8", .source = "grayscott/strip.comp", .cells = {4, 8}, .workgroups = workgroups},
+  };
+  return variants;
+}
+
+const std::vector<Schedule>& Schedules() {
+  // The chapter's run; and a domain of 2 x 270 MB per state, beyond any GPU's last-level cache,
+  // with fewer steps (so that its plain loop stays under a minute) and four images.
+  static const std::vector<Schedule> schedules = {{{2048, 1024}, 512, 32}, {{8192, 8192}, 64, 16}};
+  return schedules;
+}
+
+std::string_view ToString(Mode mode) {
+  switch (mode) {
+    case Mode::kCompute: return "compute";
+    case Mode::kComputeDownload: return "compute+download";
+    case Mode::kComputeDownloadSum: return "compute+download+sum";
+  }
+  return "?";
+}
+
+bool RegisteredOnCpuDevice(const Variant& variant, Extent workgroup, const Schedule& schedule, Mode mode) {
+  return workgroup == Extent{32, 16} && schedule.domain == Extent{2048, 1024} &&
+         (mode == Mode::kCompute || variant.name == "strip4x8");
+}
+
+void RequireWorkgroup(const Variant& variant, Extent workgroup) {
+  const uint32_t min_side = 2 * variant.border + 1;
+  Require(workgroup.x >= min_side && workgroup.y >= min_side,
+          fmt::format("{}: GPU workgroups must have at least {} work-items in each dimension (the {}-cell border "
+                      "takes {}), not {}x{}",
+                      variant.name, min_side, variant.border, 2 * variant.border, workgroup.x, workgroup.y));
+}
+
+struct Simulation::Impl {
+  Context* context;
+  Layout layout;
+  std::array<uint32_t, 3> groups;
+  std::unique_ptr<Kernel> kernel;
+  std::unique_ptr<Buffer> states;   // state 0 (U, V planes), then state 1
+  std::unique_ptr<Buffer> initial;  // the initial state's U and V planes, for Reset
+  std::unique_ptr<Bindings> bindings;
+  uint32_t current = 0;  // the state holding the latest step
+  // The download modes.
+  uint32_t image = 0;
+  std::unique_ptr<Buffer> slots;  // kSlots V planes, host-visible
+  std::unique_ptr<PipelinedBatches> images;
+
+  uint64_t plane_bytes() const { return layout.plane * sizeof(float); }
+  uint64_t PlaneOffset(uint32_t state, uint32_t species) const { return (2 * state + species) * plane_bytes(); }
+
+  // One step from state `from` into the other one.
+  void RecordStep(Commands& c, uint32_t from) const {
+    const uint32_t to = 1 - from;
+    std::array<uint32_t, 4> offsets{
+        static_cast<uint32_t>(PlaneOffset(from, 0)), static_cast<uint32_t>(PlaneOffset(from, 1)),
+        static_cast<uint32_t>(PlaneOffset(to, 0)), static_cast<uint32_t>(PlaneOffset(to, 1))};
+    c.Dispatch(*kernel, *bindings, groups, offsets, Push{layout.width, layout.height, layout.stride, layout.lead});
+  }
+  // `steps` steps from state `from`; each step reads what the previous one wrote.
+  void RecordSteps(Commands& c, uint32_t from, uint32_t steps) const {
+    for (uint32_t i = 0; i < steps; ++i) {
+      if (i > 0) c.Barrier();
+      RecordStep(c, (from + i) % 2);
+    }
+  }
+};
+
+Simulation::Simulation(Context& context, const Variant& variant, Extent workgroup, const State& initial)
+    : s_(std::make_unique<Impl>()) {
+  RequireWorkgroup(variant, workgroup);
+  const DeviceInfo& info = context.info();
+  s_->context = &context;
+  s_->layout = initial.layout;
+  const Extent tile = TileOf(variant, workgroup);
+  s_->groups = {(s_->layout.width + tile.x - 1) / tile.x, (s_->layout.height + tile.y - 1) / tile.y, 1};
+  Require(s_->plane_bytes() % info.min_storage_buffer_offset_alignment == 0,
+          "a plane is not a multiple of the device's minStorageBufferOffsetAlignment");
+  Require(
+      s_->plane_bytes() <= info.max_storage_buffer_range,
+      fmt::format("a {}x{} plane ({} MiB) is larger than the device's maxStorageBufferRange ({} MiB)", s_->layout.width,
+                  s_->layout.height, s_->plane_bytes() >> 20, info.max_storage_buffer_range >> 20));
+  Require(4 * s_->plane_bytes() <= (uint64_t{1} << 32), "dynamic offsets past 4 GiB");
+  std::vector<Define> defines = variant.defines;
+  defines.push_back({"CELLS_X", std::to_string(variant.cells.x)});
+  defines.push_back({"CELLS_Y", std::to_string(variant.cells.y)});
+  s_->kernel = std::make_unique<Kernel>(context, KernelSpec{.label = variant.name,
+                                                            .source = variant.source,
+                                                            .defines = defines,
+                                                            .local_size = {workgroup.x, workgroup.y, 1},
+                                                            .constants = ParameterConstants(),
+                                                            .bindings = 4,
+                                                            .push_bytes = sizeof(Push)});
+  s_->states = std::make_unique<Buffer>(context, 4 * s_->plane_bytes());
+  s_->initial = std::make_unique<Buffer>(context, 2 * s_->plane_bytes());
+  s_->initial->Upload(std::as_bytes(std::span(initial.u)), 0);
+  s_->initial->Upload(std::as_bytes(std::span(initial.v)), s_->plane_bytes());
+  const uint64_t range = s_->plane_bytes();
+  s_->bindings = std::make_unique<Bindings>(s_->kernel->Bind(
+      {{s_->states.get(), range}, {s_->states.get(), range}, {s_->states.get(), range}, {s_->states.get(), range}}));
+  // Steps never write border cells, so state 1's borders keep what this copy gives them.
+  context.Run([&](Commands& c) { c.Copy(*s_->initial, 0, *s_->states, s_->PlaneOffset(1, 0), 2 * range); });
+  Reset();
+}
+
+Simulation::~Simulation() = default;
+
+void Simulation::Reset(bool poison) {
+  const Layout& l = s_->layout;
+  s_->context->Run([&](Commands& c) {
+    c.Copy(*s_->initial, 0, *s_->states, s_->PlaneOffset(0, 0), 2 * s_->plane_bytes());
+    if (!poison) return;
+    for (uint32_t species = 0; species < 2; ++species) {
+      for (uint32_t y = 0; y < l.height; ++y) {
+        c.Fill(*s_->states, kPoison, s_->PlaneOffset(1, species) + l.Index(0, y) * sizeof(float),
+               l.width * sizeof(float));
+      }
+    }
+  });
+  s_->current = 0;
+}
+
+State Simulation::Simulate(uint32_t steps) {
+  s_->context->Run([&](Commands& c) { s_->RecordSteps(c, s_->current, steps); });
+  s_->current = (s_->current + steps) % 2;
+  State state{
+      .layout = s_->layout, .u = std::vector<float>(s_->layout.plane), .v = std::vector<float>(s_->layout.plane)};
+  s_->states->Download(std::as_writable_bytes(std::span(state.u)), s_->PlaneOffset(s_->current, 0));
+  s_->states->Download(std::as_writable_bytes(std::span(state.v)), s_->PlaneOffset(s_->current, 1));
+  return state;
+}
+
+void Simulation::PrepareImages(uint32_t total, uint32_t image) {
+  Require(image > 0 && total % image == 0,
+          fmt::format("{} steps are not a whole number of {}-step images", total, image));
+  s_->image = image;
+  s_->slots = std::make_unique<Buffer>(*s_->context, kSlots * s_->plane_bytes(), Memory::kHost);
+  s_->images = std::make_unique<PipelinedBatches>(*s_->context, total / image, [&](Commands& c, uint32_t k) {
+    const uint32_t first = k * image;
+    s_->RecordSteps(c, first % 2, image);
+    // The copy reads what the last step wrote.
+    c.Barrier();
+    c.Copy(*s_->states, s_->PlaneOffset((first + image) % 2, 1), *s_->slots, (k % kSlots) * s_->plane_bytes(),
+           s_->plane_bytes());
+  });
+}
+
+void Simulation::RunImages(const std::function<void(uint32_t, std::span<const float>)>& on_image) {
+  Require(s_->images != nullptr, "RunImages before PrepareImages");
+  // The batches were recorded for a run from state 0, where Reset leaves the simulation.
+  Require(s_->current == 0, "RunImages needs the state Reset() leaves");
+  const uint64_t plane = s_->layout.plane;
+  auto slots = s_->slots->mapped();
+  const float* floats = reinterpret_cast<const float*>(slots.data());
+  s_->images->Run(kSlots, [&](uint32_t k) { on_image(k, std::span(floats + (k % kSlots) * plane, plane)); });
+  s_->current = (s_->images->size() * s_->image) % 2;
+}
+
+void Simulation::MeasureCompute(benchmark::State& state, uint32_t total) {
+  TimedBatch timed(*s_->context, [&](Commands& c) { s_->RecordSteps(c, 0, total); });
+  for (auto _ : state) {
+    // Untimed: the iteration's time is the batch's alone (UseManualTime).
+    Reset();
+    state.SetIterationTime(timed.Run());
+    s_->current = total % 2;
+  }
+  const double cells = static_cast<double>(s_->layout.cells());
+  const Work work{.elements = cells * total, .bytes = kBytesPerCellStep * cells * total};
+  SetThroughput(state, work);
+  SetRooflinePercent(state, work, MeasuredRoofline(*s_->context).best_gbs());
+  state.SetLabel(s_->context->gpu_timer() ? "gpu clock" : "host clock");
+}
+
+void Simulation::MeasureImages(benchmark::State& state, uint32_t total, uint32_t image, bool sum) {
+  PrepareImages(total, image);
+  const Layout& layout = s_->layout;
+  double checksum = 0.0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    Reset();
+    state.ResumeTiming();
+    RunImages([&](uint32_t, std::span<const float> v) {
+      if (sum) checksum += CellSum(layout, v);
+    });
+  }
+  benchmark::DoNotOptimize(checksum);
+  const double cells = static_cast<double>(layout.cells());
+  const Work work{.elements = cells * total, .bytes = kBytesPerCellStep * cells * total};
+  SetThroughput(state, work);
+  SetRooflinePercent(state, work, MeasuredRoofline(*s_->context).best_gbs());
+  state.counters["images"] = total / image;
+  state.SetLabel("host clock");
+}
+
+Comparison Check(Context& context, const Variant& variant, Extent workgroup, Extent domain, uint32_t steps) {
+  const State initial = InitialState(domain.x, domain.y, {0, 0, domain.x, domain.y}, kSeed);
+  Simulation simulation(context, variant, workgroup, initial);
+  simulation.Reset(/*poison=*/true);
+  const State got = simulation.Simulate(steps);
+  State want = initial;
+  State scratch = initial;
+  Simulate(want, scratch, steps);
+  std::vector<float> got_cells = Cells(got.layout, got.u);
+  std::vector<float> want_cells = Cells(want.layout, want.u);
+  const std::vector<float> got_v = Cells(got.layout, got.v);
+  const std::vector<float> want_v = Cells(want.layout, want.v);
+  got_cells.insert(got_cells.end(), got_v.begin(), got_v.end());
+  want_cells.insert(want_cells.end(), want_v.begin(), want_v.end());
+  Comparison c = Compare(got_cells, want_cells, kTolerance, kToleranceFloor);
+  if (!c.passed) {
+    // Name the cell: the index runs over U's cells, then V's.
+    const uint64_t cells = uint64_t{domain.x} * domain.y;
+    const uint64_t i = c.worst_index % cells;
+    c.message += fmt::format(" ({} at x={}, y={} after {} steps on {}x{})", c.worst_index < cells ? "U" : "V",
+                             i % domain.x, i / domain.x, steps, domain.x, domain.y);
+  }
+  return c;
+}
+
+void Register(Suite& suite) {
+  InitialStates& initial_states = suite.Shared<InitialStates>("grayscott");
+  if (suite.context != nullptr) {
+    benchmark::AddCustomContext("run_simulation_clock",
+                                "compute: `timer` (GPU timestamps around one command buffer of all steps); "
+                                "compute+download, compute+download+sum: host clock (real time) from the first "
+                                "submission until the host has handled the last image");
+  }
+  for (const Schedule& run : Schedules()) {
+    const std::string domain_name = Sized("domain", run.domain);
+    const std::string total_name = fmt::format("total{}", run.total);
+    const std::string image_name = fmt::format("image{}", run.image);
+    if (suite.context != nullptr) {
+      for (const Variant& variant : Variants()) {
+        for (const Extent& wg : variant.workgroups) {
+          for (Mode mode : kModes) {
+            if (suite.context->info().type == "cpu" && !RegisteredOnCpuDevice(variant, wg, run, mode)) continue;
+            auto body = [&suite, &initial_states, &variant, wg, run, mode](benchmark::State& state) {
+              RunGuarded(state, [&] {
+                Comparison check = Check(*suite.context, variant, wg);
+                Require(check.passed, check.message);
+                Simulation simulation(*suite.context, variant, wg, initial_states.For(run.domain));
+                if (mode == Mode::kCompute) {
+                  simulation.MeasureCompute(state, run.total);
+                } else {
+                  simulation.MeasureImages(state, run.total, run.image, mode == Mode::kComputeDownloadSum);
+                }
+              });
+            };
+            auto* b = benchmark::RegisterBenchmark(Name({"run_simulation", variant.name, Sized("workgroup", wg),
+                                                         domain_name, total_name, image_name, ToString(mode)})
+                                                       .c_str(),
+                                                   body);
+            b->Unit(benchmark::kMillisecond);
+            if (mode == Mode::kCompute) {
+              b->UseManualTime();
+            } else {
+              b->UseRealTime();
+            }
+          }
+        }
+      }
+    }
+    auto plain = [&initial_states, run](benchmark::State& state) {
+      RunGuarded(state, [&] {
+        const State& initial = initial_states.For(run.domain);
+        State simulation = initial;
+        State scratch = initial;
+        for (auto _ : state) {
+          state.PauseTiming();
+          simulation.u = initial.u;
+          simulation.v = initial.v;
+          state.ResumeTiming();
+          Simulate(simulation, scratch, run.total);
+          benchmark::DoNotOptimize(simulation.v.data());
+          benchmark::ClobberMemory();
+        }
+        const double cells = static_cast<double>(initial.layout.cells());
+        SetThroughput(state, {.elements = cells * run.total, .bytes = kBytesPerCellStep * cells * run.total});
+      });
+    };
+    benchmark::RegisterBenchmark(
+        Name({"run_simulation", "plain_loop", domain_name, total_name, image_name, "compute"}).c_str(), plain)
+        ->Unit(benchmark::kMillisecond);
+  }
+}
+
+}  // namespace csbench::grayscott

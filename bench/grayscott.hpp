@@ -1,0 +1,118 @@
+// The Gray-Scott family: the reaction-diffusion simulation of the GPU course's "Shared memory"
+// chapter, one dispatch per step, in three modes (compute only; with a download of V every
+// `image` steps; with the host also summing each image).
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/check.hpp"
+#include "harness/kernel.hpp"
+#include "harness/naming.hpp"
+#include "harness/suite.hpp"
+#include "kernels/grayscott/reference.hpp"
+
+namespace csbench::grayscott {
+
+struct Variant {
+  std::string name;
+  std::string source;
+  std::vector<Define> defines;
+  Extent cells{1, 1};   // output cells per work-item
+  uint32_t border = 0;  // work-items along each workgroup edge that only load (shared memory: 1)
+  std::vector<Extent> workgroups;
+};
+
+const std::vector<Variant>& Variants();
+
+// A domain and its schedule: `total` steps, an image every `image` steps. All are in the names.
+struct Schedule {
+  Extent domain;
+  uint32_t total = 0;
+  uint32_t image = 0;
+};
+
+const std::vector<Schedule>& Schedules();
+
+enum class Mode { kCompute, kComputeDownload, kComputeDownloadSum };
+inline constexpr Mode kModes[] = {Mode::kCompute, Mode::kComputeDownload, Mode::kComputeDownloadSum};
+std::string_view ToString(Mode mode);
+
+// Compulsory traffic of one cell and step: U and V read once, U and V written once.
+inline constexpr double kBytesPerCellStep = 16;
+
+// The check every variant passes before it is timed: a small odd-sized domain, seeded whole so
+// the boundary matters from the first step, against the plain loop after a few dozen steps.
+inline constexpr Extent kCheckDomain{67, 45};
+inline constexpr uint32_t kCheckSteps = 40;
+// Relative error allowed, over U and V, with |reference| floored at kToleranceFloor (V is near 0
+// in much of the domain, where a relative error means nothing; U and V are of order 1). Both sides
+// compute in float in the same order, and lavapipe matches the plain loop bit for bit. A GPU
+// compiler may fuse multiply-adds: the plain loop built with -ffp-contract=fast moves the check's
+// result by 3.3e-7 at most, so the bound leaves a factor of 30.
+inline constexpr double kTolerance = 1e-5;
+inline constexpr double kToleranceFloor = 1e-2;
+
+// Host-visible slots for downloaded images: the device runs up to this many images ahead of the
+// host, so it keeps computing while the host handles the oldest one.
+inline constexpr uint32_t kSlots = 3;
+
+// On a CPU device (lavapipe runs 0.03 to 0.2 Gelem/s on two cores: 5 to 40 s for one chapter run)
+// the family registers only this subset, which keeps it within a few minutes: the chapter's
+// headline workgroup 32x16 on its 2048x1024 domain, every variant in compute mode and strip4x8 in
+// all three. The plain-loop benchmarks are registered everywhere.
+bool RegisteredOnCpuDevice(const Variant& variant, Extent workgroup, const Schedule& schedule, Mode mode);
+
+// Throws Error when `workgroup` does not suit the variant: a shared-memory variant needs three
+// work-items per side (its one-cell border takes two), as the course's check says.
+void RequireWorkgroup(const Variant& variant, Extent workgroup);
+
+// One variant at one workgroup size on one domain: its kernel, the two states it steps between
+// and the initial state, on the device.
+class Simulation {
+ public:
+  Simulation(Context& context, const Variant& variant, Extent workgroup, const State& initial);
+  ~Simulation();
+
+  // Restores the initial state. `poison`: the other state's domain cells become NaN, so a cell
+  // a step does not write cannot pass a check.
+  void Reset(bool poison = false);
+  // Runs `steps` steps from the current state and returns the state reached.
+  State Simulate(uint32_t steps);
+
+  // Prepares the download modes: `total / image` submissions of `image` steps, each ending with
+  // a copy of V into host-visible slot k % kSlots.
+  void PrepareImages(uint32_t total, uint32_t image);
+  // Runs the prepared submissions from the current state, kSlots of them in flight, and calls
+  // `on_image(k, v)` for each image in order, while the device goes on with the next ones.
+  // `v` is the V plane (Layout) of image k, valid until on_image returns.
+  void RunImages(const std::function<void(uint32_t, std::span<const float>)>& on_image);
+
+  // The timed loops; one iteration is one whole run of `total` steps from the initial state.
+  // compute: GPU timestamps around the `total` dispatches of one command buffer.
+  void MeasureCompute(benchmark::State& state, uint32_t total);
+  // compute+download(+sum): the host clock from the first submission until the last image has
+  // been handled, since host work is part of what is measured.
+  void MeasureImages(benchmark::State& state, uint32_t total, uint32_t image, bool sum);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> s_;
+};
+
+// Runs `steps` steps of the variant on `domain` (seeded whole) and compares U and V with the
+// plain loop.
+Comparison Check(Context& context, const Variant& variant, Extent workgroup, Extent domain = kCheckDomain,
+                 uint32_t steps = kCheckSteps);
+
+// Registers every variant x workgroup x run x mode (with a device) and the plain-loop benchmarks.
+void Register(Suite& suite);
+
+}  // namespace csbench::grayscott

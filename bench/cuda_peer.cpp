@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "bench/cuda/peer.hpp"
+#include "bench/grayscott.hpp"
 #include "bench/reduction.hpp"
 #include "harness/context.hpp"
 #include "harness/error.hpp"
@@ -38,6 +39,38 @@ void ReductionPeer(benchmark::State& state, Suite& suite, Extent domain, const s
   });
 }
 
+GrayScott MakeGrayScott(const grayscott::State& initial) {
+  using namespace grayscott;
+  const Layout& l = initial.layout;
+  return GrayScott({kFeedRate, kKillRate, kDiffusionU, kDiffusionV, kTimeStep, kCornerWeight, kEdgeWeight},
+                   {l.width, l.height, l.stride, l.lead, l.plane}, initial.u.data(), initial.v.data());
+}
+
+void GrayScottPeer(benchmark::State& state, const grayscott::Schedule& run) {
+  RunGuarded(state, [&] {
+    using namespace grayscott;
+    {
+      const State initial = InitialState(kCheckDomain.x, kCheckDomain.y, {0, 0, kCheckDomain.x, kCheckDomain.y}, kSeed);
+      GrayScott check = MakeGrayScott(initial);
+      check.Run(kCheckSteps);
+      State got = initial;
+      check.Download(got.u.data(), got.v.data());
+      Comparison c = CompareWithReference(initial, got, kCheckSteps);
+      Require(c.passed, "cuda_peer: " + c.message);
+    }
+    const State initial = InitialState(run.domain.x, run.domain.y, CentralRegion(run.domain.x, run.domain.y), kSeed);
+    GrayScott peer = MakeGrayScott(initial);
+    peer.Run(run.total);  // warm-up
+    for (auto _ : state) {
+      peer.Reset();
+      state.SetIterationTime(peer.Run(run.total));
+    }
+    const double cells = static_cast<double>(initial.layout.cells());
+    SetThroughput(state, {.elements = cells * run.total, .bytes = kBytesPerCellStep * cells * run.total});
+    state.SetLabel("gpu clock");
+  });
+}
+
 }  // namespace
 
 void Register(Suite& suite) {
@@ -54,6 +87,13 @@ void Register(Suite& suite) {
                                  [&suite, domain, name](benchmark::State& s) { ReductionPeer(s, suite, domain, name); })
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);
+  }
+  for (const grayscott::Schedule& run : grayscott::Schedules()) {
+    std::string name = Name({"run_simulation", "cuda_peer", Sized("domain", run.domain), fmt::format("total{}", run.total),
+                             fmt::format("image{}", run.image), "compute"});
+    benchmark::RegisterBenchmark(name.c_str(), [run](benchmark::State& s) { GrayScottPeer(s, run); })
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
   }
 }
 

@@ -18,8 +18,6 @@
 namespace csbench::grayscott {
 namespace {
 
-constexpr uint64_t kSeed = 0x6772617973636f74;  // "grayscot"
-
 struct Push {
   uint32_t width;
   uint32_t height;
@@ -261,11 +259,8 @@ void Simulation::MeasureImages(benchmark::State& state, uint32_t total, uint32_t
   state.SetLabel("host clock");
 }
 
-Comparison Check(Context& context, const Variant& variant, Extent workgroup, Extent domain, uint32_t steps) {
-  const State initial = InitialState(domain.x, domain.y, {0, 0, domain.x, domain.y}, kSeed);
-  Simulation simulation(context, variant, workgroup, initial);
-  simulation.Reset(/*poison=*/true);
-  const State got = simulation.Simulate(steps);
+Comparison CompareWithReference(const State& initial, const State& got, uint32_t steps) {
+  const Extent domain{initial.layout.width, initial.layout.height};
   State want = initial;
   State scratch = initial;
   Simulate(want, scratch, steps);
@@ -284,6 +279,13 @@ Comparison Check(Context& context, const Variant& variant, Extent workgroup, Ext
                              i % domain.x, i / domain.x, steps, domain.x, domain.y);
   }
   return c;
+}
+
+Comparison Check(Context& context, const Variant& variant, Extent workgroup, Extent domain, uint32_t steps) {
+  const State initial = InitialState(domain.x, domain.y, {0, 0, domain.x, domain.y}, kSeed);
+  Simulation simulation(context, variant, workgroup, initial);
+  simulation.Reset(/*poison=*/true);
+  return CompareWithReference(initial, simulation.Simulate(steps), steps);
 }
 
 void Register(Suite& suite) {

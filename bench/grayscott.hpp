@@ -45,6 +45,9 @@ enum class Mode { kCompute, kComputeDownload, kComputeDownloadSum };
 inline constexpr Mode kModes[] = {Mode::kCompute, Mode::kComputeDownload, Mode::kComputeDownloadSum};
 std::string_view ToString(Mode mode);
 
+// The seed of every benchmark's initial state (the CUDA peer starts from the same one).
+inline constexpr uint64_t kSeed = 0x6772617973636f74;  // "grayscot"
+
 // Compulsory traffic of one cell and step: U and V read once, U and V written once.
 inline constexpr double kBytesPerCellStep = 16;
 
@@ -106,6 +109,10 @@ class Simulation {
   struct Impl;
   std::unique_ptr<Impl> s_;
 };
+
+// Compares `got`, the state after `steps` steps from `initial`, with the plain loop's, over U and
+// V; a mismatch names the species and cell.
+Comparison CompareWithReference(const State& initial, const State& got, uint32_t steps);
 
 // Runs `steps` steps of the variant on `domain` (seeded whole) and compares U and V with the
 // plain loop.

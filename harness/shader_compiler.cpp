@@ -67,6 +67,30 @@ std::string KernelDirectory() {
   return CSBENCH_KERNEL_DIR;
 }
 
+std::vector<Define> ParseDefines(std::string_view text) {
+  std::vector<Define> defines;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find_first_of(" ,", start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view item = text.substr(start, end - start);
+    if (!item.empty()) {
+      size_t eq = item.find('=');
+      defines.push_back({std::string(item.substr(0, eq)), eq == std::string_view::npos ? "1" : std::string(item.substr(eq + 1))});
+    }
+    start = end + 1;
+  }
+  return defines;
+}
+
+const std::vector<Define>& ExtraDefines() {
+  static const std::vector<Define> extra = [] {
+    const char* text = std::getenv("CSBENCH_EXTRA_DEFINES");
+    return text == nullptr ? std::vector<Define>{} : ParseDefines(text);
+  }();
+  return extra;
+}
+
 std::string DefinesText(const std::vector<Define>& defines) {
   std::string text;
   for (const auto& d : defines) text += fmt::format("{}{}={}", text.empty() ? "" : " ", d.name, d.value);
@@ -78,7 +102,9 @@ const std::vector<uint32_t>& CompileKernel(const std::string& source, const std:
   static std::mutex mutex;
   static std::map<std::string, std::vector<uint32_t>> cache;
   std::lock_guard lock(mutex);
-  std::string key = source + '\n' + DefinesText(defines);
+  std::vector<Define> all = defines;
+  for (const Define& extra : ExtraDefines()) all.push_back(extra);
+  std::string key = source + '\n' + DefinesText(all);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
 
   std::filesystem::path path = std::filesystem::path(KernelDirectory()) / source;
@@ -89,11 +115,11 @@ const std::vector<uint32_t>& CompileKernel(const std::string& source, const std:
   options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
   options.SetOptimizationLevel(shaderc_optimization_level_performance);
   options.SetIncluder(std::make_unique<KernelIncluder>());
-  for (const auto& d : defines) options.AddMacroDefinition(d.name, d.value);
+  for (const auto& d : all) options.AddMacroDefinition(d.name, d.value);
   auto result = compiler.CompileGlslToSpv(text, shaderc_compute_shader, path.string().c_str(), options);
   if (result.GetCompilationStatus() != shaderc_compilation_status_success) {
     throw Error(fmt::format("compiling {} for variant {} with defines {} failed:\n{}", path.string(), label,
-                            DefinesText(defines), result.GetErrorMessage()));
+                            DefinesText(all), result.GetErrorMessage()));
   }
   return cache.emplace(key, std::vector<uint32_t>(result.cbegin(), result.cend())).first->second;
 }

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace csbench {
@@ -20,6 +21,13 @@ std::string KernelDirectory();
 // Throws Error naming the file, line, label (the variant) and defines on a compile error.
 const std::vector<uint32_t>& CompileKernel(const std::string& source, const std::vector<Define>& defines,
                                            const std::string& label);
+
+// "A=1 B" or "A=1,B" -> {A=1}, {B=1}.
+std::vector<Define> ParseDefines(std::string_view text);
+
+// Defines added to every kernel from $CSBENCH_EXTRA_DEFINES (e.g. "SLOWDOWN=256"): the hook for
+// fault injection, such as the deliberately slowed run that proves the regression check works.
+const std::vector<Define>& ExtraDefines();
 
 // "NAME=value NAME2=value2", as the defines appear in messages.
 std::string DefinesText(const std::vector<Define>& defines);

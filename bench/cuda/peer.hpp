@@ -33,4 +33,35 @@ class LuminanceSum {
   std::unique_ptr<State> s_;
 };
 
+// The Gray-Scott model's constants, passed from kernels/grayscott/reference.hpp (their only
+// definition; that header is C++20 and nvcc compiles C++17).
+struct GrayScottModel {
+  float feed, kill, diffusion_u, diffusion_v, time_step, corner_weight, edge_weight;
+};
+
+// The padded plane layout of kernels/grayscott/reference.hpp: border cells are stored, so the
+// step needs no bounds checks.
+struct GrayScottLayout {
+  uint32_t width, height, stride, lead;
+  uint64_t plane;  // floats per plane
+};
+
+// A straightforward CUDA Gray-Scott step: one thread per cell, 32x8 blocks, the 3x3 neighbours
+// read from global memory (through L1/L2), U and V ping-ponged between two pairs of planes.
+class GrayScott {
+ public:
+  GrayScott(const GrayScottModel& model, const GrayScottLayout& layout, const float* u, const float* v);
+  ~GrayScott();
+  // Restores the initial state (not timed).
+  void Reset();
+  // Seconds, by CUDA events, of `steps` steps from the current state.
+  double Run(uint32_t steps);
+  // The current U and V planes (layout.plane floats each).
+  void Download(float* u, float* v) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
 }  // namespace csbench::cuda_peer

@@ -45,3 +45,20 @@ TEST(Naming, RealTimeSuffixIsDropped) {
 
 }  // namespace
 }  // namespace csbench
+
+#include "harness/shader_compiler.hpp"
+
+namespace csbench {
+namespace {
+
+TEST(ParseDefines, SpacesCommasAndBareNames) {
+  auto d = ParseDefines("SLOWDOWN=256, INJECT_ERROR  A=x=y");
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d[0], (Define{"SLOWDOWN", "256"}));
+  EXPECT_EQ(d[1], (Define{"INJECT_ERROR", "1"}));
+  EXPECT_EQ(d[2], (Define{"A", "x=y"}));
+  EXPECT_TRUE(ParseDefines("").empty());
+}
+
+}  // namespace
+}  // namespace csbench

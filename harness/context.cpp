@@ -38,6 +38,12 @@ std::optional<uint32_t> ChooseQueueFamily(const std::vector<vk::QueueFamilyPrope
   return untimed;
 }
 
+bool HasExtension(const vk::raii::PhysicalDevice& device, std::string_view name) {
+  auto extensions = device.enumerateDeviceExtensionProperties();
+  return std::any_of(extensions.begin(), extensions.end(),
+                     [&](const vk::ExtensionProperties& e) { return std::string_view(e.extensionName.data()) == name; });
+}
+
 DeviceInfo Describe(const vk::raii::PhysicalDevice& device, uint32_t index) {
   auto chain = device.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupProperties,
                                      vk::PhysicalDeviceDriverProperties>();
@@ -74,6 +80,19 @@ DeviceInfo Describe(const vk::raii::PhysicalDevice& device, uint32_t index) {
     if (memory.memoryHeaps[i].flags & vk::MemoryHeapFlagBits::eDeviceLocal) {
       info.device_local_bytes = std::max<uint64_t>(info.device_local_bytes, memory.memoryHeaps[i].size);
     }
+  }
+  if (info.api_version >= VK_API_VERSION_1_2) {
+    auto features = device.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan11Features,
+                                        vk::PhysicalDeviceVulkan12Features>();
+    info.storage_buffer_16bit = features.get<vk::PhysicalDeviceVulkan11Features>().storageBuffer16BitAccess;
+    info.shader_float16 = features.get<vk::PhysicalDeviceVulkan12Features>().shaderFloat16;
+  }
+  info.pipeline_executable_info = HasExtension(device, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+  if (info.pipeline_executable_info) {
+    auto features = device.getFeatures2<vk::PhysicalDeviceFeatures2,
+                                        vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR>();
+    info.pipeline_executable_info =
+        features.get<vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR>().pipelineExecutableInfo;
   }
   auto families = device.getQueueFamilyProperties();
   if (auto family = ChooseQueueFamily(families)) {
@@ -191,12 +210,21 @@ Context::Context(const Options& options) : options_(options) {
     features.unlink<vk::PhysicalDeviceVulkan12Features>();
     features.unlink<vk::PhysicalDeviceVulkan11Features>();
   }
+  // Pipeline statistics (registers, spills) cost nothing unless a pipeline asks to capture them.
+  vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_features{.pipelineExecutableInfo = VK_TRUE};
+  std::vector<const char*> device_extensions;
+  if (info_.pipeline_executable_info) {
+    device_extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    executable_features.pNext = features.get<vk::PhysicalDeviceFeatures2>().pNext;
+    features.get<vk::PhysicalDeviceFeatures2>().pNext = &executable_features;
+  }
   float priority = 1.0f;
   vk::DeviceQueueCreateInfo queue_create{
       .queueFamilyIndex = info_.queue_family, .queueCount = 1, .pQueuePriorities = &priority};
   vk::DeviceCreateInfo device_create{.pNext = &features.get<vk::PhysicalDeviceFeatures2>(),
                                      .queueCreateInfoCount = 1,
                                      .pQueueCreateInfos = &queue_create};
+  device_create.setPEnabledExtensionNames(device_extensions);
   device_ = CSBENCH_VK(vk::raii::Device(physical_device_, device_create));
   queue_ = CSBENCH_VK(vk::raii::Queue(device_, info_.queue_family, 0));
   command_pool_ = CSBENCH_VK(vk::raii::CommandPool(

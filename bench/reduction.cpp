@@ -213,17 +213,9 @@ void Register(Suite& suite) {
     if (suite.context != nullptr) {
       for (const Variant& variant : Variants()) {
         for (const Extent& wg : variant.workgroups) {
-          auto run = [&suite, &inputs, &variant, wg, domain](benchmark::State& state) {
-            RunGuarded(state, [&] {
-              GpuCase gpu(*suite.context, variant, wg, domain, inputs);
-              Comparison check = gpu.Check();
-              Require(check.passed, check.message);
-              gpu.Measure(state);
-            });
-          };
-          benchmark::RegisterBenchmark(Name({"reduction", variant.name, Sized("wg", wg), domain_name}).c_str(), run)
-              ->UseManualTime()
-              ->Unit(benchmark::kMicrosecond);
+          RegisterGpuCase(Name({"reduction", variant.name, Sized("wg", wg), domain_name}), [&suite, &inputs, &variant, wg, domain] {
+            return std::make_unique<GpuCase>(*suite.context, variant, wg, domain, inputs);
+          });
         }
       }
     }

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 
 #include <vulkan/vulkan_raii.hpp>
 
@@ -23,7 +24,9 @@ class Commands {
   // (one per binding, or empty for all zero); `push` the push-constant bytes.
   void Dispatch(const Kernel& kernel, const Bindings& bindings, std::array<uint32_t, 3> groups,
                 std::span<const uint32_t> offsets = {}, std::span<const std::byte> push = {});
+  // Push constants from a struct (or std::array) of plain values; a span goes to the overload above.
   template <typename Push>
+    requires(!std::is_convertible_v<const Push&, std::span<const std::byte>> && std::is_trivially_copyable_v<Push>)
   void Dispatch(const Kernel& kernel, const Bindings& bindings, std::array<uint32_t, 3> groups,
                 std::span<const uint32_t> offsets, const Push& push) {
     Dispatch(kernel, bindings, groups, offsets, std::as_bytes(std::span(&push, 1)));

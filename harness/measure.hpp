@@ -7,9 +7,11 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 
 #include "harness/buffer.hpp"
+#include "harness/check.hpp"
 #include "harness/options.hpp"
 
 namespace csbench {
@@ -78,5 +80,23 @@ class RotatingInput {
 
 // Runs `body`; an Error (or any exception) becomes state.SkipWithError, so the suite goes on.
 void RunGuarded(benchmark::State& state, const std::function<void()>& body);
+
+// Registers one GPU benchmark under manual (GPU) time: `make()` builds the case (kernel, inputs,
+// output: anything with Check() returning a Comparison and Measure(state)), whose check against
+// the CPU reference must pass before it is timed. A failure of either skips the benchmark.
+template <typename Make>
+benchmark::internal::Benchmark* RegisterGpuCase(const std::string& name, Make make) {
+  return benchmark::RegisterBenchmark(name.c_str(),
+                                      [make](benchmark::State& state) {
+                                        RunGuarded(state, [&] {
+                                          auto gpu = make();
+                                          Comparison check = gpu->Check();
+                                          if (!check.passed) throw std::runtime_error(check.message);
+                                          gpu->Measure(state);
+                                        });
+                                      })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
+}
 
 }  // namespace csbench

@@ -1,0 +1,159 @@
+#include "bench/group_size.hpp"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "harness/buffer.hpp"
+#include "harness/commands.hpp"
+#include "harness/context.hpp"
+#include "harness/error.hpp"
+#include "harness/measure.hpp"
+#include "harness/naming.hpp"
+#include "kernels/group_size/reference.hpp"
+
+namespace csbench::group_size {
+namespace {
+
+constexpr uint64_t kSeed = 20100309;  // GDC 2010's first day
+// The most workgroups one dimension of a dispatch may count on every device (the Vulkan minimum,
+// and lavapipe's limit); the kernel's grid-stride loop covers the rest.
+constexpr uint32_t kMaxGroups = 65535;
+
+struct Push {
+  uint32_t count;
+  float a;
+  float b;
+};
+
+}  // namespace
+
+const std::vector<Variant>& Variants() {
+  // The talk's sizes: one thread (its "bad idea"), below a wavefront (16: below NVIDIA's 32 and
+  // AMD's 64), one warp, one AMD wavefront, and the larger sizes it recommends.
+  static const std::vector<Variant> variants = {
+      {.name = "scale_add", .source = "group_size/scale_add.comp", .workgroups = {1, 16, 32, 64, 128, 256, 512, 1024}},
+  };
+  return variants;
+}
+
+const std::vector<uint32_t>& Domains() {
+  static const std::vector<uint32_t> domains = {16u << 20};  // 64 MiB in, 64 MiB out
+  return domains;
+}
+
+struct Inputs::Domain {
+  uint32_t count = 0;
+  std::vector<float> values;
+  std::vector<float> reference;
+  std::unique_ptr<RotatingInput> device;
+};
+
+Inputs::Inputs() = default;
+Inputs::~Inputs() = default;
+
+Inputs::Domain& Inputs::For(uint32_t count, Context* context, CacheMode cache) {
+  auto& data = domains_[count];
+  if (!data) {
+    data = std::make_unique<Domain>();
+    data->count = count;
+    data->values = RandomFloats(count, kSeed);
+    data->reference.resize(count);
+    ScaleAdd(data->values, kScale, kOffset, data->reference);
+  }
+  if (context != nullptr && !data->device) {
+    data->device = std::make_unique<RotatingInput>(*context, std::as_bytes(std::span(data->values)), cache);
+  }
+  return *data;
+}
+
+struct GpuCase::State {
+  Context* context;
+  const Variant* variant;
+  uint32_t workgroup;
+  uint32_t groups;
+  Inputs::Domain* data;
+  std::unique_ptr<Kernel> kernel;
+  std::unique_ptr<Buffer> output;
+  std::unique_ptr<Bindings> bindings;
+
+  void Record(Commands& c, uint32_t copy) const {
+    std::array<uint32_t, 2> offsets{data->device->Offset(copy), 0};
+    c.Dispatch(*kernel, *bindings, {groups, 1, 1}, offsets, Push{data->count, kScale, kOffset});
+  }
+};
+
+GpuCase::GpuCase(Context& context, const Variant& variant, uint32_t workgroup, uint32_t count, Inputs& inputs)
+    : s_(std::make_unique<State>()) {
+  s_->context = &context;
+  s_->variant = &variant;
+  s_->workgroup = workgroup;
+  s_->groups = std::min<uint32_t>(kMaxGroups, (count + workgroup - 1) / workgroup);
+  s_->kernel = std::make_unique<Kernel>(context, KernelSpec{.label = variant.name,
+                                                            .source = variant.source,
+                                                            .defines = variant.defines,
+                                                            .local_size = {workgroup, 1, 1},
+                                                            .bindings = 2,
+                                                            .push_bytes = sizeof(Push)});
+  s_->data = &inputs.For(count, &context, context.options().cache);
+  const uint64_t bytes = uint64_t{count} * sizeof(float);
+  s_->output = std::make_unique<Buffer>(context, bytes);
+  s_->bindings =
+      std::make_unique<Bindings>(s_->kernel->Bind({{&s_->data->device->buffer(), bytes}, {s_->output.get(), 0}}));
+}
+
+GpuCase::~GpuCase() = default;
+
+Comparison GpuCase::Check() {
+  s_->context->Run([&](Commands& c) {
+    c.Fill(*s_->output, kPoison);
+    c.Barrier();
+    s_->Record(c, 0);
+  });
+  std::vector<float> got(s_->data->count);
+  s_->output->Download(std::as_writable_bytes(std::span(got)));
+  return Compare(got, s_->data->reference, kTolerance);
+}
+
+void GpuCase::Measure(benchmark::State& state) {
+  const uint32_t count = s_->data->count;
+  const std::string name =
+      Name({"group_size", s_->variant->name, Sized("wg", {s_->workgroup, 1}), Sized("domain", {count, 1})});
+  MeasureDispatches(state, *s_->context, name, [&](Commands& c, uint32_t i) { s_->Record(c, i); },
+                    s_->data->device->copies(),
+                    {.elements = static_cast<double>(count), .bytes = static_cast<double>(count) * 8});
+  state.counters["groups"] = s_->groups;
+}
+
+void Register(Suite& suite) {
+  Inputs& inputs = suite.Shared<Inputs>("group_size");
+  for (uint32_t count : Domains()) {
+    const std::string domain_name = Sized("domain", {count, 1});
+    if (suite.context != nullptr) {
+      for (const Variant& variant : Variants()) {
+        for (uint32_t wg : variant.workgroups) {
+          RegisterGpuCase(Name({"group_size", variant.name, Sized("wg", {wg, 1}), domain_name}), [&suite, &inputs, &variant, wg, count] {
+            return std::make_unique<GpuCase>(*suite.context, variant, wg, count, inputs);
+          });
+        }
+      }
+    }
+    auto plain = [&suite, &inputs, count](benchmark::State& state) {
+      RunGuarded(state, [&] {
+        const Inputs::Domain& data = inputs.For(count, nullptr, suite.options.cache);
+        std::vector<float> out(count);
+        for (auto _ : state) {
+          ScaleAdd(data.values, kScale, kOffset, out);
+          benchmark::DoNotOptimize(out.data());
+          benchmark::ClobberMemory();
+        }
+        SetThroughput(state, {.elements = static_cast<double>(count), .bytes = static_cast<double>(count) * 8});
+      });
+    };
+    benchmark::RegisterBenchmark(Name({"group_size", "plain_loop", domain_name}).c_str(), plain)
+        ->Unit(benchmark::kMillisecond);
+  }
+}
+
+}  // namespace csbench::group_size

@@ -1,0 +1,70 @@
+#include "harness/pipeline_stats.hpp"
+
+#include "harness/context.hpp"
+#include "harness/error.hpp"
+#include "harness/shader_compiler.hpp"
+
+namespace csbench {
+
+std::vector<PipelineStatistic> PipelineStatistics(Context& context, const KernelSpec& spec) {
+  if (!context.info().pipeline_executable_info) return {};
+  const vk::raii::Device& device = context.device();
+  const std::vector<uint32_t>& spirv = CompileKernel(spec.source, spec.defines, spec.label);
+
+  // The layout and specialization Kernel builds: the same bindings, push range and constants.
+  std::vector<vk::DescriptorSetLayoutBinding> bindings;
+  for (uint32_t i = 0; i < spec.bindings; ++i) {
+    bindings.push_back({.binding = i,
+                        .descriptorType = vk::DescriptorType::eStorageBufferDynamic,
+                        .descriptorCount = 1,
+                        .stageFlags = vk::ShaderStageFlagBits::eCompute});
+  }
+  vk::DescriptorSetLayoutCreateInfo set_create{};
+  set_create.setBindings(bindings);
+  vk::raii::DescriptorSetLayout set_layout = CSBENCH_VK(vk::raii::DescriptorSetLayout(device, set_create));
+  vk::PushConstantRange push{.stageFlags = vk::ShaderStageFlagBits::eCompute, .offset = 0, .size = spec.push_bytes};
+  vk::DescriptorSetLayout set_layout_handle = *set_layout;
+  vk::PipelineLayoutCreateInfo layout_create{.setLayoutCount = 1, .pSetLayouts = &set_layout_handle};
+  if (spec.push_bytes > 0) layout_create.setPushConstantRanges(push);
+  vk::raii::PipelineLayout layout = CSBENCH_VK(vk::raii::PipelineLayout(device, layout_create));
+
+  std::vector<uint32_t> values(spec.local_size.begin(), spec.local_size.end());
+  values.insert(values.end(), spec.constants.begin(), spec.constants.end());
+  std::vector<vk::SpecializationMapEntry> entries;
+  for (uint32_t i = 0; i < values.size(); ++i) entries.push_back({.constantID = i, .offset = i * 4u, .size = 4});
+  vk::SpecializationInfo specialization{};
+  specialization.setMapEntries(entries);
+  specialization.setData<uint32_t>(values);
+
+  vk::raii::ShaderModule module = CSBENCH_VK(vk::raii::ShaderModule(
+      device, vk::ShaderModuleCreateInfo{.codeSize = spirv.size() * 4, .pCode = spirv.data()}));
+  vk::ComputePipelineCreateInfo pipeline_create{.flags = vk::PipelineCreateFlagBits::eCaptureStatisticsKHR,
+                                                .stage = {.stage = vk::ShaderStageFlagBits::eCompute,
+                                                          .module = *module,
+                                                          .pName = "main",
+                                                          .pSpecializationInfo = &specialization},
+                                                .layout = *layout};
+  vk::raii::Pipeline pipeline = CSBENCH_VK(vk::raii::Pipeline(device, nullptr, pipeline_create));
+
+  std::vector<PipelineStatistic> statistics;
+  auto executables = CSBENCH_VK(device.getPipelineExecutablePropertiesKHR({.pipeline = *pipeline}));
+  for (uint32_t e = 0; e < executables.size(); ++e) {
+    auto stats = CSBENCH_VK(device.getPipelineExecutableStatisticsKHR({.pipeline = *pipeline, .executableIndex = e}));
+    for (const auto& s : stats) {
+      PipelineStatistic out{.executable = executables[e].name.data(),
+                            .name = s.name.data(),
+                            .description = s.description.data()};
+      switch (s.format) {
+        case vk::PipelineExecutableStatisticFormatKHR::eBool32: out.value = s.value.b32 ? 1 : 0; break;
+        case vk::PipelineExecutableStatisticFormatKHR::eInt64: out.value = static_cast<double>(s.value.i64); break;
+        case vk::PipelineExecutableStatisticFormatKHR::eUint64: out.value = static_cast<double>(s.value.u64); break;
+        case vk::PipelineExecutableStatisticFormatKHR::eFloat64: out.value = s.value.f64; break;
+        default: continue;
+      }
+      statistics.push_back(std::move(out));
+    }
+  }
+  return statistics;
+}
+
+}  // namespace csbench

@@ -29,7 +29,12 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scipy.stats import mannwhitneyu
+try:
+    from scipy.stats import mannwhitneyu
+except ImportError:  # bad set-up, not a regression: exit 2 with the reason, never 1
+    print("compare.py: scipy is missing (Debian package python3-scipy; scripts/setup.sh installs it)",
+          file=sys.stderr)
+    sys.exit(2)
 
 PROG = "compare.py"
 REPO_ROOT = Path(__file__).resolve().parent.parent

@@ -50,28 +50,7 @@ const std::vector<uint32_t>& Domains() {
   return domains;
 }
 
-struct Inputs::Domain {
-  uint32_t count = 0;
-  std::vector<float> values;
-  std::unique_ptr<RotatingInput> device;
-};
-
-Inputs::Inputs() = default;
-Inputs::~Inputs() = default;
-
-Inputs::Domain& Inputs::For(uint32_t count, Context* context, CacheMode cache) {
-  auto& data = domains_[count];
-  if (!data) {
-    data = std::make_unique<Domain>();
-    data->count = count;
-    data->values.resize(count);
-    FillUniform(data->values, kSeed);
-  }
-  if (context != nullptr && !data->device) {
-    data->device = std::make_unique<RotatingInput>(*context, std::as_bytes(std::span(data->values)), cache);
-  }
-  return *data;
-}
+Inputs::Inputs() : FloatInputs(kSeed) {}
 
 struct GpuCase::State {
   Context* context;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "harness/check.hpp"
+#include "harness/float_inputs.hpp"
 #include "harness/kernel.hpp"
 #include "harness/suite.hpp"
 #include "kernels/barriers/reference.hpp"
@@ -36,16 +37,9 @@ inline constexpr double kTolerance = 1e-6;
 
 // The random input of each domain and its rotated device copies, made on first use and kept for
 // the run (benchmarks of one domain share them).
-class Inputs {
+class Inputs : public FloatInputs {
  public:
-  struct Domain;
-  Inputs();
-  ~Inputs();
-  // The domain's data; with a context, also its device copies.
-  Domain& For(uint32_t count, Context* context, CacheMode cache);
-
- private:
-  std::map<uint32_t, std::unique_ptr<Domain>> domains_;
+  Inputs();  // with the family's seed
 };
 
 // One variant (barriers per element, work) at one group size on one domain.

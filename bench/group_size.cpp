@@ -43,30 +43,7 @@ const std::vector<uint32_t>& Domains() {
   return domains;
 }
 
-struct Inputs::Domain {
-  uint32_t count = 0;
-  std::vector<float> values;
-  std::vector<float> reference;
-  std::unique_ptr<RotatingInput> device;
-};
-
-Inputs::Inputs() = default;
-Inputs::~Inputs() = default;
-
-Inputs::Domain& Inputs::For(uint32_t count, Context* context, CacheMode cache) {
-  auto& data = domains_[count];
-  if (!data) {
-    data = std::make_unique<Domain>();
-    data->count = count;
-    data->values = RandomFloats(count, kSeed);
-    data->reference.resize(count);
-    ScaleAdd(data->values, kScale, kOffset, data->reference);
-  }
-  if (context != nullptr && !data->device) {
-    data->device = std::make_unique<RotatingInput>(*context, std::as_bytes(std::span(data->values)), cache);
-  }
-  return *data;
-}
+Inputs::Inputs() : FloatInputs(kSeed) {}
 
 struct GpuCase::State {
   Context* context;
@@ -97,6 +74,10 @@ GpuCase::GpuCase(Context& context, const Variant& variant, uint32_t workgroup, u
                                                             .bindings = 2,
                                                             .push_bytes = sizeof(Push)});
   s_->data = &inputs.For(count, &context, context.options().cache);
+  if (Inputs::Domain& data = *s_->data; data.reference.empty()) {
+    data.reference.resize(count);
+    ScaleAdd(data.values, kScale, kOffset, data.reference);
+  }
   const uint64_t bytes = uint64_t{count} * sizeof(float);
   s_->output = std::make_unique<Buffer>(context, bytes);
   s_->bindings =

@@ -5,6 +5,10 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "bench/cuda/peer.hpp"
 #include "bench/grayscott.hpp"
@@ -18,26 +22,46 @@
 namespace csbench::cuda_peer {
 namespace {
 
-void ReductionPeer(benchmark::State& state, Suite& suite, Extent domain, const std::string& name) {
-  RunGuarded(state, [&] {
-    const auto& image = suite.Shared<reduction::Inputs>("reduction").Image(domain);
-    const double pixels = static_cast<double>(domain.x) * domain.y;
-    LuminanceSum peer(image.data(), image.size(), RotationCopies(image.size() * sizeof(float), RotatingInput::kBudgetBytes,
-                                            suite.options.cache));
-    const double want = reduction::TotalLuminance(image);
-    const double got = peer.Run();
-    const double error = std::abs(got - want) / want;
-    Require(error <= reduction::kTolerance,
-            fmt::format("cub_peer: sum {} vs reference {}: relative error {:.3g}", got, want, error));
-    peer.Time(8);  // warm-up
-    const uint32_t batch = StableBatchSize(name, peer.Time(8) / 8, 1);
-    while (state.KeepRunningBatch(batch)) state.SetIterationTime(peer.Time(batch));
+// The CUB luminance sum of one domain's image, checked against the CPU reference.
+class ReductionCase {
+ public:
+  ReductionCase(Suite& suite, Extent domain, std::string name)
+      : suite_(&suite),
+        name_(std::move(name)),
+        pixels_(static_cast<double>(domain.x) * domain.y),
+        image_(&suite.Shared<reduction::Inputs>("reduction").Image(domain)),
+        peer_(image_->data(), image_->size(),
+              RotationCopies(image_->size() * sizeof(float), RotatingInput::kBudgetBytes, suite.options.cache)) {}
+
+  Comparison Check() {
+    const double want = reduction::TotalLuminance(*image_);
+    const double got = peer_.Run();
+    Comparison c;
+    c.max_relative_error = std::abs(got - want) / want;
+    c.passed = c.max_relative_error <= reduction::kTolerance;
+    if (!c.passed) {
+      c.message = fmt::format("cub_peer: sum {} vs reference {}: relative error {:.3g}", got, want, c.max_relative_error);
+    }
+    return c;
+  }
+
+  void Measure(benchmark::State& state) {
+    peer_.Time(8);  // warm-up
+    const uint32_t batch = StableBatchSize(name_, peer_.Time(8) / 8, 1);
+    while (state.KeepRunningBatch(batch)) state.SetIterationTime(peer_.Time(batch));
     state.counters["dispatches/sample"] = batch;
-    const Work work{.elements = pixels, .bytes = pixels * 16 + 4};
+    const Work work{.elements = pixels_, .bytes = pixels_ * 16 + 4};
     SetThroughput(state, work);
-    if (suite.context != nullptr) SetRooflinePercent(state, work, MeasuredRoofline(*suite.context).best_gbs());
-  });
-}
+    if (suite_->context != nullptr) SetRooflinePercent(state, work, MeasuredRoofline(*suite_->context).best_gbs());
+  }
+
+ private:
+  Suite* suite_;
+  std::string name_;
+  double pixels_;
+  const std::vector<float>* image_;
+  LuminanceSum peer_;
+};
 
 GrayScott MakeGrayScott(const grayscott::State& initial) {
   using namespace grayscott;
@@ -46,30 +70,44 @@ GrayScott MakeGrayScott(const grayscott::State& initial) {
                    {l.width, l.height, l.stride, l.lead, l.plane}, initial.u.data(), initial.v.data());
 }
 
-void GrayScottPeer(benchmark::State& state, const grayscott::Schedule& run) {
-  RunGuarded(state, [&] {
+// The CUDA Gray-Scott step on one schedule's domain, checked on the Vulkan variants' check domain.
+class GrayScottCase {
+ public:
+  explicit GrayScottCase(const grayscott::Schedule& run)
+      : run_(run),
+        cells_(static_cast<double>(run.domain.x) * run.domain.y),
+        peer_(MakeGrayScott(grayscott::InitialState(run.domain.x, run.domain.y,
+                                                    grayscott::CentralRegion(run.domain.x, run.domain.y),
+                                                    grayscott::kSeed))) {}
+
+  Comparison Check() {
     using namespace grayscott;
-    {
-      const State initial = InitialState(kCheckDomain.x, kCheckDomain.y, {0, 0, kCheckDomain.x, kCheckDomain.y}, kSeed);
-      GrayScott check = MakeGrayScott(initial);
-      check.Run(kCheckSteps);
-      State got = initial;
-      check.Download(got.u.data(), got.v.data());
-      Comparison c = CompareWithReference(initial, got, kCheckSteps);
-      Require(c.passed, "cuda_peer: " + c.message);
-    }
-    const State initial = InitialState(run.domain.x, run.domain.y, CentralRegion(run.domain.x, run.domain.y), kSeed);
-    GrayScott peer = MakeGrayScott(initial);
-    peer.Run(run.total);  // warm-up
+    const State initial = InitialState(kCheckDomain.x, kCheckDomain.y, {0, 0, kCheckDomain.x, kCheckDomain.y}, kSeed);
+    GrayScott check = MakeGrayScott(initial);
+    check.Run(kCheckSteps);
+    State got = initial;
+    check.Download(got.u.data(), got.v.data());
+    Comparison c = CompareWithReference(initial, got, kCheckSteps);
+    if (!c.passed) c.message = "cuda_peer: " + c.message;
+    return c;
+  }
+
+  void Measure(benchmark::State& state) {
+    peer_.Reset();
+    peer_.Run(run_.total);  // warm-up
     for (auto _ : state) {
-      peer.Reset();
-      state.SetIterationTime(peer.Run(run.total));
+      peer_.Reset();
+      state.SetIterationTime(peer_.Run(run_.total));
     }
-    const double cells = static_cast<double>(initial.layout.cells());
-    SetThroughput(state, {.elements = cells * run.total, .bytes = kBytesPerCellStep * cells * run.total});
+    SetThroughput(state, {.elements = cells_ * run_.total, .bytes = grayscott::kBytesPerCellStep * cells_ * run_.total});
     state.SetLabel("gpu clock");
-  });
-}
+  }
+
+ private:
+  grayscott::Schedule run_;
+  double cells_;
+  GrayScott peer_;
+};
 
 }  // namespace
 
@@ -83,17 +121,12 @@ void Register(Suite& suite) {
   benchmark::AddCustomContext("cuda_peer", Describe());
   for (const Extent& domain : reduction::Domains()) {
     std::string name = Name({"reduction", "cub_peer", Sized("domain", domain)});
-    benchmark::RegisterBenchmark(name.c_str(),
-                                 [&suite, domain, name](benchmark::State& s) { ReductionPeer(s, suite, domain, name); })
-        ->UseManualTime()
-        ->Unit(benchmark::kMicrosecond);
+    RegisterGpuCase(name, [&suite, domain, name] { return std::make_unique<ReductionCase>(suite, domain, name); });
   }
   for (const grayscott::Schedule& run : grayscott::Schedules()) {
     std::string name = Name({"run_simulation", "cuda_peer", Sized("domain", run.domain), fmt::format("total{}", run.total),
                              fmt::format("image{}", run.image), "compute"});
-    benchmark::RegisterBenchmark(name.c_str(), [run](benchmark::State& s) { GrayScottPeer(s, run); })
-        ->UseManualTime()
-        ->Unit(benchmark::kMillisecond);
+    RegisterGpuCase(name, [run] { return std::make_unique<GrayScottCase>(run); })->Unit(benchmark::kMillisecond);
   }
 }
 

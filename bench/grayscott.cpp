@@ -5,6 +5,8 @@
 
 #include <array>
 #include <bit>
+#include <map>
+#include <string>
 
 #include "harness/buffer.hpp"
 #include "harness/commands.hpp"
@@ -38,9 +40,12 @@ Extent TileOf(const Variant& variant, Extent workgroup) {
   return {(workgroup.x - 2 * variant.border) * variant.cells.x, (workgroup.y - 2 * variant.border) * variant.cells.y};
 }
 
-// The initial state of the latest domain. Registration is run-major, so an 8192x8192 state
-// (half a gigabyte) is made once, and the previous domain's is freed first.
-class InitialStates {
+// What the family's benchmarks share: the initial state of the latest domain (registration is
+// run-major, so an 8192x8192 state, half a gigabyte, is made once and the previous domain's is
+// freed first), and each variant and workgroup's check. The check runs the kernel a benchmark
+// times (the same source, defines and local size; the domain is a push constant) on the check
+// domain, so one check per variant and workgroup covers its every domain and mode.
+class FamilyState {
  public:
   const State& For(Extent domain) {
     if (!current_ || current_->layout.width != domain.x || current_->layout.height != domain.y) {
@@ -50,8 +55,48 @@ class InitialStates {
     return *current_;
   }
 
+  const Comparison& CheckOf(Context& context, const Variant& variant, Extent workgroup) {
+    const std::string key = Name({variant.name, Sized("workgroup", workgroup)});
+    auto it = checks_.find(key);
+    if (it == checks_.end()) it = checks_.emplace(key, Check(context, variant, workgroup)).first;
+    return it->second;
+  }
+
  private:
   std::unique_ptr<State> current_;
+  std::map<std::string, Comparison> checks_;
+};
+
+// One benchmark: the variant's simulation of the domain, in one mode.
+class GpuCase {
+ public:
+  GpuCase(Context& context, FamilyState& shared, const Variant& variant, Extent workgroup, const Schedule& run, Mode mode)
+      : context_(&context),
+        shared_(&shared),
+        variant_(&variant),
+        workgroup_(workgroup),
+        run_(run),
+        mode_(mode),
+        simulation_(context, variant, workgroup, shared.For(run.domain)) {}
+
+  Comparison Check() { return shared_->CheckOf(*context_, *variant_, workgroup_); }
+
+  void Measure(benchmark::State& state) {
+    if (mode_ == Mode::kCompute) {
+      simulation_.MeasureCompute(state, run_.total);
+    } else {
+      simulation_.MeasureImages(state, run_.total, run_.image, mode_ == Mode::kComputeDownloadSum);
+    }
+  }
+
+ private:
+  Context* context_;
+  FamilyState* shared_;
+  const Variant* variant_;
+  Extent workgroup_;
+  Schedule run_;
+  Mode mode_;
+  Simulation simulation_;
 };
 
 }  // namespace
@@ -289,7 +334,7 @@ Comparison Check(Context& context, const Variant& variant, Extent workgroup, Ext
 }
 
 void Register(Suite& suite) {
-  InitialStates& initial_states = suite.Shared<InitialStates>("grayscott");
+  FamilyState& shared = suite.Shared<FamilyState>("grayscott");
   if (suite.context != nullptr) {
     benchmark::AddCustomContext("run_simulation_clock",
                                 "compute: `timer` (GPU timestamps around one command buffer of all steps); "
@@ -305,22 +350,12 @@ void Register(Suite& suite) {
         for (const Extent& wg : variant.workgroups) {
           for (Mode mode : kModes) {
             if (suite.context->info().type == "cpu" && !RegisteredOnCpuDevice(variant, wg, run, mode)) continue;
-            auto body = [&suite, &initial_states, &variant, wg, run, mode](benchmark::State& state) {
-              RunGuarded(state, [&] {
-                Comparison check = Check(*suite.context, variant, wg);
-                Require(check.passed, check.message);
-                Simulation simulation(*suite.context, variant, wg, initial_states.For(run.domain));
-                if (mode == Mode::kCompute) {
-                  simulation.MeasureCompute(state, run.total);
-                } else {
-                  simulation.MeasureImages(state, run.total, run.image, mode == Mode::kComputeDownloadSum);
-                }
-              });
-            };
-            auto* b = benchmark::RegisterBenchmark(Name({"run_simulation", variant.name, Sized("workgroup", wg),
-                                                         domain_name, total_name, image_name, ToString(mode)})
-                                                       .c_str(),
-                                                   body);
+            auto* b = RegisterCheckedCase(
+                Name({"run_simulation", variant.name, Sized("workgroup", wg), domain_name, total_name, image_name,
+                      ToString(mode)}),
+                [&suite, &shared, &variant, wg, run, mode] {
+                  return std::make_unique<GpuCase>(*suite.context, shared, variant, wg, run, mode);
+                });
             b->Unit(benchmark::kMillisecond);
             if (mode == Mode::kCompute) {
               b->UseManualTime();
@@ -331,9 +366,9 @@ void Register(Suite& suite) {
         }
       }
     }
-    auto plain = [&initial_states, run](benchmark::State& state) {
+    auto plain = [&shared, run](benchmark::State& state) {
       RunGuarded(state, [&] {
-        const State& initial = initial_states.For(run.domain);
+        const State& initial = shared.For(run.domain);
         State simulation = initial;
         State scratch = initial;
         for (auto _ : state) {

@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "bench/families.hpp"
 #include "harness/context.hpp"
 #include "harness/error.hpp"
+#include "harness/measure.hpp"
 #include "harness/report.hpp"
 #include "harness/reporters.hpp"
 
@@ -46,6 +48,13 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "csbench: {}\n", e.message);
     return 2;
   }
+  // csbench's default minimum time is shorter than Google Benchmark's 0.5 s: a GPU sample is a
+  // batch of at least 2 ms timed by the device's clock, so 0.1 s is 50 samples or more, and the
+  // whole suite stays within minutes. --benchmark_min_time overrides it.
+  if (std::none_of(args.begin(), args.end(),
+                   [](const std::string& a) { return a.starts_with("--benchmark_min_time"); })) {
+    args.insert(args.begin() + 1, std::string("--benchmark_min_time=") + csbench::kDefaultMinTime);
+  }
   std::vector<char*> rest;
   for (auto& a : args) rest.push_back(a.data());
   int rest_count = static_cast<int>(rest.size());
@@ -76,8 +85,12 @@ int main(int argc, char** argv) {
   for (const auto& [key, value] : csbench::RunContext(context.get(), options)) {
     benchmark::AddCustomContext(key, value);
   }
+  for (const auto& a : args) {
+    if (a.starts_with("--benchmark_min_time=")) benchmark::AddCustomContext("min_time", a.substr(21));
+  }
   csbench::RegisterFamilies(*suite);
   csbench::RunBenchmarks(args);
+  csbench::ReleaseCurrentCase();
   benchmark::Shutdown();
   // The families' device buffers go before the device, and the validation layer reports leaks
   // when the device goes: count messages only after both.

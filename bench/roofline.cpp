@@ -4,6 +4,9 @@
 #include <benchmark/benchmark.h>
 
 #include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/commands.hpp"
@@ -21,15 +24,39 @@ namespace {
 const std::vector<Extent> kDomains = {{4096, 4096}, {4096, 8192}};
 const std::vector<uint32_t> kWorkgroups = {64, 256, 1024};
 
-void Run(benchmark::State& state, Context& context, Extent domain, uint32_t workgroup, const std::string& name) {
-  RunGuarded(state, [&] {
-    const uint64_t bytes = uint64_t{domain.x} * domain.y * 16;
-    Copier copier(context, bytes, workgroup);
-    Require(copier.Check(), "the copy's destination differs from its source");
-    const double elements = static_cast<double>(domain.x) * domain.y;
+// One copy benchmark: the copier of `domain` vec4 elements, by the copy command (workgroup 0) or
+// the kernel.
+class CopyCase {
+ public:
+  CopyCase(Context& context, Extent domain, uint32_t workgroup, std::string name)
+      : context_(&context),
+        name_(std::move(name)),
+        elements_(static_cast<double>(domain.x) * domain.y),
+        copier_(context, uint64_t{domain.x} * domain.y * 16, workgroup) {}
+
+  Comparison Check() {
+    Comparison c;
+    c.passed = copier_.Check();
+    if (!c.passed) c.message = "the copy's destination differs from its source";
+    return c;
+  }
+
+  void Measure(benchmark::State& state) {
     MeasureDispatches(
-        state, context, name, [&](Commands& c, uint32_t) { copier.Record(c); }, 1,
-        {.elements = elements, .bytes = static_cast<double>(bytes) * 2});
+        state, *context_, name_, [&](Commands& c, uint32_t) { copier_.Record(c); }, 1,
+        {.elements = elements_, .bytes = static_cast<double>(copier_.bytes()) * 2});
+  }
+
+ private:
+  Context* context_;
+  std::string name_;
+  double elements_;
+  Copier copier_;
+};
+
+void RegisterCopy(Context& context, Extent domain, uint32_t workgroup, const std::string& name) {
+  RegisterGpuCase(name, [&context, domain, workgroup, name] {
+    return std::make_unique<CopyCase>(context, domain, workgroup, name);
   });
 }
 
@@ -40,18 +67,9 @@ void Register(Suite& suite) {
   Context& context = *suite.context;
   for (Extent domain : kDomains) {
     std::string domain_name = Sized("domain", domain);
-    std::string command = Name({"roofline", "copy_command", domain_name});
-    benchmark::RegisterBenchmark(command.c_str(),
-                                 [&context, domain, command](benchmark::State& s) { Run(s, context, domain, 0, command); })
-        ->UseManualTime()
-        ->Unit(benchmark::kMicrosecond);
+    RegisterCopy(context, domain, 0, Name({"roofline", "copy_command", domain_name}));
     for (uint32_t wg : kWorkgroups) {
-      std::string kernel = Name({"roofline", "copy_kernel", Sized("wg", {wg, 1}), domain_name});
-      benchmark::RegisterBenchmark(kernel.c_str(), [&context, domain, wg, kernel](benchmark::State& s) {
-        Run(s, context, domain, wg, kernel);
-      })
-          ->UseManualTime()
-          ->Unit(benchmark::kMicrosecond);
+      RegisterCopy(context, domain, wg, Name({"roofline", "copy_kernel", Sized("wg", {wg, 1}), domain_name}));
     }
   }
 }

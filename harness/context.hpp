@@ -16,6 +16,11 @@
 
 namespace csbench {
 
+// How long a submission may run before the suite gives up on it: a lost device or a shader that
+// never ends must not hang the suite, but a CPU device on a loaded two-core machine takes over a
+// minute for the Gray-Scott chapter's 512 steps in one command buffer.
+inline constexpr uint64_t kSubmissionTimeoutNs = 300'000'000'000ull;
+
 class Commands;
 
 struct DeviceInfo {

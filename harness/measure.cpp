@@ -85,6 +85,17 @@ RotatingInput::RotatingInput(Context& context, std::span<const std::byte> data, 
   }
 }
 
+CaseSlot& CurrentCaseSlot() {
+  static CaseSlot slot;
+  return slot;
+}
+
+void ReleaseCurrentCase() {
+  CaseSlot& slot = CurrentCaseSlot();
+  slot.value.reset();
+  slot.name.clear();
+}
+
 void RunGuarded(benchmark::State& state, const std::function<void()>& body) {
   try {
     body();

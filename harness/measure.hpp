@@ -81,22 +81,58 @@ class RotatingInput {
 // Runs `body`; an Error (or any exception) becomes state.SkipWithError, so the suite goes on.
 void RunGuarded(benchmark::State& state, const std::function<void()>& body);
 
-// Registers one GPU benchmark under manual (GPU) time: `make()` builds the case (kernel, inputs,
-// output: anything with Check() returning a Comparison and Measure(state)), whose check against
-// the CPU reference must pass before it is timed. A failure of either skips the benchmark.
+// Google Benchmark calls a benchmark's function several times: with a growing iteration count
+// until the minimum time is reached, then once per repetition. What a benchmark needs before its
+// timed loop (kernel, inputs of up to half a gigabyte, output, the check against the CPU
+// reference) is made on the first of those calls and kept for the calls of the same benchmark
+// that follow; the first call of another benchmark frees it. With random interleaving, each
+// repetition makes (and checks) its case again.
+struct CaseSlot {
+  std::string name;
+  std::shared_ptr<void> value;
+};
+CaseSlot& CurrentCaseSlot();
+// Frees the kept case; main calls it before the device goes.
+void ReleaseCurrentCase();
+
+// The case of benchmark `name`: the kept one, or `make()`'s (a std::unique_ptr or
+// std::shared_ptr), made after the previous case is freed. `make` throws when the case cannot
+// be made or fails its check; nothing is kept then.
+template <typename Make>
+auto& CurrentCase(const std::string& name, Make make) {
+  using Case = typename decltype(make())::element_type;
+  CaseSlot& slot = CurrentCaseSlot();
+  if (slot.name != name || !slot.value) {
+    ReleaseCurrentCase();
+    std::shared_ptr<Case> made = make();
+    slot.value = made;
+    slot.name = name;
+  }
+  return *static_cast<Case*>(slot.value.get());
+}
+
+// Registers one benchmark whose case must pass its check before it is timed: `make()` builds the
+// case (kernel, inputs, output: anything with Check() returning a Comparison and
+// Measure(state)). A failure of either skips the benchmark. The caller picks the clock.
+template <typename Make>
+benchmark::internal::Benchmark* RegisterCheckedCase(const std::string& name, Make make) {
+  return benchmark::RegisterBenchmark(name.c_str(), [name, make](benchmark::State& state) {
+    RunGuarded(state, [&] {
+      auto& gpu = CurrentCase(name, [&] {
+        auto made = make();
+        Comparison check = made->Check();
+        if (!check.passed) throw std::runtime_error(check.message);
+        return made;
+      });
+      gpu.Measure(state);
+    });
+  });
+}
+
+// RegisterCheckedCase under manual (GPU) time, in microseconds.
 template <typename Make>
 benchmark::internal::Benchmark* RegisterGpuCase(const std::string& name, Make make) {
-  return benchmark::RegisterBenchmark(name.c_str(),
-                                      [make](benchmark::State& state) {
-                                        RunGuarded(state, [&] {
-                                          auto gpu = make();
-                                          Comparison check = gpu->Check();
-                                          if (!check.passed) throw std::runtime_error(check.message);
-                                          gpu->Measure(state);
-                                        });
-                                      })
-      ->UseManualTime()
-      ->Unit(benchmark::kMicrosecond);
+  return RegisterCheckedCase(name, make)->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
 }  // namespace csbench

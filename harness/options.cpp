@@ -87,6 +87,8 @@ std::string OptionsHelp() {
   --cache=cold|warm         cold (default): rotate inputs so that no run is served from the
                             last-level cache; warm: reuse one input
   --validation              enable the Khronos validation layer (also CSBENCH_VALIDATION=1)
+
+csbench runs each benchmark for at least 0.1 s (--benchmark_min_time) unless told otherwise.
 )";
 }
 

@@ -19,6 +19,10 @@ struct Options {
   bool validation = false;  // Khronos validation layer with synchronization validation
 };
 
+// csbench's default --benchmark_min_time, in seconds, written as the Google Benchmark it is built
+// with reads it. main passes it unless the command line has its own.
+inline constexpr const char* kDefaultMinTime = "0.1" CSBENCH_MIN_TIME_UNIT;
+
 // Thrown for a flag value csbench does not know; main prints it and exits with code 2.
 struct UsageError {
   std::string message;

@@ -21,6 +21,8 @@ class DesignedNames : public Base {
     std::vector<benchmark::BenchmarkReporter::Run> renamed = runs;
     for (auto& run : renamed) run.run_name.time_type.clear();
     Base::ReportRuns(renamed);
+    // Each line as soon as its benchmark ends, also into a pipe (tee, a timestamping filter).
+    this->GetOutputStream().flush();
   }
 };
 

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <stdexcept>
+
 namespace csbench {
 namespace {
 
@@ -24,6 +27,51 @@ TEST(RotationCopies, FillsTheBudget) {
   EXPECT_EQ(RotationCopies(100, 1000, CacheMode::kWarm), 1u);
   // 1080p RGBA float: 33 MB, nine copies to cover 256 MiB.
   EXPECT_EQ(RotationCopies(1920ull * 1080 * 16, RotatingInput::kBudgetBytes, CacheMode::kCold), 9u);
+}
+
+// A case that counts how many of its kind are alive and how often one was made.
+struct CountedCase {
+  static inline int alive = 0;
+  static inline int made = 0;
+  explicit CountedCase(int id) : id(id) {
+    ++alive;
+    ++made;
+  }
+  ~CountedCase() { --alive; }
+  int id;
+};
+
+TEST(CurrentCase, IsMadeOncePerBenchmarkAndFreedBeforeTheNext) {
+  ReleaseCurrentCase();
+  CountedCase::made = 0;
+  auto make = [](int id) {
+    return [id] {
+      // The previous benchmark's case is gone before this one is made (two 500 MiB inputs need
+      // not fit at once).
+      EXPECT_EQ(CountedCase::alive, 0);
+      return std::make_unique<CountedCase>(id);
+    };
+  };
+  EXPECT_EQ(CurrentCase("a", make(1)).id, 1);
+  EXPECT_EQ(CurrentCase("a", make(2)).id, 1);  // kept: the second call of benchmark a
+  EXPECT_EQ(CountedCase::made, 1);
+  EXPECT_EQ(CurrentCase("b", make(3)).id, 3);
+  EXPECT_EQ(CurrentCase("a", make(4)).id, 4);  // made again after another benchmark
+  EXPECT_EQ(CountedCase::made, 3);
+  EXPECT_EQ(CountedCase::alive, 1);
+  ReleaseCurrentCase();
+  EXPECT_EQ(CountedCase::alive, 0);
+}
+
+TEST(CurrentCase, KeepsNothingWhenMakingFails) {
+  ReleaseCurrentCase();
+  CountedCase::made = 0;
+  EXPECT_THROW(CurrentCase("c", []() -> std::unique_ptr<CountedCase> { throw std::runtime_error("check failed"); }),
+               std::runtime_error);
+  // The next call tries again rather than returning a case that was never made.
+  EXPECT_EQ(CurrentCase("c", [] { return std::make_unique<CountedCase>(7); }).id, 7);
+  EXPECT_EQ(CountedCase::made, 1);
+  ReleaseCurrentCase();
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <span>
 
 #include "harness/buffer.hpp"
 #include "harness/commands.hpp"
@@ -20,13 +21,31 @@ constexpr uint64_t kSeed = 20100312;
 // The most workgroups one dimension of a dispatch may count on every device; the kernel's
 // grid-stride loop covers the rest.
 constexpr uint32_t kMaxGroups = 65535;
+// Every buffer holds 32-bit values of either element type: a float row moves the bytes of its
+// uint row.
+static_assert(sizeof(float) == sizeof(uint32_t));
+
+// The sum of `expected`'s type in `total`, compared bit for bit.
+template <typename T>
+Comparison CompareTotal(const Buffer& total, T expected) {
+  T got{};
+  total.Download(std::as_writable_bytes(std::span(&got, 1)));
+  Comparison result;
+  result.passed = got == expected;  // a NaN (the poison of the two-pass total) never passes
+  result.max_relative_error = result.passed ? 0.0 : 1.0;
+  if (!result.passed) result.message = fmt::format("the sum is {}, the reference {}", got, expected);
+  return result;
+}
 
 }  // namespace
 
+const char* GlslType(Element element) { return element == Element::kFloat ? "float" : "uint"; }
+
 const std::vector<Variant>& Variants() {
-  // Float atomics (VK_EXT_shader_atomic_float) are left out: the harness's Context does not enable
-  // the extension, and a float total of 16 Mi values in [0, 1) loses the small addends once it
-  // passes 2^24, so no reference could check it.
+  // The float rows run the uint rows' kernels on +-0.5 inputs, whose float sums are exact in any
+  // order (kernels/atomics/reference.hpp), over as many 32-bit values: a float row against its
+  // uint row shows what float atomics cost where the device has them (VK_EXT_shader_atomic_float,
+  // which Context enables). two_pass_float has no atomics; it prices the float adds alone.
   static const std::vector<Variant> variants = {
       {.name = "per_element", .source = "atomics/sum.comp", .atomics = Atomics::kPerElement, .workgroups = {256}},
       {.name = "per_group", .source = "atomics/sum.comp", .atomics = Atomics::kPerGroup, .workgroups = {256}},
@@ -36,6 +55,27 @@ const std::vector<Variant>& Variants() {
        .workgroups = {256},
        .needs_subgroup_arithmetic = true},
       {.name = "two_pass", .source = "atomics/sum.comp", .atomics = Atomics::kNoneTwoPass, .workgroups = {256}},
+      {.name = "per_element_float",
+       .source = "atomics/sum.comp",
+       .atomics = Atomics::kPerElement,
+       .element = Element::kFloat,
+       .workgroups = {256}},
+      {.name = "per_group_float",
+       .source = "atomics/sum.comp",
+       .atomics = Atomics::kPerGroup,
+       .element = Element::kFloat,
+       .workgroups = {256}},
+      {.name = "per_subgroup_float",
+       .source = "atomics/sum.comp",
+       .atomics = Atomics::kPerSubgroup,
+       .element = Element::kFloat,
+       .workgroups = {256},
+       .needs_subgroup_arithmetic = true},
+      {.name = "two_pass_float",
+       .source = "atomics/sum.comp",
+       .atomics = Atomics::kNoneTwoPass,
+       .element = Element::kFloat,
+       .workgroups = {256}},
   };
   return variants;
 }
@@ -47,24 +87,41 @@ const std::vector<uint32_t>& Domains() {
 
 struct Inputs::Domain {
   uint32_t count = 0;
-  std::vector<uint32_t> values;
-  uint32_t sum = 0;
+  Element element = Element::kUint;
+  std::vector<uint32_t> integers;  // kUint
+  uint32_t integer_sum = 0;
+  std::vector<float> halves;  // kFloat
+  float float_sum = 0;
   std::unique_ptr<RotatingInput> device;
+
+  std::span<const std::byte> bytes() const {
+    return element == Element::kFloat ? std::as_bytes(std::span(halves)) : std::as_bytes(std::span(integers));
+  }
 };
 
 Inputs::Inputs() = default;
 Inputs::~Inputs() = default;
 
-Inputs::Domain& Inputs::For(uint32_t count, Context* context, CacheMode cache) {
-  auto& data = domains_[count];
+Inputs::Domain& Inputs::For(uint32_t count, Element element, Context* context, CacheMode cache) {
+  auto& data = domains_[{count, element}];
   if (!data) {
-    data = std::make_unique<Domain>();
-    data->count = count;
-    data->values = RandomIntegers(count, kSeed);
-    data->sum = Sum(data->values);
+    Require(element != Element::kFloat || count <= kMaxExactFloatCount,
+            fmt::format("atomics: a float sum of {} halves may round (at most {} are exact)", count,
+                        kMaxExactFloatCount));
+    auto made = std::make_unique<Domain>();
+    made->count = count;
+    made->element = element;
+    if (element == Element::kFloat) {
+      made->halves = RandomHalves(count, kSeed);
+      made->float_sum = Sum(made->halves);
+    } else {
+      made->integers = RandomIntegers(count, kSeed);
+      made->integer_sum = Sum(made->integers);
+    }
+    data = std::move(made);
   }
   if (context != nullptr && !data->device) {
-    data->device = std::make_unique<RotatingInput>(*context, std::as_bytes(std::span(data->values)), cache);
+    data->device = std::make_unique<RotatingInput>(*context, data->bytes(), cache);
   }
   return *data;
 }
@@ -95,6 +152,10 @@ GpuCase::GpuCase(Context& context, const Variant& variant, uint32_t workgroup, u
   Require(!variant.needs_subgroup_arithmetic || context.info().subgroup_arithmetic,
           fmt::format("{} needs subgroup arithmetic in compute shaders, which {} does not support", variant.name,
                       context.info().name));
+  Require(!variant.needs_float_atomic_add() || context.info().float_atomic_add,
+          fmt::format("{} needs float atomicAdd on storage buffers (VK_EXT_shader_atomic_float, "
+                      "shaderBufferFloat32AtomicAdd), which {} does not support",
+                      variant.name, context.info().name));
   s_->context = &context;
   s_->variant = &variant;
   s_->workgroup = workgroup;
@@ -102,11 +163,12 @@ GpuCase::GpuCase(Context& context, const Variant& variant, uint32_t workgroup, u
   s_->kernel = std::make_unique<Kernel>(
       context, KernelSpec{.label = variant.name,
                           .source = variant.source,
-                          .defines = {{"MODE", std::to_string(static_cast<uint32_t>(variant.atomics))}},
+                          .defines = {{"MODE", std::to_string(static_cast<uint32_t>(variant.atomics))},
+                                      {"TYPE", GlslType(variant.element)}},
                           .local_size = {workgroup, 1, 1},
                           .bindings = 2,
                           .push_bytes = sizeof(uint32_t)});
-  s_->data = &inputs.For(count, &context, context.options().cache);
+  s_->data = &inputs.For(count, variant.element, &context, context.options().cache);
   s_->total = std::make_unique<Buffer>(context, sizeof(uint32_t));
   const uint64_t bytes = uint64_t{count} * sizeof(uint32_t);
   if (variant.two_pass()) {
@@ -130,13 +192,8 @@ Comparison GpuCase::Check() {
     c.Barrier();
     s_->Record(c, 0);
   });
-  uint32_t got = 0;
-  s_->total->Download(std::as_writable_bytes(std::span(&got, 1)));
-  Comparison result;
-  result.passed = got == s_->data->sum;
-  result.max_relative_error = result.passed ? 0.0 : 1.0;
-  if (!result.passed) result.message = fmt::format("the sum is {}, the reference {}", got, s_->data->sum);
-  return result;
+  if (s_->variant->element == Element::kFloat) return CompareTotal(*s_->total, s_->data->float_sum);
+  return CompareTotal(*s_->total, s_->data->integer_sum);
 }
 
 void GpuCase::Measure(benchmark::State& state) {
@@ -177,15 +234,24 @@ void Register(Suite& suite) {
         }
       }
     }
-    auto plain = [&suite, &inputs, count](benchmark::State& state) {
-      RunGuarded(state, [&] {
-        const Inputs::Domain& data = inputs.For(count, nullptr, suite.options.cache);
-        for (auto _ : state) benchmark::DoNotOptimize(Sum(data.values));
-        SetThroughput(state, {.elements = static_cast<double>(count), .bytes = static_cast<double>(count) * 4});
-      });
-    };
-    benchmark::RegisterBenchmark(Name({"atomics", "plain_loop", domain_name}).c_str(), plain)
-        ->Unit(benchmark::kMillisecond);
+    for (Element element : {Element::kUint, Element::kFloat}) {
+      auto plain = [&suite, &inputs, count, element](benchmark::State& state) {
+        RunGuarded(state, [&] {
+          const Inputs::Domain& data = inputs.For(count, element, nullptr, suite.options.cache);
+          for (auto _ : state) {
+            if (element == Element::kFloat) {
+              benchmark::DoNotOptimize(Sum(data.halves));
+            } else {
+              benchmark::DoNotOptimize(Sum(data.integers));
+            }
+          }
+          SetThroughput(state, {.elements = static_cast<double>(count), .bytes = static_cast<double>(count) * 4});
+        });
+      };
+      const char* variant = element == Element::kFloat ? "plain_loop_float" : "plain_loop";
+      benchmark::RegisterBenchmark(Name({"atomics", variant, domain_name}).c_str(), plain)
+          ->Unit(benchmark::kMillisecond);
+    }
   }
 }
 

@@ -30,24 +30,27 @@ struct Push {
 }  // namespace
 
 const std::vector<Variant>& Variants() {
-  // 256 threads per group: the copy kernel's best on the H200 (docs/perf-notes.md), so the
-  // widths, not the dispatch shape, make the difference.
+  // 256 threads per group: the copy kernel's best on the H200 (docs/perf-notes.md); 64 (one AMD
+  // wavefront, two NVIDIA warps) and 1024 (the most NVIDIA, AMD and lavapipe allow) on either
+  // side, so the table shows whether the width's effect depends on the group size (group_size
+  // sweeps the size itself, on a scalar kernel). Every width runs at every size. At 64, the
+  // 65535-group cap makes float and vec2 loop (4 and 2 steps per invocation on 16 Mi floats).
   static const std::vector<Variant> variants = {
       {.name = "float",
        .source = "vector_width/scale.comp",
        .defines = {{"ELEMENT", "float"}, {"WIDTH", "1"}},
        .width = 1,
-       .workgroups = {256}},
+       .workgroups = {64, 256, 1024}},
       {.name = "vec2",
        .source = "vector_width/scale.comp",
        .defines = {{"ELEMENT", "vec2"}, {"WIDTH", "2"}},
        .width = 2,
-       .workgroups = {256}},
+       .workgroups = {64, 256, 1024}},
       {.name = "vec4",
        .source = "vector_width/scale.comp",
        .defines = {{"ELEMENT", "vec4"}, {"WIDTH", "4"}},
        .width = 4,
-       .workgroups = {256}},
+       .workgroups = {64, 256, 1024}},
   };
   return variants;
 }

@@ -65,6 +65,9 @@ DeviceInfo Describe(const vk::raii::PhysicalDevice& device, uint32_t index) {
       (subgroup.supportedStages & vk::ShaderStageFlagBits::eCompute) &&
       (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eArithmetic) &&
       (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eBasic);
+  info.subgroup_ballot = (subgroup.supportedStages & vk::ShaderStageFlagBits::eCompute) &&
+                        (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eBallot) &&
+                        (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eBasic);
   info.timestamp_period_ns = static_cast<double>(props.limits.timestampPeriod);
   info.max_workgroup_invocations = props.limits.maxComputeWorkGroupInvocations;
   info.max_workgroup_size = props.limits.maxComputeWorkGroupSize;
@@ -93,6 +96,13 @@ DeviceInfo Describe(const vk::raii::PhysicalDevice& device, uint32_t index) {
                                         vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR>();
     info.pipeline_executable_info =
         features.get<vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR>().pipelineExecutableInfo;
+  }
+  info.float_atomic_add = HasExtension(device, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  if (info.float_atomic_add) {
+    auto features =
+        device.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>();
+    info.float_atomic_add =
+        features.get<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>().shaderBufferFloat32AtomicAdd;
   }
   auto families = device.getQueueFamilyProperties();
   if (auto family = ChooseQueueFamily(families)) {
@@ -217,6 +227,14 @@ Context::Context(const Options& options) : options_(options) {
     device_extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     executable_features.pNext = features.get<vk::PhysicalDeviceFeatures2>().pNext;
     features.get<vk::PhysicalDeviceFeatures2>().pNext = &executable_features;
+  }
+  // Float atomicAdd on storage buffers, which the atomics family's float variants use; they skip
+  // where the device lacks it. Only that feature of the extension is asked for.
+  vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float_features{.shaderBufferFloat32AtomicAdd = VK_TRUE};
+  if (info_.float_atomic_add) {
+    device_extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+    atomic_float_features.pNext = features.get<vk::PhysicalDeviceFeatures2>().pNext;
+    features.get<vk::PhysicalDeviceFeatures2>().pNext = &atomic_float_features;
   }
   float priority = 1.0f;
   vk::DeviceQueueCreateInfo queue_create{

@@ -35,11 +35,15 @@ struct DeviceInfo {
   uint32_t api_version = 0;
   uint32_t subgroup_size = 0;
   bool subgroup_arithmetic = false;  // subgroupAdd and friends in compute shaders
+  bool subgroup_ballot = false;      // subgroupBallot and its bit counts in compute shaders
   bool shader_float16 = false;         // float16_t arithmetic in shaders (Vulkan 1.2 feature)
   bool storage_buffer_16bit = false;   // 16-bit values in storage buffers (Vulkan 1.1 feature)
   // VK_KHR_pipeline_executable_properties: the driver reports per-pipeline statistics
   // (registers, shared memory, spills...). Enabled on the device where supported.
   bool pipeline_executable_info = false;
+  // VK_EXT_shader_atomic_float's shaderBufferFloat32AtomicAdd: atomicAdd on float in storage
+  // buffers. Enabled on the device where supported.
+  bool float_atomic_add = false;
   double timestamp_period_ns = 0.0;
   uint32_t queue_family = 0;
   uint32_t timestamp_valid_bits = 0;  // of queue_family; 0: no GPU timer

@@ -17,4 +17,17 @@ std::vector<uint32_t> RandomIntegers(uint32_t count, uint64_t seed) {
   return values;
 }
 
+float Sum(std::span<const float> values) {
+  float sum = 0;
+  for (float v : values) sum += v;
+  return sum;
+}
+
+std::vector<float> RandomHalves(uint32_t count, uint64_t seed) {
+  std::vector<float> values(count);
+  const uint64_t base = SplitMix64(seed);
+  for (uint32_t i = 0; i < count; ++i) values[i] = (SplitMix64(base + i) >> 63) != 0 ? 0.5f : -0.5f;
+  return values;
+}
+
 }  // namespace csbench::atomics

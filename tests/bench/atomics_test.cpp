@@ -1,12 +1,16 @@
-// Every atomics variant on small odd domains: its sum must equal the plain loop's exactly, on the
-// Vulkan device with validation on.
+// Every atomics variant, uint and float, on small odd domains: its sum must equal the plain
+// loop's exactly, on the Vulkan device with validation on.
 #include "bench/atomics.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <string>
+#include <utility>
 
 #include "harness/context.hpp"
+#include "kernels/atomics/reference.hpp"
 #include "tests/bench/vulkan_environment.hpp"
 
 namespace csbench::atomics {
@@ -38,6 +42,9 @@ TEST_P(AtomicsVariant, SumMatchesTheReference) {
   if (c.variant->needs_subgroup_arithmetic && !context->info().subgroup_arithmetic) {
     GTEST_SKIP() << context->info().name << " has no subgroup arithmetic";
   }
+  if (c.variant->needs_float_atomic_add() && !context->info().float_atomic_add) {
+    GTEST_SKIP() << context->info().name << " has no float atomicAdd (VK_EXT_shader_atomic_float)";
+  }
   static Inputs inputs;
   GpuCase gpu(*context, *c.variant, c.workgroup, c.count, inputs);
   Comparison check = gpu.Check();
@@ -52,10 +59,37 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, AtomicsVariant, ::testing::ValuesIn(Cases(
                                   std::to_string(c.count);
                          });
 
-TEST(AtomicsTable, OneVariantPerPlaceOfTheAtomics) {
-  std::set<Atomics> places;
-  for (const Variant& v : Variants()) EXPECT_TRUE(places.insert(v.atomics).second) << v.name;
-  EXPECT_EQ(places.size(), 4u);
+TEST(AtomicsTable, OneVariantPerPlaceOfTheAtomicsAndElement) {
+  std::set<std::pair<Atomics, Element>> rows;
+  std::set<std::string> names;
+  for (const Variant& v : Variants()) {
+    EXPECT_TRUE(rows.insert({v.atomics, v.element}).second) << v.name;
+    EXPECT_TRUE(names.insert(v.name).second) << v.name;
+  }
+  EXPECT_EQ(rows.size(), 8u);
+}
+
+// A float row differs from its uint row in the element alone, so their ratio prices float atomics.
+TEST(AtomicsTable, EveryFloatRowMirrorsAUintRow) {
+  for (const Variant& f : Variants()) {
+    if (f.element != Element::kFloat) continue;
+    auto uint_row = std::find_if(Variants().begin(), Variants().end(),
+                                 [&](const Variant& u) { return f.name == u.name + "_float"; });
+    ASSERT_NE(uint_row, Variants().end()) << f.name;
+    EXPECT_EQ(uint_row->element, Element::kUint);
+    EXPECT_EQ(uint_row->atomics, f.atomics) << f.name;
+    EXPECT_EQ(uint_row->source, f.source) << f.name;
+    EXPECT_EQ(uint_row->workgroups, f.workgroups) << f.name;
+    EXPECT_EQ(uint_row->needs_subgroup_arithmetic, f.needs_subgroup_arithmetic) << f.name;
+    // Only the rows with float atomics need the extension; two_pass_float runs everywhere.
+    EXPECT_EQ(f.needs_float_atomic_add(), !f.two_pass()) << f.name;
+    EXPECT_FALSE(uint_row->needs_float_atomic_add()) << uint_row->name;
+  }
+}
+
+TEST(AtomicsInputs, RefuseAFloatCountWhoseSumCouldRound) {
+  Inputs inputs;
+  EXPECT_THROW(inputs.For(kMaxExactFloatCount + 1, Element::kFloat, nullptr, CacheMode::kWarm), std::exception);
 }
 
 }  // namespace

@@ -26,6 +26,9 @@ void Register(Suite& suite);
 namespace atomics {
 void Register(Suite& suite);
 }
+namespace append {
+void Register(Suite& suite);
+}
 namespace barriers {
 void Register(Suite& suite);
 }
@@ -58,6 +61,7 @@ inline void RegisterFamilies(Suite& suite) {
   vector_width::Register(suite);
   bank_conflicts::Register(suite);
   atomics::Register(suite);
+  append::Register(suite);
   barriers::Register(suite);
   neighborhood::Register(suite);
   neighborhood3d::Register(suite);

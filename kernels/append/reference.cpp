@@ -1,0 +1,79 @@
+#include "kernels/append/reference.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+
+namespace csbench::append {
+namespace {
+
+// "0.75 (0x3f400000)": the value, and its bits, since two floats may print alike. snprintf, as
+// csbench_kernels does not link fmt.
+std::string Describe(uint32_t bits) {
+  char text[64];
+  std::snprintf(text, sizeof(text), "%.9g (0x%08x)", static_cast<double>(std::bit_cast<float>(bits)), bits);
+  return text;
+}
+
+std::vector<uint32_t> SortedBits(std::span<const float> values) {
+  std::vector<uint32_t> bits(values.size());
+  std::transform(values.begin(), values.end(), bits.begin(), [](float v) { return std::bit_cast<uint32_t>(v); });
+  std::sort(bits.begin(), bits.end());
+  return bits;
+}
+
+}  // namespace
+
+float Threshold(uint32_t keep_percent) { return 1.0f - static_cast<float>(keep_percent) / 100.0f; }
+
+uint32_t Compact(std::span<const float> values, float threshold, std::span<float> out) {
+  uint32_t kept = 0;
+  for (float v : values) {
+    if (v > threshold) out[kept++] = v;
+  }
+  return kept;
+}
+
+std::vector<float> Compact(std::span<const float> values, float threshold) {
+  std::vector<float> out(values.size());
+  out.resize(Compact(values, threshold, out));
+  return out;
+}
+
+std::string KeptMismatch(std::span<const float> got, std::span<const float> want, bool ordered) {
+  if (got.size() != want.size()) {
+    return std::to_string(got.size()) + " values kept, the reference keeps " + std::to_string(want.size());
+  }
+  if (ordered) {
+    for (size_t i = 0; i < got.size(); ++i) {
+      const uint32_t g = std::bit_cast<uint32_t>(got[i]);
+      const uint32_t w = std::bit_cast<uint32_t>(want[i]);
+      if (g != w) return "kept value " + std::to_string(i) + " is " + Describe(g) + ", the reference's " + Describe(w);
+    }
+    return {};
+  }
+  // Walk both sorted lists together: the first value one has more often than the other.
+  const std::vector<uint32_t> g = SortedBits(got);
+  const std::vector<uint32_t> w = SortedBits(want);
+  std::string missing;
+  std::string extra;
+  size_t i = 0;
+  size_t j = 0;
+  while ((i < g.size() || j < w.size()) && (missing.empty() || extra.empty())) {
+    if (j == w.size() || (i < g.size() && g[i] < w[j])) {
+      if (extra.empty()) extra = Describe(g[i]);
+      ++i;
+    } else if (i == g.size() || w[j] < g[i]) {
+      if (missing.empty()) missing = Describe(w[j]);
+      ++j;
+    } else {
+      ++i;
+      ++j;
+    }
+  }
+  if (missing.empty() && extra.empty()) return {};
+  // Equal sizes: a value missing implies one extra, and the other way round.
+  return "the kept values are not the reference's (as a multiset): " + missing + " is missing, " + extra + " is extra";
+}
+
+}  // namespace csbench::append

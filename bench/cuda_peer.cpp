@@ -46,8 +46,10 @@ class ReductionCase {
   }
 
   void Measure(benchmark::State& state) {
-    peer_.Time(8);  // warm-up
+    peer_.Time(8);
     const uint32_t batch = StableBatchSize(name_, peer_.Time(8) / 8, 1);
+    // The same warm-up as the Vulkan variants (MeasureDispatches).
+    state.counters["warmup_batches"] = WarmUp([&] { return peer_.Time(batch); });
     while (state.KeepRunningBatch(batch)) state.SetIterationTime(peer_.Time(batch));
     state.counters["dispatches/sample"] = batch;
     const Work work{.elements = pixels_, .bytes = pixels_ * 16 + 4};
@@ -93,8 +95,11 @@ class GrayScottCase {
   }
 
   void Measure(benchmark::State& state) {
-    peer_.Reset();
-    peer_.Run(run_.total);  // warm-up
+    // The same warm-up as the Vulkan variants (Simulation::MeasureCompute).
+    state.counters["warmup_runs"] = WarmUp([&] {
+      peer_.Reset();
+      return peer_.Run(run_.total);
+    });
     for (auto _ : state) {
       peer_.Reset();
       state.SetIterationTime(peer_.Run(run_.total));

@@ -44,19 +44,33 @@ void MeasureDispatches(benchmark::State& state, Context& context, const std::str
       }
     });
   };
-  // Calibrate on one pass over the rotation. The check before timing has already run the
-  // pipeline once, so no separate warm-up pass: on a slow device (lavapipe reads 7680x4320 in
-  // about a second) each pass counts.
+  // Calibrate on one pass over the rotation (the check before timing has already run the
+  // pipeline once), then warm up on batches of the timed size. On a slow device (lavapipe reads
+  // 7680x4320 in about a second) a batch is one pass and the warm-up's minimum is one batch.
   TimedBatch probe = record_batch(std::max<uint32_t>(period, 1));
   double per_dispatch = probe.Run() / std::max<uint32_t>(period, 1);
   uint32_t batch = StableBatchSize(key, per_dispatch, period);
   TimedBatch timed = record_batch(batch);
+  // A CPU device has no clocks of its own to raise, and a batch there can take a second.
+  if (context.info().type != "cpu") state.counters["warmup_batches"] = WarmUp([&] { return timed.Run(); });
   while (state.KeepRunningBatch(batch)) {
     state.SetIterationTime(timed.Run());
   }
   state.counters["dispatches/sample"] = batch;
   SetThroughput(state, work);
   SetRooflinePercent(state, work, MeasuredRoofline(context).best_gbs());
+}
+
+uint32_t WarmUp(const std::function<double()>& run, double min_seconds, double max_seconds) {
+  double elapsed = 0;
+  double previous = 0;
+  for (uint32_t runs = 1;; ++runs) {
+    const double seconds = run();
+    elapsed += seconds;
+    const bool improving = previous == 0 || seconds < previous * 0.99;
+    if ((elapsed >= min_seconds && !improving) || elapsed >= max_seconds) return runs;
+    previous = seconds;
+  }
 }
 
 void SetRooflinePercent(benchmark::State& state, Work work, double roofline_gbs) {

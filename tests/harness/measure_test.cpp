@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
 #include <memory>
+#include <vector>
 #include <stdexcept>
 
 namespace csbench {
@@ -27,6 +30,29 @@ TEST(RotationCopies, FillsTheBudget) {
   EXPECT_EQ(RotationCopies(100, 1000, CacheMode::kWarm), 1u);
   // 1080p RGBA float: 33 MB, nine copies to cover 256 MiB.
   EXPECT_EQ(RotationCopies(1920ull * 1080 * 16, RotatingInput::kBudgetBytes, CacheMode::kCold), 9u);
+}
+
+// Runs that take the given times in turn (the last one repeats).
+std::function<double()> Runs(std::vector<double> seconds) {
+  auto i = std::make_shared<size_t>(0);
+  return [seconds, i] { return seconds[std::min((*i)++, seconds.size() - 1)]; };
+}
+
+TEST(WarmUp, GoesOnWhileRunsGetFaster) {
+  // A clock ramping up: 40, 30, 20, 10 ms, then flat. The first flat run ends it.
+  EXPECT_EQ(WarmUp(Runs({0.04, 0.03, 0.02, 0.01, 0.01}), 0.05, 1.0), 5u);
+}
+
+TEST(WarmUp, RunsAtLeastTheMinimumTime) {
+  // Steady from the start, but 10 ms runs: five of them make the 50 ms minimum.
+  EXPECT_EQ(WarmUp(Runs({0.01}), 0.05, 1.0), 5u);
+}
+
+TEST(WarmUp, StopsAtTheMaximumTime) {
+  // Forever 2% faster: the one-second cap ends it.
+  double t = 0.1;
+  auto faster = [&t] { return t *= 0.98; };
+  EXPECT_LE(WarmUp(faster, 0.05, 1.0), 15u);
 }
 
 // A case that counts how many of its kind are alive and how often one was made.

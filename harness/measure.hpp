@@ -47,9 +47,10 @@ uint32_t StableBatchSize(const std::string& key, double seconds_per_dispatch, ui
 // times with) until the device has warmed up: at least `min_seconds` of runs, and then until a
 // run is no longer 1% faster than the one before, for at most `max_seconds`. A GPU lowers its
 // clocks while the host works (a CPU reference, a plain-loop benchmark) and takes a few hundred
-// milliseconds of load to raise them again; a sample taken before that measures the power
-// state, not the kernel. Returns the number of runs.
-uint32_t WarmUp(const std::function<double()>& run, double min_seconds = 0.05, double max_seconds = 1.0);
+// milliseconds of load to raise them again, in steps (an H200 idles at 345 MHz and runs at
+// 1980): a sample taken before that measures the power state, not the kernel. The 0.2 s minimum
+// outlasts the plateaus seen between the steps. Returns the number of runs.
+uint32_t WarmUp(const std::function<double()>& run, double min_seconds = 0.2, double max_seconds = 1.0);
 
 // Times dispatches under UseManualTime. `record(commands, i)` records the i-th dispatch of a
 // batch; the harness puts a barrier between dispatches, so each is timed on its own and none

@@ -3,7 +3,9 @@
 
     compare.py RUN.json [--baseline FILE | --baselines-dir DIR] [--threshold PCT]
                         [--ignore-device] [--report-only] [--markdown]
-    compare.py record [--repetitions N] [--bench PATH] [--out DIR] [BENCH FLAGS...]
+    compare.py record [--repetitions N] [--no-interleaving] [--bench PATH] [--out DIR]
+                      [BENCH FLAGS...]
+    compare.py merge OUT.json RUN.json... (runs of one device under disjoint filters)
 
 Both files are Google Benchmark JSON output (--benchmark_out_format=json).
 The change of a benchmark is its throughput change (median Gelem/s, or the
@@ -444,10 +446,10 @@ def cmd_compare(args):
     return exit_status(comparisons, args.report_only)
 
 
-def record_command(bench, repetitions, out_file, extra):
+def record_command(bench, repetitions, out_file, extra, interleaving=True):
     """The bench command line that records a baseline."""
     return [str(bench), f"--benchmark_repetitions={repetitions}",
-            "--benchmark_enable_random_interleaving=true",
+            f"--benchmark_enable_random_interleaving={'true' if interleaving else 'false'}",
             f"--benchmark_out={out_file}", "--benchmark_out_format=json", *extra]
 
 
@@ -467,7 +469,8 @@ def cmd_record(args, extra):
     fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".json", dir=out_dir)
     os.close(fd)
     try:
-        status = subprocess.run(record_command(bench, args.repetitions, tmp, extra)).returncode
+        status = subprocess.run(record_command(bench, args.repetitions, tmp, extra,
+                                               args.interleaving)).returncode
         if status != 0:
             raise InputError(f"{bench} exited with status {status}")
         data = load_run(tmp)
@@ -518,21 +521,52 @@ def build_parser():
                      help="benchmark executable (default: build/bench of the repository)")
     rec.add_argument("--out", default=str(DEFAULT_BASELINES_DIR), metavar="DIR",
                      help="baselines folder (default: baselines/ of the repository)")
+    rec.add_argument("--no-interleaving", dest="interleaving", action="store_false",
+                     help="run a benchmark's repetitions back to back: each case (kernel, inputs, "
+                          "check) is made once instead of once per repetition, which makes a "
+                          "whole-suite baseline several times quicker to record")
+    mrg = sub.add_parser("merge", allow_abbrev=False,
+                         help="join runs of one device (e.g. a suite recorded in parts by filter) "
+                              "into one baseline file")
+    mrg.add_argument("out", help="the merged JSON to write")
+    mrg.add_argument("runs", nargs="+", help="Google Benchmark JSON files of the same device")
     return parser
+
+
+def cmd_merge(args):
+    """Concatenate the benchmarks of runs from one device; the first run's context is kept."""
+    runs = [load_run(path) for path in args.runs]
+    keys = {key_of(data, path) for data, path in zip(runs, args.runs)}
+    if len(keys) > 1:
+        raise InputError(f"runs of different devices: {', '.join(sorted(keys))}")
+    merged = runs[0]
+    merged["context"]["merged_from"] = [Path(path).name for path in args.runs]
+    seen = {b["name"] for b in merged["benchmarks"]}
+    for data, path in zip(runs[1:], args.runs[1:]):
+        twice = seen & {b["name"] for b in data["benchmarks"]}
+        if twice:
+            raise InputError(f"{path} repeats {sorted(twice)[0]}: merge runs of disjoint filters")
+        seen |= {b["name"] for b in data["benchmarks"]}
+        merged["benchmarks"].extend(data["benchmarks"])
+    Path(args.out).write_text(json.dumps(merged, indent=1) + "\n")
+    print(f"merged {len(args.runs)} runs, {len(merged['benchmarks'])} entries, into {args.out}")
+    return EXIT_OK
 
 
 def main(argv=None):
     """Entry point; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] not in ("compare", "record", "-h", "--help"):
+    if not argv or argv[0] not in ("compare", "record", "merge", "-h", "--help"):
         argv.insert(0, "compare")
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
-    if args.command == "compare" and extra:
+    if args.command in ("compare", "merge") and extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         if args.command == "record":
             return cmd_record(args, [f for f in extra if f != "--"])
+        if args.command == "merge":
+            return cmd_merge(args)
         return cmd_compare(args)
     except InputError as e:
         sys.stdout.flush()

@@ -266,6 +266,14 @@ class RecordTest(CompareTestCase):
         self.assertEqual(sorted(os.listdir(self.out)), [recorded.name])
         self.assertEqual(run_main(self.base, "--baselines-dir", self.out)[0], 0)
 
+    def test_record_without_interleaving(self):
+        status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,
+                                    "--no-interleaving")
+        self.assertEqual(status, 0, err)
+        recorded = self.out / f"{synth.DEVICE_A['device_key']}.json"
+        argv = json.loads(recorded.read_text())["context"]["argv"]
+        self.assertIn("--benchmark_enable_random_interleaving=false", argv)
+
     def test_record_refuses_few_repetitions(self):
         status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,
                                     "--repetitions", "8")
@@ -280,6 +288,39 @@ class RecordTest(CompareTestCase):
     def test_record_missing_bench(self):
         status, out, err = run_main("record", "--bench", self.dir / "none", "--out", self.out)
         self.assert_bad_input(status, out, err, "not found")
+
+
+class MergeTest(CompareTestCase):
+
+    def parts(self):
+        """The default run split by family: reduction in one file, the rest in the other."""
+        specs = synth.default_benchmarks()
+        first = [s for s in specs if s[0].startswith("reduction/")]
+        rest = [s for s in specs if not s[0].startswith("reduction/")]
+        return (self.write("a.json", benchmarks=first), self.write("b.json", benchmarks=rest))
+
+    def test_merged_parts_compare_like_one_run(self):
+        a, b = self.parts()
+        merged = self.dir / "merged.json"
+        status, out, err = run_main("merge", merged, a, b)
+        self.assertEqual(status, 0, err)
+        self.assertEqual(len(json.loads(merged.read_text())["benchmarks"]),
+                         len(json.loads(self.base.read_text())["benchmarks"]))
+        status, out, err = self.compare(merged)
+        self.assertEqual(status, 0, err)
+        self.assertNotIn("MISSING", out)
+
+    def test_merge_refuses_two_devices(self):
+        a, _ = self.parts()
+        other = self.write("other.json", ctx=synth.context(synth.DEVICE_B), drop=[
+            s[0] for s in synth.default_benchmarks() if s[0].startswith("reduction/")])
+        status, out, err = run_main("merge", self.dir / "m.json", a, other)
+        self.assert_bad_input(status, out, err, "different devices")
+
+    def test_merge_refuses_overlapping_runs(self):
+        a, _ = self.parts()
+        status, out, err = run_main("merge", self.dir / "m.json", a, a)
+        self.assert_bad_input(status, out, err, "repeats")
 
 
 class CommandLineTest(CompareTestCase):

@@ -12,6 +12,7 @@
 #include "harness/commands.hpp"
 #include "harness/context.hpp"
 #include "harness/error.hpp"
+#include "harness/kernel.hpp"
 #include "harness/measure.hpp"
 #include "harness/naming.hpp"
 #include "kernels/append/reference.hpp"
@@ -20,9 +21,6 @@ namespace csbench::append {
 namespace {
 
 constexpr uint64_t kSeed = 20100311;
-// The most workgroups one dimension of a dispatch may count on every device; each group covers
-// as many tiles of its size as that makes necessary.
-constexpr uint32_t kMaxGroups = 65535;
 
 // atomic.comp's and scan.comp's push constants.
 struct Push {
@@ -136,7 +134,7 @@ GpuCase::GpuCase(Context& context, const Variant& variant, uint32_t workgroup, u
   s_->workgroup = workgroup;
   s_->keep_percent = keep_percent;
   const uint32_t tiles = (count + workgroup - 1) / workgroup;
-  const uint32_t tiles_per_group = (tiles + kMaxGroups - 1) / kMaxGroups;
+  const uint32_t tiles_per_group = (tiles + kMaxGroupsPerDimension - 1) / kMaxGroupsPerDimension;
   s_->push = Push{.count = count,
                   .threshold = Threshold(keep_percent),
                   .tiles_per_group = tiles_per_group,

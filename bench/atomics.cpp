@@ -10,6 +10,7 @@
 #include "harness/commands.hpp"
 #include "harness/context.hpp"
 #include "harness/error.hpp"
+#include "harness/kernel.hpp"
 #include "harness/measure.hpp"
 #include "harness/naming.hpp"
 #include "kernels/atomics/reference.hpp"
@@ -18,9 +19,6 @@ namespace csbench::atomics {
 namespace {
 
 constexpr uint64_t kSeed = 20100312;
-// The most workgroups one dimension of a dispatch may count on every device; the kernel's
-// grid-stride loop covers the rest.
-constexpr uint32_t kMaxGroups = 65535;
 // Every buffer holds 32-bit values of either element type: a float row moves the bytes of its
 // uint row.
 static_assert(sizeof(float) == sizeof(uint32_t));
@@ -159,7 +157,7 @@ GpuCase::GpuCase(Context& context, const Variant& variant, uint32_t workgroup, u
   s_->context = &context;
   s_->variant = &variant;
   s_->workgroup = workgroup;
-  s_->groups = std::min<uint32_t>(kMaxGroups, (count + workgroup - 1) / workgroup);
+  s_->groups = CappedGroups(count, workgroup);
   s_->kernel = std::make_unique<Kernel>(
       context, KernelSpec{.label = variant.name,
                           .source = variant.source,

@@ -9,6 +9,7 @@
 #include "harness/commands.hpp"
 #include "harness/context.hpp"
 #include "harness/error.hpp"
+#include "harness/kernel.hpp"
 #include "harness/measure.hpp"
 #include "harness/naming.hpp"
 #include "kernels/barriers/reference.hpp"
@@ -18,13 +19,10 @@ namespace csbench::barriers {
 namespace {
 
 constexpr uint64_t kSeed = 20100313;
-// The most workgroups one dimension of a dispatch may count on every device (the Vulkan minimum,
-// and lavapipe's limit); the kernel's grid-stride loop covers the rest.
-constexpr uint32_t kMaxGroups = 65535;
 
 Variant Row(uint32_t rounds, Work work) {
   static constexpr const char* kWork[] = {"", "_even", "_uneven"};
-  return {.name = "b" + std::to_string(rounds) + kWork[static_cast<uint32_t>(work)],
+  return {.name = fmt::format("b{}{}", rounds, kWork[static_cast<uint32_t>(work)]),
           .source = "barriers/exchange.comp",
           .rounds = rounds,
           .work = work,
@@ -73,7 +71,7 @@ GpuCase::GpuCase(Context& context, const Variant& variant, uint32_t workgroup, u
   s_->context = &context;
   s_->variant = &variant;
   s_->workgroup = workgroup;
-  s_->groups = std::min<uint32_t>(kMaxGroups, (count + workgroup - 1) / workgroup);
+  s_->groups = CappedGroups(count, workgroup);
   s_->kernel = std::make_unique<Kernel>(
       context, KernelSpec{.label = variant.name,
                           .source = variant.source,

@@ -9,6 +9,7 @@
 #include "harness/commands.hpp"
 #include "harness/context.hpp"
 #include "harness/error.hpp"
+#include "harness/kernel.hpp"
 #include "harness/measure.hpp"
 #include "harness/naming.hpp"
 #include "kernels/group_size/reference.hpp"
@@ -17,9 +18,6 @@ namespace csbench::group_size {
 namespace {
 
 constexpr uint64_t kSeed = 20100309;  // GDC 2010's first day
-// The most workgroups one dimension of a dispatch may count on every device (the Vulkan minimum,
-// and lavapipe's limit); the kernel's grid-stride loop covers the rest.
-constexpr uint32_t kMaxGroups = 65535;
 
 struct Push {
   uint32_t count;
@@ -66,7 +64,7 @@ GpuCase::GpuCase(Context& context, const Variant& variant, uint32_t workgroup, u
   s_->context = &context;
   s_->variant = &variant;
   s_->workgroup = workgroup;
-  s_->groups = std::min<uint32_t>(kMaxGroups, (count + workgroup - 1) / workgroup);
+  s_->groups = CappedGroups(count, workgroup);
   s_->kernel = std::make_unique<Kernel>(context, KernelSpec{.label = variant.name,
                                                             .source = variant.source,
                                                             .defines = variant.defines,

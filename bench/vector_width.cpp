@@ -9,6 +9,7 @@
 #include "harness/commands.hpp"
 #include "harness/context.hpp"
 #include "harness/error.hpp"
+#include "harness/kernel.hpp"
 #include "harness/measure.hpp"
 #include "harness/naming.hpp"
 #include "kernels/random.hpp"
@@ -18,9 +19,6 @@ namespace csbench::vector_width {
 namespace {
 
 constexpr uint64_t kSeed = 20100310;
-// The most workgroups one dimension of a dispatch may count on every device (the Vulkan minimum,
-// and lavapipe's limit); the kernel's grid-stride loop covers the rest.
-constexpr uint32_t kMaxGroups = 65535;
 
 struct Push {
   uint32_t count;
@@ -85,7 +83,7 @@ GpuCase::GpuCase(Context& context, const Variant& variant, uint32_t workgroup, u
   s_->variant = &variant;
   s_->workgroup = workgroup;
   const uint32_t elements = count / variant.width;
-  s_->groups = std::min<uint32_t>(kMaxGroups, (elements + workgroup - 1) / workgroup);
+  s_->groups = CappedGroups(elements, workgroup);
   s_->kernel = std::make_unique<Kernel>(context, KernelSpec{.label = variant.name,
                                                             .source = variant.source,
                                                             .defines = variant.defines,

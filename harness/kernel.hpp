@@ -16,6 +16,17 @@ namespace csbench {
 class Buffer;
 class Context;
 
+// The most workgroups one dimension of a dispatch may count on every device: Vulkan's minimum
+// for maxComputeWorkGroupCount, and lavapipe's value. Kernels over larger domains loop (a
+// grid-stride loop, or several tiles per group).
+inline constexpr uint32_t kMaxGroupsPerDimension = 65535;
+
+// Groups of `workgroup` invocations for one invocation per item, at most kMaxGroupsPerDimension.
+constexpr uint32_t CappedGroups(uint64_t items, uint32_t workgroup) {
+  const uint64_t groups = (items + workgroup - 1) / workgroup;
+  return groups < kMaxGroupsPerDimension ? static_cast<uint32_t>(groups) : kMaxGroupsPerDimension;
+}
+
 struct KernelSpec {
   std::string label;   // the variant, for messages
   std::string source;  // relative to kernels/, e.g. "reduction/tree.comp"

@@ -19,8 +19,6 @@
 namespace csbench {
 namespace {
 
-// The copy kernel's grid-stride loop needs no more groups than this to fill any current GPU.
-constexpr uint32_t kMaxGroups = 65535;
 
 // The best per-copy seconds of `rounds` batches of `per_batch` copies.
 double BestCopySeconds(Context& context, const Copier& copier, uint32_t per_batch, uint32_t rounds) {
@@ -69,7 +67,7 @@ void Copier::Record(Commands& c) const {
     return;
   }
   const uint32_t count = static_cast<uint32_t>(window_bytes_ / 16);
-  const uint32_t groups = std::min<uint64_t>(kMaxGroups, (count + workgroup_ - 1) / workgroup_);
+  const uint32_t groups = CappedGroups(count, workgroup_);
   for (uint64_t start = 0; start < bytes_; start += window_bytes_) {
     // The last window ends at the buffer's end and skips what the previous one copied.
     uint64_t offset = std::min(start, bytes_ - window_bytes_);

@@ -49,8 +49,9 @@ class ReductionCase {
     peer_.Time(8);
     const uint32_t batch = StableBatchSize(name_, peer_.Time(8) / 8, 1);
     // The same warm-up as the Vulkan variants (MeasureDispatches).
-    state.counters["warmup_batches"] = WarmUp([&] { return peer_.Time(batch); });
+    WarmUp([&] { return peer_.Time(batch); });
     while (state.KeepRunningBatch(batch)) state.SetIterationTime(peer_.Time(batch));
+    NoteDeviceBusy();
     state.counters["dispatches/sample"] = batch;
     const Work work{.elements = pixels_, .bytes = pixels_ * 16 + 4};
     SetThroughput(state, work);
@@ -96,7 +97,7 @@ class GrayScottCase {
 
   void Measure(benchmark::State& state) {
     // The same warm-up as the Vulkan variants (Simulation::MeasureCompute).
-    state.counters["warmup_runs"] = WarmUp([&] {
+    WarmUp([&] {
       peer_.Reset();
       return peer_.Run(run_.total);
     });
@@ -104,6 +105,7 @@ class GrayScottCase {
       peer_.Reset();
       state.SetIterationTime(peer_.Run(run_.total));
     }
+    NoteDeviceBusy();
     SetThroughput(state, {.elements = cells_ * run_.total, .bytes = grayscott::kBytesPerCellStep * cells_ * run_.total});
     state.SetLabel("gpu clock");
   }

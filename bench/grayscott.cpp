@@ -279,7 +279,7 @@ void Simulation::RunImages(const std::function<void(uint32_t, std::span<const fl
 void Simulation::MeasureCompute(benchmark::State& state, uint32_t total) {
   TimedBatch timed(*s_->context, [&](Commands& c) { s_->RecordSteps(c, 0, total); });
   if (s_->context->info().type != "cpu") {
-    state.counters["warmup_runs"] = WarmUp([&] {
+    WarmUp([&] {
       Reset();
       return timed.Run();
     });
@@ -290,6 +290,7 @@ void Simulation::MeasureCompute(benchmark::State& state, uint32_t total) {
     state.SetIterationTime(timed.Run());
     s_->current = total % 2;
   }
+  NoteDeviceBusy();
   const double cells = static_cast<double>(s_->layout.cells());
   const Work work{.elements = cells * total, .bytes = kBytesPerCellStep * cells * total};
   SetThroughput(state, work);
@@ -307,7 +308,7 @@ void Simulation::MeasureImages(benchmark::State& state, uint32_t total, uint32_t
     });
   };
   if (s_->context->info().type != "cpu") {
-    state.counters["warmup_runs"] = WarmUp([&] {
+    WarmUp([&] {
       Reset();
       const auto start = std::chrono::steady_clock::now();
       run();
@@ -320,6 +321,7 @@ void Simulation::MeasureImages(benchmark::State& state, uint32_t total, uint32_t
     state.ResumeTiming();
     run();
   }
+  NoteDeviceBusy();
   benchmark::DoNotOptimize(checksum);
   const double cells = static_cast<double>(layout.cells());
   const Work work{.elements = cells * total, .bytes = kBytesPerCellStep * cells * total};

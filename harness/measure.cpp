@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 
@@ -45,23 +46,35 @@ void MeasureDispatches(benchmark::State& state, Context& context, const std::str
     });
   };
   // Calibrate on one pass over the rotation (the check before timing has already run the
-  // pipeline once), then warm up on batches of the timed size. On a slow device (lavapipe reads
-  // 7680x4320 in about a second) a batch is one pass and the warm-up's minimum is one batch.
+  // pipeline once; on a slow device, lavapipe reads 7680x4320 in about a second, each pass
+  // counts), then warm a GPU up on batches of the timed size.
   TimedBatch probe = record_batch(std::max<uint32_t>(period, 1));
   double per_dispatch = probe.Run() / std::max<uint32_t>(period, 1);
   uint32_t batch = StableBatchSize(key, per_dispatch, period);
   TimedBatch timed = record_batch(batch);
   // A CPU device has no clocks of its own to raise, and a batch there can take a second.
-  if (context.info().type != "cpu") state.counters["warmup_batches"] = WarmUp([&] { return timed.Run(); });
+  if (context.info().type != "cpu") WarmUp([&] { return timed.Run(); });
   while (state.KeepRunningBatch(batch)) {
     state.SetIterationTime(timed.Run());
   }
+  NoteDeviceBusy();
   state.counters["dispatches/sample"] = batch;
   SetThroughput(state, work);
   SetRooflinePercent(state, work, MeasuredRoofline(context).best_gbs());
 }
 
-uint32_t WarmUp(const std::function<double()>& run, double min_seconds, double max_seconds) {
+namespace {
+
+std::chrono::steady_clock::time_point g_device_busy;  // the end of the latest timed device work
+
+}  // namespace
+
+void NoteDeviceBusy() { g_device_busy = std::chrono::steady_clock::now(); }
+
+uint32_t WarmUp(const std::function<double()>& run, double min_seconds, double max_seconds,
+                double min_idle_seconds) {
+  const std::chrono::duration<double> idle = std::chrono::steady_clock::now() - g_device_busy;
+  if (idle.count() < min_idle_seconds) return 0;
   double elapsed = 0;
   double previous = 0;
   for (uint32_t runs = 1;; ++runs) {

@@ -49,8 +49,13 @@ uint32_t StableBatchSize(const std::string& key, double seconds_per_dispatch, ui
 // clocks while the host works (a CPU reference, a plain-loop benchmark) and takes a few hundred
 // milliseconds of load to raise them again, in steps (an H200 idles at 345 MHz and runs at
 // 1980): a sample taken before that measures the power state, not the kernel. The 0.2 s minimum
-// outlasts the plateaus seen between the steps. Returns the number of runs.
-uint32_t WarmUp(const std::function<double()>& run, double min_seconds = 0.2, double max_seconds = 1.0);
+// outlasts the plateaus seen between the steps. Nothing runs when the device finished timed work
+// less than `min_idle_seconds` ago (NoteDeviceBusy): Google Benchmark calls a benchmark again
+// right after its previous call, with the clocks still up. Returns the number of runs.
+uint32_t WarmUp(const std::function<double()>& run, double min_seconds = 0.2, double max_seconds = 1.0,
+                double min_idle_seconds = 0.01);
+// Marks the end of timed device work; every timed loop that begins with WarmUp ends with it.
+void NoteDeviceBusy();
 
 // Times dispatches under UseManualTime. `record(commands, i)` records the i-th dispatch of a
 // batch; the harness puts a barrier between dispatches, so each is timed on its own and none

@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "harness/check.hpp"
@@ -49,6 +50,18 @@ TEST(AppendKeptMismatch, RejectsAValueChangedAndOneDuplicated) {
             "the kept values are not the reference's (as a multiset): 0.75 (0x3f400000) is missing, 0.5 "
             "(0x3f000000) is extra");
   EXPECT_EQ(KeptMismatch(std::vector<float>{0.5f, 0.75f, 0.875f}, want, false), "3 values kept, the reference keeps 4");
+}
+
+TEST(AppendKeptMismatch, ComparesLargeMultisetsOnEveryBit) {
+  // Enough random values that the multiset comparison's sort sees every byte of the patterns.
+  std::vector<float> want(100003);
+  FillUniform(want, 11);
+  std::vector<float> got(want.rbegin(), want.rend());
+  std::swap(got[5], got[70000]);
+  EXPECT_EQ(KeptMismatch(got, want, false), "");
+  // The lowest bit of one value flipped: missing and extra, whichever byte the sort looks at.
+  got[123] = std::bit_cast<float>(std::bit_cast<uint32_t>(got[123]) ^ 1u);
+  EXPECT_NE(KeptMismatch(got, want, false), "");
 }
 
 TEST(AppendKeptMismatch, APoisonedSlotNeverMatches) {

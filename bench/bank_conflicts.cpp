@@ -144,13 +144,8 @@ GpuCase::GpuCase(Context& context, const Variant& variant, Extent workgroup, Ext
 GpuCase::~GpuCase() = default;
 
 Comparison GpuCase::Check() {
-  s_->context->Run([&](Commands& c) {
-    c.Fill(*s_->output, kPoison);
-    c.Barrier();
-    s_->Record(c, 0);
-  });
-  std::vector<float> got(s_->outputs);
-  s_->output->Download(std::as_writable_bytes(std::span(got)));
+  const std::vector<float> got =
+      PoisonedRun(*s_->context, *s_->output, s_->outputs, [&](Commands& c) { s_->Record(c, 0); });
   std::vector<float> want(s_->outputs);
   if (s_->transpose()) {
     Transpose(std::span(s_->data->values).first(s_->outputs), s_->domain.x, s_->domain.y, want);

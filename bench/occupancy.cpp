@@ -133,13 +133,8 @@ GpuCase::~GpuCase() = default;
 const KernelSpec& GpuCase::spec() const { return s_->spec; }
 
 Comparison GpuCase::Check() {
-  s_->context->Run([&](Commands& c) {
-    c.Fill(*s_->output, kPoison);
-    c.Barrier();
-    s_->Record(c);
-  });
-  std::vector<float> got(s_->data->count);
-  s_->output->Download(std::as_writable_bytes(std::span(got)));
+  const std::vector<float> got =
+      PoisonedRun(*s_->context, *s_->output, s_->data->count, [&](Commands& c) { s_->Record(c); });
   return Compare(got, s_->data->Reference(s_->variant->live), kTolerance);
 }
 

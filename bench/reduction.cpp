@@ -185,13 +185,8 @@ GpuCase::~GpuCase() = default;
 Extent GpuCase::tiles() const { return s_->tiles; }
 
 Comparison GpuCase::Check() {
-  s_->context->Run([&](Commands& c) {
-    c.Fill(*s_->output, kPoison);
-    c.Barrier();
-    s_->Record(c, 0);
-  });
-  std::vector<float> got(size_t{s_->tiles.x} * s_->tiles.y);
-  s_->output->Download(std::as_writable_bytes(std::span(got)));
+  const std::vector<float> got =
+      PoisonedRun(*s_->context, *s_->output, size_t{s_->tiles.x} * s_->tiles.y, [&](Commands& c) { s_->Record(c, 0); });
   return Compare(got, s_->data->Reference(s_->tile), kTolerance);
 }
 

@@ -104,13 +104,8 @@ GpuCase::GpuCase(Context& context, const Variant& variant, uint32_t workgroup, u
 GpuCase::~GpuCase() = default;
 
 Comparison GpuCase::Check() {
-  s_->context->Run([&](Commands& c) {
-    c.Fill(*s_->output, kPoison);
-    c.Barrier();
-    s_->Record(c, 0);
-  });
-  std::vector<float> got(s_->data->count);
-  s_->output->Download(std::as_writable_bytes(std::span(got)));
+  const std::vector<float> got =
+      PoisonedRun(*s_->context, *s_->output, s_->data->count, [&](Commands& c) { s_->Record(c, 0); });
   return Compare(got, s_->data->reference, kTolerance);
 }
 

@@ -123,6 +123,18 @@ void ReleaseCurrentCase() {
   slot.name.clear();
 }
 
+std::vector<float> PoisonedRun(Context& context, const Buffer& output, size_t floats,
+                               const std::function<void(Commands&)>& record) {
+  context.Run([&](Commands& c) {
+    c.Fill(output, kPoison);
+    c.Barrier();
+    record(c);
+  });
+  std::vector<float> got(floats);
+  output.Download(std::as_writable_bytes(std::span(got)));
+  return got;
+}
+
 void RunGuarded(benchmark::State& state, const std::function<void()>& body) {
   try {
     body();

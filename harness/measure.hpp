@@ -9,6 +9,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "harness/buffer.hpp"
 #include "harness/check.hpp"
@@ -91,6 +92,11 @@ class RotatingInput {
   uint64_t stride_;
   uint32_t copies_;
 };
+
+// The run every check makes: `output` filled with kPoison (so a value the kernel never writes
+// cannot pass), then `record`'s dispatch, then the first `floats` floats of `output`, downloaded.
+std::vector<float> PoisonedRun(Context& context, const Buffer& output, size_t floats,
+                               const std::function<void(Commands&)>& record);
 
 // Runs `body`; an Error (or any exception) becomes state.SkipWithError, so the suite goes on.
 void RunGuarded(benchmark::State& state, const std::function<void()>& body);

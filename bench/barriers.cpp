@@ -122,22 +122,11 @@ void Register(Suite& suite) {
         }
       }
     }
-    auto plain = [&suite, &inputs, count](benchmark::State& state) {
-      RunGuarded(state, [&] {
-        const Inputs::Domain& data = inputs.For(count, nullptr, suite.options.cache);
-        std::vector<float> out(count);
-        for (auto _ : state) {
-          Exchange(data.values, 64, 16, Work::kUneven, out);
-          benchmark::DoNotOptimize(out.data());
-          benchmark::ClobberMemory();
-        }
-        SetThroughput(state, {.elements = static_cast<double>(count), .bytes = static_cast<double>(count) * 8});
-      });
-    };
     // The plain loop runs the heaviest variant (16 rounds, uneven work, 64 lanes): a CPU has no
     // barriers, so one loop stands for all.
-    benchmark::RegisterBenchmark(Name({"barriers", "plain_loop", domain_name}).c_str(), plain)
-        ->Unit(benchmark::kMillisecond);
+    RegisterFloatPlainLoop("barriers", inputs, count, [](std::span<const float> values, std::span<float> out) {
+      Exchange(values, 64, 16, Work::kUneven, out);
+    });
   }
 }
 

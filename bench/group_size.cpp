@@ -113,20 +113,9 @@ void Register(Suite& suite) {
         }
       }
     }
-    auto plain = [&suite, &inputs, count](benchmark::State& state) {
-      RunGuarded(state, [&] {
-        const Inputs::Domain& data = inputs.For(count, nullptr, suite.options.cache);
-        std::vector<float> out(count);
-        for (auto _ : state) {
-          ScaleAdd(data.values, kScale, kOffset, out);
-          benchmark::DoNotOptimize(out.data());
-          benchmark::ClobberMemory();
-        }
-        SetThroughput(state, {.elements = static_cast<double>(count), .bytes = static_cast<double>(count) * 8});
-      });
-    };
-    benchmark::RegisterBenchmark(Name({"group_size", "plain_loop", domain_name}).c_str(), plain)
-        ->Unit(benchmark::kMillisecond);
+    RegisterFloatPlainLoop("group_size", inputs, count, [](std::span<const float> values, std::span<float> out) {
+      ScaleAdd(values, kScale, kOffset, out);
+    });
   }
 }
 

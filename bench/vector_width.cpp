@@ -132,20 +132,9 @@ void Register(Suite& suite) {
         }
       }
     }
-    auto plain = [&suite, &inputs, count](benchmark::State& state) {
-      RunGuarded(state, [&] {
-        const Inputs::Domain& data = inputs.For(count, nullptr, suite.options.cache);
-        std::vector<float> out(count);
-        for (auto _ : state) {
-          Scale(data.values, kScale, out);
-          benchmark::DoNotOptimize(out.data());
-          benchmark::ClobberMemory();
-        }
-        SetThroughput(state, {.elements = static_cast<double>(count), .bytes = static_cast<double>(count) * 8});
-      });
-    };
-    benchmark::RegisterBenchmark(Name({"vector_width", "plain_loop", domain_name}).c_str(), plain)
-        ->Unit(benchmark::kMillisecond);
+    RegisterFloatPlainLoop("vector_width", inputs, count, [](std::span<const float> values, std::span<float> out) {
+      Scale(values, kScale, out);
+    });
   }
 }
 

@@ -1,7 +1,11 @@
 #include "harness/float_inputs.hpp"
 
-#include <span>
+#include <benchmark/benchmark.h>
 
+#include <span>
+#include <utility>
+
+#include "harness/naming.hpp"
 #include "kernels/random.hpp"
 
 namespace csbench {
@@ -18,6 +22,25 @@ FloatInputs::Domain& FloatInputs::For(uint32_t count, Context* context, CacheMod
     data->device = std::make_unique<RotatingInput>(*context, std::as_bytes(std::span(data->values)), cache);
   }
   return *data;
+}
+
+void RegisterFloatPlainLoop(const std::string& family, FloatInputs& inputs, uint32_t count,
+                            std::function<void(std::span<const float>, std::span<float>)> transform) {
+  auto plain = [&inputs, count, transform = std::move(transform)](benchmark::State& state) {
+    RunGuarded(state, [&] {
+      // No device copies: the plain loop runs without a context too.
+      const FloatInputs::Domain& data = inputs.For(count, nullptr, CacheMode::kWarm);
+      std::vector<float> out(count);
+      for (auto _ : state) {
+        transform(data.values, out);
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+      }
+      SetThroughput(state, {.elements = static_cast<double>(count), .bytes = static_cast<double>(count) * 8});
+    });
+  };
+  benchmark::RegisterBenchmark(Name({family, "plain_loop", Sized("domain", {count, 1})}).c_str(), plain)
+      ->Unit(benchmark::kMillisecond);
 }
 
 }  // namespace csbench

@@ -4,8 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "harness/measure.hpp"
@@ -34,5 +37,11 @@ class FloatInputs {
   uint64_t seed_;
   std::map<uint32_t, std::unique_ptr<Domain>> domains_;
 };
+
+// Registers a family's CPU plain loop over `count` of its inputs, `<family>/plain_loop/domain<count>x1`:
+// each iteration is `transform(values, out)` into `count` floats, 8 bytes an element (each
+// input read once, each output written once).
+void RegisterFloatPlainLoop(const std::string& family, FloatInputs& inputs, uint32_t count,
+                            std::function<void(std::span<const float>, std::span<float>)> transform);
 
 }  // namespace csbench

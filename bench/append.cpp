@@ -15,6 +15,7 @@
 #include "harness/kernel.hpp"
 #include "harness/measure.hpp"
 #include "harness/naming.hpp"
+#include "harness/selection.hpp"
 #include "kernels/append/reference.hpp"
 
 namespace csbench::append {
@@ -126,7 +127,7 @@ struct GpuCase::State {
 GpuCase::GpuCase(Context& context, const Variant& variant, uint32_t workgroup, uint32_t count, uint32_t keep_percent,
                  Inputs& inputs)
     : s_(std::make_unique<State>()) {
-  Require(!variant.needs_subgroup_ballot || context.info().subgroup_ballot,
+  RequireSupport(!variant.needs_subgroup_ballot || context.info().subgroup_ballot,
           fmt::format("{} needs subgroup ballot operations in compute shaders, which {} does not support", variant.name,
                       context.info().name));
   s_->context = &context;
@@ -254,8 +255,8 @@ void Register(Suite& suite) {
           state.counters["kept"] = static_cast<double>(kept) / count;
         });
       };
-      benchmark::RegisterBenchmark(
-          Name({"append", "plain_loop", fmt::format("domain{}", count), fmt::format("keep{}", keep)}).c_str(), plain)
+      AddBenchmark(
+          Name({"append", "plain_loop", fmt::format("domain{}", count), fmt::format("keep{}", keep)}), plain)
           ->Unit(benchmark::kMillisecond);
     }
   }

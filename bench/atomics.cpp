@@ -13,6 +13,7 @@
 #include "harness/kernel.hpp"
 #include "harness/measure.hpp"
 #include "harness/naming.hpp"
+#include "harness/selection.hpp"
 #include "kernels/atomics/reference.hpp"
 
 namespace csbench::atomics {
@@ -147,10 +148,10 @@ struct GpuCase::State {
 
 GpuCase::GpuCase(Context& context, const Variant& variant, uint32_t workgroup, uint32_t count, Inputs& inputs)
     : s_(std::make_unique<State>()) {
-  Require(!variant.needs_subgroup_arithmetic || context.info().subgroup_arithmetic,
+  RequireSupport(!variant.needs_subgroup_arithmetic || context.info().subgroup_arithmetic,
           fmt::format("{} needs subgroup arithmetic in compute shaders, which {} does not support", variant.name,
                       context.info().name));
-  Require(!variant.needs_float_atomic_add() || context.info().float_atomic_add,
+  RequireSupport(!variant.needs_float_atomic_add() || context.info().float_atomic_add,
           fmt::format("{} needs float atomicAdd on storage buffers (VK_EXT_shader_atomic_float, "
                       "shaderBufferFloat32AtomicAdd), which {} does not support",
                       variant.name, context.info().name));
@@ -247,7 +248,7 @@ void Register(Suite& suite) {
         });
       };
       const char* variant = element == Element::kFloat ? "plain_loop_float" : "plain_loop";
-      benchmark::RegisterBenchmark(Name({"atomics", variant, domain_name}).c_str(), plain)
+      AddBenchmark(Name({"atomics", variant, domain_name}), plain)
           ->Unit(benchmark::kMillisecond);
     }
   }

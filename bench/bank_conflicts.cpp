@@ -11,6 +11,7 @@
 #include "harness/error.hpp"
 #include "harness/measure.hpp"
 #include "harness/timing.hpp"
+#include "harness/selection.hpp"
 #include "kernels/bank_conflicts/reference.hpp"
 #include "kernels/random.hpp"
 
@@ -222,7 +223,7 @@ void Register(Suite& suite) {
       SetThroughput(state, {.elements = elements, .bytes = elements * 8});
     });
   };
-  benchmark::RegisterBenchmark(Name({"bank_conflicts", "plain_loop", Sized("domain", kMatrix)}).c_str(), plain)
+  AddBenchmark(Name({"bank_conflicts", "plain_loop", Sized("domain", kMatrix)}), plain)
       ->Unit(benchmark::kMillisecond);
 }
 

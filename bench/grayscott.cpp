@@ -17,6 +17,7 @@
 #include "harness/pipelined.hpp"
 #include "harness/roofline.hpp"
 #include "harness/timing.hpp"
+#include "harness/selection.hpp"
 
 namespace csbench::grayscott {
 namespace {
@@ -139,11 +140,6 @@ std::string_view ToString(Mode mode) {
   return "?";
 }
 
-bool RegisteredOnCpuDevice(const Variant& variant, Extent workgroup, const Schedule& schedule, Mode mode) {
-  return workgroup == Extent{32, 16} && schedule.domain == Extent{2048, 1024} &&
-         (mode == Mode::kCompute || variant.name == "strip4x8");
-}
-
 void RequireWorkgroup(const Variant& variant, Extent workgroup) {
   const uint32_t min_side = 2 * variant.border + 1;
   Require(workgroup.x >= min_side && workgroup.y >= min_side,
@@ -196,7 +192,7 @@ Simulation::Simulation(Context& context, const Variant& variant, Extent workgrou
   s_->groups = {(s_->layout.width + tile.x - 1) / tile.x, (s_->layout.height + tile.y - 1) / tile.y, 1};
   Require(s_->plane_bytes() % info.min_storage_buffer_offset_alignment == 0,
           "a plane is not a multiple of the device's minStorageBufferOffsetAlignment");
-  Require(
+  RequireSupport(
       s_->plane_bytes() <= info.max_storage_buffer_range,
       fmt::format("a {}x{} plane ({} MiB) is larger than the device's maxStorageBufferRange ({} MiB)", s_->layout.width,
                   s_->layout.height, s_->plane_bytes() >> 20, info.max_storage_buffer_range >> 20));
@@ -376,7 +372,6 @@ void Register(Suite& suite) {
       for (const Variant& variant : Variants()) {
         for (const Extent& wg : variant.workgroups) {
           for (Mode mode : kModes) {
-            if (suite.context->info().type == "cpu" && !RegisteredOnCpuDevice(variant, wg, run, mode)) continue;
             auto* b = RegisterCheckedCase(
                 Name({"run_simulation", variant.name, Sized("workgroup", wg), domain_name, total_name, image_name,
                       ToString(mode)}),
@@ -411,8 +406,8 @@ void Register(Suite& suite) {
         SetThroughput(state, {.elements = cells * run.total, .bytes = kBytesPerCellStep * cells * run.total});
       });
     };
-    benchmark::RegisterBenchmark(
-        Name({"run_simulation", "plain_loop", domain_name, total_name, image_name, "compute"}).c_str(), plain)
+    AddBenchmark(
+        Name({"run_simulation", "plain_loop", domain_name, total_name, image_name, "compute"}), plain)
         ->Unit(benchmark::kMillisecond);
   }
 }

@@ -3,17 +3,20 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "bench/families.hpp"
+#include "bench/quick_set.hpp"
 #include "harness/context.hpp"
 #include "harness/error.hpp"
 #include "harness/measure.hpp"
 #include "harness/report.hpp"
 #include "harness/reporters.hpp"
+#include "harness/run_flags.hpp"
+#include "harness/selection.hpp"
 
 namespace {
 
@@ -37,13 +40,44 @@ int ListDevicesCommand() {
   }
 }
 
+// The run's selection: the user's filter, else the quick default set where the device is the CPU.
+csbench::Selection ChooseSelection(const csbench::RunFlags& flags, const csbench::Context* context) {
+  csbench::Selection selection;
+  if (flags.filter) {
+    selection.filter.emplace(*flags.filter);
+  } else if (context == nullptr || context->info().type == "cpu") {
+    for (std::string_view quick : csbench::kQuickSet) selection.quick_set.emplace_back(std::string(quick));
+  }
+  return selection;
+}
+
+// The closing lines: what failed and what the device could not run, each named.
+void PrintSummary(const csbench::RunSummary& summary) {
+  if (!summary.unsupported.empty()) {
+    fmt::print(stderr, "csbench: {} benchmark(s) skipped, not supported by this device:\n", summary.unsupported.size());
+    for (const auto& [name, why] : summary.unsupported) fmt::print(stderr, "  {}: {}\n", name, why);
+  }
+  if (!summary.failed.empty()) {
+    fmt::print(stderr, "csbench: {} benchmark(s) FAILED (exit code 1):\n", summary.failed.size());
+    for (const auto& [name, why] : summary.failed) fmt::print(stderr, "  {}: {}\n", name, why);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before any library starts a thread: every thread then leaves SIGINT and SIGTERM to the one
+  // that writes what finished.
+  csbench::HandleInterrupts();
   std::vector<std::string> args(argv, argv + argc);
   csbench::Options options;
+  csbench::RunFlags flags;
   try {
     options = csbench::ParseOptions(args);
+    flags = csbench::TakeRunFlags(args);
+    if (!flags.out.empty() && !std::ofstream(flags.out, std::ios::app)) {
+      throw csbench::UsageError{fmt::format("--benchmark_out={}: cannot write that file", flags.out)};
+    }
   } catch (const csbench::UsageError& e) {
     fmt::print(stderr, "csbench: {}\n", e.message);
     return 2;
@@ -51,9 +85,9 @@ int main(int argc, char** argv) {
   // csbench's default minimum time is shorter than Google Benchmark's 0.5 s: a GPU sample is a
   // batch of at least 2 ms timed by the device's clock, so 0.1 s is 50 samples or more, and the
   // whole suite stays within minutes. --benchmark_min_time overrides it.
-  if (std::none_of(args.begin(), args.end(),
-                   [](const std::string& a) { return a.starts_with("--benchmark_min_time"); })) {
-    args.insert(args.begin() + 1, std::string("--benchmark_min_time=") + csbench::kDefaultMinTime);
+  if (!flags.min_time_given) {
+    flags.min_time = csbench::kDefaultMinTime;
+    args.insert(args.begin() + 1, std::string("--benchmark_min_time=") + flags.min_time);
   }
   std::vector<char*> rest;
   for (auto& a : args) rest.push_back(a.data());
@@ -85,20 +119,43 @@ int main(int argc, char** argv) {
   for (const auto& [key, value] : csbench::RunContext(context.get(), options)) {
     benchmark::AddCustomContext(key, value);
   }
-  for (const auto& a : args) {
-    if (a.starts_with("--benchmark_min_time=")) benchmark::AddCustomContext("min_time", a.substr(21));
+  benchmark::AddCustomContext("min_time", flags.min_time);
+  csbench::Selection selection;
+  try {
+    selection = ChooseSelection(flags, context.get());
+  } catch (const csbench::UsageError& e) {
+    fmt::print(stderr, "csbench: {}\n", e.message);
+    return 2;
   }
+  bool quick = !selection.quick_set.empty();
+  csbench::SetSelection(std::move(selection));
   csbench::RegisterFamilies(*suite);
-  csbench::RunBenchmarks(args);
+  if (csbench::SelectedCount() == 0) {
+    fmt::print(stderr, "csbench: --benchmark_filter='{}' matches none of the {} benchmarks (names as printed: "
+               "--benchmark_list_tests --benchmark_filter=all lists them)\n", flags.filter.value_or(""),
+               csbench::OfferedCount());
+    return 2;
+  }
+  if (quick) {
+    benchmark::AddCustomContext("selection", "quick default set");
+    fmt::print(stderr, "csbench: {} is a CPU device: running the quick default set, {} of {} benchmarks "
+               "(--benchmark_filter=all runs every one)\n",
+               context ? context->info().name : std::string("the plain_loop backend"), csbench::SelectedCount(),
+               csbench::OfferedCount());
+  } else {
+    benchmark::AddCustomContext("selection", flags.filter ? "--benchmark_filter=" + *flags.filter : "all");
+  }
+  csbench::RunSummary summary = csbench::RunBenchmarks(flags);
   csbench::ReleaseCurrentCase();
   benchmark::Shutdown();
   // The families' device buffers go before the device, and the validation layer reports leaks
   // when the device goes: count messages only after both.
   suite.reset();
   context.reset();
+  PrintSummary(summary);
   if (options.validation && csbench::ValidationMessages() > 0) {
     fmt::print(stderr, "csbench: {} validation messages\n", csbench::ValidationMessages());
     return 3;
   }
-  return 0;
+  return summary.failed.empty() ? 0 : 1;
 }

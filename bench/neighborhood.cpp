@@ -10,6 +10,7 @@
 #include "harness/context.hpp"
 #include "harness/error.hpp"
 #include "harness/measure.hpp"
+#include "harness/selection.hpp"
 #include "kernels/neighborhood/reference.hpp"
 #include "kernels/packing/reference.hpp"
 #include "kernels/random.hpp"
@@ -126,7 +127,7 @@ struct GpuCase::State {
 GpuCase::GpuCase(Context& context, const Variant& variant, Extent3 workgroup, Extent3 domain, Inputs& inputs)
     : s_(std::make_unique<State>()) {
   const DeviceInfo& info = context.info();
-  Require(!variant.needs_float16 || (info.shader_float16 && info.storage_buffer_16bit),
+  RequireSupport(!variant.needs_float16 || (info.shader_float16 && info.storage_buffer_16bit),
           fmt::format("{} needs shaderFloat16 and storageBuffer16BitAccess; {} has {} and {}", variant.name,
                       info.name, info.shader_float16 ? "the first" : "not the first",
                       info.storage_buffer_16bit ? "the second" : "not the second"));
@@ -212,7 +213,7 @@ void RegisterFamily(Suite& suite, const Family& family) {
         SetThroughput(state, {.elements = domain.Count(), .bytes = domain.Count() * 32});
       });
     };
-    benchmark::RegisterBenchmark(Name({family.name, "plain_loop", Sized3("domain", domain)}).c_str(), plain)
+    AddBenchmark(Name({family.name, "plain_loop", Sized3("domain", domain)}), plain)
         ->Unit(benchmark::kMillisecond);
   }
 }

@@ -13,6 +13,7 @@
 #include "harness/measure.hpp"
 #include "harness/naming.hpp"
 #include "harness/pipeline_stats.hpp"
+#include "harness/selection.hpp"
 #include "kernels/occupancy/reference.hpp"
 #include "kernels/random.hpp"
 
@@ -185,7 +186,7 @@ void Register(Suite& suite) {
         SetThroughput(state, {.elements = double(count), .bytes = double(count) * 20});
       });
     };
-    benchmark::RegisterBenchmark(Name({"occupancy", "plain_loop", fmt::format("domain{}", count)}).c_str(), plain)
+    AddBenchmark(Name({"occupancy", "plain_loop", fmt::format("domain{}", count)}), plain)
         ->Unit(benchmark::kMillisecond);
   }
 }

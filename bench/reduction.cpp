@@ -12,6 +12,7 @@
 #include "harness/context.hpp"
 #include "harness/error.hpp"
 #include "harness/measure.hpp"
+#include "harness/selection.hpp"
 #include "kernels/reduction/reference.hpp"
 
 namespace csbench::reduction {
@@ -40,7 +41,7 @@ std::vector<Band> Bands(Extent domain, Extent tile, Extent tiles, uint64_t max_r
   const uint64_t row_bytes = uint64_t{domain.x} * 16;
   window_rows = static_cast<uint32_t>(std::min<uint64_t>(domain.y, max_range / row_bytes));
   const uint32_t tile_rows_per_band = window_rows / tile.y;
-  Require(tile_rows_per_band > 0 || window_rows == domain.y,
+  RequireSupport(tile_rows_per_band > 0 || window_rows == domain.y,
           fmt::format("a tile row of {} image rows does not fit the device's maxStorageBufferRange", tile.y));
   std::vector<Band> bands;
   if (window_rows == domain.y) return {{0, tiles.y, 0}};
@@ -151,7 +152,7 @@ GpuCase::GpuCase(Context& context, const Variant& variant, Extent workgroup, Ext
     : s_(std::make_unique<State>()) {
   Require(std::has_single_bit(workgroup.x * workgroup.y),
           fmt::format("{}: the tree needs a power-of-two workgroup, not {}x{}", variant.name, workgroup.x, workgroup.y));
-  Require(!variant.needs_subgroup_arithmetic || context.info().subgroup_arithmetic,
+  RequireSupport(!variant.needs_subgroup_arithmetic || context.info().subgroup_arithmetic,
           fmt::format("{} needs subgroup arithmetic in compute shaders, which {} does not support", variant.name,
                       context.info().name));
   s_->context = &context;
@@ -228,7 +229,7 @@ void Register(Suite& suite) {
         SetThroughput(state, {.elements = pixels, .bytes = pixels * 16 + static_cast<double>(tiles.x) * tiles.y * 4});
       });
     };
-    benchmark::RegisterBenchmark(Name({"reduction", "plain_loop", domain_name}).c_str(), plain)
+    AddBenchmark(Name({"reduction", "plain_loop", domain_name}), plain)
         ->Unit(benchmark::kMillisecond);
   }
 }

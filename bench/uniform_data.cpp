@@ -9,6 +9,7 @@
 #include "harness/error.hpp"
 #include "harness/measure.hpp"
 #include "harness/naming.hpp"
+#include "harness/selection.hpp"
 #include "kernels/random.hpp"
 #include "kernels/uniform_data/reference.hpp"
 
@@ -157,7 +158,7 @@ void Register(Suite& suite) {
         SetThroughput(state, {.elements = double(count), .bytes = double(count) * 32});
       });
     };
-    benchmark::RegisterBenchmark(Name({"uniform_data", "plain_loop", fmt::format("domain{}", count)}).c_str(), plain)
+    AddBenchmark(Name({"uniform_data", "plain_loop", fmt::format("domain{}", count)}), plain)
         ->Unit(benchmark::kMillisecond);
   }
 }

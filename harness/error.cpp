@@ -15,4 +15,8 @@ void Require(bool condition, std::string_view what, std::source_location where) 
   if (!condition) throw Error(what, where);
 }
 
+void RequireSupport(bool condition, std::string_view what, std::source_location where) {
+  if (!condition) throw Unsupported(what, where);
+}
+
 }  // namespace csbench

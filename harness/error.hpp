@@ -19,6 +19,21 @@ class Error : public std::runtime_error {
 void Require(bool condition, std::string_view what,
              std::source_location where = std::source_location::current());
 
+// What the device cannot do (a feature it lacks, a limit a benchmark exceeds): the benchmark is
+// skipped with the reason, and, unlike an Error, the run does not fail for it.
+class Unsupported : public Error {
+ public:
+  using Error::Error;
+};
+
+// The prefix of the skip message of an Unsupported benchmark, by which the run's summary tells it
+// from a failure.
+inline constexpr std::string_view kUnsupportedPrefix = "unsupported: ";
+
+// Throws Unsupported when `condition` is false; `what` names the feature or limit.
+void RequireSupport(bool condition, std::string_view what,
+                    std::source_location where = std::source_location::current());
+
 // Runs `call` (a lambda around a Vulkan-Hpp call) and turns vk::SystemError into Error with
 // the call's text, its VkResult name, file and line.
 #define CSBENCH_VK(call)                                                   \

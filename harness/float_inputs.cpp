@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "harness/naming.hpp"
+#include "harness/selection.hpp"
 #include "kernels/random.hpp"
 
 namespace csbench {
@@ -39,7 +40,7 @@ void RegisterFloatPlainLoop(const std::string& family, FloatInputs& inputs, uint
       SetThroughput(state, {.elements = static_cast<double>(count), .bytes = static_cast<double>(count) * 8});
     });
   };
-  benchmark::RegisterBenchmark(Name({family, "plain_loop", Sized("domain", {count, 1})}).c_str(), plain)
+  AddBenchmark(Name({family, "plain_loop", Sized("domain", {count, 1})}), plain)
       ->Unit(benchmark::kMillisecond);
 }
 

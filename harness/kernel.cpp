@@ -15,12 +15,12 @@ void CheckLocalSize(const DeviceInfo& info, const KernelSpec& spec) {
   const auto& size = spec.local_size;
   uint64_t invocations = uint64_t{size[0]} * size[1] * size[2];
   Require(invocations > 0, fmt::format("{}: local size {}x{}x{} is empty", spec.label, size[0], size[1], size[2]));
-  Require(invocations <= info.max_workgroup_invocations,
+  RequireSupport(invocations <= info.max_workgroup_invocations,
           fmt::format("{}: a workgroup of {}x{}x{} = {} invocations exceeds the device's "
                       "maxComputeWorkGroupInvocations ({})",
                       spec.label, size[0], size[1], size[2], invocations, info.max_workgroup_invocations));
   for (int i = 0; i < 3; ++i) {
-    Require(size[i] <= info.max_workgroup_size[i],
+    RequireSupport(size[i] <= info.max_workgroup_size[i],
             fmt::format("{}: workgroup size {} in dimension {} exceeds the device's maxComputeWorkGroupSize ({})",
                         spec.label, size[i], i, info.max_workgroup_size[i]));
   }
@@ -90,7 +90,7 @@ Bindings Kernel::Bind(const std::vector<BufferRange>& buffers) const {
   std::vector<vk::DescriptorBufferInfo> infos;
   for (const auto& b : buffers) {
     uint64_t range = b.range == 0 ? b.buffer->size() : b.range;
-    Require(range <= info.max_storage_buffer_range,
+    RequireSupport(range <= info.max_storage_buffer_range,
             fmt::format("{}: binding {} MiB exceeds the device's maxStorageBufferRange ({} MiB)", spec_.label,
                         range >> 20, info.max_storage_buffer_range >> 20));
     infos.push_back({.buffer = b.buffer->handle(), .offset = 0, .range = range});

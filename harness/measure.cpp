@@ -138,6 +138,8 @@ std::vector<float> PoisonedRun(Context& context, const Buffer& output, size_t fl
 void RunGuarded(benchmark::State& state, const std::function<void()>& body) {
   try {
     body();
+  } catch (const Unsupported& e) {
+    state.SkipWithError((std::string(kUnsupportedPrefix) + e.what()).c_str());
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
   }

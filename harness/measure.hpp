@@ -14,6 +14,7 @@
 #include "harness/buffer.hpp"
 #include "harness/check.hpp"
 #include "harness/options.hpp"
+#include "harness/selection.hpp"
 
 namespace csbench {
 
@@ -136,7 +137,7 @@ auto& CurrentCase(const std::string& name, Make make) {
 // Measure(state)). A failure of either skips the benchmark. The caller picks the clock.
 template <typename Make>
 benchmark::internal::Benchmark* RegisterCheckedCase(const std::string& name, Make make) {
-  return benchmark::RegisterBenchmark(name.c_str(), [name, make](benchmark::State& state) {
+  return AddBenchmark(name, [name, make](benchmark::State& state) {
     RunGuarded(state, [&] {
       auto& gpu = CurrentCase(name, [&] {
         auto made = make();

@@ -1,11 +1,22 @@
 #include "harness/reporters.hpp"
 
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <memory>
+#include <mutex>
+#include <set>
 #include <sstream>
 #include <string_view>
+#include <thread>
+
+#include "harness/error.hpp"
 
 namespace csbench {
 namespace {
@@ -13,46 +24,166 @@ namespace {
 // The suffixes Google Benchmark appends to UseManualTime and UseRealTime benchmarks.
 constexpr std::string_view kTimeSuffixes[] = {"/manual_time", "/real_time"};
 
-template <typename Base>
-class DesignedNames : public Base {
- public:
-  using Base::Base;
-  void ReportRuns(const std::vector<benchmark::BenchmarkReporter::Run>& runs) override {
-    std::vector<benchmark::BenchmarkReporter::Run> renamed = runs;
-    for (auto& run : renamed) run.run_name.time_type.clear();
-    Base::ReportRuns(renamed);
-    // Each line as soon as its benchmark ends, also into a pipe (tee, a timestamping filter).
-    this->GetOutputStream().flush();
-  }
+// What the interrupt handler needs: the file's text so far, under the lock the reporters take.
+struct OutputFile {
+  std::mutex lock;
+  std::string path;
+  std::string format;
+  std::ostringstream text;
+  bool finalized = false;
+  size_t finished = 0;
 };
 
-std::string FlagValue(const std::vector<std::string>& args, std::string_view flag, std::string fallback) {
-  for (const auto& arg : args) {
-    std::string_view a = arg;
-    if (a.starts_with("--") && a.substr(2).starts_with(flag) && a.substr(2 + flag.size()).starts_with('=')) {
-      fallback = a.substr(3 + flag.size());
-    }
-  }
-  return fallback;
+OutputFile& TheOutputFile() {
+  static OutputFile file;
+  return file;
 }
 
-bool ListTests(const std::vector<std::string>& args) {
-  for (const auto& arg : args) {
-    if (arg == "--benchmark_list_tests" || arg == "--benchmark_list_tests=true" || arg == "--benchmark_list_tests=1") {
-      return true;
+bool WriteWhole(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  return static_cast<bool>(out);
+}
+
+// The file's text as it should be written now (called with the lock held).
+std::string FileText(OutputFile& file, bool interrupted) {
+  if (file.format == "json") return CompleteJson(file.text.str(), file.finalized, interrupted);
+  return file.text.str();
+}
+
+// Sends each call to the display reporter and, when there is one, the file reporter (which
+// writes into memory, see OutputFile), with csbench's names; notes failures and skips.
+class Reporters : public benchmark::BenchmarkReporter {
+ public:
+  Reporters(std::unique_ptr<benchmark::BenchmarkReporter> display, std::unique_ptr<benchmark::BenchmarkReporter> file,
+            RunSummary& summary)
+      : display_(std::move(display)), file_(std::move(file)), summary_(summary) {
+    if (file_) {
+      file_->SetOutputStream(&TheOutputFile().text);
+      file_->SetErrorStream(&TheOutputFile().text);
     }
   }
-  return false;
-}
+
+  bool ReportContext(const Context& context) override {
+    display_->SetOutputStream(&GetOutputStream());
+    display_->SetErrorStream(&GetErrorStream());
+    bool go = display_->ReportContext(context);
+    if (file_) {
+      std::lock_guard lock(TheOutputFile().lock);
+      go = file_->ReportContext(context) && go;
+    }
+    return go;
+  }
+
+  void ReportRuns(const std::vector<Run>& runs) override {
+    std::vector<Run> renamed = runs;
+    for (auto& run : renamed) run.run_name.time_type.clear();
+    for (const auto& run : renamed) {
+      if (run.run_type != Run::RT_Iteration) continue;
+      if (!run.error_occurred) {
+        if (counted_.insert(run.benchmark_name()).second) ++summary_.finished;
+        continue;
+      }
+      if (!noted_.insert(run.benchmark_name()).second) continue;
+      std::string_view message = run.error_message;
+      if (message.starts_with(kUnsupportedPrefix)) {
+        message.remove_prefix(kUnsupportedPrefix.size());
+        summary_.unsupported.emplace_back(run.benchmark_name(), message);
+      } else {
+        summary_.failed.emplace_back(run.benchmark_name(), message);
+      }
+      if (counted_.insert(run.benchmark_name()).second) ++summary_.finished;
+    }
+    display_->ReportRuns(renamed);
+    // Each line as soon as its benchmark ends, also into a pipe (tee, a timestamping filter).
+    display_->GetOutputStream().flush();
+    if (file_) {
+      std::lock_guard lock(TheOutputFile().lock);
+      file_->ReportRuns(renamed);
+      TheOutputFile().finished = summary_.finished;
+    }
+  }
+
+  void Finalize() override {
+    display_->Finalize();
+    if (file_) {
+      std::lock_guard lock(TheOutputFile().lock);
+      file_->Finalize();
+      TheOutputFile().finalized = true;
+    }
+  }
+
+ private:
+  std::unique_ptr<benchmark::BenchmarkReporter> display_;
+  std::unique_ptr<benchmark::BenchmarkReporter> file_;
+  RunSummary& summary_;
+  std::set<std::string> counted_;
+  std::set<std::string> noted_;
+};
 
 std::unique_ptr<benchmark::BenchmarkReporter> MakeReporter(const std::string& format, bool console_color) {
-  if (format == "json") return std::make_unique<DesignedNames<benchmark::JSONReporter>>();
-  if (format == "csv") return std::make_unique<DesignedNames<benchmark::CSVReporter>>();
-  return std::make_unique<DesignedNames<benchmark::ConsoleReporter>>(
-      console_color ? benchmark::ConsoleReporter::OO_Color : benchmark::ConsoleReporter::OO_None);
+  if (format == "json") return std::make_unique<benchmark::JSONReporter>();
+  if (format == "csv") return std::make_unique<benchmark::CSVReporter>();
+  return std::make_unique<benchmark::ConsoleReporter>(console_color ? benchmark::ConsoleReporter::OO_Color
+                                                                    : benchmark::ConsoleReporter::OO_None);
+}
+
+// Prints the names as designed for --benchmark_list_tests.
+void ListTests() {
+  std::ostringstream names;
+  benchmark::ConsoleReporter lister;
+  lister.SetOutputStream(&names);
+  benchmark::RunSpecifiedBenchmarks(&lister);
+  std::istringstream lines(names.str());
+  for (std::string line; std::getline(lines, line);) std::cout << WithoutTimeSuffix(line) << '\n';
+}
+
+void OnSignal(int signal_number) {
+  OutputFile& file = TheOutputFile();
+  std::unique_lock lock(file.lock, std::defer_lock);
+  // A reporter holds the lock only while it formats one benchmark's lines; do not wait longer.
+  for (int i = 0; i < 200 && !lock.try_lock(); ++i) usleep(10000);
+  std::string name = signal_number == SIGINT ? "SIGINT" : "SIGTERM";
+  std::cout.flush();
+  if (!file.path.empty() && lock.owns_lock()) {
+    bool written = WriteWhole(file.path, FileText(file, true));
+    std::fprintf(stderr, "\ncsbench: %s: stopped; %zu finished benchmark(s) %s %s (marked interrupted)\n",
+                 name.c_str(), file.finished, written ? "written to" : "could NOT be written to", file.path.c_str());
+  } else {
+    std::fprintf(stderr, "\ncsbench: %s: stopped\n", name.c_str());
+  }
+  std::fflush(stderr);
+  _exit(128 + signal_number);
 }
 
 }  // namespace
+
+std::string CompleteJson(const std::string& text, bool finalized, bool interrupted) {
+  std::string json = text;
+  const std::string_view context_open = "\"context\": {";
+  size_t at = json.find(context_open);
+  if (at == std::string::npos || json.find("\"benchmarks\": [") == std::string::npos) {
+    // Stopped before the reporter wrote its context: a report with no benchmarks.
+    return fmt::format("{{\n  \"context\": {{\n    \"interrupted\": {}\n  }},\n  \"benchmarks\": []\n}}\n",
+                       interrupted ? "true" : "false");
+  }
+  if (!finalized) json += "\n  ]\n}\n";
+  if (interrupted) json.insert(at + context_open.size(), "\n    \"interrupted\": true,");
+  return json;
+}
+
+void HandleInterrupts() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  std::thread([signals] {
+    int signal_number = 0;
+    if (sigwait(&signals, &signal_number) == 0) OnSignal(signal_number);
+  }).detach();
+}
 
 std::string WithoutTimeSuffix(std::string name) {
   for (std::string_view suffix : kTimeSuffixes) {
@@ -61,24 +192,30 @@ std::string WithoutTimeSuffix(std::string name) {
   return name;
 }
 
-void RunBenchmarks(const std::vector<std::string>& args) {
-  // Google Benchmark validated the format flags in Initialize; an unknown one never gets here.
-  std::string color = FlagValue(args, "benchmark_color", "auto");
-  bool console_color = color == "true" || color == "yes" || (color == "auto" && isatty(STDOUT_FILENO));
-  auto display = MakeReporter(FlagValue(args, "benchmark_format", "console"), console_color);
-  if (ListTests(args)) {
-    std::ostringstream names;
-    display->SetOutputStream(&names);
-    benchmark::RunSpecifiedBenchmarks(display.get());
-    std::istringstream lines(names.str());
-    for (std::string line; std::getline(lines, line);) std::cout << WithoutTimeSuffix(line) << '\n';
-    return;
+RunSummary RunBenchmarks(const RunFlags& flags) {
+  RunSummary summary;
+  if (flags.list_tests) {
+    ListTests();
+    return summary;
   }
+  bool console_color =
+      flags.color == "true" || flags.color == "yes" || flags.color == "1" || (flags.color == "auto" && isatty(STDOUT_FILENO));
   std::unique_ptr<benchmark::BenchmarkReporter> file;
-  if (!FlagValue(args, "benchmark_out", "").empty()) {
-    file = MakeReporter(FlagValue(args, "benchmark_out_format", "json"), false);
+  if (!flags.out.empty()) {
+    std::lock_guard lock(TheOutputFile().lock);
+    TheOutputFile().path = flags.out;
+    TheOutputFile().format = flags.out_format;
+    file = MakeReporter(flags.out_format, false);
   }
-  benchmark::RunSpecifiedBenchmarks(display.get(), file.get());
+  Reporters reporters(MakeReporter(flags.format, console_color), std::move(file), summary);
+  benchmark::RunSpecifiedBenchmarks(&reporters);
+  if (!flags.out.empty()) {
+    std::lock_guard lock(TheOutputFile().lock);
+    if (!WriteWhole(flags.out, FileText(TheOutputFile(), false))) {
+      summary.failed.emplace_back("--benchmark_out", fmt::format("cannot write {}", flags.out));
+    }
+  }
+  return summary;
 }
 
 }  // namespace csbench

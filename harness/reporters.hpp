@@ -1,22 +1,44 @@
-// Google Benchmark reporters that keep csbench's names as designed. Google Benchmark appends
-// "/manual_time" to every benchmark timed with UseManualTime ("/real_time" with UseRealTime);
-// csbench's names are the contract between runs, baselines and devices, so the suffix is dropped
-// from what is printed and saved.
+// Google Benchmark reporters that keep csbench's names as designed, and the run's outcome.
+// Google Benchmark appends "/manual_time" to every benchmark timed with UseManualTime
+// ("/real_time" with UseRealTime); csbench's names are the contract between runs, baselines and
+// devices, so the suffix is dropped from what is printed and saved.
 #pragma once
 
-#include <memory>
+#include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "harness/run_flags.hpp"
 
 namespace csbench {
 
-// Runs the registered benchmarks as benchmark::RunSpecifiedBenchmarks would with `args` (the
-// flags Google Benchmark parsed), with reporters that print the designed names. Handles
-// --benchmark_list_tests, --benchmark_format, --benchmark_out and --benchmark_out_format.
-void RunBenchmarks(const std::vector<std::string>& args);
+// What a run did: the benchmarks that finished, and those that failed (a check against the
+// reference, an error) or were skipped because the device cannot run them.
+struct RunSummary {
+  size_t finished = 0;
+  std::vector<std::pair<std::string, std::string>> failed;       // name, reason
+  std::vector<std::pair<std::string, std::string>> unsupported;  // name, reason
+};
+
+// Blocks SIGINT and SIGTERM in the calling thread and in every thread created after it, and
+// starts the thread that handles them: on either, the output file is written with every result
+// that finished and "interrupted": true in its context, and the process exits with 128 + the
+// signal's number (130, 143). main calls it first, before any library starts a thread.
+void HandleInterrupts();
+
+// Runs the registered benchmarks with reporters that print the designed names: to the console
+// (or --benchmark_format) and, with --benchmark_out, to that file, written whole when the run
+// ends or is interrupted.
+RunSummary RunBenchmarks(const RunFlags& flags);
 
 // "reduction/x/wg8x8/domain640x480/manual_time" -> "reduction/x/wg8x8/domain640x480"; likewise
 // "/real_time".
 std::string WithoutTimeSuffix(std::string name);
+
+// The text of a JSON report that Google Benchmark's JSONReporter wrote up to some point, made
+// valid: closed where it stopped, and marked "interrupted": true in its context when it is.
+// An empty text (the run stopped before its context) becomes a report with no benchmarks.
+std::string CompleteJson(const std::string& text, bool finalized, bool interrupted);
 
 }  // namespace csbench

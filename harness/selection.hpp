@@ -1,0 +1,53 @@
+// Which benchmarks a run selects. csbench matches --benchmark_filter itself, against the names as
+// printed and saved, and registers with Google Benchmark only what it selects: Google Benchmark's
+// own filter sees "/manual_time" at the end of every GPU-timed name, so a user's `$` would match
+// nothing. A name enters Google Benchmark's registry only through AddBenchmark().
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace csbench {
+
+// A --benchmark_filter value, with Google Benchmark's meaning: a POSIX extended regex searched
+// for in the name; "" and "all" select everything; a leading '-' selects what does not match.
+class NameFilter {
+ public:
+  // Throws UsageError when `pattern` is not a valid regex.
+  explicit NameFilter(std::string pattern);
+  bool Matches(std::string_view name) const;
+  const std::string& pattern() const { return pattern_; }
+
+ private:
+  std::string pattern_;
+  bool negative_ = false;
+  std::optional<std::regex> regex_;  // empty: everything
+};
+
+// What AddBenchmark() lets through: the user's filter, or else (on a CPU device) the quick default
+// set, given as filters of which any may match. With neither, everything.
+struct Selection {
+  std::optional<NameFilter> filter;
+  std::vector<NameFilter> quick_set;  // used only without a filter; empty: none
+  bool Selects(std::string_view name) const;
+};
+
+// Sets the run's selection; main calls it before the families register.
+void SetSelection(Selection selection);
+
+// Registers `fn` under `name` with Google Benchmark if the selection takes it; otherwise returns
+// a stand-in that accepts the same settings (UseManualTime(), Unit(), ...) and never runs.
+benchmark::internal::Benchmark* AddBenchmark(const std::string& name, std::function<void(benchmark::State&)> fn);
+
+// How many names the families offered, and how many of them were selected.
+size_t OfferedCount();
+size_t SelectedCount();
+
+}  // namespace csbench

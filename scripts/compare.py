@@ -4,8 +4,8 @@
     compare.py RUN.json [RUN.json ...] [--baseline FILE | --baselines-dir DIR]
                         [--threshold PCT] [--noise-factor K] [--ignore-device]
                         [--report-only] [--markdown]
-    compare.py record [--repetitions N] [--no-interleaving] [--bench PATH] [--out DIR]
-                      [BENCH FLAGS...]
+    compare.py record [--repetitions N] [--runs R] [--no-interleaving] [--bench PATH]
+                      [--out DIR] [BENCH FLAGS...]
     compare.py merge OUT.json RUN.json... (runs of one device under disjoint filters)
 
 All files are Google Benchmark JSON output (--benchmark_out_format=json).  Each
@@ -795,11 +795,51 @@ def record_command(bench, repetitions, out_file, extra, interleaving=True):
             f"--benchmark_out={out_file}", "--benchmark_out_format=json", *extra]
 
 
+def join_runs(runs):
+    """One baseline from runs of one device made by separate processes: every
+    repetition of a benchmark, renumbered; the per-process aggregates are
+    dropped (they summarize a part only).  The first run's context is kept."""
+    joined, counts = [], {}
+    for data in runs:
+        for entry in data["benchmarks"]:
+            if entry.get("run_type") == "aggregate":
+                continue
+            name = entry.get("run_name") or entry.get("name")
+            entry = dict(entry, repetition_index=counts.get(name, 0))
+            counts[name] = counts.get(name, 0) + 1
+            joined.append(entry)
+    for entry in joined:
+        entry["repetitions"] = counts[entry.get("run_name") or entry.get("name")]
+    context = dict(runs[0]["context"], recorded_runs=str(len(runs)))
+    return {"context": context, "benchmarks": joined}
+
+
+def record_one(bench, repetitions, out_dir, extra, interleaving):
+    """Run the bench once into a temporary file; return its data."""
+    fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".json", dir=out_dir)
+    os.close(fd)
+    try:
+        status = subprocess.run(record_command(bench, repetitions, tmp, extra,
+                                               interleaving)).returncode
+        # 1: some benchmark failed its check or errored; the others are still measured.
+        if status not in (0, 1):
+            raise InputError(f"{bench} exited with status {status}")
+        data = load_run(tmp)
+    finally:
+        os.unlink(tmp)
+    if is_interrupted(data["context"]):
+        raise InputError(f"{bench} was interrupted; a partial run is no baseline")
+    return data
+
+
 def cmd_record(args, extra):
     """Run the bench with repetitions and store baselines/<device key>.json."""
     if args.repetitions < MIN_RECORD_REPETITIONS:
         raise InputError(f"--repetitions {args.repetitions} is too few for a baseline; "
                          f"use at least {MIN_RECORD_REPETITIONS}")
+    if args.runs < 1 or args.repetitions % args.runs:
+        raise InputError(f"--runs {args.runs} must be at least 1 and divide --repetitions "
+                         f"{args.repetitions}")
     owned = [f for f in extra if f.startswith(RECORD_OWNED_FLAGS)]
     if owned:
         raise InputError(f"{owned[0].split('=')[0]} is set by record itself")
@@ -808,27 +848,29 @@ def cmd_record(args, extra):
         raise InputError(f"bench binary {bench} not found or not executable; build it first")
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
+    runs = [record_one(bench, args.repetitions // args.runs, out_dir, extra, args.interleaving)
+            for _ in range(args.runs)]
+    keys = {key_of(data, bench) for data in runs}
+    if len(keys) > 1:
+        raise InputError(f"the runs came from different devices: {', '.join(sorted(keys))}")
+    data = runs[0] if args.runs == 1 else join_runs(runs)
+    results = collect_results(data)
+    failed = [r.name for r in results.values() if r.error]
+    if len(failed) == len(results):
+        raise InputError("the bench produced no successful benchmark")
+    bad = [f"{r.name}: {r.nonsense[0]}" for r in results.values() if r.nonsense]
+    if bad:
+        raise InputError(f"nonsense values, no baseline written: {bad[0]}")
+    dest = out_dir / f"{keys.pop()}.json"
     fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".json", dir=out_dir)
-    os.close(fd)
-    try:
-        status = subprocess.run(record_command(bench, args.repetitions, tmp, extra,
-                                               args.interleaving)).returncode
-        if status != 0:
-            raise InputError(f"{bench} exited with status {status}")
-        data = load_run(tmp)
-        results = collect_results(data)
-        failed = [r.name for r in results.values() if r.error]
-        if len(failed) == len(results):
-            raise InputError("the bench produced no successful benchmark")
-        dest = out_dir / f"{key_of(data, bench)}.json"
-        os.replace(tmp, dest)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+    os.replace(tmp, dest)
     for name in failed:
         print(f"warning: {name} reported an error and has no baseline", file=sys.stderr)
     print(f"recorded {len(results) - len(failed)} benchmarks x {args.repetitions} "
-          f"repetitions for {data['context'].get('device', 'unknown device')} in {dest}")
+          f"repetitions ({args.runs} run{'s' if args.runs > 1 else ''}) for "
+          f"{data['context'].get('device', 'unknown device')} in {dest}")
     return EXIT_OK
 
 
@@ -865,6 +907,10 @@ def build_parser():
                               "further flags go to the bench")
     rec.add_argument("--repetitions", type=int, default=DEFAULT_RECORD_REPETITIONS, metavar="N",
                      help=f"repetitions, at least {MIN_RECORD_REPETITIONS} (default: %(default)s)")
+    rec.add_argument("--runs", type=int, default=1, metavar="R",
+                     help="spread the repetitions over R separate bench processes, so that the "
+                          "baseline's spread also holds what changes from one process to the "
+                          "next (allocations, clocks); R must divide N (default: %(default)s)")
     rec.add_argument("--bench", default=str(DEFAULT_BENCH), metavar="PATH",
                      help="benchmark executable (default: build/bench of the repository)")
     rec.add_argument("--out", default=str(DEFAULT_BASELINES_DIR), metavar="DIR",

@@ -515,15 +515,17 @@ class InterruptedRunTest(CompareTestCase):
 
 
 FAKE_BENCH = """#!{python}
-import json, sys
+import json, os, sys
 sys.path.insert(0, {fixtures!r})
 import synth
 args = sys.argv[1:]
 out = next(a.split("=", 1)[1] for a in args if a.startswith("--benchmark_out="))
 reps = int(next(a.split("=", 1)[1] for a in args if a.startswith("--benchmark_repetitions=")))
-data = synth.make_run(repetitions=reps)
+data = synth.make_run(repetitions=reps, seed=int(os.environ.get("FAKE_SEED", "1")),
+                     interrupted=os.environ.get("FAKE_EXIT") == "130")
 data["context"]["argv"] = args
 open(out, "w").write(json.dumps(data))
+sys.exit(int(os.environ.get("FAKE_EXIT", "0")))
 """
 
 
@@ -557,6 +559,37 @@ class RecordTest(CompareTestCase):
         recorded = self.out / f"{synth.DEVICE_A['device_key']}.json"
         argv = json.loads(recorded.read_text())["context"]["argv"]
         self.assertIn("--benchmark_enable_random_interleaving=false", argv)
+
+    def test_record_in_several_runs(self):
+        status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,
+                                    "--runs", "3", "--benchmark_filter=reduction")
+        self.assertEqual(status, 0, err)
+        self.assertIn("x 9 repetitions (3 runs)", out)
+        data = json.loads((self.out / f"{synth.DEVICE_A['device_key']}.json").read_text())
+        self.assertEqual(data["context"]["recorded_runs"], "3")
+        self.assertIn("--benchmark_repetitions=3", data["context"]["argv"])
+        self.assertNotIn("aggregate", {e["run_type"] for e in data["benchmarks"]})
+        reps = [e["repetition_index"] for e in data["benchmarks"] if e["name"] == SLOW]
+        self.assertEqual(reps, list(range(9)))
+        self.assertEqual({e["repetitions"] for e in data["benchmarks"]}, {9})
+
+    def test_record_runs_must_divide_repetitions(self):
+        status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,
+                                    "--runs", "2")
+        self.assert_bad_input(status, out, err, "must be at least 1 and divide --repetitions 9")
+
+    def test_record_keeps_a_run_with_a_failed_check(self):
+        os.environ["FAKE_EXIT"] = "1"
+        self.addCleanup(os.environ.pop, "FAKE_EXIT")
+        status, out, err = run_main("record", "--bench", self.bench, "--out", self.out)
+        self.assertEqual(status, 0, err)
+
+    def test_record_refuses_an_interrupted_run(self):
+        os.environ["FAKE_EXIT"] = "130"
+        self.addCleanup(os.environ.pop, "FAKE_EXIT")
+        status, out, err = run_main("record", "--bench", self.bench, "--out", self.out)
+        self.assert_bad_input(status, out, err, "exited with status 130")
+        self.assertEqual(list(self.out.iterdir()), [])
 
     def test_record_refuses_few_repetitions(self):
         status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,

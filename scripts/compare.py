@@ -78,6 +78,9 @@ MIN_UTEST_REPETITIONS = 4
 MIN_NOISE_REPETITIONS = 3
 MIN_RECORD_REPETITIONS = 9
 DEFAULT_RECORD_REPETITIONS = 9
+# Two H200 runs of one build differed by 2% on a kernel whose repetitions within each run
+# spread by 0.14%: one process's repetitions miss what changes between processes.
+DEFAULT_RECORD_RUNS = 3
 # Up to this many samples a side (and without ties) the U test's p-value is exact;
 # scipy's normal approximation overstates the smallest p-values of 9 against 9
 # samples tenfold, enough to hide any regression behind the correction.
@@ -907,7 +910,7 @@ def build_parser():
                               "further flags go to the bench")
     rec.add_argument("--repetitions", type=int, default=DEFAULT_RECORD_REPETITIONS, metavar="N",
                      help=f"repetitions, at least {MIN_RECORD_REPETITIONS} (default: %(default)s)")
-    rec.add_argument("--runs", type=int, default=1, metavar="R",
+    rec.add_argument("--runs", type=int, default=DEFAULT_RECORD_RUNS, metavar="R",
                      help="spread the repetitions over R separate bench processes, so that the "
                           "baseline's spread also holds what changes from one process to the "
                           "next (allocations, clocks); R must divide N (default: %(default)s)")

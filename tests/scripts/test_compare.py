@@ -541,7 +541,8 @@ class RecordTest(CompareTestCase):
 
     def test_record_writes_baseline_named_by_device_key(self):
         status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,
-                                    "--repetitions", "10", "--benchmark_filter=reduction")
+                                    "--repetitions", "10", "--runs", "1",
+                                    "--benchmark_filter=reduction")
         self.assertEqual(status, 0, err)
         recorded = self.out / f"{synth.DEVICE_A['device_key']}.json"
         argv = json.loads(recorded.read_text())["context"]["argv"]
@@ -554,7 +555,7 @@ class RecordTest(CompareTestCase):
 
     def test_record_without_interleaving(self):
         status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,
-                                    "--no-interleaving")
+                                    "--no-interleaving", "--runs", "1")
         self.assertEqual(status, 0, err)
         recorded = self.out / f"{synth.DEVICE_A['device_key']}.json"
         argv = json.loads(recorded.read_text())["context"]["argv"]
@@ -562,7 +563,7 @@ class RecordTest(CompareTestCase):
 
     def test_record_in_several_runs(self):
         status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,
-                                    "--runs", "3", "--benchmark_filter=reduction")
+                                    "--benchmark_filter=reduction")  # 3 runs by default
         self.assertEqual(status, 0, err)
         self.assertIn("x 9 repetitions (3 runs)", out)
         data = json.loads((self.out / f"{synth.DEVICE_A['device_key']}.json").read_text())

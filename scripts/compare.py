@@ -1,22 +1,44 @@
 #!/usr/bin/python3
-"""Compare a csbench run with the recorded baseline of its device, or record one.
+"""Compare csbench runs with the recorded baselines of their devices, or record one.
 
-    compare.py RUN.json [--baseline FILE | --baselines-dir DIR] [--threshold PCT]
-                        [--ignore-device] [--report-only] [--markdown]
-    compare.py record [--repetitions N] [--no-interleaving] [--bench PATH] [--out DIR]
-                      [BENCH FLAGS...]
+    compare.py RUN.json [RUN.json ...] [--baseline FILE | --baselines-dir DIR]
+                        [--threshold PCT] [--noise-factor K] [--ignore-device]
+                        [--report-only] [--markdown]
+    compare.py record [--repetitions N] [--runs R] [--no-interleaving] [--bench PATH]
+                      [--out DIR] [BENCH FLAGS...]
     compare.py merge OUT.json RUN.json... (runs of one device under disjoint filters)
 
-Both files are Google Benchmark JSON output (--benchmark_out_format=json).
-The change of a benchmark is its throughput change (median Gelem/s, or the
-inverse of the median time where a side has no Gelem/s counter): negative
-means slower.  A benchmark is SLOWER when it slowed down by more than the
-threshold and, where both sides have at least 4 repetitions, a two-sided
-Mann-Whitney U test (alpha 0.05) on the per-repetition samples agrees.  With
-fewer repetitions the verdict rests on the threshold alone and says so.
+All files are Google Benchmark JSON output (--benchmark_out_format=json).  Each
+run is compared with baselines/<device_key>.json of its own device (device_key
+from the run's JSON context); --baseline FILE names the baseline of a single run.
 
-Exit status: 0 no regression (always 0 with --report-only), 1 at least one
-SLOWER benchmark, 2 bad input (one-line reason on stderr).
+The change of a benchmark is its throughput change (median Gelem/s, or the
+inverse of the median time where neither side has Gelem/s): negative means
+slower.  A benchmark is SLOWER only when all three hold:
+  1. the slowdown exceeds the threshold (5% by default);
+  2. it exceeds K times (3 by default) the benchmark's noise: the robust
+     relative spread (scaled median absolute deviation) of its repetitions,
+     the larger of baseline and run, and never less than the typical spread
+     of its class in the baseline (device-timed, CPU plain loop, host-clocked);
+  3. a one-sided Mann-Whitney U test says the run is slower, and its p-value
+     stays below alpha 0.05 after Holm's correction over every benchmark
+     compared in this call (all runs together).
+Each benchmark's report says the smallest slowdown it could have detected.
+With fewer than 4 repetitions on a side there is no U test, so nothing can be
+SLOWER: a change beyond the threshold is UNSURE and marked threshold-only.  At
+suite scale a lone regression needs about 8 repetitions a side (with 470
+benchmarks, 7 against 7 cannot reach Holm's first step even when every sample
+of the run is below every sample of the baseline).
+FASTER is decided the same way in the other direction and never fails.
+
+A run whose context says interrupted (a benchmark stopped by Ctrl-C or a CI
+timeout) is partial: only its entries are compared, and the baseline's other
+entries are listed as NOT_RUN, not MISSING.
+
+Exit status: 0 no regression (always 0 with --report-only on valid input),
+1 at least one SLOWER benchmark, 2 bad input, including nonsense values (a
+NaN, zero or negative time or rate, or a missing counter), with a one-line
+reason on stderr.
 """
 
 import argparse
@@ -32,10 +54,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 try:
-    from scipy.stats import mannwhitneyu
-except ImportError:  # bad set-up, not a regression: exit 2 with the reason, never 1
-    print("compare.py: scipy is missing (Debian package python3-scipy; scripts/setup.sh installs it)",
-          file=sys.stderr)
+    from scipy.special import comb
+    from scipy.stats import mannwhitneyu, median_abs_deviation
+    from statsmodels.stats.multitest import multipletests
+except ImportError as missing:  # bad set-up, not a regression: exit 2 with the reason, never 1
+    print(f"compare.py: {missing.name} is missing (Debian packages python3-scipy and "
+          "python3-statsmodels)", file=sys.stderr)
     sys.exit(2)
 
 PROG = "compare.py"
@@ -44,20 +68,35 @@ DEFAULT_BASELINES_DIR = REPO_ROOT / "baselines"
 DEFAULT_BENCH = REPO_ROOT / "build" / "bench"
 
 RATE_KEY = "Gelem/s"
+# Rate counters that must be finite and positive wherever they appear.
+RATE_KEYS = ("Gelem/s", "GB/s")
 ALPHA = 0.05
+CORRECTION = "holm"
 DEFAULT_THRESHOLD_PCT = 5.0
+DEFAULT_NOISE_FACTOR = 3.0
 MIN_UTEST_REPETITIONS = 4
+MIN_NOISE_REPETITIONS = 3
 MIN_RECORD_REPETITIONS = 9
 DEFAULT_RECORD_REPETITIONS = 9
+# Two H200 runs of one build differed by 2% on a kernel whose repetitions within each run
+# spread by 0.14%: one process's repetitions miss what changes between processes.
+DEFAULT_RECORD_RUNS = 3
+# Up to this many samples a side (and without ties) the U test's p-value is exact;
+# scipy's normal approximation overstates the smallest p-values of 9 against 9
+# samples tenfold, enough to hide any regression behind the correction.
+MAX_EXACT_UTEST = 50
 
 EXIT_OK, EXIT_SLOWER, EXIT_BAD_INPUT = 0, 1, 2
-VERDICTS = ("SLOWER", "UNSURE", "FASTER", "SAME", "NEW", "MISSING", "ERROR")
+VERDICTS = ("SLOWER", "UNSURE", "FASTER", "SAME", "NEW", "MISSING", "NOT_RUN", "ERROR")
 NS_PER_UNIT = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 # Context keys that, when they differ, make a comparison questionable.
 SETUP_KEYS = ("backend", "timer", "cache")
 # Flags that `record` sets itself and refuses from the command line.
 RECORD_OWNED_FLAGS = ("--benchmark_repetitions", "--benchmark_out",
                       "--benchmark_enable_random_interleaving")
+# Noise classes: each gets its noise floor from its own entries.
+DEVICE, CPU, HOST = "device-timed", "cpu", "host-clocked"
+HOST_CLOCKED_SUFFIXES = ("/compute+download", "/compute+download+sum")
 
 
 class InputError(Exception):
@@ -70,7 +109,10 @@ class Result:
     name: str
     times_ns: list = field(default_factory=list)
     rates: list = field(default_factory=list)
-    error: str = None
+    error: str = None             # the benchmark reported an error (skipped)
+    nonsense: list = field(default_factory=list)  # impossible values: bad input
+    counter_counts: dict = field(default_factory=dict)  # rate counter -> repetitions with it
+    noise_class: str = DEVICE
 
     @property
     def family(self):
@@ -87,6 +129,11 @@ class Result:
         """True when every sample carries a Gelem/s counter."""
         return bool(self.rates) and len(self.rates) == len(self.times_ns)
 
+    @property
+    def valid(self):
+        """True when the samples can be compared."""
+        return not self.error and not self.nonsense and bool(self.times_ns)
+
     def median_time(self):
         """Median time in nanoseconds."""
         return statistics.median(self.times_ns)
@@ -95,16 +142,29 @@ class Result:
         """Median Gelem/s, or None without the counter."""
         return statistics.median(self.rates) if self.has_rate else None
 
+    def throughputs(self, use_rate):
+        """Per-repetition throughput: Gelem/s, or 1/time (larger is faster)."""
+        return list(self.rates) if use_rate else [1.0 / t for t in self.times_ns]
+
+    def noise(self, use_rate):
+        """Robust relative spread of the throughputs, or None with too few samples."""
+        return relative_spread(self.throughputs(use_rate))
+
 
 @dataclass
 class Comparison:
-    """The verdict on one benchmark name."""
+    """The verdict on one benchmark name of one run."""
     name: str
     base: Result = None
     run: Result = None
     verdict: str = "SAME"
     ratio: float = None          # run / baseline throughput
-    pvalue: float = None         # None: no U test (threshold-only)
+    noise: float = None          # relative noise the change is measured against
+    p_slower: float = None       # one-sided U test p-values, raw; None: no U test
+    p_faster: float = None
+    p_adjusted: float = None     # corrected p-value in the direction of the change
+    detectable_pct: float = None  # smallest slowdown that would be SLOWER; None: none
+    problems: list = field(default_factory=list)  # nonsense found on either side
 
     @property
     def change_pct(self):
@@ -119,7 +179,29 @@ class Comparison:
     @property
     def threshold_only(self):
         """True when the verdict was reached without a U test."""
-        return self.compared and self.pvalue is None
+        return self.compared and self.p_slower is None
+
+
+@dataclass
+class RunComparison:
+    """One run compared with its baseline."""
+    run_path: str
+    base_path: str
+    run_data: dict
+    base_data: dict
+    comparisons: list
+    key: str
+    floors: dict
+
+    @property
+    def device(self):
+        """Device name from the run's context."""
+        return self.run_data["context"].get("device", "unknown device")
+
+    @property
+    def interrupted(self):
+        """True when the run says it was interrupted (a partial run)."""
+        return is_interrupted(self.run_data["context"])
 
 
 # ---------------------------------------------------------------- input
@@ -145,6 +227,14 @@ def load_run(path):
         raise InputError(f"{path} has a malformed 'context'")
     data.setdefault("context", {})
     return data
+
+
+def is_interrupted(context):
+    """True when a context says the run was interrupted (bool or Google Benchmark's string)."""
+    value = context.get("interrupted")
+    if isinstance(value, str):
+        return value.strip().lower() in ("true", "1", "yes")
+    return value is True
 
 
 def strip_hex(value):
@@ -174,15 +264,64 @@ def family_of(name):
     return name.split("/", 1)[0]
 
 
+def noise_class(name, context):
+    """Which measurements a benchmark's noise floor comes from.
+
+    CPU: plain-loop entries (variant plain_loop, plain_loop_float, ...), or
+    every entry of a plain_loop-backend run.
+    Host-clocked: Gray-Scott modes with downloads, or every entry of a run
+    whose timer is the host clock.  Device-timed: the rest (GPU timestamps).
+    """
+    parts = name.split("/")
+    if (len(parts) > 1 and parts[1].startswith("plain_loop")) or \
+            context.get("backend") == "plain_loop":
+        return CPU
+    if name.endswith(HOST_CLOCKED_SUFFIXES) or context.get("timer") == "host":
+        return HOST
+    return DEVICE
+
+
 def entry_time_ns(entry):
     """real_time of an entry converted to nanoseconds."""
     unit = entry.get("time_unit", "ns")
     if unit not in NS_PER_UNIT:
         raise InputError(f"benchmark {entry.get('name')!r} has unknown time_unit {unit!r}")
-    try:
-        return float(entry["real_time"]) * NS_PER_UNIT[unit]
-    except (KeyError, TypeError, ValueError):
-        raise InputError(f"benchmark {entry.get('name')!r} has no numeric real_time") from None
+    value = entry.get("real_time")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError(f"benchmark {entry.get('name')!r} has no numeric real_time")
+    return float(value) * NS_PER_UNIT[unit]
+
+
+def positive_finite(value):
+    """True for a real number above zero that is neither NaN nor infinite."""
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value) and value > 0)
+
+
+def entry_nonsense(entry, time_ns):
+    """Reasons why a finished entry's values cannot be a measurement."""
+    reasons = []
+    if not positive_finite(time_ns):
+        reasons.append(f"real_time is {entry.get('real_time')!r}")
+    for key in RATE_KEYS:
+        if key in entry and not positive_finite(entry[key]):
+            reasons.append(f"{key} is {entry[key]!r}")
+    return reasons
+
+
+def add_sample(result, entry, label):
+    """Append one entry's time and rate to result, recording nonsense instead of bad values."""
+    time_ns = entry_time_ns(entry)
+    reasons = entry_nonsense(entry, time_ns)
+    if reasons:
+        result.nonsense += [f"{label}: {r}" for r in reasons]
+        return
+    result.times_ns.append(time_ns)
+    for key in RATE_KEYS:
+        if key in entry:
+            result.counter_counts[key] = result.counter_counts.get(key, 0) + 1
+    if RATE_KEY in entry:
+        result.rates.append(float(entry[RATE_KEY]))
 
 
 def collect_results(data):
@@ -191,8 +330,11 @@ def collect_results(data):
     Per-repetition entries (run_type "iteration") are the samples.  A name
     with only aggregates (--benchmark_report_aggregates_only) gets its median,
     or else mean, as a single sample.  Errored entries mark the Result.
+    NaN, zero or negative times or rates, and a rate counter present in some
+    repetitions but not in others, are recorded as nonsense.
     """
     results, fallback = {}, {}
+    context = data.get("context", {})
     for entry in data["benchmarks"]:
         if not isinstance(entry, dict) or "name" not in entry:
             raise InputError("a benchmark entry has no name")
@@ -202,77 +344,171 @@ def collect_results(data):
             if agg in ("median", "mean") and not entry.get("error_occurred"):
                 fallback.setdefault(name, {})[agg] = entry
             continue
-        result = results.setdefault(name, Result(name))
+        result = results.setdefault(name, Result(name, noise_class=noise_class(name, context)))
         if entry.get("error_occurred"):
             result.error = entry.get("error_message") or "error without message"
             continue
-        result.times_ns.append(entry_time_ns(entry))
-        if isinstance(entry.get(RATE_KEY), (int, float)):
-            result.rates.append(float(entry[RATE_KEY]))
+        add_sample(result, entry, f"repetition {entry.get('repetition_index', '?')}")
     for name, aggs in fallback.items():
         if name not in results:
-            entry = aggs.get("median") or aggs["mean"]
-            result = results[name] = Result(name, [entry_time_ns(entry)])
-            if isinstance(entry.get(RATE_KEY), (int, float)):
-                result.rates.append(float(entry[RATE_KEY]))
+            agg = "median" if "median" in aggs else "mean"
+            result = results[name] = Result(name, noise_class=noise_class(name, context))
+            add_sample(result, aggs[agg], agg)
     for result in results.values():
-        if not result.times_ns and result.error is None:
+        for key, count in result.counter_counts.items():
+            if count != len(result.times_ns):
+                result.nonsense.append(f"counter {key} missing in "
+                                       f"{len(result.times_ns) - count} of "
+                                       f"{len(result.times_ns)} repetitions")
+        if not result.times_ns and result.error is None and not result.nonsense:
             result.error = "no samples"
     return results
 
 
 # ---------------------------------------------------------------- statistics
 
-def throughput_ratio(base, run):
+def relative_spread(samples):
+    """Scaled median absolute deviation over the median (a robust relative standard
+    deviation), or None with fewer than MIN_NOISE_REPETITIONS samples.
+
+    Robust on purpose: a repetition taken while the GPU was still raising its
+    clocks can be several times slower than the others and must not make the
+    benchmark look noisy.
+    """
+    if len(samples) < MIN_NOISE_REPETITIONS:
+        return None
+    return float(median_abs_deviation(samples, scale="normal")) / statistics.median(samples)
+
+
+def class_floors(results):
+    """{noise class: median relative spread of the class's valid entries}.
+
+    A benchmark is never considered quieter than the typical entry of its
+    class in the baseline: 9 repetitions can look tight by chance.
+    """
+    spreads = {}
+    for result in results.values():
+        if result.valid:
+            spread = result.noise(result.has_rate)
+            if spread is not None:
+                spreads.setdefault(result.noise_class, []).append(spread)
+    return {cls: statistics.median(values) for cls, values in spreads.items()}
+
+
+def utest_pvalues(base, run):
+    """(p_slower, p_faster): one-sided Mann-Whitney U p-values that the run's
+    throughputs are lower, or higher, than the baseline's; (None, None) with
+    fewer than MIN_UTEST_REPETITIONS samples on a side."""
+    if min(len(base), len(run)) < MIN_UTEST_REPETITIONS:
+        return None, None
+    distinct = len(set(base) | set(run))
+    if distinct == 1:
+        return 1.0, 1.0  # all samples equal: nothing to tell apart
+    exact = distinct == len(base) + len(run) and max(len(base), len(run)) <= MAX_EXACT_UTEST
+    method = "exact" if exact else "asymptotic"
+    pvalues = [mannwhitneyu(run, base, alternative=alt, method=method).pvalue
+               for alt in ("less", "greater")]
+    return tuple(1.0 if math.isnan(p) else float(p) for p in pvalues)
+
+
+def smallest_pvalue(n, m):
+    """The smallest one-sided p-value of an exact U test of n against m samples
+    (every sample of one side below every sample of the other)."""
+    return 1.0 / comb(n + m, n, exact=True)
+
+
+def throughput_ratio(base, run, use_rate):
     """run/baseline throughput from medians (Gelem/s, else inverse time)."""
-    if base.has_rate and run.has_rate:
+    if use_rate:
         return run.median_rate() / base.median_rate()
     return base.median_time() / run.median_time()
 
 
-def utest_samples(result, use_rate):
-    """Samples for the U test: Gelem/s when both sides have it, else times."""
-    return result.rates if use_rate else result.times_ns
+def counter_mismatch(base, run):
+    """Nonsense lines for a rate counter that one side has and the other lacks."""
+    lines = []
+    for key in RATE_KEYS:
+        has_base, has_run = key in base.counter_counts, key in run.counter_counts
+        if has_base != has_run:
+            side, other = ("run", "baseline") if has_base else ("baseline", "run")
+            lines.append(f"{side}: counter {key} missing (the {other} has it)")
+    return lines
 
 
-def utest_pvalue(a, b):
-    """Two-sided Mann-Whitney U p-value, or None with too few repetitions."""
-    if min(len(a), len(b)) < MIN_UTEST_REPETITIONS:
-        return None
-    if len(set(a) | set(b)) == 1:
-        return 1.0  # all samples equal: nothing to tell apart
-    p = mannwhitneyu(a, b, alternative="two-sided").pvalue
-    return 1.0 if math.isnan(p) else float(p)
+def compare_one(name, base, run, floors, partial=False):
+    """Compare one benchmark name given its baseline and run Results (or None).
 
-
-def classify(ratio, pvalue, threshold_pct, alpha=ALPHA):
-    """Verdict from a throughput ratio and an optional U test p-value."""
-    change = (ratio - 1.0) * 100.0
-    if abs(change) <= threshold_pct:
-        return "SAME"
-    if pvalue is not None and pvalue >= alpha:
-        return "UNSURE"
-    return "SLOWER" if change < 0 else "FASTER"
-
-
-def compare_one(name, base, run, threshold_pct):
-    """Compare one benchmark name given its baseline and run Results (or None)."""
+    Measures the change, the noise and the raw U test p-values; the verdict of
+    a compared benchmark is left to decide_verdicts(), which needs every
+    p-value of the call for the correction.
+    """
+    problems = ([f"baseline: {r}" for r in base.nonsense] if base else []) + \
+               ([f"run: {r}" for r in run.nonsense] if run else [])
+    if base and run and not (base.error or run.error):
+        problems += counter_mismatch(base, run)
+    if problems:
+        return Comparison(name, base, run, verdict="ERROR", problems=problems)
     if base is None:
         return Comparison(name, run=run, verdict="NEW")
     if run is None:
-        return Comparison(name, base=base, verdict="MISSING")
-    if base.error or run.error:
+        return Comparison(name, base=base, verdict="NOT_RUN" if partial else "MISSING")
+    if not (base.valid and run.valid):
         return Comparison(name, base, run, verdict="ERROR")
     use_rate = base.has_rate and run.has_rate
-    ratio = throughput_ratio(base, run)
-    pvalue = utest_pvalue(utest_samples(base, use_rate), utest_samples(run, use_rate))
-    return Comparison(name, base, run, classify(ratio, pvalue, threshold_pct), ratio, pvalue)
+    spreads = [base.noise(use_rate), run.noise(use_rate), floors.get(base.noise_class)]
+    spreads = [s for s in spreads if s is not None]
+    p_slower, p_faster = utest_pvalues(base.throughputs(use_rate), run.throughputs(use_rate))
+    return Comparison(name, base, run, verdict=None, ratio=throughput_ratio(base, run, use_rate),
+                      noise=max(spreads) if spreads else None,
+                      p_slower=p_slower, p_faster=p_faster)
 
 
-def compare_results(base, run, threshold_pct):
+def compare_results(base, run, floors, partial=False):
     """Comparisons in run order, followed by the benchmarks missing from the run."""
     names = list(run) + [n for n in base if n not in run]
-    return [compare_one(n, base.get(n), run.get(n), threshold_pct) for n in names]
+    return [compare_one(n, base.get(n), run.get(n), floors, partial) for n in names]
+
+
+def holm_adjusted(pvalues):
+    """Holm-corrected p-values (same order)."""
+    if not pvalues:
+        return []
+    return [float(p) for p in multipletests(pvalues, alpha=ALPHA, method=CORRECTION)[1]]
+
+
+def change_bar(noise, threshold_pct, noise_factor):
+    """The change in percent a benchmark must exceed: threshold or noise, the larger."""
+    return max(threshold_pct, noise_factor * noise * 100.0 if noise is not None else 0.0)
+
+
+def classify(change_pct, noise, p_adjusted, threshold_pct, noise_factor):
+    """Verdict from a throughput change, its noise and its corrected p-value (None: no test)."""
+    if abs(change_pct) <= threshold_pct:
+        return "SAME"
+    if abs(change_pct) <= change_bar(noise, threshold_pct, noise_factor):
+        return "UNSURE"  # beyond the threshold, but within this benchmark's noise
+    if p_adjusted is None or p_adjusted >= ALPHA:
+        return "UNSURE"  # no U test (too few repetitions), or not significant after correction
+    return "SLOWER" if change_pct < 0 else "FASTER"
+
+
+def decide_verdicts(comparisons, threshold_pct, noise_factor):
+    """Correct the p-values of all compared benchmarks together (Holm) and set
+    each one's verdict and smallest detectable slowdown.  Returns the number
+    of U tests in the correction."""
+    tested = [c for c in comparisons if c.compared and c.p_slower is not None]
+    for c, p_slow, p_fast in zip(tested, holm_adjusted([c.p_slower for c in tested]),
+                                 holm_adjusted([c.p_faster for c in tested])):
+        c.p_adjusted = p_slow if c.ratio < 1.0 else p_fast
+    for c in comparisons:
+        if not c.compared:
+            continue
+        c.verdict = classify(c.change_pct, c.noise, c.p_adjusted, threshold_pct, noise_factor)
+        c.detectable_pct = change_bar(c.noise, threshold_pct, noise_factor)
+        if c.p_slower is None or \
+                smallest_pvalue(c.base.repetitions, c.run.repetitions) * len(tested) >= ALPHA:
+            c.detectable_pct = None  # no test, or even total separation would not survive
+    return len(tested)
 
 
 def family_geomeans(comparisons):
@@ -309,12 +545,24 @@ def fmt_rate(value):
 
 
 def fmt_test(c):
-    """U test column: p-value, threshold-only, or blank."""
+    """U test column: corrected p-value, threshold-only, or blank."""
     if not c.compared:
         return "-"
-    if c.pvalue is None:
+    if c.p_adjusted is None:
         return "threshold-only"
-    return "p<0.001" if c.pvalue < 0.001 else f"p={c.pvalue:.3f}"
+    return "p<0.001" if c.p_adjusted < 0.001 else f"p={c.p_adjusted:.3f}"
+
+
+def fmt_noise(c):
+    """Noise column: the relative spread the change is measured against."""
+    return "-" if c.noise is None else f"±{c.noise * 100:.2g}%"
+
+
+def fmt_detectable(c):
+    """Smallest slowdown that would have been called SLOWER."""
+    if not c.compared:
+        return "-"
+    return "none" if c.detectable_pct is None else f"-{c.detectable_pct:.3g}%"
 
 
 def table_rows(comparisons):
@@ -322,7 +570,7 @@ def table_rows(comparisons):
     rows = []
     for c in comparisons:
         b, r = c.base, c.run
-        ok = lambda res: res is not None and not res.error
+        ok = lambda res: res is not None and res.valid
         rows.append([
             c.name,
             fmt_rate(b.median_rate()) if ok(b) else "-",
@@ -330,6 +578,8 @@ def table_rows(comparisons):
             fmt_time(b.median_time()) if ok(b) else "-",
             fmt_time(r.median_time()) if ok(r) else "-",
             "-" if c.change_pct is None else f"{c.change_pct:+.1f}%",
+            fmt_noise(c),
+            fmt_detectable(c),
             fmt_test(c),
             c.verdict,
         ])
@@ -337,7 +587,7 @@ def table_rows(comparisons):
 
 
 HEADER = ["benchmark", "base Gelem/s", "run Gelem/s", "base time", "run time",
-          "change", "U test", "verdict"]
+          "change", "noise", "detects", "U test", "verdict"]
 
 
 def geomean_lines(geomeans):
@@ -346,48 +596,110 @@ def geomean_lines(geomeans):
             for fam, (g, n) in geomeans.items()]
 
 
-def notes(comparisons, threshold_pct):
-    """Summary lines: verdict counts, threshold-only and error details."""
+def floor_line(floors, comparisons):
+    """The noise floor of each class, with how many compared entries it covers."""
+    counts = {}
+    for c in comparisons:
+        if c.compared:
+            counts[c.base.noise_class] = counts.get(c.base.noise_class, 0) + 1
+    parts = [f"{cls} ±{floors[cls] * 100:.2g}% ({counts.get(cls, 0)} compared)"
+             for cls in (DEVICE, CPU, HOST) if cls in floors]
+    return "noise floors (median spread of each class in the baseline): " + ", ".join(parts) \
+        if parts else "noise floors: none (fewer than 3 repetitions in the baseline)"
+
+
+def notes(comparisons, floors, threshold_pct, noise_factor):
+    """Summary lines of one run: verdict counts, noise floors, threshold-only and errors."""
     counts = {v: sum(c.verdict == v for c in comparisons) for v in VERDICTS}
     lines = ["verdicts: " + ", ".join(f"{n} {v}" for v, n in counts.items() if n)
-             + f" (threshold {threshold_pct:g}%, U test alpha {ALPHA}"
-             + f" where both sides have >= {MIN_UTEST_REPETITIONS} repetitions)"]
+             + f" (threshold {threshold_pct:g}%, noise x{noise_factor:g}, one-sided U test,"
+             + f" Holm-corrected alpha {ALPHA})", floor_line(floors, comparisons)]
     thr = sum(c.threshold_only for c in comparisons)
     if thr:
         lines.append(f"{thr} verdicts are threshold-only: fewer than "
-                     f"{MIN_UTEST_REPETITIONS} repetitions on a side, no U test")
+                     f"{MIN_UTEST_REPETITIONS} repetitions on a side, no U test, so never SLOWER")
+    undetectable = sum(c.compared and c.detectable_pct is None for c in comparisons)
+    if undetectable:
+        lines.append(f"{undetectable} benchmarks could not have been found SLOWER: their "
+                     "repetitions are too few for a U test to survive the correction")
     for c in comparisons:
         for side, res in (("baseline", c.base), ("run", c.run)):
             if res is not None and res.error:
                 lines.append(f"ERROR {c.name} ({side}): {res.error}")
+        for problem in c.problems:
+            lines.append(f"ERROR {c.name}: nonsense in the {problem}")
     return lines
 
 
-def format_console(comparisons, header_lines, threshold_pct):
-    """Plain-text report with an aligned table."""
-    rows = [HEADER] + table_rows(comparisons)
-    widths = [max(len(row[i]) for row in rows) for i in range(len(HEADER))]
-    def line(row):
-        cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:-1], widths[1:-1])]
-        return "  ".join(cells + [row[-1]])
-    out = header_lines + ["", line(rows[0]), "-" * (sum(widths) + 2 * len(widths))]
-    out += [line(r) for r in rows[1:]] + [""]
-    out += geomean_lines(family_geomeans(comparisons)) + notes(comparisons, threshold_pct)
+def run_header(rc):
+    """Header lines of one run's section: what was compared with what, partial runs."""
+    lines = [f"run:      {describe(rc.run_data, rc.run_path)}",
+             f"baseline: {describe(rc.base_data, rc.base_path)}"]
+    lines += setup_differences(rc.base_data["context"], rc.run_data["context"])
+    if rc.interrupted:
+        present = sum(c.run is not None for c in rc.comparisons)
+        not_run = sum(c.verdict == "NOT_RUN" for c in rc.comparisons)
+        lines.append(f"PARTIAL RUN: {rc.run_path} was interrupted; only its {present} entries "
+                     f"are compared, {not_run} baseline entries did not run (NOT_RUN)")
+    if is_interrupted(rc.base_data["context"]):
+        lines.append(f"note: the baseline {rc.base_path} is itself an interrupted, partial run")
+    return lines
+
+
+def summary_lines(runs, n_tests, status):
+    """The call's summary: one line per run, each regression with its device, the result."""
+    lines = [f"summary: {len(runs)} run{'s' if len(runs) != 1 else ''}, "
+             f"{n_tests} U tests corrected together (Holm)"]
+    for rc in runs:
+        counts = {v: sum(c.verdict == v for c in rc.comparisons) for v in VERDICTS}
+        lines.append(f"{rc.device} [{rc.key}] ({rc.run_path}"
+                     f"{', PARTIAL' if rc.interrupted else ''}): "
+                     + ", ".join(f"{n} {v}" for v, n in counts.items() if n))
+    for rc in runs:
+        for c in rc.comparisons:
+            if c.verdict == "SLOWER":
+                lines.append(f"SLOWER on {rc.device} [{rc.key}]: {c.name} {c.change_pct:+.1f}% "
+                             f"(noise {fmt_noise(c)}, {fmt_test(c)})")
+    lines.append(f"exit status {status}")
+    return lines
+
+
+def format_console(runs, settings, n_tests, status):
+    """Plain-text report: a section with an aligned table per run, then the summary."""
+    out = []
+    for rc in runs:
+        rows = [HEADER] + table_rows(rc.comparisons)
+        widths = [max(len(row[i]) for row in rows) for i in range(len(HEADER))]
+        def line(row):
+            cells = [row[0].ljust(widths[0])]
+            cells += [c.rjust(w) for c, w in zip(row[1:-1], widths[1:-1])]
+            return "  ".join(cells + [row[-1]])
+        out += run_header(rc) + ["", line(rows[0]), "-" * (sum(widths) + 2 * len(widths))]
+        out += [line(r) for r in rows[1:]] + [""]
+        out += geomean_lines(family_geomeans(rc.comparisons))
+        out += notes(rc.comparisons, rc.floors, *settings) + [""]
+    out += summary_lines(runs, n_tests, status)
     return "\n".join(out) + "\n"
 
 
-def format_markdown(comparisons, header_lines, threshold_pct):
+def format_markdown(runs, settings, n_tests, status):
     """GitHub-flavoured Markdown report for a CI job summary."""
     esc = lambda s: s.replace("|", "\\|")
-    out = ["### csbench comparison", ""] + [f"{esc(h)}  " for h in header_lines] + [""]
-    out.append("| " + " | ".join(HEADER) + " |")
-    out.append("|" + "---|" + "---:|" * (len(HEADER) - 2) + "---|")
-    for row in table_rows(comparisons):
-        verdict = f"**{row[-1]}**" if row[-1] in ("SLOWER", "ERROR") else row[-1]
-        out.append("| " + " | ".join([f"`{esc(row[0])}`"] + row[1:-1] + [verdict]) + " |")
-    out.append("")
-    out += [f"- {esc(l)}" for l in geomean_lines(family_geomeans(comparisons))]
-    out += [f"- {esc(l)}" for l in notes(comparisons, threshold_pct)]
+    out = ["### csbench comparison", ""]
+    for rc in runs:
+        if len(runs) > 1:
+            out += [f"#### {esc(rc.device)} [{rc.key}]", ""]
+        out += [f"{esc(h)}  " for h in run_header(rc)] + [""]
+        out.append("| " + " | ".join(HEADER) + " |")
+        out.append("|" + "---|" + "---:|" * (len(HEADER) - 2) + "---|")
+        for row in table_rows(rc.comparisons):
+            verdict = f"**{row[-1]}**" if row[-1] in ("SLOWER", "ERROR") else row[-1]
+            out.append("| " + " | ".join([f"`{esc(row[0])}`"] + row[1:-1] + [verdict]) + " |")
+        out.append("")
+        out += [f"- {esc(l)}" for l in geomean_lines(family_geomeans(rc.comparisons))]
+        out += [f"- {esc(l)}" for l in notes(rc.comparisons, rc.floors, *settings)]
+        out.append("")
+    out += ["#### summary", ""] + [f"- {esc(l)}" for l in summary_lines(runs, n_tests, status)]
     return "\n".join(out) + "\n"
 
 
@@ -423,27 +735,60 @@ def setup_differences(base_ctx, run_ctx):
             for k in SETUP_KEYS if base_ctx.get(k) != run_ctx.get(k)]
 
 
-def cmd_compare(args):
-    """Compare a run with its baseline; print the report; return the exit status."""
-    if args.threshold < 0:
-        raise InputError("--threshold must not be negative")
-    run = load_run(args.run)
-    run_key = key_of(run, args.run)
-    base_file = baseline_path(run_key, args.baseline, args.baselines_dir)
+def compare_run(run_path, baseline, baselines_dir, ignore_device):
+    """Load one run and its baseline and compare them (verdicts still open)."""
+    run = load_run(run_path)
+    run_key = key_of(run, run_path)
+    base_file = baseline_path(run_key, baseline, baselines_dir)
     base = load_run(base_file)
     base_key = key_of(base, base_file)
-    if base_key != run_key and not args.ignore_device:
-        raise InputError(f"device mismatch: run is {run_key}, baseline {base_file} is "
-                         f"{base_key}; pass --ignore-device to compare anyway")
-    comparisons = compare_results(collect_results(base), collect_results(run), args.threshold)
-    header = [f"run:      {describe(run, args.run)}",
-              f"baseline: {describe(base, base_file)}"]
-    header += setup_differences(base["context"], run["context"])
+    if base_key != run_key and not ignore_device:
+        raise InputError(f"device mismatch: run {run_path} is {run_key}, baseline {base_file} "
+                         f"is {base_key}; pass --ignore-device to compare anyway")
+    base_results = collect_results(base)
+    floors = class_floors(base_results)
+    comparisons = compare_results(base_results, collect_results(run), floors,
+                                  partial=is_interrupted(run["context"]))
+    return RunComparison(str(run_path), str(base_file), run, base, comparisons, run_key, floors)
+
+
+def input_problems(runs):
+    """Reasons the call's input is bad although every file was read: nonsense values,
+    or a run with nothing in common with its baseline."""
+    problems = [f"{rc.run_path}: {c.name}: {c.problems[0]}"
+                for rc in runs for c in rc.comparisons if c.problems]
+    if problems:
+        more = f" (and {len(problems) - 1} more, listed above)" if len(problems) > 1 else ""
+        return f"nonsense values: {problems[0]}{more}"
+    for rc in runs:
+        if not any(c.compared for c in rc.comparisons):
+            if rc.interrupted and not any(c.run for c in rc.comparisons):
+                return f"{rc.run_path} was interrupted before any benchmark finished"
+            where = f"{rc.run_path} and its baseline" if len(runs) > 1 else "run and baseline"
+            return f"no benchmark in common between {where}"
+    return None
+
+
+def cmd_compare(args):
+    """Compare runs with their baselines; print one report; return the exit status."""
+    if args.threshold < 0:
+        raise InputError("--threshold must not be negative")
+    if args.noise_factor < 0:
+        raise InputError("--noise-factor must not be negative")
+    if args.baseline and len(args.runs) > 1:
+        raise InputError("--baseline takes a single run; with several runs each is compared "
+                         "with the baseline of its own device (--baselines-dir)")
+    runs = [compare_run(path, args.baseline, args.baselines_dir, args.ignore_device)
+            for path in args.runs]
+    everything = [c for rc in runs for c in rc.comparisons]
+    n_tests = decide_verdicts(everything, args.threshold, args.noise_factor)
+    problem = input_problems(runs)
+    status = EXIT_BAD_INPUT if problem else exit_status(everything, args.report_only)
     fmt = format_markdown if args.markdown else format_console
-    sys.stdout.write(fmt(comparisons, header, args.threshold))
-    if not any(c.compared for c in comparisons):
-        raise InputError("no benchmark in common between run and baseline")
-    return exit_status(comparisons, args.report_only)
+    sys.stdout.write(fmt(runs, (args.threshold, args.noise_factor), n_tests, status))
+    if problem:
+        raise InputError(problem)
+    return status
 
 
 def record_command(bench, repetitions, out_file, extra, interleaving=True):
@@ -453,11 +798,51 @@ def record_command(bench, repetitions, out_file, extra, interleaving=True):
             f"--benchmark_out={out_file}", "--benchmark_out_format=json", *extra]
 
 
+def join_runs(runs):
+    """One baseline from runs of one device made by separate processes: every
+    repetition of a benchmark, renumbered; the per-process aggregates are
+    dropped (they summarize a part only).  The first run's context is kept."""
+    joined, counts = [], {}
+    for data in runs:
+        for entry in data["benchmarks"]:
+            if entry.get("run_type") == "aggregate":
+                continue
+            name = entry.get("run_name") or entry.get("name")
+            entry = dict(entry, repetition_index=counts.get(name, 0))
+            counts[name] = counts.get(name, 0) + 1
+            joined.append(entry)
+    for entry in joined:
+        entry["repetitions"] = counts[entry.get("run_name") or entry.get("name")]
+    context = dict(runs[0]["context"], recorded_runs=str(len(runs)))
+    return {"context": context, "benchmarks": joined}
+
+
+def record_one(bench, repetitions, out_dir, extra, interleaving):
+    """Run the bench once into a temporary file; return its data."""
+    fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".json", dir=out_dir)
+    os.close(fd)
+    try:
+        status = subprocess.run(record_command(bench, repetitions, tmp, extra,
+                                               interleaving)).returncode
+        # 1: some benchmark failed its check or errored; the others are still measured.
+        if status not in (0, 1):
+            raise InputError(f"{bench} exited with status {status}")
+        data = load_run(tmp)
+    finally:
+        os.unlink(tmp)
+    if is_interrupted(data["context"]):
+        raise InputError(f"{bench} was interrupted; a partial run is no baseline")
+    return data
+
+
 def cmd_record(args, extra):
     """Run the bench with repetitions and store baselines/<device key>.json."""
     if args.repetitions < MIN_RECORD_REPETITIONS:
         raise InputError(f"--repetitions {args.repetitions} is too few for a baseline; "
                          f"use at least {MIN_RECORD_REPETITIONS}")
+    if args.runs < 1 or args.repetitions % args.runs:
+        raise InputError(f"--runs {args.runs} must be at least 1 and divide --repetitions "
+                         f"{args.repetitions}")
     owned = [f for f in extra if f.startswith(RECORD_OWNED_FLAGS)]
     if owned:
         raise InputError(f"{owned[0].split('=')[0]} is set by record itself")
@@ -466,47 +851,55 @@ def cmd_record(args, extra):
         raise InputError(f"bench binary {bench} not found or not executable; build it first")
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
+    runs = [record_one(bench, args.repetitions // args.runs, out_dir, extra, args.interleaving)
+            for _ in range(args.runs)]
+    keys = {key_of(data, bench) for data in runs}
+    if len(keys) > 1:
+        raise InputError(f"the runs came from different devices: {', '.join(sorted(keys))}")
+    data = runs[0] if args.runs == 1 else join_runs(runs)
+    results = collect_results(data)
+    failed = [r.name for r in results.values() if r.error]
+    if len(failed) == len(results):
+        raise InputError("the bench produced no successful benchmark")
+    bad = [f"{r.name}: {r.nonsense[0]}" for r in results.values() if r.nonsense]
+    if bad:
+        raise InputError(f"nonsense values, no baseline written: {bad[0]}")
+    dest = out_dir / f"{keys.pop()}.json"
     fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".json", dir=out_dir)
-    os.close(fd)
-    try:
-        status = subprocess.run(record_command(bench, args.repetitions, tmp, extra,
-                                               args.interleaving)).returncode
-        if status != 0:
-            raise InputError(f"{bench} exited with status {status}")
-        data = load_run(tmp)
-        results = collect_results(data)
-        failed = [r.name for r in results.values() if r.error]
-        if len(failed) == len(results):
-            raise InputError("the bench produced no successful benchmark")
-        dest = out_dir / f"{key_of(data, bench)}.json"
-        os.replace(tmp, dest)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+    os.replace(tmp, dest)
     for name in failed:
         print(f"warning: {name} reported an error and has no baseline", file=sys.stderr)
     print(f"recorded {len(results) - len(failed)} benchmarks x {args.repetitions} "
-          f"repetitions for {data['context'].get('device', 'unknown device')} in {dest}")
+          f"repetitions ({args.runs} run{'s' if args.runs > 1 else ''}) for "
+          f"{data['context'].get('device', 'unknown device')} in {dest}")
     return EXIT_OK
 
 
 def build_parser():
-    """argparse parser with the compare (default) and record subcommands."""
+    """argparse parser with the compare (default), record and merge subcommands."""
     parser = argparse.ArgumentParser(
         prog=PROG, allow_abbrev=False,
-        description="Compare a csbench run with its device's baseline, or record a baseline.",
+        description="Compare csbench runs with their devices' baselines, or record a baseline.",
         epilog="'compare.py RUN.json ...' is short for 'compare.py compare RUN.json ...'.")
     sub = parser.add_subparsers(dest="command", required=True)
     cmp = sub.add_parser("compare", allow_abbrev=False,
-                         help="compare a run with a baseline (the default)")
-    cmp.add_argument("run", help="Google Benchmark JSON of the run")
+                         help="compare runs with their baselines (the default)")
+    cmp.add_argument("runs", nargs="+", metavar="RUN",
+                     help="Google Benchmark JSON of a run; several runs (e.g. one per device) "
+                          "are each compared with their own device's baseline")
     where = cmp.add_mutually_exclusive_group()
-    where.add_argument("--baseline", metavar="FILE", help="baseline JSON to compare with")
+    where.add_argument("--baseline", metavar="FILE",
+                       help="baseline JSON to compare with (a single run only)")
     where.add_argument("--baselines-dir", metavar="DIR", default=str(DEFAULT_BASELINES_DIR),
                        help="folder of <device-key>.json baselines "
                             "(default: baselines/ of the repository)")
     cmp.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD_PCT, metavar="PCT",
                      help="slowdown in percent a regression must exceed (default: %(default)g)")
+    cmp.add_argument("--noise-factor", type=float, default=DEFAULT_NOISE_FACTOR, metavar="K",
+                     help="a change must also exceed K times the benchmark's noise "
+                          "(default: %(default)g)")
     cmp.add_argument("--ignore-device", action="store_true",
                      help="compare even when run and baseline come from different devices")
     cmp.add_argument("--report-only", action="store_true",
@@ -517,6 +910,10 @@ def build_parser():
                               "further flags go to the bench")
     rec.add_argument("--repetitions", type=int, default=DEFAULT_RECORD_REPETITIONS, metavar="N",
                      help=f"repetitions, at least {MIN_RECORD_REPETITIONS} (default: %(default)s)")
+    rec.add_argument("--runs", type=int, default=DEFAULT_RECORD_RUNS, metavar="R",
+                     help="spread the repetitions over R separate bench processes, so that the "
+                          "baseline's spread also holds what changes from one process to the "
+                          "next (allocations, clocks); R must divide N (default: %(default)s)")
     rec.add_argument("--bench", default=str(DEFAULT_BENCH), metavar="PATH",
                      help="benchmark executable (default: build/bench of the repository)")
     rec.add_argument("--out", default=str(DEFAULT_BASELINES_DIR), metavar="DIR",

@@ -24,6 +24,8 @@ run a && run b && run slowed CSBENCH_EXTRA_DEFINES="SLOWDOWN=${SLOWDOWN:-4000}" 
 same=$?
 /usr/bin/python3 "$root/scripts/compare.py" "$out/slowed.json" --baseline "$out/a.json" >"$out/slowed-vs-a.txt"
 slowed=$?
-echo "B vs A: exit $same (want 0); slowed vs A: exit $slowed (want 1)"
+echo "B vs A: exit $same (want 0, no SLOWER); slowed vs A: exit $slowed (want 1)"
 grep -h "geomean" "$out/b-vs-a.txt" "$out/slowed-vs-a.txt" || true
+# The summaries: verdict counts per device, then each SLOWER benchmark with its device.
+grep -h -E "^(summary|SLOWER on|exit status)" "$out/b-vs-a.txt" "$out/slowed-vs-a.txt" || true
 [[ $same -eq 0 && $slowed -eq 1 ]]

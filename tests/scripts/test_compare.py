@@ -42,6 +42,11 @@ def verdicts(output):
     return rows
 
 
+def row_of(output, name):
+    """The console table row of one benchmark, split into cells."""
+    return next(line.split() for line in output.splitlines() if line.split()[:1] == [name])
+
+
 class CompareTestCase(unittest.TestCase):
     """Writes a 9-repetition baseline into a temporary folder."""
 
@@ -105,13 +110,16 @@ class VerdictTest(CompareTestCase):
         self.assertEqual(status, 0)
         self.assertIn("SLOWER", out)
 
-    def test_single_repetition_is_threshold_only(self):
+    def test_single_repetition_is_threshold_only_and_never_slower(self):
+        # Without repetitions there is no p-value to correct, so a 20% drop is UNSURE:
+        # a verdict that cannot control false alarms must not fail a suite.
         self.base = self.write("base1.json", repetitions=1, seed=1)
         status, out, _ = self.compare(self.write("run.json", repetitions=1, scale=1.25, seed=2))
-        self.assertEqual(status, 1)
-        self.assertEqual(verdicts(out)[SLOW], "SLOWER")
+        self.assertEqual(status, 0)
+        self.assertEqual(verdicts(out)[SLOW], "UNSURE")
         self.assertIn("threshold-only", out)
         self.assertIn("verdicts are threshold-only", out)
+        self.assertIn("none", row_of(out, SLOW))  # nothing was detectable
 
     def test_overlapping_samples_are_unsure(self):
         base = [100.0, 110.0, 120.0, 130.0, 140.0]
@@ -230,16 +238,294 @@ class InputTest(CompareTestCase):
         self.assertEqual(self.compare(run)[0], 0)
 
 
+SUITE = synth.suite()
+GPU_ENTRY = SUITE[1][0]           # device-timed
+CPU_ENTRY = SUITE[20][0]          # a plain loop
+HOST_ENTRY = SUITE[3][0]          # a host-clocked Gray-Scott mode
+
+
+def suite_run(seed, **kwargs):
+    """A 500-entry run with class-dependent noise and warm-up outliers in the first repetition."""
+    kwargs.setdefault("noise", synth.class_noise())
+    return synth.make_run(benchmarks=SUITE, seed=seed, warmup=2.0, **kwargs)
+
+
+class SuiteScaleTest(CompareTestCase):
+    """Verdicts over a whole suite: quiet on identical runs, still catching one kernel."""
+
+    def setUp(self):
+        super().setUp()
+        self.base = synth.write(self.dir / "suite-base.json", suite_run(seed=1))
+
+    def test_fixture_has_every_noise_class(self):
+        classes = {compare.noise_class(name, {}) for name, _, _ in SUITE}
+        self.assertEqual(classes, {compare.DEVICE, compare.CPU, compare.HOST})
+        self.assertEqual(len(SUITE), 500)
+
+    def test_identical_noisy_suites_never_fail(self):
+        for seed in (2, 3, 4, 5, 6):
+            with self.subTest(seed=seed):
+                base = synth.write(self.dir / "b.json", suite_run(seed=seed))
+                run = synth.write(self.dir / "r.json", suite_run(seed=seed + 1000))
+                status, out, err = run_main(run, "--baseline", base)
+                self.assertEqual(status, 0, err)
+                self.assertEqual(len(verdicts(out)), 500)
+                self.assertNotIn("SLOWER", verdicts(out).values())
+                self.assertIn("500 U tests corrected together (Holm)", out)
+
+    def test_one_kernel_10_percent_slower_is_the_only_slower(self):
+        run = self.write("run.json", benchmarks=SUITE, seed=2, warmup=2.0,
+                         noise=synth.class_noise(), slow={GPU_ENTRY: 1 / 0.9})
+        status, out, err = self.compare(run)
+        self.assertEqual(status, 1, err)
+        slower = [n for n, v in verdicts(out).items() if v == "SLOWER"]
+        self.assertEqual(slower, [GPU_ENTRY])
+        self.assertIn(f"SLOWER on Synthetic GPU A [10de-2330-2434596864]: {GPU_ENTRY} -10.", out)
+
+    def test_uncorrected_utest_would_have_raised_false_alarms(self):
+        # The reason for the correction: among 500 identical entries some pass a plain
+        # U test at alpha 0.05 and the threshold; none survives Holm and the noise rule.
+        base, run = (compare.collect_results(suite_run(seed=s, noise=0.04)) for s in (7, 8))
+        comps = compare.compare_results(base, run, compare.class_floors(base))
+        compare.decide_verdicts(comps, 5.0, 3.0)
+        naive = [c for c in comps if c.change_pct < -5 and c.p_slower < compare.ALPHA]
+        self.assertGreater(len(naive), 0)
+        self.assertEqual([c.name for c in comps if c.verdict == "SLOWER"], [])
+        # The correction alone, without the noise rule, keeps them quiet too.
+        compare.decide_verdicts(comps, 5.0, 0.0)
+        self.assertEqual([c.name for c in comps if c.verdict == "SLOWER"], [])
+
+    def test_noisy_cpu_entry_needs_a_larger_change(self):
+        # The earlier false alarm: a plain loop 8% slower in identical runs.  Its class
+        # floor (3% CPU noise) puts its bar at about 9%, a GPU kernel's at the threshold.
+        run = self.write("run.json", benchmarks=SUITE, seed=2, warmup=2.0,
+                         noise=synth.class_noise(), slow={CPU_ENTRY: 1 / 0.92})
+        status, out, _ = self.compare(run)
+        self.assertEqual(status, 0)
+        self.assertEqual(verdicts(out)[CPU_ENTRY], "UNSURE")
+        detects = lambda name: float(row_of(out, name)[-3].strip("-%"))
+        self.assertGreater(detects(CPU_ENTRY), 8.0)
+        self.assertEqual(detects(GPU_ENTRY), 5.0)
+        self.assertGreater(detects(HOST_ENTRY), detects(GPU_ENTRY))
+
+    def test_too_few_repetitions_for_the_suite_detect_nothing(self):
+        # 5 against 5: even total separation gives p = 1/252, which Holm over 500 rejects.
+        base = synth.write(self.dir / "b5.json", suite_run(seed=1, repetitions=5))
+        run = synth.write(self.dir / "r5.json", suite_run(seed=2, repetitions=5, scale=1.5))
+        status, out, _ = run_main(run, "--baseline", base)
+        self.assertEqual(status, 0)
+        self.assertEqual(set(verdicts(out).values()), {"UNSURE"})
+        self.assertIn("500 benchmarks could not have been found SLOWER", out)
+
+    def test_noise_factor_option(self):
+        run = self.write("run.json", benchmarks=SUITE, seed=2, warmup=2.0,
+                         noise=synth.class_noise(), slow={CPU_ENTRY: 1 / 0.85})
+        self.assertEqual(verdicts(self.compare(run, "--noise-factor", "30")[1])[CPU_ENTRY],
+                         "UNSURE")
+        self.assert_bad_input(*self.compare(run, "--noise-factor", "-1"), "must not be negative")
+
+
+class StatisticsTest(unittest.TestCase):
+
+    def test_exact_utest_reaches_the_smallest_pvalue(self):
+        base, run = [10.0 + i for i in range(9)], [1.0 + i for i in range(9)]
+        p_slower, p_faster = compare.utest_pvalues(base, run)
+        self.assertAlmostEqual(p_slower, 1 / 48620)
+        self.assertAlmostEqual(compare.smallest_pvalue(9, 9), 1 / 48620)
+        self.assertGreater(p_faster, 0.99)
+        self.assertEqual(compare.utest_pvalues(base[:3], run), (None, None))
+
+    def test_spread_ignores_a_warm_up_outlier(self):
+        samples = [100.0, 100.5, 99.5, 100.2, 99.8, 100.1, 99.9, 100.3, 20.0]
+        self.assertLess(compare.relative_spread(samples), 0.005)
+        self.assertIsNone(compare.relative_spread([1.0, 2.0]))
+
+    def test_noise_classes(self):
+        ctx = {"backend": "vulkan", "timer": "gpu"}
+        cls = lambda name, **kw: compare.noise_class(name, dict(ctx, **kw))
+        self.assertEqual(cls("reduction/plain_loop/domain640x480"), compare.CPU)
+        self.assertEqual(cls("atomics/plain_loop_float/domain16777216x1"), compare.CPU)
+        self.assertEqual(cls("reduction/prefetch4/wg8x32/domain640x480"), compare.DEVICE)
+        self.assertEqual(cls("reduction/prefetch4/wg8x32/domain640x480", backend="plain_loop"),
+                         compare.CPU)
+        self.assertEqual(cls("reduction/prefetch4/wg8x32/domain640x480", timer="host"),
+                         compare.HOST)
+        for mode in ("compute+download", "compute+download+sum"):
+            self.assertEqual(cls(f"run_simulation/strip4x4/workgroup8x8/domain8x8/total64/"
+                                 f"image16/{mode}"), compare.HOST)
+        self.assertEqual(cls("run_simulation/strip4x4/workgroup8x8/domain8x8/total64/image16/"
+                             "compute"), compare.DEVICE)
+
+    def test_classify(self):
+        self.assertEqual(compare.classify(-4.0, 0.001, 1e-6, 5.0, 3.0), "SAME")
+        self.assertEqual(compare.classify(-8.0, 0.03, 1e-6, 5.0, 3.0), "UNSURE")   # noise
+        self.assertEqual(compare.classify(-8.0, 0.01, 0.2, 5.0, 3.0), "UNSURE")    # p
+        self.assertEqual(compare.classify(-8.0, 0.01, None, 5.0, 3.0), "UNSURE")   # no test
+        self.assertEqual(compare.classify(-8.0, 0.01, 1e-6, 5.0, 3.0), "SLOWER")
+        self.assertEqual(compare.classify(+8.0, 0.01, 1e-6, 5.0, 3.0), "FASTER")
+
+
+class NonsenseTest(CompareTestCase):
+    """Values that cannot be measurements: ERROR with the entry named, exit 2."""
+
+    def check(self, values, where="run", reason=""):
+        bad = self.write("bad.json", values={SLOW: values})
+        if where == "run":
+            status, out, err = self.compare(bad)
+        else:
+            status, out, err = run_main(self.write("run.json", seed=2), "--baseline", bad)
+        self.assert_bad_input(status, out, err, SLOW)
+        self.assertIn("nonsense", err)
+        self.assertIn(reason, err)
+        self.assertEqual(verdicts(out)[SLOW], "ERROR")
+        self.assertIn("exit status 2", out)
+        return out
+
+    def test_nan_time(self):
+        self.check({"real_time": float("nan")}, reason="real_time is nan")
+
+    def test_zero_time(self):
+        self.check({"real_time": 0.0}, reason="real_time is 0.0")
+
+    def test_negative_time_in_the_baseline(self):
+        self.check({"real_time": -3.0}, where="baseline", reason="real_time is -3.0")
+
+    def test_nan_and_infinite_rates(self):
+        self.check({"Gelem/s": float("nan")}, reason="Gelem/s is nan")
+        self.check({"GB/s": float("inf")}, reason="GB/s is inf")
+
+    def test_zero_rate(self):
+        self.check({"Gelem/s": 0.0}, reason="Gelem/s is 0.0")
+
+    def test_missing_counter(self):
+        self.check({"Gelem/s": None}, reason="counter Gelem/s missing (the baseline has it)")
+
+    def test_counter_missing_in_one_repetition(self):
+        data = synth.make_run(seed=2)
+        entry = next(e for e in data["benchmarks"] if e["name"] == SLOW)
+        del entry["GB/s"]
+        status, out, err = self.compare(synth.write(self.dir / "one.json", data))
+        self.assert_bad_input(status, out, err, "counter GB/s missing in 1 of 9 repetitions")
+
+    def test_report_only_does_not_hide_nonsense(self):
+        bad = self.write("bad.json", values={SLOW: {"real_time": -1.0}})
+        self.assertEqual(self.compare(bad, "--report-only")[0], 2)
+
+    def test_nan_written_as_google_benchmark_writes_it(self):
+        text = json.dumps(synth.make_run(seed=2)).replace(
+            '"real_time": ', '"real_time": NaN, "x": ', 1)
+        (self.dir / "nan.json").write_text(text)
+        status, out, err = self.compare(self.dir / "nan.json")
+        self.assert_bad_input(status, out, err, "real_time is nan")
+
+
+class MultiDeviceTest(CompareTestCase):
+    """Several runs at once, each against its own device's baseline."""
+
+    def setUp(self):
+        super().setUp()
+        self.baselines = self.dir / "baselines"
+        self.baselines.mkdir()
+        synth.write(self.baselines / f"{synth.DEVICE_A['device_key']}.json", synth.make_run(seed=1))
+        synth.write(self.baselines / f"{synth.DEVICE_B['device_key']}.json",
+                    synth.make_run(seed=3, scale=0.7, ctx=synth.context(synth.DEVICE_B)))
+        self.run_a = self.write("a.json", seed=2)
+
+    def run_b(self, **kwargs):
+        return self.write("b.json", seed=4, scale=0.7, ctx=synth.context(synth.DEVICE_B), **kwargs)
+
+    def test_two_devices_without_regression(self):
+        status, out, err = run_main(self.run_a, self.run_b(), "--baselines-dir", self.baselines)
+        self.assertEqual(status, 0, err)
+        tests = 2 * len(synth.default_benchmarks())
+        self.assertIn(f"summary: 2 runs, {tests} U tests corrected together (Holm)", out)
+        self.assertIn("Synthetic GPU A [10de-2330-2434596864]", out)
+        self.assertIn("Synthetic GPU B [1002-744c-8388875]", out)
+
+    def test_one_device_regressed_names_the_device(self):
+        run_b = self.run_b(slow={SLOW: 1 / 0.88})
+        status, out, err = run_main(self.run_a, run_b, "--baselines-dir", self.baselines)
+        self.assertEqual(status, 1, err)
+        slower = [l for l in out.splitlines() if l.startswith("SLOWER on ")]
+        self.assertEqual(len(slower), 1, out)
+        self.assertIn(f"SLOWER on Synthetic GPU B [1002-744c-8388875]: {SLOW} -12.", slower[0])
+        self.assertIn("exit status 1", out)
+
+    def test_markdown_has_a_section_per_device(self):
+        status, out, _ = run_main(self.run_a, self.run_b(slow={SLOW: 1 / 0.88}),
+                                  "--baselines-dir", self.baselines, "--markdown")
+        self.assertEqual(status, 1)
+        self.assertIn("#### Synthetic GPU A [10de-2330-2434596864]", out)
+        self.assertIn("#### Synthetic GPU B [1002-744c-8388875]", out)
+        self.assertIn("- SLOWER on Synthetic GPU B", out)
+
+    def test_device_without_baseline(self):
+        other = self.write("c.json", ctx=synth.context({"device": "Synthetic GPU C",
+                                                        "device_key": "8086-56a0-1"}))
+        status, out, err = run_main(self.run_a, other, "--baselines-dir", self.baselines)
+        self.assert_bad_input(status, out, err, "no baseline for device 8086-56a0-1")
+
+    def test_baseline_option_takes_one_run(self):
+        status, out, err = run_main(self.run_a, self.run_b(), "--baseline", self.base)
+        self.assert_bad_input(status, out, err, "--baseline takes a single run")
+
+
+class InterruptedRunTest(CompareTestCase):
+    """A run stopped by a signal writes valid JSON marked interrupted: it is partial."""
+
+    def test_partial_run_compares_what_ran(self):
+        names = [n for n, _, _ in synth.default_benchmarks()]
+        run = self.write("run.json", seed=2, drop=names[5:], interrupted=True)
+        status, out, err = self.compare(run)
+        self.assertEqual(status, 0, err)
+        self.assertIn("PARTIAL RUN", out)
+        not_run = len(names) - 5
+        self.assertIn(f"only its 5 entries are compared, {not_run} baseline entries did not run",
+                      out)
+        found = verdicts(out)
+        self.assertEqual([found[n] for n in names[5:]], ["NOT_RUN"] * not_run)
+        self.assertEqual(set(found[n] for n in names[:5]), {"SAME"})
+        self.assertNotIn("MISSING", out)
+
+    def test_missing_without_interrupt_is_missing(self):
+        names = [n for n, _, _ in synth.default_benchmarks()]
+        status, out, _ = self.compare(self.write("run.json", seed=2, drop=names[5:]))
+        self.assertEqual(verdicts(out)[names[6]], "MISSING")
+        self.assertNotIn("PARTIAL", out)
+
+    def test_partial_run_still_catches_a_regression(self):
+        names = [n for n, _, _ in synth.default_benchmarks()]
+        run = self.write("run.json", seed=2, drop=names[5:], interrupted=True,
+                         slow={names[0]: 1.25})
+        status, out, _ = self.compare(run)
+        self.assertEqual(status, 1)
+        self.assertEqual(verdicts(out)[names[0]], "SLOWER")
+        self.assertIn("PARTIAL", out)
+
+    def test_interrupted_before_anything_finished(self):
+        run = synth.write(self.dir / "empty.json",
+                          {"context": dict(synth.context(), interrupted=True), "benchmarks": []})
+        self.assert_bad_input(*self.compare(run), "interrupted before any benchmark finished")
+
+    def test_interrupted_flag_forms(self):
+        self.assertTrue(compare.is_interrupted({"interrupted": True}))
+        self.assertTrue(compare.is_interrupted({"interrupted": "true"}))
+        self.assertFalse(compare.is_interrupted({"interrupted": "false"}))
+        self.assertFalse(compare.is_interrupted({}))
+
+
 FAKE_BENCH = """#!{python}
-import json, sys
+import json, os, sys
 sys.path.insert(0, {fixtures!r})
 import synth
 args = sys.argv[1:]
 out = next(a.split("=", 1)[1] for a in args if a.startswith("--benchmark_out="))
 reps = int(next(a.split("=", 1)[1] for a in args if a.startswith("--benchmark_repetitions=")))
-data = synth.make_run(repetitions=reps)
+data = synth.make_run(repetitions=reps, seed=int(os.environ.get("FAKE_SEED", "1")),
+                     interrupted=os.environ.get("FAKE_EXIT") == "130")
 data["context"]["argv"] = args
 open(out, "w").write(json.dumps(data))
+sys.exit(int(os.environ.get("FAKE_EXIT", "0")))
 """
 
 
@@ -255,7 +541,8 @@ class RecordTest(CompareTestCase):
 
     def test_record_writes_baseline_named_by_device_key(self):
         status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,
-                                    "--repetitions", "10", "--benchmark_filter=reduction")
+                                    "--repetitions", "10", "--runs", "1",
+                                    "--benchmark_filter=reduction")
         self.assertEqual(status, 0, err)
         recorded = self.out / f"{synth.DEVICE_A['device_key']}.json"
         argv = json.loads(recorded.read_text())["context"]["argv"]
@@ -268,11 +555,42 @@ class RecordTest(CompareTestCase):
 
     def test_record_without_interleaving(self):
         status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,
-                                    "--no-interleaving")
+                                    "--no-interleaving", "--runs", "1")
         self.assertEqual(status, 0, err)
         recorded = self.out / f"{synth.DEVICE_A['device_key']}.json"
         argv = json.loads(recorded.read_text())["context"]["argv"]
         self.assertIn("--benchmark_enable_random_interleaving=false", argv)
+
+    def test_record_in_several_runs(self):
+        status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,
+                                    "--benchmark_filter=reduction")  # 3 runs by default
+        self.assertEqual(status, 0, err)
+        self.assertIn("x 9 repetitions (3 runs)", out)
+        data = json.loads((self.out / f"{synth.DEVICE_A['device_key']}.json").read_text())
+        self.assertEqual(data["context"]["recorded_runs"], "3")
+        self.assertIn("--benchmark_repetitions=3", data["context"]["argv"])
+        self.assertNotIn("aggregate", {e["run_type"] for e in data["benchmarks"]})
+        reps = [e["repetition_index"] for e in data["benchmarks"] if e["name"] == SLOW]
+        self.assertEqual(reps, list(range(9)))
+        self.assertEqual({e["repetitions"] for e in data["benchmarks"]}, {9})
+
+    def test_record_runs_must_divide_repetitions(self):
+        status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,
+                                    "--runs", "2")
+        self.assert_bad_input(status, out, err, "must be at least 1 and divide --repetitions 9")
+
+    def test_record_keeps_a_run_with_a_failed_check(self):
+        os.environ["FAKE_EXIT"] = "1"
+        self.addCleanup(os.environ.pop, "FAKE_EXIT")
+        status, out, err = run_main("record", "--bench", self.bench, "--out", self.out)
+        self.assertEqual(status, 0, err)
+
+    def test_record_refuses_an_interrupted_run(self):
+        os.environ["FAKE_EXIT"] = "130"
+        self.addCleanup(os.environ.pop, "FAKE_EXIT")
+        status, out, err = run_main("record", "--bench", self.bench, "--out", self.out)
+        self.assert_bad_input(status, out, err, "exited with status 130")
+        self.assertEqual(list(self.out.iterdir()), [])
 
     def test_record_refuses_few_repetitions(self):
         status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,

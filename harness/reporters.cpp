@@ -95,14 +95,15 @@ class Reporters : public benchmark::BenchmarkReporter {
       }
       if (counted_.insert(run.benchmark_name()).second) ++summary_.finished;
     }
-    display_->ReportRuns(renamed);
-    // Each line as soon as its benchmark ends, also into a pipe (tee, a timestamping filter).
-    display_->GetOutputStream().flush();
+    // The file first: once a result is on the console, an interrupt must find it in the file too.
     if (file_) {
       std::lock_guard lock(TheOutputFile().lock);
       file_->ReportRuns(renamed);
       TheOutputFile().finished = summary_.finished;
     }
+    display_->ReportRuns(renamed);
+    // Each line as soon as its benchmark ends, also into a pipe (tee, a timestamping filter).
+    display_->GetOutputStream().flush();
   }
 
   void Finalize() override {

@@ -24,16 +24,77 @@ check "list devices" 0 "timestamp period" -- "$bench" --list-devices
 check "help mentions csbench flags" 0 "--backend=vulkan\|plain_loop" -- "$bench" --help
 check "filter selects a variant" 0 "^reduction/prefetch4/wg8x32/domain1920x1080$" -- \
   "$bench" --benchmark_filter=reduction/prefetch4 --benchmark_list_tests
+check "invalid regex" 2 "not a valid regular expression" -- "$bench" --benchmark_filter='['
+check "filter matching nothing" 2 "matches none of the [0-9]+ benchmarks" -- "$bench" --benchmark_filter=no-such-benchmark
+check "negative repetitions" 2 "benchmark_repetitions=-3 is not valid" -- "$bench" --benchmark_repetitions=-3
+check "zero min time" 2 "benchmark_min_time=0 is not valid" -- "$bench" --benchmark_min_time=0
+check "unknown output format" 2 "valid choices: json, console, csv" -- "$bench" --benchmark_out=x --benchmark_out_format=xml
+check "unwritable output file" 2 "cannot write that file" -- "$bench" --benchmark_out=/nonexistent/dir/run.json
+check "CPU device default: the quick set, said once" 0 "running the quick default set, [0-9]+ of [0-9]+ benchmarks" -- \
+  "$bench" --benchmark_list_tests
+
+# Filters see the names as printed: '$' anchors, and the list is exactly what a filter selects.
+out=$("$bench" --benchmark_filter='^reduction/.*/domain640x480$' --benchmark_list_tests 2>/dev/null)
+if [[ $(grep -c . <<<"$out") -eq 25 ]] && ! grep -qv 'domain640x480$' <<<"$out"; then
+  echo "ok: \$ anchors the printed names"
+else
+  echo "FAIL: \$ anchors the printed names:"; echo "$out" | head; fail=1
+fi
+every=$("$bench" --benchmark_list_tests --benchmark_filter=all 2>/dev/null | wc -l)
+quick=$("$bench" --benchmark_list_tests 2>/dev/null | wc -l)
+grep -q '^run_simulation/shared_soa/workgroup16x16/domain2048x1024/total512/image32/compute$' \
+  <("$bench" --benchmark_list_tests --benchmark_filter=all 2>/dev/null) && ((quick > 0 && quick < every)) &&
+  echo "ok: every benchmark registered on a CPU device, $quick of $every in the quick set" ||
+  { echo "FAIL: registration on a CPU device (quick $quick, every $every)"; fail=1; }
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+# A wrong kernel fails its check: exit 1, and the summary names it; the rest of the run goes on.
+CSBENCH_EXTRA_DEFINES=INJECT_ERROR "$bench" --benchmark_min_time=0.01 \
+  --benchmark_filter='^reduction/(sequential/wg16x16|plain_loop)/domain640x480$' \
+  --benchmark_out="$dir/wrong.json" >"$dir/wrong.txt" 2>&1
+rc=$?
+if [[ $rc -eq 1 ]] && grep -q "1 benchmark(s) FAILED" "$dir/wrong.txt" &&
+   grep -q "^  reduction/sequential/wg16x16/domain640x480: " "$dir/wrong.txt" &&
+   /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); b={x["name"]:x for x in d["benchmarks"]};
+assert b["reduction/sequential/wg16x16/domain640x480"]["error_occurred"]
+assert b["reduction/plain_loop/domain640x480"]["Gelem/s"] > 0' "$dir/wrong.json"; then
+  echo "ok: a planted wrong kernel exits 1 and is named"
+else
+  echo "FAIL: planted wrong kernel (exit $rc):"; cat "$dir/wrong.txt" | tail; fail=1
+fi
+
+# Interrupted runs keep what finished: valid JSON marked interrupted, exit 130 (SIGINT) or 143
+# (SIGTERM), and compare.py reads it as a partial run.
+for sig in INT TERM; do
+  want=$([[ $sig == INT ]] && echo 130 || echo 143)
+  "$bench" --benchmark_min_time=0.05 --benchmark_filter='^reduction/[a-z0-9_]+/wg(8x8|16x16)/domain(640x480|1280x720)$' \
+    --benchmark_out="$dir/int.json" >"$dir/int.txt" 2>&1 &
+  pid=$!
+  for _ in $(seq 600); do grep -q "^reduction/" "$dir/int.txt" && break; sleep 0.1; done
+  kill -$sig $pid
+  wait $pid
+  rc=$?
+  if [[ $rc -eq $want ]] && /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+assert d["context"]["interrupted"] is True, d["context"]
+assert 1 <= len(d["benchmarks"]) < 16, len(d["benchmarks"])' "$dir/int.json" &&
+     /usr/bin/python3 "$(dirname "$0")/../../scripts/compare.py" "$dir/int.json" --baseline "$dir/int.json" 2>&1 |
+       grep -qi "partial"; then
+    echo "ok: SIG$sig mid-run writes the finished results, exit $want, compare.py says partial"
+  else
+    echo "FAIL: SIG$sig mid-run (exit $rc, want $want):"; tail -5 "$dir/int.txt"; head -c 600 "$dir/int.json"; fail=1
+  fi
+done
 
 # No loader driver: one line says why, and only plain_loop benchmarks remain.
-out=$(VK_DRIVER_FILES=/nonexistent VK_ICD_FILENAMES=/nonexistent "$bench" --benchmark_list_tests 2>&1)
+out=$(VK_DRIVER_FILES=/nonexistent VK_ICD_FILENAMES=/nonexistent "$bench" --benchmark_list_tests --benchmark_filter=all 2>&1)
 if grep -q "no usable Vulkan device" <<<"$out" && grep -q "^reduction/plain_loop/domain640x480$" <<<"$out" &&
    ! grep -q "^reduction/sequential" <<<"$out"; then
   echo "ok: fallback without a Vulkan driver"
 else
   echo "FAIL: fallback without a Vulkan driver:"; echo "$out" | head; fail=1
 fi
-out=$("$bench" --backend=plain_loop --benchmark_list_tests 2>&1)
+out=$("$bench" --backend=plain_loop --benchmark_list_tests --benchmark_filter=all 2>&1)
 if grep -q "running the plain_loop benchmarks only" <<<"$out" && ! grep -q "^reduction/subgroup" <<<"$out"; then
   echo "ok: --backend=plain_loop"
 else

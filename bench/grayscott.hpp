@@ -75,8 +75,9 @@ inline constexpr uint32_t kSlots = 3;
 
 // On a CPU device (lavapipe runs 0.03 to 0.2 Gelem/s on two cores: 5 to 40 s for one chapter run)
 // the family registers only this subset, which keeps it within a few minutes: the chapter's
-// headline workgroup 32x16 on its 2048x1024 domain, every variant in compute mode and strip4x8 in
-// all three. The plain-loop benchmarks are registered everywhere.
+// headline workgroup 32x16 on its 2048x1024 domain, every one-step variant in compute mode and
+// strip4x8 in all three, and of the fused variants fused2 at its first workgroup (compute). The
+// plain-loop benchmarks are registered everywhere.
 bool RegisteredOnCpuDevice(const Variant& variant, Extent workgroup, const Schedule& schedule, Mode mode);
 
 // Throws Error when `workgroup` does not suit the variant: a shared-memory variant needs three

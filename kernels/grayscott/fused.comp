@@ -75,6 +75,10 @@ void main() {
     uv[r] = vec2(u_in[i], v_in[i]);
   }
   const bool column_inside = x >= 0 && x < int(width);
+  // Which of the strip's cells a step updates (the others are outside the domain and keep their
+  // border value): fixed for the whole dispatch, so worked out once, not per step.
+  bool inside[CELLS_Y];
+  [[unroll]] for (int r = 0; r < CELLS_Y; ++r) inside[r] = column_inside && y0 + r >= 0 && y0 + r < int(height);
 
   // Offsets in the tile from a strip's cell to its neighbours, clamped at the tile's edge (the
   // clamped reads only feed ring cells).
@@ -106,9 +110,7 @@ void main() {
       laplacian += kCornerWeight * (bot_l - mid_c);
       laplacian += kEdgeWeight * (bot_c - mid_c);
       laplacian += kCornerWeight * (bot_r - mid_c);
-      const int y = y0 + r;
-      const bool inside = column_inside && y >= 0 && y < int(height);
-      uv[r] = inside ? Update(mid_c, laplacian) : mid_c;
+      uv[r] = inside[r] ? Update(mid_c, laplacian) : mid_c;
       top_l = mid_l;
       top_c = mid_c;
       top_r = mid_r;

@@ -17,7 +17,8 @@
 //
 // Two shared buffers, one barrier per step: step s writes buffer s % 2, and a work-item can only
 // write that buffer again at step s + 2, after the barrier of step s + 1, which every work-item
-// reaches only once it has finished reading step s.
+// reaches only once it has finished reading step s. With SINGLE_BUFFER, one buffer and a second
+// barrier per step: a tile twice as large in the same shared memory, for one more wait per step.
 //
 // Boundary: cells outside the domain keep U = 1, V = 0. Loads clamp to the stored border ring
 // (x in -1..width, y in -1..height), which holds exactly those values, so a tile reaching past
@@ -31,9 +32,11 @@
 //                  the push constant `steps` (1..STEPS) is this dispatch's count, so the last
 //                  pass of a run that is not a multiple of STEPS does fewer;
 //         CELLS_Y  rows per work-item;
+//         SINGLE_BUFFER  one shared buffer, two barriers per step (default: two, one barrier);
 //         INJECT_ERROR (common.glsl).
 // Specialization constants: see common.glsl; 0, 1 (the workgroup) also size the tile:
-//   kCols = local size x, kRows = local size y * CELLS_Y. Shared memory: 16 * kCols * kRows bytes.
+//   kCols = local size x, kRows = local size y * CELLS_Y. Shared memory: 16 * kCols * kRows bytes
+//   (8 * kCols * kRows with SINGLE_BUFFER).
 // Bindings and push constants: see common.glsl (steps: this dispatch's step count).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -55,9 +58,14 @@ const int kCols = int(kGroupCols);
 const int kRows = int(kGroupRows) * CELLS_Y;
 const uint kTileCells = kGroupCols * kGroupRows * CELLS_Y;
 const ivec2 kOutputs = ivec2(kCols, kRows) - 2 * STEPS;
+#ifdef SINGLE_BUFFER
+const int kBuffers = 1;
+#else
+const int kBuffers = 2;
+#endif
 
 // (U, V) pairs, row-major: a work-item's 8-byte accesses along a row are consecutive.
-shared vec2 tile[2 * kTileCells];
+shared vec2 tile[kBuffers * kTileCells];
 
 void main() {
   const ivec2 item = ivec2(gl_LocalInvocationID.xy);
@@ -89,7 +97,7 @@ void main() {
   const int below = item.y < int(kGroupRows) - 1 ? kCols : 0;
 
   for (int s = 0; s < int(steps); ++s) {
-    const int b = int(kTileCells) * (s & 1) + own;
+    const int b = int(kTileCells) * (s % kBuffers) + own;
     [[unroll]] for (int r = 0; r < CELLS_Y; ++r) tile[b + r * kCols] = uv[r];
     // Every cell of this step's state is in the buffer before any work-item reads a neighbour.
     barrier();
@@ -118,6 +126,10 @@ void main() {
       mid_c = bot_c;
       mid_r = bot_r;
     }
+#ifdef SINGLE_BUFFER
+    // The next step overwrites the buffer: every work-item has read this step's cells first.
+    barrier();
+#endif
   }
 
   // The output tile, where it is inside the domain.

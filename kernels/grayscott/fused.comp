@@ -23,10 +23,10 @@
 // Boundary: cells outside the domain keep U = 1, V = 0. Loads clamp to the stored border ring
 // (x in -1..width, y in -1..height), which holds exactly those values, so a tile reaching past
 // the domain loads border values there; and a step leaves every cell outside the domain as it
-// was. Cells at edge of the tile read a clamped (wrong) neighbour: they are in the ring.
+// was. Cells at the edge of the tile read a clamped (wrong) neighbour: they are in the ring.
 //
-// The stencil and the update are common.glsl's, in the reference's operation order, so a fused
-// step computes what a one-step kernel computes.
+// The update is common.glsl's and the stencil sums in the reference's operation order (as
+// strip.comp does), so a fused step computes what a one-step kernel computes.
 //
 // Macros: STEPS    the most steps one dispatch advances (the halo width, fixed at compile time);
 //                  the push constant `steps` (1..STEPS) is this dispatch's count, so the last

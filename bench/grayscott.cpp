@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <chrono>
@@ -27,6 +28,7 @@ struct Push {
   uint32_t height;
   uint32_t stride;
   uint32_t lead;
+  uint32_t steps;  // this dispatch's steps: 1, or up to Variant::steps for a fused variant
 };
 
 // Specialization constants 3..9 of common.glsl, from the reference's single definition.
@@ -39,6 +41,9 @@ std::vector<uint32_t> ParameterConstants() {
 
 // Output cells of one workgroup.
 Extent TileOf(const Variant& variant, Extent workgroup) {
+  if (variant.steps > 1) {
+    return {workgroup.x * variant.cells.x - 2 * variant.steps, workgroup.y * variant.cells.y - 2 * variant.steps};
+  }
   return {(workgroup.x - 2 * variant.border) * variant.cells.x, (workgroup.y - 2 * variant.border) * variant.cells.y};
 }
 
@@ -120,6 +125,21 @@ const std::vector<Variant>& Variants() {
       // Half the rows per work-item: twice the work-items in flight, which the H200 turned into
       // memory-level parallelism (95% of the copy roofline against 86% for strip4x8).
       {.name = "strip4x4", .source = "grayscott/strip.comp", .cells = {4, 4}, .workgroups = strip_workgroups},
+      // Several steps per dispatch: a tile of workgroup.x x (workgroup.y * 8) cells stays on chip
+      // for up to k steps and writes all but its k-cell ring (docs/perf-notes.md has why these
+      // shapes). Tiles are at most 3072 cells: two (U, V) buffers in 48 KiB, NVIDIA's Vulkan limit.
+      {.name = "fused2", .source = "grayscott/fused.comp", .cells = {1, 8}, .steps = 2,
+       .workgroups = {{32, 4}, {32, 8}, {64, 4}, {64, 6}}},
+      {.name = "fused4", .source = "grayscott/fused.comp", .cells = {1, 8}, .steps = 4,
+       .workgroups = {{32, 8}, {64, 4}, {64, 6}, {32, 12}}},
+      {.name = "fused8", .source = "grayscott/fused.comp", .cells = {1, 8}, .steps = 8,
+       .workgroups = {{32, 8}, {64, 6}}},
+      // 16 rows per work-item and one shared buffer (a second barrier per step): tiles of up to
+      // 64x96 cells in 48 KiB, less of each spent on the halo.
+      {.name = "fused2_rows16", .source = "grayscott/fused.comp", .defines = {{"SINGLE_BUFFER", "1"}},
+       .cells = {1, 16}, .steps = 2, .workgroups = {{64, 4}, {64, 6}}},
+      {.name = "fused4_rows16", .source = "grayscott/fused.comp", .defines = {{"SINGLE_BUFFER", "1"}},
+       .cells = {1, 16}, .steps = 4, .workgroups = {{64, 4}, {64, 6}}},
   };
   return variants;
 }
@@ -141,6 +161,15 @@ std::string_view ToString(Mode mode) {
 }
 
 void RequireWorkgroup(const Variant& variant, Extent workgroup) {
+  if (variant.steps > 1) {
+    const Extent tile{workgroup.x * variant.cells.x, workgroup.y * variant.cells.y};
+    Require(tile.x > 2 * variant.steps && tile.y > 2 * variant.steps,
+            fmt::format("{}: a workgroup's tile ({}x{} cells for workgroup {}x{}) must be more than {} cells on each "
+                        "side (its {}-step halo takes {})",
+                        variant.name, tile.x, tile.y, workgroup.x, workgroup.y, 2 * variant.steps, variant.steps,
+                        2 * variant.steps));
+    return;
+  }
   const uint32_t min_side = 2 * variant.border + 1;
   Require(workgroup.x >= min_side && workgroup.y >= min_side,
           fmt::format("{}: GPU workgroups must have at least {} work-items in each dimension (the {}-cell border "
@@ -148,8 +177,17 @@ void RequireWorkgroup(const Variant& variant, Extent workgroup) {
                       variant.name, min_side, variant.border, 2 * variant.border, workgroup.x, workgroup.y));
 }
 
+uint32_t SharedBytes(const Variant& variant, Extent workgroup) {
+  if (variant.steps <= 1) return 0;
+  const bool single = std::ranges::any_of(variant.defines, [](const Define& d) { return d.name == "SINGLE_BUFFER"; });
+  return (single ? 1 : 2) * 2 * sizeof(float) * workgroup.x * variant.cells.x * workgroup.y * variant.cells.y;
+}
+
+uint32_t Passes(const Variant& variant, uint32_t steps) { return (steps + variant.steps - 1) / variant.steps; }
+
 struct Simulation::Impl {
   Context* context;
+  Variant variant;  // a copy: a test's variant may be a temporary
   Layout layout;
   std::array<uint32_t, 3> groups;
   std::unique_ptr<Kernel> kernel;
@@ -165,21 +203,26 @@ struct Simulation::Impl {
   uint64_t plane_bytes() const { return layout.plane * sizeof(float); }
   uint64_t PlaneOffset(uint32_t state, uint32_t species) const { return (2 * state + species) * plane_bytes(); }
 
-  // One step from state `from` into the other one.
-  void RecordStep(Commands& c, uint32_t from) const {
+  // One dispatch of `steps` steps from state `from` into the other one.
+  void RecordPass(Commands& c, uint32_t from, uint32_t steps) const {
     const uint32_t to = 1 - from;
     std::array<uint32_t, 4> offsets{
         static_cast<uint32_t>(PlaneOffset(from, 0)), static_cast<uint32_t>(PlaneOffset(from, 1)),
         static_cast<uint32_t>(PlaneOffset(to, 0)), static_cast<uint32_t>(PlaneOffset(to, 1))};
-    c.Dispatch(*kernel, *bindings, groups, offsets, Push{layout.width, layout.height, layout.stride, layout.lead});
+    c.Dispatch(*kernel, *bindings, groups, offsets,
+               Push{layout.width, layout.height, layout.stride, layout.lead, steps});
   }
-  // `steps` steps from state `from`; each step reads what the previous one wrote.
+  // `steps` steps from state `from`, in passes of variant.steps and a shorter last one; each pass
+  // reads what the previous one wrote.
   void RecordSteps(Commands& c, uint32_t from, uint32_t steps) const {
-    for (uint32_t i = 0; i < steps; ++i) {
+    const uint32_t passes = Passes(variant, steps);
+    for (uint32_t i = 0; i < passes; ++i) {
       if (i > 0) c.Barrier();
-      RecordStep(c, (from + i) % 2);
+      RecordPass(c, (from + i) % 2, std::min(variant.steps, steps - i * variant.steps));
     }
   }
+  // The state holding the result of `steps` steps from state `from`.
+  uint32_t After(uint32_t from, uint32_t steps) const { return (from + Passes(variant, steps)) % 2; }
 };
 
 Simulation::Simulation(Context& context, const Variant& variant, Extent workgroup, const State& initial)
@@ -187,6 +230,7 @@ Simulation::Simulation(Context& context, const Variant& variant, Extent workgrou
   RequireWorkgroup(variant, workgroup);
   const DeviceInfo& info = context.info();
   s_->context = &context;
+  s_->variant = variant;
   s_->layout = initial.layout;
   const Extent tile = TileOf(variant, workgroup);
   s_->groups = {(s_->layout.width + tile.x - 1) / tile.x, (s_->layout.height + tile.y - 1) / tile.y, 1};
@@ -197,9 +241,13 @@ Simulation::Simulation(Context& context, const Variant& variant, Extent workgrou
       fmt::format("a {}x{} plane ({} MiB) is larger than the device's maxStorageBufferRange ({} MiB)", s_->layout.width,
                   s_->layout.height, s_->plane_bytes() >> 20, info.max_storage_buffer_range >> 20));
   Require(4 * s_->plane_bytes() <= (uint64_t{1} << 32), "dynamic offsets past 4 GiB");
+  RequireSupport(SharedBytes(variant, workgroup) <= info.max_shared_memory_bytes,
+          fmt::format("{} at workgroup {}x{} needs {} bytes of shared memory; the device allows {}", variant.name,
+                      workgroup.x, workgroup.y, SharedBytes(variant, workgroup), info.max_shared_memory_bytes));
   std::vector<Define> defines = variant.defines;
   defines.push_back({"CELLS_X", std::to_string(variant.cells.x)});
   defines.push_back({"CELLS_Y", std::to_string(variant.cells.y)});
+  if (variant.steps > 1) defines.push_back({"STEPS", std::to_string(variant.steps)});
   s_->kernel = std::make_unique<Kernel>(context, KernelSpec{.label = variant.name,
                                                             .source = variant.source,
                                                             .defines = defines,
@@ -238,7 +286,7 @@ void Simulation::Reset(bool poison) {
 
 State Simulation::Simulate(uint32_t steps) {
   s_->context->Run([&](Commands& c) { s_->RecordSteps(c, s_->current, steps); });
-  s_->current = (s_->current + steps) % 2;
+  s_->current = s_->After(s_->current, steps);
   State state{
       .layout = s_->layout, .u = std::vector<float>(s_->layout.plane), .v = std::vector<float>(s_->layout.plane)};
   s_->states->Download(std::as_writable_bytes(std::span(state.u)), s_->PlaneOffset(s_->current, 0));
@@ -252,11 +300,13 @@ void Simulation::PrepareImages(uint32_t total, uint32_t image) {
   s_->image = image;
   s_->slots = std::make_unique<Buffer>(*s_->context, kSlots * s_->plane_bytes(), Memory::kHost);
   s_->images = std::make_unique<PipelinedBatches>(*s_->context, total / image, [&](Commands& c, uint32_t k) {
-    const uint32_t first = k * image;
-    s_->RecordSteps(c, first % 2, image);
+    // Every image is its own passes (a fused pass never crosses an image), so image k starts from
+    // the state that k images' passes end in.
+    const uint32_t from = (k * Passes(s_->variant, image)) % 2;
+    s_->RecordSteps(c, from, image);
     // The copy reads what the last step wrote.
     c.Barrier();
-    c.Copy(*s_->states, s_->PlaneOffset((first + image) % 2, 1), *s_->slots, (k % kSlots) * s_->plane_bytes(),
+    c.Copy(*s_->states, s_->PlaneOffset(s_->After(from, image), 1), *s_->slots, (k % kSlots) * s_->plane_bytes(),
            s_->plane_bytes());
   });
 }
@@ -269,7 +319,7 @@ void Simulation::RunImages(const std::function<void(uint32_t, std::span<const fl
   auto slots = s_->slots->mapped();
   const float* floats = reinterpret_cast<const float*>(slots.data());
   s_->images->Run(kSlots, [&](uint32_t k) { on_image(k, std::span(floats + (k % kSlots) * plane, plane)); });
-  s_->current = (s_->images->size() * s_->image) % 2;
+  s_->current = (s_->images->size() * Passes(s_->variant, s_->image)) % 2;
 }
 
 void Simulation::MeasureCompute(benchmark::State& state, uint32_t total) {
@@ -284,7 +334,7 @@ void Simulation::MeasureCompute(benchmark::State& state, uint32_t total) {
     // Untimed: the iteration's time is the batch's alone (UseManualTime).
     Reset();
     state.SetIterationTime(timed.Run());
-    s_->current = total % 2;
+    s_->current = s_->After(0, total);
   }
   NoteDeviceBusy();
   const double cells = static_cast<double>(s_->layout.cells());

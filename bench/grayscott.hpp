@@ -27,6 +27,10 @@ struct Variant {
   std::vector<Define> defines;
   Extent cells{1, 1};   // output cells per work-item
   uint32_t border = 0;  // work-items along each workgroup edge that only load (shared memory: 1)
+  // Steps one dispatch advances at most (fused variants; the last pass of a run may do fewer).
+  // Above 1, a workgroup's tile is workgroup x cells, of which it writes all but a ring of
+  // `steps` cells, the halo that the overlapping neighbour tiles write.
+  uint32_t steps = 1;
   std::vector<Extent> workgroups;
 };
 
@@ -52,9 +56,11 @@ inline constexpr uint64_t kSeed = 0x6772617973636f74;  // "grayscot"
 inline constexpr double kBytesPerCellStep = 16;
 
 // The check every variant passes before it is timed: a small odd-sized domain, seeded whole so
-// the boundary matters from the first step, against the plain loop after a few dozen steps.
+// the boundary matters from the first step, against the plain loop after a few dozen steps. A
+// prime step count: a variant of k steps per dispatch (2 <= k <= 20) runs at least two full passes
+// and a shorter last one.
 inline constexpr Extent kCheckDomain{67, 45};
-inline constexpr uint32_t kCheckSteps = 40;
+inline constexpr uint32_t kCheckSteps = 41;
 // Relative error allowed, over U and V, with |reference| floored at kToleranceFloor (V is near 0
 // in much of the domain, where a relative error means nothing; U and V are of order 1). Both sides
 // compute in float in the same order, and lavapipe matches the plain loop bit for bit. A GPU
@@ -68,8 +74,16 @@ inline constexpr double kToleranceFloor = 1e-2;
 inline constexpr uint32_t kSlots = 3;
 
 // Throws Error when `workgroup` does not suit the variant: a shared-memory variant needs three
-// work-items per side (its one-cell border takes two), as the course's check says.
+// work-items per side (its one-cell border takes two), as the course's check says; a fused variant
+// a tile of more than 2 x steps cells per side (its halo takes 2 x steps).
 void RequireWorkgroup(const Variant& variant, Extent workgroup);
+
+// Shared memory of one workgroup of a fused variant (two (U, V) buffers of its tile); 0 for the
+// others, whose few kilobytes fit every device.
+uint32_t SharedBytes(const Variant& variant, Extent workgroup);
+
+// Dispatches for `steps` steps: one per step, or ceil(steps / variant.steps) for a fused variant.
+uint32_t Passes(const Variant& variant, uint32_t steps);
 
 // One variant at one workgroup size on one domain: its kernel, the two states it steps between
 // and the initial state, on the device.

@@ -13,6 +13,8 @@ inline constexpr std::string_view kQuickSet[] = {
     // The Gray-Scott chapter's run (2048x1024, 512 steps, an image every 32) and its plain loop.
     "^run_simulation/(global|shared_aos|shared_soa|strip4x4)/workgroup32x16/domain2048x1024/total512/image32/compute$",
     "^run_simulation/strip4x4/workgroup32x16/domain2048x1024/total512/image32/compute\\+download$",
+    // Several steps per pass: the smallest fused variant.
+    "^run_simulation/fused2/workgroup32x4/domain2048x1024/total512/image32/compute$",
     "^run_simulation/plain_loop/domain2048x1024/total512/image32/compute$",
     // The reduction studies at 1080p: every variant at its study workgroup, and the plain loop.
     "^reduction/(interleaved|sequential|unrolled)/wg16x16/domain1920x1080$",

@@ -262,7 +262,15 @@ void Context::SubmitAndWait(const vk::raii::CommandBuffer& command_buffer) {
   vk::SubmitInfo submit{.commandBufferCount = 1, .pCommandBuffers = &handle};
   CSBENCH_VK(queue_.submit(submit, *fence_));
   vk::Result result = CSBENCH_VK(device_.waitForFences({*fence_}, VK_TRUE, kSubmissionTimeoutNs));
-  Require(result == vk::Result::eSuccess, "a submission did not finish within 5 minutes");
+  if (result != vk::Result::eSuccess) {
+    // The benchmark fails, but its buffers and command buffer cannot be freed while the device
+    // still reads them (lavapipe crashes the process), nor the fence reused before it signals:
+    // wait for the device first. A GPU that hangs ends in VK_ERROR_DEVICE_LOST from its driver.
+    fmt::print(stderr, "csbench: a submission has run for 5 minutes; waiting for the device to finish it\n");
+    CSBENCH_VK(device_.waitIdle());
+    device_.resetFences({*fence_});
+    throw Error("a submission did not finish within 5 minutes (the device is too slow for this benchmark, or hung)");
+  }
   device_.resetFences({*fence_});
 }
 

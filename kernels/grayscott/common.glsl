@@ -13,7 +13,8 @@
 //   3 feed rate, 4 kill rate, 5 D_u, 6 D_v, 7 time step, 8 corner weight, 9 edge weight:
 //   set from kernels/grayscott/reference.hpp, their only definition (the defaults here are copies).
 // Bindings: 0 U in, 1 V in (read), 2 U out, 3 V out (written); one plane each.
-// Push constants: width, height (the domain), stride (floats per row), lead (floats before row -1).
+// Push constants: width, height (the domain), stride (floats per row), lead (floats before row -1),
+//   steps (the steps this dispatch advances: 1, except in kernels that fuse several, fused.comp).
 
 #ifndef STORAGE_TYPE
 #define STORAGE_TYPE float
@@ -39,6 +40,7 @@ layout(push_constant) uniform Parameters {
   uint height;
   uint stride;
   uint lead;
+  uint steps;
 };
 
 ivec2 Domain() { return ivec2(width, height); }

@@ -25,9 +25,12 @@ struct Case {
 std::vector<Case> Cases() {
   std::vector<Case> cases;
   // 67x45: partial tiles on the right and bottom edges for every tile size. 13x7: a domain smaller
-  // than most tiles, so one workgroup covers it and most of its work-items have no cell.
-  for (Extent domain : {kCheckDomain, Extent{13, 7}}) {
+  // than most tiles, so one workgroup covers it and most of its work-items have no cell. 131x97
+  // (fused variants only): at least two tiles on each axis for every fused tile, so halos overlap
+  // both ways and the last tiles are partial.
+  for (Extent domain : {kCheckDomain, Extent{13, 7}, Extent{131, 97}}) {
     for (const Variant& v : Variants()) {
+      if (domain == Extent{131, 97} && v.steps == 1) continue;
       for (Extent wg : v.workgroups) cases.push_back({&v, wg, domain});
     }
   }
@@ -47,6 +50,9 @@ TEST_P(GrayScottVariant, MatchesThePlainLoop) {
   Context* context = testing::SharedContext();
   if (context == nullptr) GTEST_SKIP() << "no Vulkan device";
   const Case& c = GetParam();
+  if (SharedBytes(*c.variant, c.workgroup) > context->info().max_shared_memory_bytes) {
+    GTEST_SKIP() << "the device allows " << context->info().max_shared_memory_bytes << " bytes of shared memory";
+  }
   Comparison check = Check(*context, *c.variant, c.workgroup, c.domain, kCheckSteps);
   EXPECT_TRUE(check.passed) << check.message;
   EXPECT_LE(check.max_relative_error, kTolerance);
@@ -75,9 +81,72 @@ TEST(GrayScottCheck, CatchesAWrongKernel) {
   testing::ExpectNoNewValidationMessages();
 }
 
+TEST(GrayScottCheck, CatchesAWrongFusedKernel) {
+  Context* context = testing::SharedContext();
+  if (context == nullptr) GTEST_SKIP() << "no Vulkan device";
+  Variant wrong = Named("fused4");
+  wrong.name = "fused4_injected_error";
+  wrong.defines.push_back({"INJECT_ERROR", "1"});
+  Comparison check = Check(*context, wrong, wrong.workgroups.front());
+  EXPECT_FALSE(check.passed);
+  EXPECT_GT(check.max_relative_error, 10 * kTolerance);
+  testing::ExpectNoNewValidationMessages();
+}
+
+// Any step count: full passes, a shorter last pass, and runs that resume from either state.
+TEST(GrayScottFused, AnyStepCountMatchesThePlainLoop) {
+  Context* context = testing::SharedContext();
+  if (context == nullptr) GTEST_SKIP() << "no Vulkan device";
+  const Variant& fused = Named("fused4");
+  const State initial = InitialState(kCheckDomain.x, kCheckDomain.y, {0, 0, kCheckDomain.x, kCheckDomain.y}, 5);
+  Simulation simulation(*context, fused, {64, 4}, initial);
+  simulation.Reset(/*poison=*/true);
+  uint32_t done = 0;
+  for (uint32_t steps : {1u, 3u, 4u, 5u, 9u, 2u}) {
+    const State got = simulation.Simulate(steps);
+    done += steps;
+    const Comparison c = CompareWithReference(initial, got, done);
+    EXPECT_TRUE(c.passed) << "after " << steps << " more steps: " << c.message;
+  }
+  EXPECT_EQ(Passes(fused, 1), 1u);
+  EXPECT_EQ(Passes(fused, 4), 1u);
+  EXPECT_EQ(Passes(fused, 9), 3u);
+  EXPECT_EQ(Passes(Named("strip4x4"), 9), 9u);
+  testing::ExpectNoNewValidationMessages();
+}
+
+TEST(GrayScottWorkgroups, FusedRefusesATileWithoutRoomForItsHalo) {
+  const Variant& fused = Named("fused4");  // 8 rows per work-item, a 4-cell halo
+  for (Extent wg : {Extent{8, 8}, Extent{4, 8}, Extent{64, 1}}) {
+    try {
+      RequireWorkgroup(fused, wg);
+      ADD_FAILURE() << "fused4 accepted " << wg.x << "x" << wg.y;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("must be more than 8 cells on each side"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_NO_THROW(RequireWorkgroup(fused, {9, 2}));
+  Context* context = testing::SharedContext();
+  if (context != nullptr) {
+    State initial = InitialState(13, 7, {}, 1);
+    EXPECT_THROW(Simulation(*context, fused, {8, 8}, initial), Error);
+    // More shared memory than the device has is refused with the numbers, not left to the driver.
+    const uint32_t limit = context->info().max_shared_memory_bytes;
+    const Extent huge{64, limit / (16 * 64 * fused.cells.y) + 1};
+    try {
+      Simulation(*context, fused, huge, initial);
+      ADD_FAILURE() << "accepted " << SharedBytes(fused, huge) << " bytes of shared memory";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("bytes of shared memory; the device allows"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(GrayScottWorkgroups, SharedMemoryRefusesASideBelowThree) {
   Context* context = testing::SharedContext();
   for (const Variant& v : Variants()) {
+    if (v.steps > 1) continue;  // FusedRefusesATileWithoutRoomForItsHalo
     for (Extent wg : {Extent{2, 16}, Extent{16, 2}, Extent{1, 1}}) {
       if (v.border == 0) {
         EXPECT_NO_THROW(RequireWorkgroup(v, wg)) << v.name;
@@ -114,7 +183,9 @@ TEST(GrayScottImages, EachImageIsTheStateAfterItsSteps) {
     Simulate(reference, scratch, image);
     want.push_back(CellSum(reference.layout, reference.v));
   }
-  for (const char* name : {"global", "strip4x8"}) {
+  // fused4: each 5-step image is a 4-step pass and a 1-step pass, so images alternate between
+  // starting from either state too.
+  for (const char* name : {"global", "strip4x8", "fused4"}) {
     Simulation simulation(*context, Named(name), {16, 8}, initial);
     simulation.PrepareImages(total, image);
     for (int run = 0; run < 2; ++run) {  // the recorded submissions run again after a reset
@@ -138,18 +209,34 @@ TEST(GrayScottImages, EachImageIsTheStateAfterItsSteps) {
 TEST(GrayScottTable, NamesUniqueWorkgroupsTheChaptersRunsWhole) {
   std::set<std::string> names;
   const std::vector<Extent> chapter = {{8, 8}, {16, 8}, {16, 16}, {32, 16}, {32, 32}};
+  uint32_t fused = 0;
   for (const Variant& v : Variants()) {
     EXPECT_TRUE(names.insert(v.name).second) << v.name;
-    // Every variant runs the chapter's workgroups first, in its order; the strip variants add
-    // wide ones after them.
-    ASSERT_GE(v.workgroups.size(), chapter.size()) << v.name;
-    EXPECT_TRUE(std::equal(chapter.begin(), chapter.end(), v.workgroups.begin())) << v.name;
     std::set<std::pair<uint32_t, uint32_t>> distinct;
     for (Extent e : v.workgroups) distinct.insert({e.x, e.y});
-    EXPECT_EQ(distinct.size(), v.workgroups.size())
-        << v.name << " repeats a workgroup";
+    EXPECT_EQ(distinct.size(), v.workgroups.size()) << v.name << " repeats a workgroup";
+    if (v.steps > 1) {
+      ++fused;
+      // The check runs at least two full passes and a shorter one.
+      EXPECT_GE(kCheckSteps / v.steps, 2u) << v.name;
+      EXPECT_NE(kCheckSteps % v.steps, 0u) << v.name;
+      for (Extent wg : v.workgroups) {
+        EXPECT_NO_THROW(RequireWorkgroup(v, wg)) << v.name;
+        // NVIDIA's Vulkan drivers allow 48 KiB of shared memory per workgroup.
+        EXPECT_LE(SharedBytes(v, wg), 48u * 1024) << v.name << " " << wg.x << "x" << wg.y;
+      }
+      continue;
+    }
+    EXPECT_EQ(SharedBytes(v, v.workgroups.front()), 0u) << v.name;
+    // Every one-step variant runs the chapter's workgroups first, in its order; the strip
+    // variants add wide ones after them.
+    ASSERT_GE(v.workgroups.size(), chapter.size()) << v.name;
+    EXPECT_TRUE(std::equal(chapter.begin(), chapter.end(), v.workgroups.begin())) << v.name;
   }
-  for (const char* name : {"global", "shared_aos", "shared_soa"}) EXPECT_TRUE(names.count(name)) << name;
+  for (const char* name : {"global", "shared_aos", "shared_soa", "fused2", "fused4"}) {
+    EXPECT_TRUE(names.count(name)) << name;
+  }
+  EXPECT_GE(fused, 2u);
   bool chapter_run = false;
   for (const Schedule& r : Schedules()) {
     EXPECT_EQ(r.total % r.image, 0u);

@@ -410,8 +410,9 @@ class Verdict:
 
     def as_json(self):
         """Plain dict for --json."""
+        finite = lambda x: x if x is not None and math.isfinite(x) else None
         return {"verdict": self.verdict, "text": self.text, "reason": self.reason,
-                "value": self.value, "low": self.low, "high": self.high,
+                "value": finite(self.value), "low": finite(self.low), "high": finite(self.high),
                 "repetitions": self.repetitions, "uncertain": self.uncertain,
                 "where": self.placement}
 

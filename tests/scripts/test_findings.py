@@ -156,6 +156,23 @@ class VerdictTest(TempDirCase):
         self.assertEqual(v.verdict, HOLDS)
         self.assertIn("(1 repetition)", v.cell())
 
+    def test_rules_waiting_for_new_families_decide_once_data_exists(self):
+        data = load("holds.json")
+        run = "domain8192x8192/total64/image16/compute"
+        data["benchmarks"] = [dict(e, name=n, run_name=n, **{"Gelem/s": rate})
+                              for e in data["benchmarks"][:5]
+                              for n, rate in ((f"run_simulation/fused4/workgroup64x6/{run}", 300.0),
+                                              (f"run_simulation/strip4x4/workgroup128x4/{run}", 250.0),
+                                              ("stream/copy/wg256/domain67108864", 0.0),
+                                              ("stream/triad/wg256/domain67108864", 0.0))]
+        for e in data["benchmarks"]:
+            e["GB/s"] = {"copy": 4000.0, "triad": 3900.0}.get(e["name"].split("/")[1], 1.0)
+        v = verdicts(self.write("new.json", data))
+        self.assertEqual(v["grayscott-fused"].verdict, HOLDS)
+        self.assertIn("best fused 1.20x best strip", v["grayscott-fused"].text)
+        self.assertEqual(v["stream-triad"].verdict, HOLDS)
+        self.assertIn("triad 0.97x copy", v["stream-triad"].text)
+
     def test_aggregates_only_and_runs_of_one_device_pool(self):
         data = load("holds.json")
         agg = [dict(e, name=e["name"] + "_median", run_type="aggregate", aggregate_name="median")
@@ -214,6 +231,17 @@ class DocTest(TempDirCase):
     def test_every_section_has_a_table_in_the_doc(self):
         text = self.DOC.read_text()
         self.assertEqual({m.group(1) for m in findings.BLOCK_BEGIN.finditer(text)}, set(SECTIONS))
+
+    def test_readme_example_is_what_the_script_prints(self):
+        readme = (REPO / "README.md").read_text()
+        section = readme.split("## Which optimization lore holds on your device", 1)[1].split("\n## ", 1)[0]
+        rows = [l for l in section.splitlines() if l.startswith("|")]
+        self.assertGreaterEqual(len(rows), 3)
+        status, out, _ = run_main(REPO / "baselines" / "10005-0000-1.json",
+                                  REPO / "baselines" / "10de-2335-2435301632.json")
+        self.assertEqual(status, 0)
+        for row in rows:
+            self.assertIn(row + "\n", out)
 
     def test_update_and_check_doc(self):
         doc = self.write("doc.md", "intro\n<!-- findings-inputs: x -->\n"

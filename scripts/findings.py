@@ -324,6 +324,9 @@ def parse_rule(entry, index):
     unknown = names - set(bindings)
     if unknown:
         raise InputError(f"{where}: quantity uses unbound names {sorted(unknown)}")
+    optional = sorted(n for n in names if bindings[n].optional)
+    if optional:
+        raise InputError(f"{where}: the quantity may not use optional values {optional}")
     fails_if, fails_names = (None, set())
     if entry.get("fails_if"):
         fails_if, fails_names = parse_expression(entry["fails_if"])

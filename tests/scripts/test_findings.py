@@ -1,0 +1,264 @@
+"""Tests of scripts/findings.py: verdicts on fixtures made for them, and docs/findings.md's tables."""
+
+import copy
+import io
+import json
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+FIXTURES = HERE / "fixtures" / "findings"
+sys.path.insert(0, str(REPO / "scripts"))
+
+import findings  # noqa: E402
+from findings import FAILS, HOLDS, SAME, UNMEASURED  # noqa: E402
+
+SECTIONS, RULES = findings.load_rules()
+BY_ID = {r.id: r for r in RULES}
+
+
+def run_main(*argv):
+    """findings.main(argv) in-process: (exit status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        status = findings.main([str(a) for a in argv])
+    return status, out.getvalue(), err.getvalue()
+
+
+def verdicts(*paths):
+    """{rule id: Verdict} of the only device in the given runs."""
+    devices = findings.load_devices(paths)
+    assert len(devices) == 1, devices.keys()
+    (key,) = devices
+    return {rid: cells[key] for rid, cells in findings.judge_all(RULES, devices).items()}
+
+
+def load(name):
+    return json.loads((FIXTURES / name).read_text())
+
+
+class TempDirCase(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self._tmp.name)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def write(self, name, data):
+        path = self.dir / name
+        path.write_text(json.dumps(data) if not isinstance(data, str) else data)
+        return path
+
+
+class RulesTest(unittest.TestCase):
+    def test_every_section_has_claims_and_every_seed_study_is_covered(self):
+        self.assertEqual(set(SECTIONS), {r.section for r in RULES})
+        sources = " ".join(r.source for r in RULES)
+        for study in ("Parallel Reduction (2014)", "Reloaded (2015)", "Shared memory", "Claybook",
+                      "GDC 2010"):
+            self.assertIn(study, sources)
+        self.assertGreaterEqual(len(RULES), 25)
+
+    def test_bad_rules_are_refused_with_the_claim_named(self):
+        good = (findings.DEFAULT_RULES).read_text()
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = Path(tmp) / "rules.toml"
+            bad.write_text(good.replace('quantity = "seq / inter"', 'quantity = "seq / nobody"', 1))
+            with self.assertRaisesRegex(findings.InputError, "reduction-sequential.*nobody"):
+                findings.load_rules(bad)
+            bad.write_text(good.replace('quantity = "seq / inter"', 'quantity = "__import__(1)"', 1))
+            with self.assertRaisesRegex(findings.InputError, "may be called"):
+                findings.load_rules(bad)
+            bad.write_text(good + "\n[[claim]]\nid = 'x'\n")
+            with self.assertRaisesRegex(findings.InputError, "claim 'x'"):
+                findings.load_rules(bad)
+            status, _, err = run_main("--rules", bad, FIXTURES / "holds.json")
+            self.assertEqual(status, findings.EXIT_BAD_INPUT)
+            self.assertIn("claim 'x'", err)
+
+
+class VerdictTest(TempDirCase):
+    def test_a_run_where_the_claims_hold(self):
+        v = verdicts(FIXTURES / "holds.json")
+        self.assertEqual(v["reduction-sequential"].verdict, HOLDS)
+        self.assertIn("1.20x", v["reduction-sequential"].text)
+        self.assertEqual(v["reduction-sequential"].placement, {"domain": "1920x1080"})  # fallback
+        self.assertEqual(v["reduction-threads"].verdict, HOLDS)
+        self.assertEqual(v["occupancy-registers"].verdict, HOLDS)
+        self.assertEqual(v["directcompute-bank-stride"].verdict, HOLDS)
+        self.assertEqual(v["directcompute-float4"].verdict, HOLDS)   # a GPU: vec4 = float
+        for cell in v.values():
+            self.assertFalse(cell.uncertain)
+
+    def test_a_run_where_the_claims_do_not_hold(self):
+        v = verdicts(FIXTURES / "fails.json")
+        self.assertEqual(v["reduction-sequential"].verdict, FAILS)
+        self.assertEqual(v["reduction-threads"].verdict, FAILS)
+        self.assertIn("16x64 100", v["reduction-threads"].text)
+        # 1.5x faster, but the register counts show the claimed mechanism did not happen.
+        self.assertEqual(v["occupancy-registers"].verdict, FAILS)
+        self.assertIn("both 64 registers", v["occupancy-registers"].text)
+        self.assertEqual(v["directcompute-bank-stride"].verdict, FAILS)
+        self.assertEqual(v["directcompute-float4"].verdict, FAILS)
+
+    def test_missing_entries_and_skipped_benchmarks_say_why(self):
+        v = verdicts(FIXTURES / "holds.json")
+        self.assertEqual(v["grayscott-soa"].verdict, UNMEASURED)
+        self.assertTrue(v["grayscott-soa"].reason.startswith("entry missing: run_simulation/"))
+        self.assertEqual(v["directcompute-atomics-float"].verdict, UNMEASURED)
+        self.assertIn("was skipped: VK_EXT_shader_atomic_float", v["directcompute-atomics-float"].reason)
+        self.assertIn("entry missing: stream/triad/*", v["stream-triad"].cell())
+
+    def test_quick_default_set_of_a_cpu_device(self):
+        v = verdicts(FIXTURES / "quick-cpu.json")
+        self.assertEqual(len(v), len(RULES))
+        for rid, cell in v.items():
+            self.assertIn(cell.verdict, (HOLDS, FAILS, SAME, UNMEASURED), rid)
+            if cell.verdict == UNMEASURED:
+                self.assertTrue(cell.reason, rid)
+        self.assertIn("does not apply to a CPU device", v["directcompute-bank-stride"].reason)
+        self.assertIn("(stride 32 1.0x slower than stride 1", v["directcompute-bank-stride"].cell())
+        self.assertEqual(v["reduction-sequential"].reason,
+                         "entry missing: reduction/interleaved/wg16x16/domain640x480")
+        self.assertIn("a trend needs two", v["directcompute-larger-groups"].reason)
+        status, out, err = run_main(FIXTURES / "quick-cpu.json")
+        self.assertEqual((status, err), (0, ""))
+        self.assertIn("| Test CPU rasterizer |", out)
+
+    def test_spread_makes_a_verdict_uncertain(self):
+        data = load("holds.json")
+        for e in data["benchmarks"]:
+            if e["name"].startswith("reduction/sequential/"):
+                # median 1.07x interleaved, but two of five repetitions are slower than it
+                i = e["repetition_index"]
+                e["Gelem/s"] = [95.0, 107.0, 108.0, 96.0, 110.0][i]
+        v = verdicts(self.write("spread.json", data))["reduction-sequential"]
+        self.assertEqual(v.verdict, HOLDS)
+        self.assertTrue(v.uncertain)
+        self.assertIn("holds (uncertain, ", v.cell())
+
+    def test_one_repetition_near_a_threshold_is_too_few_to_tell(self):
+        data = load("holds.json")
+        keep = {"reduction/sequential/wg16x16/domain1920x1080": 106.0,
+                "reduction/interleaved/wg16x16/domain1920x1080": 100.0}
+        data["benchmarks"] = [dict(e, **{"Gelem/s": keep[e["name"]]}) for e in data["benchmarks"]
+                              if e["name"] in keep and e["repetition_index"] == 0]
+        v = verdicts(self.write("one.json", data))["reduction-sequential"]
+        self.assertEqual((v.verdict, v.reason), (UNMEASURED, "too few repetitions to tell"))
+        keep["reduction/sequential/wg16x16/domain1920x1080"] = 150.0
+        data["benchmarks"] = [dict(e, **{"Gelem/s": keep[e["name"]]}) for e in data["benchmarks"]]
+        v = verdicts(self.write("one.json", data))["reduction-sequential"]
+        self.assertEqual(v.verdict, HOLDS)
+        self.assertIn("(1 repetition)", v.cell())
+
+    def test_rules_waiting_for_new_families_decide_once_data_exists(self):
+        data = load("holds.json")
+        run = "domain8192x8192/total64/image16/compute"
+        data["benchmarks"] = [dict(e, name=n, run_name=n, **{"Gelem/s": rate})
+                              for e in data["benchmarks"][:5]
+                              for n, rate in ((f"run_simulation/fused4/workgroup64x6/{run}", 300.0),
+                                              (f"run_simulation/strip4x4/workgroup128x4/{run}", 250.0),
+                                              ("stream/copy/wg256/domain67108864", 0.0),
+                                              ("stream/triad/wg256/domain67108864", 0.0))]
+        for e in data["benchmarks"]:
+            e["GB/s"] = {"copy": 4000.0, "triad": 3900.0}.get(e["name"].split("/")[1], 1.0)
+        v = verdicts(self.write("new.json", data))
+        self.assertEqual(v["grayscott-fused"].verdict, HOLDS)
+        self.assertIn("best fused 1.20x best strip", v["grayscott-fused"].text)
+        self.assertEqual(v["stream-triad"].verdict, HOLDS)
+        self.assertIn("triad 0.97x copy", v["stream-triad"].text)
+
+    def test_aggregates_only_and_runs_of_one_device_pool(self):
+        data = load("holds.json")
+        agg = [dict(e, name=e["name"] + "_median", run_type="aggregate", aggregate_name="median")
+               for e in data["benchmarks"] if e.get("repetition_index") == 2]
+        v = verdicts(self.write("agg.json", dict(data, benchmarks=agg)))
+        self.assertEqual(v["reduction-sequential"].verdict, HOLDS)
+        self.assertEqual(v["reduction-sequential"].repetitions, 1)
+        # The same device in two files: one column, repetitions pooled.
+        devices = findings.load_devices([FIXTURES / "holds.json", FIXTURES / "holds.json"])
+        self.assertEqual(len(devices), 1)
+        self.assertEqual(len(next(iter(devices.values())).benchmarks[
+            "reduction/sequential/wg16x16/domain1920x1080"].entries), 10)
+
+
+class OutputTest(TempDirCase):
+    def test_markdown_has_one_column_per_device(self):
+        status, out, _ = run_main(FIXTURES / "holds.json", FIXTURES / "quick-cpu.json")
+        self.assertEqual(status, 0)
+        header = [l for l in out.splitlines() if l.startswith("| claim |")]
+        self.assertEqual(len(header), len(SECTIONS))
+        self.assertEqual(header[0], "| claim | benchmarks | Test GPU | Test CPU rasterizer |")
+        rows = [l for l in out.splitlines() if l.startswith("| ") and not l.startswith("| claim")
+                and not l.startswith("| ---")]
+        self.assertEqual(len(rows), len(RULES))
+        self.assertTrue(all(r.count(" | ") == 3 for r in rows))
+
+    def test_json(self):
+        status, out, _ = run_main("--json", FIXTURES / "fails.json")
+        self.assertEqual(status, 0)
+        data = json.loads(out)
+        self.assertEqual([c["id"] for c in data["claims"]], [r.id for r in RULES])
+        cell = data["claims"][0]["results"]["1234-5678-1"]
+        self.assertEqual(cell["verdict"], FAILS)
+        self.assertAlmostEqual(cell["value"], 0.9, places=3)
+
+    def test_bad_input_exits_2(self):
+        for text, why in (("{", "not valid JSON"), ('{"benchmarks": 3}', "no 'benchmarks' list"),
+                          ('{"context": {}, "benchmarks": []}', "neither device_key")):
+            status, out, err = run_main(self.write("bad.json", text))
+            self.assertEqual((status, out), (findings.EXIT_BAD_INPUT, ""), text)
+            self.assertIn(why, err)
+        status, _, err = run_main(self.dir / "absent.json")
+        self.assertEqual(status, findings.EXIT_BAD_INPUT)
+        self.assertIn("cannot read", err)
+        self.assertEqual(run_main()[0], findings.EXIT_BAD_INPUT)
+
+
+class DocTest(TempDirCase):
+    DOC = REPO / "docs" / "findings.md"
+
+    def test_findings_doc_tables_match_the_stored_runs(self):
+        old, new = findings.regenerate(self.DOC, RULES)
+        if old != new:
+            self.fail("docs/findings.md is stale; run scripts/findings.py --update-doc docs/findings.md")
+
+    def test_every_section_has_a_table_in_the_doc(self):
+        text = self.DOC.read_text()
+        self.assertEqual({m.group(1) for m in findings.BLOCK_BEGIN.finditer(text)}, set(SECTIONS))
+
+    def test_readme_example_is_what_the_script_prints(self):
+        readme = (REPO / "README.md").read_text()
+        section = readme.split("## Which optimization lore holds on your device", 1)[1].split("\n## ", 1)[0]
+        rows = [l for l in section.splitlines() if l.startswith("|")]
+        self.assertGreaterEqual(len(rows), 3)
+        status, out, _ = run_main(REPO / "baselines" / "10005-0000-1.json",
+                                  REPO / "baselines" / "10de-2335-2435301632.json")
+        self.assertEqual(status, 0)
+        for row in rows:
+            self.assertIn(row + "\n", out)
+
+    def test_update_and_check_doc(self):
+        doc = self.write("doc.md", "intro\n<!-- findings-inputs: x -->\n"
+                         "<!-- findings-table: reduction -->\nold\n<!-- /findings-table -->\nend\n")
+        status, out, _ = run_main("--check-doc", doc, FIXTURES / "holds.json")
+        self.assertEqual(status, findings.EXIT_STALE)
+        self.assertIn("-old", out)
+        self.assertEqual(run_main("--update-doc", doc, FIXTURES / "holds.json")[0], 0)
+        text = doc.read_text()
+        self.assertTrue(text.startswith("intro\n") and text.endswith("<!-- /findings-table -->\nend\n"))
+        self.assertIn("| holds: sequential 1.20x interleaved", text)
+        self.assertEqual(run_main("--check-doc", doc, FIXTURES / "holds.json")[0], 0)
+        # Without runs the inputs line decides: here it names no file.
+        status, _, err = run_main("--check-doc", doc)
+        self.assertEqual(status, findings.EXIT_BAD_INPUT)
+        self.assertIn("matches no file", err)
+
+
+if __name__ == "__main__":
+    unittest.main()

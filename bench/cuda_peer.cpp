@@ -53,9 +53,9 @@ class ReductionCase {
     while (state.KeepRunningBatch(batch)) state.SetIterationTime(peer_.Time(batch));
     NoteDeviceBusy();
     state.counters["dispatches/sample"] = batch;
-    const Work work{.elements = pixels_, .bytes = pixels_ * 16 + 4};
+    const Work work{.elements = pixels_, .bytes = pixels_ * 16 + 4, .read_only = true};
     SetThroughput(state, work);
-    if (suite_->context != nullptr) SetRooflinePercent(state, work, MeasuredRoofline(*suite_->context).best_gbs());
+    if (suite_->context != nullptr) SetRooflinePercent(state, work, *suite_->context);
   }
 
  private:

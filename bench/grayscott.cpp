@@ -340,7 +340,7 @@ void Simulation::MeasureCompute(benchmark::State& state, uint32_t total) {
   const double cells = static_cast<double>(s_->layout.cells());
   const Work work{.elements = cells * total, .bytes = kBytesPerCellStep * cells * total};
   SetThroughput(state, work);
-  SetRooflinePercent(state, work, MeasuredRoofline(*s_->context).best_gbs());
+  SetRooflinePercent(state, work, *s_->context);
   state.SetLabel(s_->context->gpu_timer() ? "gpu clock" : "host clock");
 }
 
@@ -372,7 +372,7 @@ void Simulation::MeasureImages(benchmark::State& state, uint32_t total, uint32_t
   const double cells = static_cast<double>(layout.cells());
   const Work work{.elements = cells * total, .bytes = kBytesPerCellStep * cells * total};
   SetThroughput(state, work);
-  SetRooflinePercent(state, work, MeasuredRoofline(*s_->context).best_gbs());
+  SetRooflinePercent(state, work, *s_->context);
   state.counters["images"] = total / image;
   state.SetLabel("host clock");
 }

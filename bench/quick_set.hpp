@@ -22,7 +22,7 @@ inline constexpr std::string_view kQuickSet[] = {
     "^reduction/subgroup/wg8x32/domain1920x1080$",
     "^reduction/plain_loop/domain1920x1080$",
     // The copy roofline every roofline% is measured against.
-    "^roofline/copy_kernel/wg256x1/domain4096x4096$",
+    "^roofline/(copy|read)_kernel/wg256x1/domain4096x4096$",
     // One or two contrasts per family of the occupancy and DirectCompute studies.
     "^group_size/scale_add/wg(1|64|256)x1/",
     "^vector_width/(float|vec4)/wg256x1/",

@@ -198,7 +198,7 @@ void GpuCase::Measure(benchmark::State& state) {
   const std::string name = Name({"reduction", s_->variant->name, Sized("wg", s_->workgroup), Sized("domain", domain)});
   MeasureDispatches(
       state, *s_->context, name, [&](Commands& c, uint32_t i) { s_->Record(c, i); }, s_->data->device->copies(),
-      {.elements = pixels, .bytes = pixels * 16 + tiles * 4});
+      {.elements = pixels, .bytes = pixels * 16 + tiles * 4, .read_only = true});
   state.counters["tiles"] = tiles;
 }
 

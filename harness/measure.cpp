@@ -60,7 +60,7 @@ void MeasureDispatches(benchmark::State& state, Context& context, const std::str
   NoteDeviceBusy();
   state.counters["dispatches/sample"] = batch;
   SetThroughput(state, work);
-  SetRooflinePercent(state, work, MeasuredRoofline(context).best_gbs());
+  SetRooflinePercent(state, work, context);
 }
 
 namespace {
@@ -91,6 +91,10 @@ void SetRooflinePercent(benchmark::State& state, Work work, double roofline_gbs)
   double iterations = static_cast<double>(state.iterations());
   state.counters["roofline%"] =
       benchmark::Counter(work.bytes * iterations * 1e-9 / roofline_gbs * 100, benchmark::Counter::kIsRate);
+}
+
+void SetRooflinePercent(benchmark::State& state, Work work, Context& context) {
+  SetRooflinePercent(state, work, MeasuredRoofline(context).ceiling_gbs(work.read_only));
 }
 
 uint32_t RotationCopies(uint64_t bytes, uint64_t budget_bytes, CacheMode cache) {

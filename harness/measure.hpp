@@ -26,6 +26,10 @@ class Context;
 struct Work {
   double elements = 0;
   double bytes = 0;
+  // A kernel that only reads (its writes are a few bytes per workgroup): `roofline%` is then
+  // against the device's read ceiling, not its copy roofline, so that no kernel sits above its
+  // own ceiling.
+  bool read_only = false;
 };
 
 // Sets the `Gelem/s` and `GB/s` rate counters for state.iterations() iterations of `work`.
@@ -33,6 +37,9 @@ void SetThroughput(benchmark::State& state, Work work);
 
 // Sets `roofline%`: the compulsory GB/s of `work` as a percentage of `roofline_gbs`.
 void SetRooflinePercent(benchmark::State& state, Work work, double roofline_gbs);
+// The same against the device's own ceiling for `work`: the read ceiling for a read-only kernel,
+// else the copy roofline (measured on first use).
+void SetRooflinePercent(benchmark::State& state, Work work, Context& context);
 
 // How many dispatches one timed batch holds: enough for the batch to last `target_seconds`
 // (so that submission and timestamp overheads vanish in it), at most `max_dispatches`, and a

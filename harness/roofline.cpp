@@ -38,25 +38,34 @@ double BestCopySeconds(Context& context, const Copier& copier, uint32_t per_batc
 
 double CopyGBs(uint64_t bytes, double seconds) { return 2.0 * static_cast<double>(bytes) / seconds * 1e-9; }
 
-Copier::Copier(Context& context, uint64_t bytes, uint32_t workgroup)
-    : context_(&context), bytes_(bytes), workgroup_(workgroup) {
+Copier::Copier(Context& context, uint64_t bytes, uint32_t workgroup, Access access)
+    : context_(&context), bytes_(bytes), workgroup_(workgroup), access_(access) {
   Require(bytes % 16 == 0, "a copy of whole vec4 elements");
+  Require(access == Access::kCopy || workgroup > 0, "a read needs the read kernel's workgroup");
   std::vector<float> data(bytes / sizeof(float));
   FillUniform(data, bytes);
   src_ = std::make_unique<Buffer>(context, bytes);
-  dst_ = std::make_unique<Buffer>(context, bytes);
   src_->Upload(std::as_bytes(std::span(data)));
-  if (workgroup > 0) {
-    kernel_ = std::make_unique<Kernel>(context, KernelSpec{.label = fmt::format("copy_kernel wg{}", workgroup),
-                                                           .source = "roofline/copy.comp",
-                                                           .local_size = {workgroup, 1, 1},
-                                                           .bindings = 2,
-                                                           .push_bytes = 2 * sizeof(uint32_t)});
-    // Whole 256-byte blocks, so that every window's dynamic offset is aligned.
-    window_bytes_ = std::min<uint64_t>(bytes, context.info().max_storage_buffer_range / 256 * 256);
-    Require(bytes % 256 == 0 || window_bytes_ == bytes, "a windowed copy needs whole 256-byte blocks");
-    bindings_ = std::make_unique<Bindings>(kernel_->Bind({{src_.get(), window_bytes_}, {dst_.get(), window_bytes_}}));
+  if (workgroup == 0) {
+    dst_ = std::make_unique<Buffer>(context, bytes);
+    return;
   }
+  const bool read = access == Access::kRead;
+  kernel_ = std::make_unique<Kernel>(
+      context, KernelSpec{.label = fmt::format("{} wg{}", read ? "read_kernel" : "copy_kernel", workgroup),
+                          .source = read ? "roofline/read.comp" : "roofline/copy.comp",
+                          .local_size = {workgroup, 1, 1},
+                          .bindings = 2,
+                          .push_bytes = 2 * sizeof(uint32_t)});
+  // Whole 256-byte blocks, so that every window's dynamic offset is aligned.
+  window_bytes_ = std::min<uint64_t>(bytes, context.info().max_storage_buffer_range / 256 * 256);
+  Require(bytes % 256 == 0 || window_bytes_ == bytes, "a windowed copy needs whole 256-byte blocks");
+  groups_ = CappedGroups(static_cast<uint32_t>(window_bytes_ / 16), workgroup);
+  // A read writes one word per workgroup; only the source's offset moves from window to window.
+  const uint64_t dst_bytes = read ? uint64_t{groups_} * sizeof(uint32_t) : bytes;
+  dst_ = std::make_unique<Buffer>(context, dst_bytes);
+  bindings_ = std::make_unique<Bindings>(
+      kernel_->Bind({{src_.get(), window_bytes_}, {dst_.get(), read ? dst_bytes : window_bytes_}}));
 }
 
 Copier::~Copier() = default;
@@ -67,18 +76,53 @@ void Copier::Record(Commands& c) const {
     return;
   }
   const uint32_t count = static_cast<uint32_t>(window_bytes_ / 16);
-  const uint32_t groups = CappedGroups(count, workgroup_);
   for (uint64_t start = 0; start < bytes_; start += window_bytes_) {
     // The last window ends at the buffer's end and skips what the previous one copied.
     uint64_t offset = std::min(start, bytes_ - window_bytes_);
     if (start > 0) c.Barrier();
-    std::array<uint32_t, 2> offsets{static_cast<uint32_t>(offset), static_cast<uint32_t>(offset)};
+    const auto dst_offset = static_cast<uint32_t>(access_ == Access::kRead ? 0 : offset);
+    std::array<uint32_t, 2> offsets{static_cast<uint32_t>(offset), dst_offset};
     std::array<uint32_t, 2> push{count, static_cast<uint32_t>((start - offset) / 16)};
-    c.Dispatch(*kernel_, *bindings_, {groups, 1, 1}, offsets, push);
+    c.Dispatch(*kernel_, *bindings_, {groups_, 1, 1}, offsets, push);
   }
 }
 
+namespace {
+
+// Each workgroup's XOR of the 32-bit words Copier::Record has it read from `words`: the order of
+// read.comp's grid-stride loop over the same windows.
+std::vector<uint32_t> FoldedByGroup(std::span<const uint32_t> words, uint64_t window_bytes, uint32_t groups,
+                                    uint32_t workgroup) {
+  std::vector<uint32_t> folded(groups, 0);
+  const uint64_t total = words.size() / 4;  // vec4 elements
+  const uint64_t window = window_bytes / 16;
+  const uint64_t stride = uint64_t{groups} * workgroup;
+  for (uint64_t start = 0; start < total; start += window) {
+    const uint64_t offset = std::min(start, total - window);
+    for (uint64_t i = start - offset; i < window; ++i) {
+      const uint64_t e = 4 * (offset + i);
+      folded[(i % stride) / workgroup] ^= words[e] ^ words[e + 1] ^ words[e + 2] ^ words[e + 3];
+    }
+  }
+  return folded;
+}
+
+}  // namespace
+
 bool Copier::Check() const {
+  if (access_ == Access::kRead) {
+    // The words start at zero (Record XORs into them); a word the kernel never writes stays 0,
+    // which a random source's XOR is not.
+    context_->Run([&](Commands& c) {
+      c.Fill(*dst_, 0);
+      c.Barrier();
+      Record(c);
+    });
+    std::vector<uint32_t> source(bytes_ / sizeof(uint32_t)), got(groups_);
+    src_->Download(std::as_writable_bytes(std::span(source)));
+    dst_->Download(std::as_writable_bytes(std::span(got)));
+    return got == FoldedByGroup(source, window_bytes_, groups_, workgroup_);
+  }
   context_->Run([&](Commands& c) {
     c.Fill(*dst_, kPoison);
     c.Barrier();
@@ -105,6 +149,10 @@ const Roofline& MeasuredRoofline(Context& context) {
     Copier kernel(context, bytes, wg);
     Require(kernel.Check(), "the roofline's copy kernel did not copy correctly");
     roofline.copy_kernel_gbs = std::max(roofline.copy_kernel_gbs, CopyGBs(bytes, BestCopySeconds(context, kernel, 4, 3)));
+    Copier reader(context, bytes, wg, Access::kRead);
+    Require(reader.Check(), "the roofline's read kernel did not read correctly");
+    roofline.read_kernel_gbs =
+        std::max(roofline.read_kernel_gbs, static_cast<double>(bytes) / BestCopySeconds(context, reader, 4, 3) * 1e-9);
   }
   measured_on = &context;
   return roofline;

@@ -3,9 +3,12 @@
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 #include <string_view>
+
+#include "harness/console_reporter.hpp"
 
 namespace csbench {
 namespace {
@@ -45,11 +48,12 @@ bool ListTests(const std::vector<std::string>& args) {
   return false;
 }
 
-std::unique_ptr<benchmark::BenchmarkReporter> MakeReporter(const std::string& format, bool console_color) {
+// `total`: the number of benchmarks selected, for the console's [k/N].
+std::unique_ptr<benchmark::BenchmarkReporter> MakeReporter(const std::string& format, const ConsoleStyle& console,
+                                                           std::size_t total) {
   if (format == "json") return std::make_unique<DesignedNames<benchmark::JSONReporter>>();
   if (format == "csv") return std::make_unique<DesignedNames<benchmark::CSVReporter>>();
-  return std::make_unique<DesignedNames<benchmark::ConsoleReporter>>(
-      console_color ? benchmark::ConsoleReporter::OO_Color : benchmark::ConsoleReporter::OO_None);
+  return std::make_unique<ConsoleReporter>(total, console);
 }
 
 }  // namespace
@@ -63,9 +67,14 @@ std::string WithoutTimeSuffix(std::string name) {
 
 void RunBenchmarks(const std::vector<std::string>& args) {
   // Google Benchmark validated the format flags in Initialize; an unknown one never gets here.
-  std::string color = FlagValue(args, "benchmark_color", "auto");
-  bool console_color = color == "true" || color == "yes" || (color == "auto" && isatty(STDOUT_FILENO));
-  auto display = MakeReporter(FlagValue(args, "benchmark_format", "console"), console_color);
+  ConsoleStyle console = ConsoleStyleFromFlags(args, isatty(STDOUT_FILENO));
+  std::size_t total = 0;
+  if (!ListTests(args)) {
+    std::vector<std::string> selected = SelectedBenchmarkNames(args);
+    total = selected.size();
+    for (const auto& name : selected) console.name_width = std::max(console.name_width, WithoutTimeSuffix(name).size());
+  }
+  auto display = MakeReporter(FlagValue(args, "benchmark_format", "console"), console, total);
   if (ListTests(args)) {
     std::ostringstream names;
     display->SetOutputStream(&names);
@@ -76,7 +85,8 @@ void RunBenchmarks(const std::vector<std::string>& args) {
   }
   std::unique_ptr<benchmark::BenchmarkReporter> file;
   if (!FlagValue(args, "benchmark_out", "").empty()) {
-    file = MakeReporter(FlagValue(args, "benchmark_out_format", "json"), false);
+    ConsoleStyle plain{.name_width = console.name_width};
+    file = MakeReporter(FlagValue(args, "benchmark_out_format", "json"), plain, total);
   }
   benchmark::RunSpecifiedBenchmarks(display.get(), file.get());
 }

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# The console a person reads, from the real binary on the machine's Vulkan device (lavapipe
+# without a GPU): counters once-suffixed, [k/N] before every result line, the min/median/max
+# lines of repetitions, tabular counters, errors, the live status line on a terminal only, and
+# the JSON of the same run unaffected.
+set -uo pipefail
+bench=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail=0
+ok() { echo "ok: $1"; }
+bad() { echo "FAIL: $1"; [[ $# -gt 1 ]] && head -40 "$2"; fail=1; }
+
+gpu='reduction/sequential/wg16x16/domain640x480'
+cpu='reduction/plain_loop/domain640x480'
+filter="^($gpu|$cpu)\$"
+quick=(--benchmark_filter="$filter" --benchmark_min_time=0.01)
+# A result line names a benchmark of the filter (an aggregate adds _mean, _median, ...).
+result_line="(${gpu}|${cpu})(_[a-z]+)?( |\$)"
+
+# One run, console to a pipe and JSON to a file.
+if ! "$bench" "${quick[@]}" --benchmark_repetitions=3 --benchmark_out="$dir/run.json" \
+     --benchmark_out_format=json >"$dir/reps.txt" 2>"$dir/reps.err"; then
+  cat "$dir/reps.err"; bad "the run with repetitions exited non-zero" "$dir/reps.txt"; exit 1
+fi
+out="$dir/reps.txt"
+
+# Rates carry their unit in the name: no second "/s", and roofline% is not a rate.
+if grep -qE '/s=[^ ]*/s' "$out"; then bad "a rate printed with a second /s" "$out"; else ok "no second /s"; fi
+if grep -qE '%=[^ ]*/s' "$out"; then bad "a percentage printed as a rate" "$out"; else ok "no %=.../s"; fi
+if grep -qE "(^| )Gelem/s=[0-9.]+ GB/s=[0-9.]+ roofline%=[0-9.]+ dispatches/sample=[0-9]+" "$out"; then
+  ok "GPU counters in their own units"
+else
+  bad "GPU counters as Gelem/s=x GB/s=y roofline%=z dispatches/sample=n" "$out"
+fi
+# Three significant digits: no counter value with more than three after the leading zeros,
+# beyond its integer part.
+if grep -oE '(Gelem/s|GB/s|roofline%)=[0-9.]+' "$out" | cut -d= -f2 |
+   grep -vqE '^([1-9][0-9]{2,}|[1-9][0-9]?(\.[0-9]{1,2})?|[1-9]\.[0-9]{0,2}|0\.0*[1-9][0-9]{0,2})$'; then
+  bad "a counter with more than three significant digits" "$out"
+else
+  ok "three significant digits"
+fi
+if grep -q manual_time "$out"; then bad "the /manual_time suffix printed" "$out"; else ok "designed names"; fi
+
+# [k/N] before every result line; k runs 1..2 with N = 2 benchmarks selected.
+lines=$(grep -cE "$result_line" "$out")
+prefixed=$(grep -cE "^\[[12]/2\] $result_line" "$out")
+if [[ $lines -eq 10 && $prefixed -eq $lines ]]; then
+  ok "[k/N] on all $lines result lines (3 repetitions and 4 aggregates, then 3 and 0... per benchmark)"
+else
+  bad "[k/N]: $prefixed of $lines result lines prefixed, want 10 of 10" "$out"
+fi
+if grep -qE "^\[1/2\] $gpu " "$out" && grep -qE "^\[2/2\] $cpu " "$out"; then
+  ok "k counts benchmarks, not repetitions"
+else
+  bad "k per benchmark" "$out"
+fi
+if grep -q $'\r' "$out"; then bad "a carriage return in a pipe" "$out"; else ok "no status line in a pipe"; fi
+
+# The chapter's lines, once per benchmark, after its aggregates.
+time_re='time: +\[[0-9.]+ (ns|us|ms|s) [0-9.]+ (ns|us|ms|s) [0-9.]+ (ns|us|ms|s)\]$'
+thrpt_re='thrpt: +\[[0-9.]+ Gelem/s [0-9.]+ Gelem/s [0-9.]+ Gelem/s\]$'
+if [[ $(grep -cE "^ +$time_re" "$out") -eq 2 && $(grep -cE "^ +$thrpt_re" "$out") -eq 2 ]]; then
+  ok "time: and thrpt: lines with repetitions"
+else
+  bad "time: [min median max] and thrpt: [min median max Gelem/s], one each per benchmark" "$out"
+fi
+if grep -A1 -E "^\[1/2\] ${gpu}_cv " "$out" | grep -qE "time: +\["; then
+  ok "the chapter's lines follow the aggregates"
+else
+  bad "time: line right after ${gpu}_cv" "$out"
+fi
+# min <= median <= max, and the throughput's min is the time's max.
+if /usr/bin/python3 - "$out" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+for times in re.findall(r"time: +\[(.*)\]", text):
+    v = [float(n) * unit[u] for n, u in re.findall(r"([0-9.]+) (ns|us|ms|s)", times)]
+    assert len(v) == 3 and v[0] <= v[1] <= v[2], times
+for rates in re.findall(r"thrpt: +\[(.*)\]", text):
+    v = [float(n) for n in re.findall(r"([0-9.]+) Gelem/s", rates)]
+    assert len(v) == 3 and 0 < v[0] <= v[1] <= v[2], rates
+PY
+then ok "min <= median <= max"; else bad "the order of min, median, max" "$out"; fi
+
+# The JSON of the same run: the names and counter keys Google Benchmark's JSON reporter writes,
+# against a run that prints JSON to stdout (no console reporter involved).
+"$bench" "${quick[@]}" --benchmark_repetitions=3 --benchmark_format=json >"$dir/stdout.json" 2>/dev/null
+if /usr/bin/python3 - "$dir/run.json" "$dir/stdout.json" <<'PY'
+import json, sys
+def keys(path):
+    return [(b["name"], b.get("aggregate_name", ""), sorted(b)) for b in json.load(open(path))["benchmarks"]]
+out, ref = keys(sys.argv[1]), keys(sys.argv[2])
+assert out == ref, f"\n{out}\n!=\n{ref}"
+gpu, cpu = "reduction/sequential/wg16x16/domain640x480", "reduction/plain_loop/domain640x480"
+names = sorted({n for n, _, _ in out})
+assert names == sorted([gpu, gpu + "_mean", gpu + "_median", gpu + "_stddev", gpu + "_cv",
+                        cpu, cpu + "_mean", cpu + "_median", cpu + "_stddev", cpu + "_cv"]), names
+for name, _, k in out:
+    want = {"Gelem/s", "GB/s"} | ({"dispatches/sample", "roofline%"} if name.startswith(gpu) else set())
+    assert want <= set(k), (name, k)
+PY
+then ok "JSON names and counter keys unaffected"; else bad "JSON names or keys differ"; fi
+
+# Tabular counters: a header naming the counters, values in columns without "name=".
+"$bench" "${quick[@]}" --benchmark_counters_tabular=true >"$dir/tab.txt" 2>/dev/null
+if grep -qE "Benchmark +Device +Gelem/s +GB/s +roofline% +dispatches/sample" "$dir/tab.txt" &&
+   grep -qE "Benchmark +Time +CPU +Gelem/s +GB/s$" "$dir/tab.txt" &&
+   grep -E "$result_line" "$dir/tab.txt" | grep -qv '=' && [[ $(grep -cE "^\[[12]/2\] " "$dir/tab.txt") -eq 2 ]]; then
+  ok "--benchmark_counters_tabular=true: a header per counter set, values in columns"
+else
+  bad "tabular counters" "$dir/tab.txt"
+fi
+# The columns line up: each value ends where its header does.
+if /usr/bin/python3 - "$dir/tab.txt" <<'PY'
+import re, sys
+header = None
+for line in open(sys.argv[1]).read().splitlines():
+    if "Benchmark" in line:
+        header = [m.end() for m in re.finditer(r"\S+", line)][1:]
+    elif re.match(r"\[\d+/\d+\] ", line):
+        ends = [m.end() for m in re.finditer(r"\S+(?: (?:ns|us|ms|s)\b)?", line)][2:]
+        assert ends == header, (line, ends, header)
+PY
+then ok "tabular columns line up"; else bad "tabular columns misaligned" "$dir/tab.txt"; fi
+
+# An error keeps its [k/N]: without the kernels, the GPU benchmark cannot compile its shader.
+CSBENCH_KERNEL_DIR="$dir/no-kernels" "$bench" "${quick[@]}" >"$dir/err.txt" 2>&1
+if grep -qE "^\[1/2\] $gpu +ERROR OCCURRED: '.+'" "$dir/err.txt" && grep -qE "^\[2/2\] $cpu " "$dir/err.txt"; then
+  ok "an error prints with its [k/N]"
+else
+  bad "error line" "$dir/err.txt"
+fi
+
+# On a terminal, a status line rewritten in place and cleared; the results stay plain lines.
+if command -v script >/dev/null; then
+  script -qec "$(printf '%q ' "$bench" "${quick[@]}" --benchmark_color=false)" /dev/null >"$dir/tty.txt" 2>&1
+  if grep -q $'\r\033\[K' "$dir/tty.txt" && grep -qE "\[1/2\] $gpu +~[0-9]+ s left" "$dir/tty.txt" &&
+     [[ $(tr '\r' '\n' <"$dir/tty.txt" | grep -cE "^\[[12]/2\] $result_line +[0-9]") -eq 2 ]]; then
+    ok "live status line on a terminal"
+  else
+    bad "live status line" "$dir/tty.txt"
+  fi
+else
+  echo "skip: no 'script' to give the run a terminal"
+fi
+exit $fail

@@ -58,6 +58,13 @@ double CpuSecondsPerIteration(const benchmark::BenchmarkReporter::Run& run) {
   return run.iterations > 0 ? run.cpu_accumulated_time / static_cast<double>(run.iterations) : run.cpu_accumulated_time;
 }
 
+// The time Google Benchmark measures a benchmark by, and divides its rate counters by: the
+// device's (manual) or the wall clock's where the benchmark asked for one, else the CPU time.
+double MeasuredSecondsPerIteration(const benchmark::BenchmarkReporter::Run& run) {
+  bool real = run.run_name.time_type == "manual_time" || run.run_name.time_type == "real_time";
+  return real ? SecondsPerIteration(run) : CpuSecondsPerIteration(run);
+}
+
 // A time column entry: a percentage for the coefficient of variation, else seconds in a unit.
 std::string TimeText(const benchmark::BenchmarkReporter::Run& run, double seconds) {
   if (IsPercentage(run)) return SignificantDigits(run.real_accumulated_time * 100) + " %";
@@ -314,7 +321,7 @@ void ConsoleReporter::ReportRuns(const std::vector<Run>& runs) {
     std::vector<double> rates;
     for (const auto& run : runs) {
       if (run.error_occurred) continue;
-      times.push_back(SecondsPerIteration(run));
+      times.push_back(MeasuredSecondsPerIteration(run));
       if (auto it = run.counters.find("Gelem/s"); it != run.counters.end()) rates.push_back(it->second.value);
     }
     if (times.size() >= 2) {
@@ -346,6 +353,7 @@ void ConsoleReporter::ClearStatus() {
 }
 
 void ConsoleReporter::PrintStatus(const std::string& last_name) {
+  if (total_ > 0 && done_ >= total_) return;  // nothing left to wait for
   double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   std::string text = Prefix();
   text += last_name.empty() ? " starting" : ' ' + last_name;

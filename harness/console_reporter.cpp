@@ -52,7 +52,8 @@ std::string BaseName(const benchmark::BenchmarkReporter::Run& run) {
 }
 
 double SecondsPerIteration(const benchmark::BenchmarkReporter::Run& run) {
-  return run.iterations > 0 ? run.real_accumulated_time / static_cast<double>(run.iterations) : run.real_accumulated_time;
+  return run.iterations > 0 ? run.real_accumulated_time / static_cast<double>(run.iterations)
+                            : run.real_accumulated_time;
 }
 
 double CpuSecondsPerIteration(const benchmark::BenchmarkReporter::Run& run) {
@@ -207,7 +208,8 @@ ConsoleStyle ConsoleStyleFromFlags(const std::vector<std::string>& args, bool to
   // Google Benchmark's reading of a boolean flag's value.
   auto truthy = [](std::string text) {
     std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (text.size() == 1) return std::isalnum(static_cast<unsigned char>(text[0])) && text != "0" && text != "f" && text != "n";
+    if (text.size() == 1)
+      return std::isalnum(static_cast<unsigned char>(text[0])) && text != "0" && text != "f" && text != "n";
     return text != "false" && text != "no" && text != "off";
   };
   ConsoleStyle style;
@@ -334,8 +336,8 @@ void ConsoleReporter::ReportRuns(const std::vector<Run>& runs) {
       std::string indent(Prefix().size() + 3, ' ');
       chapter_ += indent + "time:   " + Bracket(times, FormatSeconds) + '\n';
       if (rates.size() == times.size()) {
-        chapter_ += indent + "thrpt:  " + Bracket(rates, [](double r) { return SignificantDigits(r) + " Gelem/s"; }) +
-                    '\n';
+        chapter_ +=
+            indent + "thrpt:  " + Bracket(rates, [](double r) { return SignificantDigits(r) + " Gelem/s"; }) + '\n';
       }
     }
   } else {

@@ -47,10 +47,10 @@ class ConsoleReporter : public benchmark::BenchmarkReporter {
   std::size_t total_;
   ConsoleStyle style_;
   std::size_t name_width_ = 0;
-  std::size_t done_ = 0;           // benchmarks reported so far (the k of [k/N])
-  std::string current_;            // the benchmark whose lines are being printed
+  std::size_t done_ = 0;                   // benchmarks reported so far (the k of [k/N])
+  std::string current_;                    // the benchmark whose lines are being printed
   std::optional<std::string> header_key_;  // what the last printed header was for
-  std::string chapter_;            // time:/thrpt: lines waiting for the aggregates
+  std::string chapter_;                    // time:/thrpt: lines waiting for the aggregates
   bool status_shown_ = false;
   std::chrono::steady_clock::time_point start_;
 };

@@ -41,7 +41,7 @@ TEST(FormatCounter, RatesGetNoSecondUnit) {
 }
 
 TEST(CounterOrder, ThroughputFirst) {
-  benchmark::UserCounters counters{{"tiles", 1}, {"roofline%", 2}, {"GB/s", 3}, {"dispatches/sample", 4},
+  benchmark::UserCounters counters{{"tiles", 1},   {"roofline%", 2}, {"GB/s", 3}, {"dispatches/sample", 4},
                                    {"Gelem/s", 5}, {"atomics", 6}};
   EXPECT_EQ(CounterOrder(counters),
             (std::vector<std::string>{"Gelem/s", "GB/s", "roofline%", "dispatches/sample", "atomics", "tiles"}));

@@ -145,7 +145,7 @@ int main(int argc, char** argv) {
   } else {
     benchmark::AddCustomContext("selection", flags.filter ? "--benchmark_filter=" + *flags.filter : "all");
   }
-  csbench::RunSummary summary = csbench::RunBenchmarks(flags);
+  csbench::RunSummary summary = csbench::RunBenchmarks(flags, args);
   csbench::ReleaseCurrentCase();
   benchmark::Shutdown();
   // The families' device buffers go before the device, and the validation layer reports leaks

@@ -38,6 +38,11 @@ std::vector<std::pair<std::string, std::string>> RunContext(const Context* conte
   std::vector<std::pair<std::string, std::string>> kv;
   kv.emplace_back("csbench_revision", CSBENCH_REVISION);
   kv.emplace_back("cache", options.cache == CacheMode::kCold ? "cold" : "warm");
+  // Debian's Google Benchmark is a debug build (library_build_type); what that does and does not
+  // touch, said where the numbers are.
+  kv.emplace_back("library_build_type_effect",
+                  "none on GPU entries (device timestamps); host-timed entries run Google Benchmark's inline "
+                  "iteration loop compiled with csbench's Release flags, the library's own code once per batch");
   if (context == nullptr) {
     std::string cpu = HostCpuName();
     kv.emplace_back("backend", "plain_loop");

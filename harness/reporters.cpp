@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -16,13 +17,21 @@
 #include <string_view>
 #include <thread>
 
+#include "harness/console_reporter.hpp"
 #include "harness/error.hpp"
+#include "harness/selection.hpp"
 
 namespace csbench {
 namespace {
 
 // The suffixes Google Benchmark appends to UseManualTime and UseRealTime benchmarks.
 constexpr std::string_view kTimeSuffixes[] = {"/manual_time", "/real_time"};
+
+// What Google Benchmark's "Library was built as DEBUG" warning means for csbench's numbers.
+constexpr std::string_view kDebugLibraryNote =
+    "csbench: that warning does not concern csbench's numbers: GPU entries are timed by the device's "
+    "timestamps, and for host-timed ones the per-iteration loop is inline in benchmark.h, compiled "
+    "with csbench's own Release flags; the library's debug code runs once per batch of iterations.";
 
 // What the interrupt handler needs: the file's text so far, under the lock the reporters take.
 struct OutputFile {
@@ -67,8 +76,12 @@ class Reporters : public benchmark::BenchmarkReporter {
 
   bool ReportContext(const Context& context) override {
     display_->SetOutputStream(&GetOutputStream());
-    display_->SetErrorStream(&GetErrorStream());
+    std::ostringstream header;
+    display_->SetErrorStream(&header);
     bool go = display_->ReportContext(context);
+    display_->SetErrorStream(&GetErrorStream());
+    GetErrorStream() << header.str();
+    if (header.str().find("built as DEBUG") != std::string::npos) GetErrorStream() << kDebugLibraryNote << '\n';
     if (file_) {
       std::lock_guard lock(TheOutputFile().lock);
       go = file_->ReportContext(context) && go;
@@ -101,7 +114,8 @@ class Reporters : public benchmark::BenchmarkReporter {
       file_->ReportRuns(renamed);
       TheOutputFile().finished = summary_.finished;
     }
-    display_->ReportRuns(renamed);
+    // csbench's console reporter drops the suffix itself, and reads it: it marks a GPU-timed run.
+    display_->ReportRuns(dynamic_cast<ConsoleReporter*>(display_.get()) != nullptr ? runs : renamed);
     // Each line as soon as its benchmark ends, also into a pipe (tee, a timestamping filter).
     display_->GetOutputStream().flush();
   }
@@ -123,11 +137,12 @@ class Reporters : public benchmark::BenchmarkReporter {
   std::set<std::string> noted_;
 };
 
-std::unique_ptr<benchmark::BenchmarkReporter> MakeReporter(const std::string& format, bool console_color) {
+// `total`: the number of benchmarks selected, for the console's [k/N].
+std::unique_ptr<benchmark::BenchmarkReporter> MakeReporter(const std::string& format, const ConsoleStyle& console,
+                                                           std::size_t total) {
   if (format == "json") return std::make_unique<benchmark::JSONReporter>();
   if (format == "csv") return std::make_unique<benchmark::CSVReporter>();
-  return std::make_unique<benchmark::ConsoleReporter>(console_color ? benchmark::ConsoleReporter::OO_Color
-                                                                    : benchmark::ConsoleReporter::OO_None);
+  return std::make_unique<ConsoleReporter>(total, console);
 }
 
 // Prints the names as designed for --benchmark_list_tests.
@@ -193,22 +208,23 @@ std::string WithoutTimeSuffix(std::string name) {
   return name;
 }
 
-RunSummary RunBenchmarks(const RunFlags& flags) {
+RunSummary RunBenchmarks(const RunFlags& flags, const std::vector<std::string>& args) {
   RunSummary summary;
   if (flags.list_tests) {
     ListTests();
     return summary;
   }
-  bool console_color =
-      flags.color == "true" || flags.color == "yes" || flags.color == "1" || (flags.color == "auto" && isatty(STDOUT_FILENO));
+  ConsoleStyle console = ConsoleStyleFromFlags(args, isatty(STDOUT_FILENO));
+  for (const auto& name : SelectedNames()) console.name_width = std::max(console.name_width, name.size());
+  const std::size_t total = SelectedNames().size();
   std::unique_ptr<benchmark::BenchmarkReporter> file;
   if (!flags.out.empty()) {
     std::lock_guard lock(TheOutputFile().lock);
     TheOutputFile().path = flags.out;
     TheOutputFile().format = flags.out_format;
-    file = MakeReporter(flags.out_format, false);
+    file = MakeReporter(flags.out_format, ConsoleStyle{.name_width = console.name_width}, total);
   }
-  Reporters reporters(MakeReporter(flags.format, console_color), std::move(file), summary);
+  Reporters reporters(MakeReporter(flags.format, console, total), std::move(file), summary);
   benchmark::RunSpecifiedBenchmarks(&reporters);
   if (!flags.out.empty()) {
     std::lock_guard lock(TheOutputFile().lock);

@@ -30,7 +30,8 @@ void HandleInterrupts();
 // Runs the registered benchmarks with reporters that print the designed names: to the console
 // (or --benchmark_format) and, with --benchmark_out, to that file, written whole when the run
 // ends or is interrupted.
-RunSummary RunBenchmarks(const RunFlags& flags);
+// `args`: the flags left for Google Benchmark (the console's style reads them).
+RunSummary RunBenchmarks(const RunFlags& flags, const std::vector<std::string>& args);
 
 // "reduction/x/wg8x8/domain640x480/manual_time" -> "reduction/x/wg8x8/domain640x480"; likewise
 // "/real_time".

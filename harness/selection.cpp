@@ -12,7 +12,7 @@ namespace {
 struct Registry {
   Selection selection;
   size_t offered = 0;
-  size_t selected = 0;
+  std::vector<std::string> selected;
   // Stand-ins for unselected names: they only absorb the settings callers chain onto them.
   std::deque<std::unique_ptr<benchmark::internal::Benchmark>> stand_ins;
 };
@@ -70,7 +70,7 @@ benchmark::internal::Benchmark* AddBenchmark(const std::string& name, std::funct
   if (!registry.selection.Selects(name)) {
     return registry.stand_ins.emplace_back(std::make_unique<Unselected>(name)).get();
   }
-  ++registry.selected;
+  registry.selected.push_back(name);
   return benchmark::RegisterBenchmark(name.c_str(), std::move(fn));
 }
 
@@ -79,6 +79,10 @@ size_t OfferedCount() {
 }
 
 size_t SelectedCount() {
+  return TheRegistry().selected.size();
+}
+
+const std::vector<std::string>& SelectedNames() {
   return TheRegistry().selected;
 }
 

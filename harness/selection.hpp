@@ -49,5 +49,7 @@ benchmark::internal::Benchmark* AddBenchmark(const std::string& name, std::funct
 // How many names the families offered, and how many of them were selected.
 size_t OfferedCount();
 size_t SelectedCount();
+// The selected names, in the order they run.
+const std::vector<std::string>& SelectedNames();
 
 }  // namespace csbench

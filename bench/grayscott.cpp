@@ -139,11 +139,6 @@ std::string_view ToString(Mode mode) {
   return "?";
 }
 
-bool RegisteredOnCpuDevice(const Variant& variant, Extent workgroup, const Schedule& schedule, Mode mode) {
-  return workgroup == Extent{32, 16} && schedule.domain == Extent{2048, 1024} &&
-         (mode == Mode::kCompute || variant.name == "strip4x8");
-}
-
 void RequireWorkgroup(const Variant& variant, Extent workgroup) {
   const uint32_t min_side = 2 * variant.border + 1;
   Require(workgroup.x >= min_side && workgroup.y >= min_side,
@@ -376,7 +371,6 @@ void Register(Suite& suite) {
       for (const Variant& variant : Variants()) {
         for (const Extent& wg : variant.workgroups) {
           for (Mode mode : kModes) {
-            if (suite.context->info().type == "cpu" && !RegisteredOnCpuDevice(variant, wg, run, mode)) continue;
             auto* b = RegisterCheckedCase(
                 Name({"run_simulation", variant.name, Sized("workgroup", wg), domain_name, total_name, image_name,
                       ToString(mode)}),

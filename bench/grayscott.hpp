@@ -67,12 +67,6 @@ inline constexpr double kToleranceFloor = 1e-2;
 // host, so it keeps computing while the host handles the oldest one.
 inline constexpr uint32_t kSlots = 3;
 
-// On a CPU device (lavapipe runs 0.03 to 0.2 Gelem/s on two cores: 5 to 40 s for one chapter run)
-// the family registers only this subset, which keeps it within a few minutes: the chapter's
-// headline workgroup 32x16 on its 2048x1024 domain, every variant in compute mode and strip4x8 in
-// all three. The plain-loop benchmarks are registered everywhere.
-bool RegisteredOnCpuDevice(const Variant& variant, Extent workgroup, const Schedule& schedule, Mode mode);
-
 // Throws Error when `workgroup` does not suit the variant: a shared-memory variant needs three
 // work-items per side (its one-cell border takes two), as the course's check says.
 void RequireWorkgroup(const Variant& variant, Extent workgroup);

@@ -88,6 +88,10 @@ int main(int argc, char** argv) {
   for (const auto& a : args) {
     if (a.starts_with("--benchmark_min_time=")) benchmark::AddCustomContext("min_time", a.substr(21));
   }
+  if (!options.domains.empty()) benchmark::AddCustomContext("domain_override", csbench::ToString(options.domains));
+  if (!options.workgroups.empty()) {
+    benchmark::AddCustomContext("workgroup_override", csbench::ToString(options.workgroups));
+  }
   csbench::RegisterFamilies(*suite);
   csbench::RunBenchmarks(args);
   csbench::ReleaseCurrentCase();

@@ -80,43 +80,46 @@ class GpuCase : public Case {
 };
 
 void GpuCase::Record(Commands& c, uint32_t copy) const {
-    const std::array<uint32_t, 4> offsets{data_->device->Offset(copy), 0, 0, 0};
-    const std::span<const uint32_t> used(offsets.data(), kernels_[0]->spec().bindings);
-    if (variant_->method != Method::kScan) {
-      // An append counter starts every dispatch at zero, and resetting it is part of the work of
-      // an append buffer (D3D resets it when the view is bound), so the fill and the barrier that
-      // orders it before the atomics are inside each timed dispatch. Without them the counter of
-      // the timed loop would run past the output.
-      c.Fill(*counter_, 0);
-      c.Barrier();
-      c.Dispatch(*kernels_[0], bindings_[0], {push_.groups, 1, 1}, used, push_);
-      return;
-    }
-    // The scan writes its count (pass 2) rather than adding to it: nothing to reset. Each pass
-    // reads what the one before wrote, hence the barriers.
+  const std::array<uint32_t, 4> offsets{data_->device->Offset(copy), 0, 0, 0};
+  const std::span<const uint32_t> used(offsets.data(), kernels_[0]->spec().bindings);
+  if (variant_->method != Method::kScan) {
+    // An append counter starts every dispatch at zero, and resetting it is part of the work of
+    // an append buffer (D3D resets it when the view is bound), so the fill and the barrier that
+    // orders it before the atomics are inside each timed dispatch. Without them the counter of
+    // the timed loop would run past the output.
+    c.Fill(*counter_, 0);
+    c.Barrier();
     c.Dispatch(*kernels_[0], bindings_[0], {push_.groups, 1, 1}, used, push_);
-    c.Barrier();
-    c.Dispatch(*kernels_[1], bindings_[1], {1, 1, 1}, used, push_);
-    c.Barrier();
-    c.Dispatch(*kernels_[2], bindings_[2], {push_.groups, 1, 1}, used, push_);
+    return;
+  }
+  // The scan writes its count (pass 2) rather than adding to it: nothing to reset. Each pass
+  // reads what the one before wrote, hence the barriers.
+  c.Dispatch(*kernels_[0], bindings_[0], {push_.groups, 1, 1}, used, push_);
+  c.Barrier();
+  c.Dispatch(*kernels_[1], bindings_[1], {1, 1, 1}, used, push_);
+  c.Barrier();
+  c.Dispatch(*kernels_[2], bindings_[2], {push_.groups, 1, 1}, used, push_);
 }
 
 GpuCase::GpuCase(Suite& suite, const Variant& row, const Point& point)
-    : context_(suite.context), name_(point.name), variant_(&row), workgroup_(point.workgroup.x),
+    : context_(suite.context),
+      name_(point.name),
+      variant_(&row),
+      workgroup_(point.workgroup.x),
       keep_percent_(point.extra) {
   const uint32_t count = point.domain.x;
   Inputs& inputs = SharedInputs(suite);
   RequireSupported(!variant_->needs_subgroup_ballot || context_->info().subgroup_ballot,
-          fmt::format("{} needs subgroup ballot operations in compute shaders, which {} does not support", variant_->name,
-                      context_->info().name));
+                   fmt::format("{} needs subgroup ballot operations in compute shaders, which {} does not support",
+                               variant_->name, context_->info().name));
   RequireWorkgroup(*context_, point.workgroup);
   RequireStorage(*context_, uint64_t{count} * sizeof(float));
   const uint32_t tiles = (count + workgroup_ - 1) / workgroup_;
   const uint32_t tiles_per_group = (tiles + kMaxGroupsPerDimension - 1) / kMaxGroupsPerDimension;
   push_ = Push{.count = count,
-                  .threshold = Threshold(keep_percent_),
-                  .tiles_per_group = tiles_per_group,
-                  .groups = (tiles + tiles_per_group - 1) / tiles_per_group};
+               .threshold = Threshold(keep_percent_),
+               .tiles_per_group = tiles_per_group,
+               .groups = (tiles + tiles_per_group - 1) / tiles_per_group};
   data_ = &inputs.For(count, context_, suite.options.cache);
   kept_ = &inputs.Kept(*data_, keep_percent_);
   output_ = std::make_unique<Buffer>(*context_, uint64_t{count} * sizeof(float));
@@ -131,12 +134,13 @@ GpuCase::GpuCase(Suite& suite, const Variant& row, const Point& point)
   }
   for (size_t p = 0; p < passes.size(); ++p) {
     kernels_.push_back(std::make_unique<Kernel>(
-        *context_, KernelSpec{.label = passes.size() == 1 ? variant_->name : fmt::format("{} pass {}", variant_->name, p + 1),
-                            .source = variant_->source,
-                            .defines = passes[p],
-                            .local_size = {workgroup_, 1, 1},
-                            .bindings = static_cast<uint32_t>(buffers.size()),
-                            .push_bytes = sizeof(Push)}));
+        *context_,
+        KernelSpec{.label = passes.size() == 1 ? variant_->name : fmt::format("{} pass {}", variant_->name, p + 1),
+                   .source = variant_->source,
+                   .defines = passes[p],
+                   .local_size = {workgroup_, 1, 1},
+                   .bindings = static_cast<uint32_t>(buffers.size()),
+                   .push_bytes = sizeof(Push)}));
     bindings_.push_back(kernels_.back()->Bind(buffers));
   }
   switch (variant_->method) {
@@ -192,8 +196,7 @@ void GpuCase::Measure(benchmark::State& state) {
   const uint32_t count = push_.count;
   const double kept = static_cast<double>(kept_->size());
   // Compulsory traffic: the input read once, each kept element written once, and the count.
-  MeasureDispatches(state, *context_, name_,
-                    [&](Commands& c, uint32_t i) { Record(c, i); }, data_->device->copies(),
+  MeasureDispatches(state, *context_, name_, [&](Commands& c, uint32_t i) { Record(c, i); }, data_->device->copies(),
                     {.elements = static_cast<double>(count), .bytes = (count + kept + 1) * sizeof(float)});
   state.counters["kept"] = kept / count;
   state.counters["atomics"] = atomics_;

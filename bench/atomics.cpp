@@ -70,7 +70,8 @@ struct Inputs {
       }
       data = std::move(made);
     }
-    if (context != nullptr && !data->device) data->device = std::make_unique<RotatingInput>(*context, data->bytes(), cache);
+    if (context != nullptr && !data->device)
+      data->device = std::make_unique<RotatingInput>(*context, data->bytes(), cache);
     return *data;
   }
 };
@@ -78,7 +79,10 @@ struct Inputs {
 class GpuCase : public Case {
  public:
   GpuCase(Suite& suite, const Variant& variant, const Point& point)
-      : context_(suite.context), name_(point.name), variant_(&variant), workgroup_(point.workgroup.x),
+      : context_(suite.context),
+        name_(point.name),
+        variant_(&variant),
+        workgroup_(point.workgroup.x),
         count_(point.domain.x) {
     const DeviceInfo& info = context_->info();
     RequireSupported(!variant.needs_subgroup_arithmetic || info.subgroup_arithmetic,
@@ -127,8 +131,8 @@ class GpuCase : public Case {
 
   void Measure(benchmark::State& state) override {
     const double count = count_;
-    MeasureDispatches(state, *context_, name_, [&](Commands& c, uint32_t i) { Record(c, i); },
-                      data_->device->copies(), {.elements = count, .bytes = count * 4});
+    MeasureDispatches(state, *context_, name_, [&](Commands& c, uint32_t i) { Record(c, i); }, data_->device->copies(),
+                      {.elements = count, .bytes = count * 4});
     // Atomic adds per dispatch (per subgroup: as many subgroups as the device's subgroup size makes).
     const double groups = groups_;
     double atomics = 0;

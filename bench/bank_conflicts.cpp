@@ -97,7 +97,7 @@ GpuCase::GpuCase(Context& context_ref, Inputs& inputs, const Variant& row, const
   RequireWorkgroup(*context, workgroup);
   if (transpose()) {
     RequireSupported(workgroup.x == kTile && kTile % workgroup.y == 0,
-            fmt::format("{}: a tile row needs 32 invocations in x", variant.name));
+                     fmt::format("{}: a tile row needs 32 invocations in x", variant.name));
     groups = {(domain.x + kTile - 1) / kTile, (domain.y + kTile - 1) / kTile, 1};
   } else {
     RequireSupported(domain.y == 1 && workgroup.y == 1, fmt::format("{}: one-dimensional only", variant.name));
@@ -120,8 +120,7 @@ GpuCase::GpuCase(Context& context_ref, Inputs& inputs, const Variant& row, const
 }
 
 Comparison GpuCase::Check() {
-  const std::vector<float> got =
-      PoisonedRun(*context, *output, outputs, [&](Commands& c) { Record(c, 0); });
+  const std::vector<float> got = PoisonedRun(*context, *output, outputs, [&](Commands& c) { Record(c, 0); });
   std::vector<float> want(outputs);
   if (transpose()) {
     Transpose(std::span(data->values).first(outputs), domain.x, domain.y, want);
@@ -156,8 +155,8 @@ void GpuCase::Measure(benchmark::State& state) {
   // one sum per invocation (its 16 KiB input is read once per group, from cache).
   const double bytes = transpose() ? elements * 8 : elements * 4;
   const uint32_t period = transpose() ? data->device->copies() : 1;
-  MeasureDispatches(state, *context, name,
-                    [&](Commands& c, uint32_t i) { Record(c, i); }, period, {.elements = elements, .bytes = bytes});
+  MeasureDispatches(state, *context, name, [&](Commands& c, uint32_t i) { Record(c, i); }, period,
+                    {.elements = elements, .bytes = bytes});
   if (transpose()) return;
   // The stride-1 time of this workgroup and domain, measured once per run.
   static std::map<std::pair<uint32_t, uint32_t>, double> stride1_seconds;
@@ -198,23 +197,22 @@ const Family<Variant>& Descriptor() {
   // 32x8 invocations move a 32x32 tile in four passes (the usual shape: a warp per tile row).
   static const Family<Variant> family{
       .name = "bank_conflicts",
-      .variants = {
-      {.name = "transpose_tile32x32",
-       .source = "bank_conflicts/transpose.comp",
-       .defines = {{"PAD", "0"}},
-       .workgroups = {{32, 8}},
-       .domains = {kMatrix}},
-      {.name = "transpose_tile32x33",
-       .source = "bank_conflicts/transpose.comp",
-       .defines = {{"PAD", "1"}},
-       .workgroups = {{32, 8}},
-       .domains = {kMatrix}},
-      Strided(1),
-      Strided(2),
-      Strided(4),
-      Strided(8),
-      Strided(16),
-      Strided(32)},
+      .variants = {{.name = "transpose_tile32x32",
+                    .source = "bank_conflicts/transpose.comp",
+                    .defines = {{"PAD", "0"}},
+                    .workgroups = {{32, 8}},
+                    .domains = {kMatrix}},
+                   {.name = "transpose_tile32x33",
+                    .source = "bank_conflicts/transpose.comp",
+                    .defines = {{"PAD", "1"}},
+                    .workgroups = {{32, 8}},
+                    .domains = {kMatrix}},
+                   Strided(1),
+                   Strided(2),
+                   Strided(4),
+                   Strided(8),
+                   Strided(16),
+                   Strided(32)},
       // Tests: partial tiles on both edges, a matrix smaller than one tile, and a partial last group
       // of the strided reads (which skip the two-dimensional domains as unsupported).
       .test_domains = {{333, 187}, {5, 3}, {1001, 1}},

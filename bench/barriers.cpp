@@ -37,29 +37,30 @@ const Family<Variant>& Descriptor() {
         const uint32_t workgroup = p.workgroup.x;
         return std::make_unique<FloatMapCase>(
             *suite.context, p, SharedFloatInputs(suite, "barriers", kSeed),
-            FloatMap{.kernel = {.label = v.name,
-                                .source = v.source,
-                                .defines = {{"ROUNDS", std::to_string(v.rounds)},
-                                            {"WORK", std::to_string(static_cast<uint32_t>(v.work))}}},
-                     .push = PushBytes(p.domain.x),
-                     // No rotation: the input is read once per dispatch and the barriers dominate;
-                     // 256 rotated copies of 1 MiB would make one timed batch 256 dispatches long.
-                     .cache = CacheMode::kWarm,
-                     // The exchange depends on the group size: one reference per case.
-                     .reference = [v, workgroup](std::span<const float> in,
-                                                 std::span<float> out) { Exchange(in, workgroup, v.rounds, v.work, out); },
-                     .per_domain = false,
-                     .tolerance = kTolerance,
-                     .counters = {{"barriers/element", v.rounds}}});
+            FloatMap{
+                .kernel = {.label = v.name,
+                           .source = v.source,
+                           .defines = {{"ROUNDS", std::to_string(v.rounds)},
+                                       {"WORK", std::to_string(static_cast<uint32_t>(v.work))}}},
+                .push = PushBytes(p.domain.x),
+                // No rotation: the input is read once per dispatch and the barriers dominate;
+                // 256 rotated copies of 1 MiB would make one timed batch 256 dispatches long.
+                .cache = CacheMode::kWarm,
+                // The exchange depends on the group size: one reference per case.
+                .reference = [v, workgroup](std::span<const float> in,
+                                            std::span<float> out) { Exchange(in, workgroup, v.rounds, v.work, out); },
+                .per_domain = false,
+                .tolerance = kTolerance,
+                .counters = {{"barriers/element", v.rounds}}});
       },
       // The plain loop runs the heaviest variant (16 rounds, uneven work, 64 lanes): a CPU has no
       // barriers, so one loop stands for all.
-      .plain_loop = [](Suite& suite, const Point& p) {
-        RegisterFloatPlainLoop(p.name, SharedFloatInputs(suite, "barriers", kSeed), p.domain.x,
-                               [](std::span<const float> in, std::span<float> out) {
-                                 Exchange(in, 64, 16, Work::kUneven, out);
-                               });
-      }};
+      .plain_loop =
+          [](Suite& suite, const Point& p) {
+            RegisterFloatPlainLoop(
+                p.name, SharedFloatInputs(suite, "barriers", kSeed), p.domain.x,
+                [](std::span<const float> in, std::span<float> out) { Exchange(in, 64, 16, Work::kUneven, out); });
+          }};
   return family;
 }
 

@@ -40,9 +40,10 @@ const Family<Variant>& Descriptor() {
                      .reference = Reference,
                      .tolerance = kTolerance});
       },
-      .plain_loop = [](Suite& suite, const Point& p) {
-        RegisterFloatPlainLoop(p.name, SharedFloatInputs(suite, "group_size", kSeed), p.domain.x, Reference);
-      }};
+      .plain_loop =
+          [](Suite& suite, const Point& p) {
+            RegisterFloatPlainLoop(p.name, SharedFloatInputs(suite, "group_size", kSeed), p.domain.x, Reference);
+          }};
   return family;
 }
 

@@ -68,7 +68,10 @@ struct Inputs {
 class GpuCase : public Case {
  public:
   GpuCase(Suite& suite, const std::string& family, const Filter& filter, const Variant& variant, const Point& point)
-      : context_(suite.context), name_(point.name), variant_(variant), workgroup_(point.workgroup),
+      : context_(suite.context),
+        name_(point.name),
+        variant_(variant),
+        workgroup_(point.workgroup),
         domain_(point.domain) {
     const DeviceInfo& info = context_->info();
     RequireSupported(!variant.needs_float16 || (info.shader_float16 && info.storage_buffer_16bit),
@@ -181,16 +184,16 @@ Family<Variant> BlurFamily(std::string name, std::vector<Variant> variants, std:
 const Family<Variant>& Descriptor() {
   // The article's square groups: 8x8 (56% border), 16x16 (27%) and the largest, 32x32 (13%).
   // 1080p: the post-processing case the article has in mind; 33 MB of RGBA floats in, 33 out.
-  static const Family<Variant> family = BlurFamily(
-      "neighborhood",
-      {{.name = "direct", .source = "neighborhood/blur.comp", .workgroups = {{8, 8}, {16, 16}, {32, 32}}},
-       {.name = "shared_tile",
-        .source = "neighborhood/blur.comp",
-        .defines = {{"SHARED_TILE", "1"}},
-        .workgroups = {{8, 8}, {16, 16}, {32, 32}},
-        .shared_tile = true}},
-      {{1920, 1080}}, {{67, 45}, {13, 7}},
-      [](std::span<const float> in, Extent d, std::span<float> out) { Blur3x3(in, d.x, d.y, out); });
+  static const Family<Variant> family =
+      BlurFamily("neighborhood",
+                 {{.name = "direct", .source = "neighborhood/blur.comp", .workgroups = {{8, 8}, {16, 16}, {32, 32}}},
+                  {.name = "shared_tile",
+                   .source = "neighborhood/blur.comp",
+                   .defines = {{"SHARED_TILE", "1"}},
+                   .workgroups = {{8, 8}, {16, 16}, {32, 32}},
+                   .shared_tile = true}},
+                 {{1920, 1080}}, {{67, 45}, {13, 7}},
+                 [](std::span<const float> in, Extent d, std::span<float> out) { Blur3x3(in, d.x, d.y, out); });
   return family;
 }
 

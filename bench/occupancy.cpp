@@ -52,12 +52,15 @@ struct Inputs {
 class GpuCase : public Case {
  public:
   GpuCase(Suite& suite, const Variant& variant, const Point& point)
-      : context_(suite.context), name_(point.name), variant_(&variant), workgroup_(point.workgroup.x),
+      : context_(suite.context),
+        name_(point.name),
+        variant_(&variant),
+        workgroup_(point.workgroup.x),
         count_(point.domain.x) {
     RequireWorkgroup(*context_, point.workgroup);
-    RequireSupported(workgroup_ % 64 == 0 && count_ % workgroup_ == 0,
-                     fmt::format("{}: groups of {} must be a multiple of 64 and divide {}", variant.name, workgroup_,
-                                 count_));
+    RequireSupported(
+        workgroup_ % 64 == 0 && count_ % workgroup_ == 0,
+        fmt::format("{}: groups of {} must be a multiple of 64 and divide {}", variant.name, workgroup_, count_));
     const uint32_t shared_bytes = workgroup_ * 32;
     RequireSupported(shared_bytes <= context_->info().max_shared_memory_bytes,
                      fmt::format("{}: {} bytes of shared memory exceed the device's maxComputeSharedMemorySize ({})",

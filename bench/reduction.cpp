@@ -128,32 +128,32 @@ GpuCase::GpuCase(Suite& suite, const Variant& row, const Point& point)
     : context(suite.context), name(point.name), variant(row), workgroup(point.workgroup) {
   const Extent domain = point.domain;
   RequireWorkgroup(*context, workgroup);
-  RequireSupported(std::has_single_bit(workgroup.x * workgroup.y),
-          fmt::format("{}: the tree needs a power-of-two workgroup, not {}x{}", variant.name, workgroup.x, workgroup.y));
+  RequireSupported(
+      std::has_single_bit(workgroup.x * workgroup.y),
+      fmt::format("{}: the tree needs a power-of-two workgroup, not {}x{}", variant.name, workgroup.x, workgroup.y));
   RequireSupported(!variant.needs_subgroup_arithmetic || context->info().subgroup_arithmetic,
-          fmt::format("{} needs subgroup arithmetic in compute shaders, which {} does not support", variant.name,
-                      context->info().name));
+                   fmt::format("{} needs subgroup arithmetic in compute shaders, which {} does not support",
+                               variant.name, context->info().name));
   tile = {workgroup.x * variant.fetch.x, workgroup.y * variant.fetch.y};
   tiles = TilesOf(domain, tile);
   std::vector<Define> defines = variant.defines;
   defines.push_back({"FETCH_X", std::to_string(variant.fetch.x)});
   defines.push_back({"FETCH_Y", std::to_string(variant.fetch.y)});
-  kernel = std::make_unique<Kernel>(
-      *context, KernelSpec{.label = variant.name,
-                          .source = variant.source,
-                          .defines = defines,
-                          .local_size = {workgroup.x * workgroup.y, 1, 1},
-                          .constants = {workgroup.x, workgroup.y, context->info().subgroup_size},
-                          .bindings = 2,
-                          .push_bytes = sizeof(Push)});
+  kernel = std::make_unique<Kernel>(*context,
+                                    KernelSpec{.label = variant.name,
+                                               .source = variant.source,
+                                               .defines = defines,
+                                               .local_size = {workgroup.x * workgroup.y, 1, 1},
+                                               .constants = {workgroup.x, workgroup.y, context->info().subgroup_size},
+                                               .bindings = 2,
+                                               .push_bytes = sizeof(Push)});
   data = &suite.Shared<Inputs>("reduction").For(domain, context, suite.options.cache);
   output = std::make_unique<Buffer>(*context, uint64_t{tiles.x} * tiles.y * sizeof(float));
   bands = Bands(domain, tile, tiles, context->info().max_storage_buffer_range, window_rows);
   const uint64_t window_bytes = uint64_t{window_rows} * domain.x * 16;
   Require(bands.size() == 1 || (domain.x * 16) % context->info().min_storage_buffer_offset_alignment == 0,
           "image rows are not aligned to the device's minStorageBufferOffsetAlignment");
-  bindings = std::make_unique<Bindings>(
-      kernel->Bind({{&data->device->buffer(), window_bytes}, {output.get(), 0}}));
+  bindings = std::make_unique<Bindings>(kernel->Bind({{&data->device->buffer(), window_bytes}, {output.get(), 0}}));
 }
 
 Comparison GpuCase::Check() {

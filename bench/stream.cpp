@@ -37,9 +37,9 @@ class GpuCase : public Case {
   GpuCase(Suite& suite, const Variant& variant, const Point& point)
       : context_(suite.context), name_(point.name), op_(variant.op), count_(point.domain.x) {
     RequireWorkgroup(*context_, point.workgroup);
-    RequireSupported((point.workgroup.x & (point.workgroup.x - 1)) == 0,
-                     fmt::format("{}: dot's tree needs a power-of-two workgroup, not {}", variant.name,
-                                 point.workgroup.x));
+    RequireSupported(
+        (point.workgroup.x & (point.workgroup.x - 1)) == 0,
+        fmt::format("{}: dot's tree needs a power-of-two workgroup, not {}", variant.name, point.workgroup.x));
     const uint64_t bytes = uint64_t{count_} * sizeof(float);
     RequireStorage(*context_, bytes);
     RequireSupported(3 * bytes <= context_->info().device_local_bytes || context_->info().device_local_bytes == 0,
@@ -58,8 +58,8 @@ class GpuCase : public Case {
     b_ = std::make_unique<Buffer>(*context_, bytes);
     b_->Upload(std::as_bytes(std::span(b_values_)));
     c_ = std::make_unique<Buffer>(*context_, op_ == Op::kDot ? uint64_t{groups_} * sizeof(float) : bytes);
-    bindings_ = std::make_unique<Bindings>(
-        kernel_->Bind({{&a_->device->buffer(), bytes}, {b_.get(), 0}, {c_.get(), 0}}));
+    bindings_ =
+        std::make_unique<Bindings>(kernel_->Bind({{&a_->device->buffer(), bytes}, {b_.get(), 0}, {c_.get(), 0}}));
   }
 
   Comparison Check() override {
@@ -115,14 +115,15 @@ const Family<Variant>& Descriptor() {
         return std::make_unique<GpuCase>(suite, v, p);
       },
       // The triad, with b = a reversed as on the GPU: 3 arrays an element.
-      .plain_loop = [](Suite& suite, const Point& p) {
-        RegisterFloatPlainLoop(
-            p.name, SharedFloatInputs(suite, "stream", kSeed), p.domain.x,
-            [](std::span<const float> a, std::span<float> c) {
-              for (size_t i = 0, n = a.size(); i < n; ++i) c[i] = a[i] + kScalar * a[n - 1 - i];
-            },
-            3 * sizeof(float));
-      }};
+      .plain_loop =
+          [](Suite& suite, const Point& p) {
+            RegisterFloatPlainLoop(
+                p.name, SharedFloatInputs(suite, "stream", kSeed), p.domain.x,
+                [](std::span<const float> a, std::span<float> c) {
+                  for (size_t i = 0, n = a.size(); i < n; ++i) c[i] = a[i] + kScalar * a[n - 1 - i];
+                },
+                3 * sizeof(float));
+          }};
   return family;
 }
 

@@ -94,8 +94,7 @@ class GpuCase : public Case {
  private:
   void Record(Commands& c, uint32_t copy) const {
     std::array<uint32_t, 3> offsets{data_->device_positions->Offset(copy), 0, 0};
-    c.Dispatch(*kernel_, *bindings_, {(count_ + workgroup_ - 1) / workgroup_, 1, 1}, offsets,
-               Push{count_, workgroup_});
+    c.Dispatch(*kernel_, *bindings_, {(count_ + workgroup_ - 1) / workgroup_, 1, 1}, offsets, Push{count_, workgroup_});
   }
 
   Context* context_;

@@ -52,9 +52,10 @@ const Family<Variant>& Descriptor() {
                      .reference = Reference,
                      .tolerance = kTolerance});
       },
-      .plain_loop = [](Suite& suite, const Point& p) {
-        RegisterFloatPlainLoop(p.name, SharedFloatInputs(suite, "vector_width", kSeed), p.domain.x, Reference);
-      }};
+      .plain_loop =
+          [](Suite& suite, const Point& p) {
+            RegisterFloatPlainLoop(p.name, SharedFloatInputs(suite, "vector_width", kSeed), p.domain.x, Reference);
+          }};
   return family;
 }
 

@@ -35,11 +35,11 @@ void RequireWorkgroup(const Context& context, Extent workgroup) {
   RequireSupported(invocations <= info.max_workgroup_invocations,
                    fmt::format("workgroup {} has {} invocations, over the device's maxComputeWorkGroupInvocations ({})",
                                Sized("", workgroup), invocations, info.max_workgroup_invocations));
-  RequireSupported(workgroup.x <= info.max_workgroup_size[0] && workgroup.y <= info.max_workgroup_size[1] &&
-                       workgroup.z <= info.max_workgroup_size[2],
-                   fmt::format("workgroup {} exceeds the device's maxComputeWorkGroupSize ({}x{}x{})",
-                               Sized("", workgroup), info.max_workgroup_size[0], info.max_workgroup_size[1],
-                               info.max_workgroup_size[2]));
+  RequireSupported(
+      workgroup.x <= info.max_workgroup_size[0] && workgroup.y <= info.max_workgroup_size[1] &&
+          workgroup.z <= info.max_workgroup_size[2],
+      fmt::format("workgroup {} exceeds the device's maxComputeWorkGroupSize ({}x{}x{})", Sized("", workgroup),
+                  info.max_workgroup_size[0], info.max_workgroup_size[1], info.max_workgroup_size[2]));
 }
 
 void RequireStorage(const Context& context, uint64_t bytes) {
@@ -80,8 +80,8 @@ void RegisterDeclared(Suite& suite, std::initializer_list<std::string_view> name
     std::sort(chosen.begin(), chosen.end(), [](const Declared* a, const Declared* b) { return a->name < b->name; });
   }
   for (std::string_view name : names) {
-    auto it = std::find_if(Declarations().begin(), Declarations().end(),
-                           [&](const Declared& d) { return d.name == name; });
+    auto it =
+        std::find_if(Declarations().begin(), Declarations().end(), [&](const Declared& d) { return d.name == name; });
     Require(it != Declarations().end(), fmt::format("no family named {} is declared", name));
     chosen.push_back(&*it);
   }

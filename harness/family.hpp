@@ -149,10 +149,10 @@ void RegisterFamily(Suite& suite, const Family<V>& family) {
     std::vector<uint32_t> extras = family.extra.values;
     if (extras.empty()) extras.push_back(0);
     for (uint32_t e : extras) {
-      family.plain_loop(suite, {.name = PointName(family, "plain_loop", nullptr, d,
-                                                  family.extra.values.empty() ? nullptr : &e),
-                                .domain = d,
-                                .extra = e});
+      family.plain_loop(
+          suite, {.name = PointName(family, "plain_loop", nullptr, d, family.extra.values.empty() ? nullptr : &e),
+                  .domain = d,
+                  .extra = e});
     }
   }
 }

@@ -37,9 +37,8 @@ FloatInputs& SharedFloatInputs(Suite& suite, const std::string& family, uint64_t
 FloatMapCase::FloatMapCase(Context& context, const Point& point, FloatInputs& inputs, FloatMap map)
     : context_(&context), name_(point.name), map_(std::move(map)) {
   const uint32_t count = point.domain.x;
-  RequireSupported(count % map_.width == 0,
-                   fmt::format("{}: {} floats are not a whole number of {}-float elements", map_.kernel.label, count,
-                               map_.width));
+  RequireSupported(count % map_.width == 0, fmt::format("{}: {} floats are not a whole number of {}-float elements",
+                                                        map_.kernel.label, count, map_.width));
   RequireWorkgroup(context, point.workgroup);
   const uint64_t bytes = uint64_t{count} * sizeof(float);
   RequireStorage(context, bytes);

@@ -12,8 +12,7 @@ namespace csbench {
 namespace {
 
 template <typename T, size_t N>
-T Choose(std::string_view flag, std::string_view value,
-         const std::array<std::pair<std::string_view, T>, N>& choices) {
+T Choose(std::string_view flag, std::string_view value, const std::array<std::pair<std::string_view, T>, N>& choices) {
   std::string valid;
   for (const auto& [name, choice] : choices) {
     if (name == value) return choice;
@@ -69,8 +68,8 @@ Options ParseOptions(std::vector<std::string>& args) {
       options.domains = ParseExtents("domain", *domains);
     } else if (auto workgroups = FlagValue(arg, "workgroup")) {
       options.workgroups = ParseExtents("workgroup", *workgroups);
-    } else if (arg == "--device" || arg == "--backend" || arg == "--timer" || arg == "--cache" ||
-               arg == "--domain" || arg == "--workgroup") {
+    } else if (arg == "--device" || arg == "--backend" || arg == "--timer" || arg == "--cache" || arg == "--domain" ||
+               arg == "--workgroup") {
       throw UsageError{fmt::format("{} needs a value: {}=...", arg, arg)};
     } else {
       rest.emplace_back(arg);
@@ -104,9 +103,10 @@ csbench runs each benchmark for at least 0.1 s (--benchmark_min_time) unless tol
 
 std::vector<Extent> ParseExtents(std::string_view flag, std::string_view value) {
   auto bad = [&](std::string_view why) {
-    return UsageError{fmt::format("bad value '{}' for --{} ({}); valid forms: --{}=W, --{}=WxH, --{}=WxH,WxH,... "
-                                  "with W and H whole numbers from 1 to 2^31-1, e.g. --{}=2560x1440,256",
-                                  value, flag, why, flag, flag, flag, flag)};
+    return UsageError{
+        fmt::format("bad value '{}' for --{} ({}); valid forms: --{}=W, --{}=WxH, --{}=WxH,WxH,... "
+                    "with W and H whole numbers from 1 to 2^31-1, e.g. --{}=2560x1440,256",
+                    value, flag, why, flag, flag, flag, flag)};
   };
   auto number = [&](std::string_view digits) -> uint32_t {
     if (digits.empty()) throw bad("a size is missing");
@@ -145,8 +145,6 @@ std::string ToString(const std::vector<Extent>& extents) {
   return text;
 }
 
-std::string ToString(Backend backend) {
-  return backend == Backend::kVulkan ? "vulkan" : "plain_loop";
-}
+std::string ToString(Backend backend) { return backend == Backend::kVulkan ? "vulkan" : "plain_loop"; }
 
 }  // namespace csbench

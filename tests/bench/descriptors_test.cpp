@@ -46,8 +46,8 @@ bool Named(const Family<V>& family, const std::string& name) {
 // Makes `variant`'s case at one point of `family` on the shared device and checks it.
 template <typename V>
 Comparison CheckOn(const Family<V>& family, const V& variant, Extent workgroup, Extent domain) {
-  std::unique_ptr<Case> gpu = family.make(*testing::SharedSuite(), variant,
-                                          {.name = "test", .workgroup = workgroup, .domain = domain});
+  std::unique_ptr<Case> gpu =
+      family.make(*testing::SharedSuite(), variant, {.name = "test", .workgroup = workgroup, .domain = domain});
   return gpu->Check();
 }
 
@@ -138,7 +138,8 @@ TEST(AtomicsTable, EveryFloatRowMirrorsAUintRow) {
   const auto& variants = atomics::Descriptor().variants;
   for (const auto& f : variants) {
     if (f.element != Element::kFloat) continue;
-    auto uint_row = std::find_if(variants.begin(), variants.end(), [&](const auto& u) { return f.name == u.name + "_float"; });
+    auto uint_row =
+        std::find_if(variants.begin(), variants.end(), [&](const auto& u) { return f.name == u.name + "_float"; });
     ASSERT_NE(uint_row, variants.end()) << f.name;
     EXPECT_EQ(uint_row->element, Element::kUint);
     EXPECT_EQ(uint_row->atomics, f.atomics) << f.name;
@@ -224,8 +225,10 @@ TEST(ReductionTable, StudyGeometry) {
 TEST(ReductionCheck, CatchesAWrongKernel) {
   // The check must be able to fail: an output off by 1e-4 (ten times the tolerance) must not pass.
   if (testing::SharedSuite() == nullptr) GTEST_SKIP() << "no Vulkan device";
-  reduction::Variant wrong{.name = "sequential_injected_error", .source = "reduction/tree.comp",
-                           .defines = {{"INJECT_ERROR", "1"}}, .workgroups = {{8, 8}}};
+  reduction::Variant wrong{.name = "sequential_injected_error",
+                           .source = "reduction/tree.comp",
+                           .defines = {{"INJECT_ERROR", "1"}},
+                           .workgroups = {{8, 8}}};
   Comparison check = CheckOn(reduction::Descriptor(), wrong, {8, 8}, {97, 61});
   EXPECT_FALSE(check.passed);
   EXPECT_NEAR(check.max_relative_error, 1e-4, 2e-5);
@@ -242,8 +245,10 @@ TEST(NeighborhoodTable, NamesFollowTheIssue) {
 
 TEST(NeighborhoodCheck, CatchesAWrongKernel) {
   if (testing::SharedSuite() == nullptr) GTEST_SKIP() << "no Vulkan device";
-  neighborhood::Variant wrong{.name = "direct_injected_error", .source = "neighborhood/blur.comp",
-                              .defines = {{"INJECT_ERROR", "1"}}, .workgroups = {{8, 8}}};
+  neighborhood::Variant wrong{.name = "direct_injected_error",
+                              .source = "neighborhood/blur.comp",
+                              .defines = {{"INJECT_ERROR", "1"}},
+                              .workgroups = {{8, 8}}};
   Comparison check = CheckOn(neighborhood::Descriptor(), wrong, {8, 8}, {13, 7});
   EXPECT_FALSE(check.passed);
   EXPECT_NEAR(check.max_relative_error, 1e-4, 2e-5);

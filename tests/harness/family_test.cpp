@@ -62,9 +62,9 @@ TEST(FamilySweep, OverridesReplaceTheBuiltInValues) {
 TEST(FamilySweep, AOneDimensionalFamilyTakesOnlyOverridesOfHeightOne) {
   // 2560x1440 is not a one-dimensional domain: the family keeps none of it, and registers only
   // the 1-D values given.
-  EXPECT_EQ(Names(GpuPoints(OneDimensional(), {{2560, 1440}, {300}}, {}, nullptr)),
-            (std::vector<std::string>{"fam/a/wg64x1/domain300x1", "fam/a/wg256x1/domain300x1",
-                                      "fam/b/wg32x1/domain300x1"}));
+  EXPECT_EQ(
+      Names(GpuPoints(OneDimensional(), {{2560, 1440}, {300}}, {}, nullptr)),
+      (std::vector<std::string>{"fam/a/wg64x1/domain300x1", "fam/a/wg256x1/domain300x1", "fam/b/wg32x1/domain300x1"}));
   EXPECT_TRUE(GpuPoints(OneDimensional(), {{2560, 1440}}, {}, nullptr).empty());
   Family<Row> image = OneDimensional();
   image.one_dimensional = false;
@@ -74,10 +74,10 @@ TEST(FamilySweep, AOneDimensionalFamilyTakesOnlyOverridesOfHeightOne) {
 TEST(FamilySweep, AVariantsOwnDomains) {
   Family<Row> family = OneDimensional();
   family.variants[1].domains = {{7}};
-  EXPECT_EQ(Names(GpuPoints(family, {}, {}, nullptr)),
-            (std::vector<std::string>{"fam/a/wg64x1/domain1000x1", "fam/a/wg256x1/domain1000x1",
-                                      "fam/a/wg64x1/domain4000x1", "fam/a/wg256x1/domain4000x1",
-                                      "fam/b/wg32x1/domain7x1"}));
+  EXPECT_EQ(
+      Names(GpuPoints(family, {}, {}, nullptr)),
+      (std::vector<std::string>{"fam/a/wg64x1/domain1000x1", "fam/a/wg256x1/domain1000x1", "fam/a/wg64x1/domain4000x1",
+                                "fam/a/wg256x1/domain4000x1", "fam/b/wg32x1/domain7x1"}));
   // An override replaces a variant's own domains too.
   EXPECT_EQ(GpuPoints(family, {{9}}, {}, nullptr).size(), 3u);
 }

@@ -45,39 +45,6 @@ uint64_t SubgroupsThatKeep(std::span<const float> values, float threshold, uint3
 
 }  // namespace
 
-const std::vector<Variant>& Variants() {
-  static const std::vector<Variant> variants = {
-      {.name = "atomic_per_element",
-       .source = "append/atomic.comp",
-       .defines = {{"BALLOT", "0"}},
-       .method = Method::kAtomicPerElement,
-       .workgroups = {64, 256, 1024}},
-      {.name = "ballot",
-       .source = "append/atomic.comp",
-       .defines = {{"BALLOT", "1"}},
-       .method = Method::kBallot,
-       .workgroups = {64, 256, 1024},
-       .needs_subgroup_ballot = true},
-      {.name = "scan", .source = "append/scan.comp", .method = Method::kScan, .workgroups = {64, 256, 1024}},
-  };
-  return variants;
-}
-
-const std::vector<uint32_t>& Domains() {
-  static const std::vector<uint32_t> domains = {16u << 20};  // 64 MiB in, up to 64 MiB out
-  return domains;
-}
-
-const std::vector<uint32_t>& KeepPercents() {
-  static const std::vector<uint32_t> percents = {1, 50, 99};
-  return percents;
-}
-
-std::string BenchmarkName(const Variant& variant, uint32_t workgroup, uint32_t count, uint32_t keep_percent) {
-  return Name({"append", variant.name, fmt::format("wg{}", workgroup), fmt::format("domain{}", count),
-               fmt::format("keep{}", keep_percent)});
-}
-
 Inputs::Inputs() : FloatInputs(kSeed) {}
 
 const std::vector<float>& Inputs::Kept(const Domain& data, uint32_t keep_percent) {
@@ -86,125 +53,138 @@ const std::vector<float>& Inputs::Kept(const Domain& data, uint32_t keep_percent
   return it->second;
 }
 
-struct GpuCase::State {
-  Context* context;
-  const Variant* variant;
-  uint32_t workgroup;
-  uint32_t keep_percent;
-  Push push;
-  Inputs::Domain* data;
-  const std::vector<float>* kept;                // the reference
-  std::vector<std::unique_ptr<Kernel>> kernels;  // atomic variants: one; scan: its three passes
-  std::vector<Bindings> bindings;                // one set per kernel
-  std::unique_ptr<Buffer> output;
-  std::unique_ptr<Buffer> counter;
-  std::unique_ptr<Buffer> counts;  // scan: one count, then one offset, per group
-  double atomics = 0;              // atomic adds on the counter per dispatch
+namespace {
 
-  void Record(Commands& c, uint32_t copy) const {
-    const std::array<uint32_t, 4> offsets{data->device->Offset(copy), 0, 0, 0};
-    const std::span<const uint32_t> used(offsets.data(), kernels[0]->spec().bindings);
-    if (variant->method != Method::kScan) {
-      // An append counter starts every dispatch at zero, and resetting it is part of the work of
-      // an append buffer (D3D resets it when the view is bound), so the fill and the barrier that
-      // orders it before the atomics are inside each timed dispatch. Without them the counter of
-      // the timed loop would run past the output.
-      c.Fill(*counter, 0);
-      c.Barrier();
-      c.Dispatch(*kernels[0], bindings[0], {push.groups, 1, 1}, used, push);
-      return;
-    }
-    // The scan writes its count (pass 2) rather than adding to it: nothing to reset. Each pass
-    // reads what the one before wrote, hence the barriers.
-    c.Dispatch(*kernels[0], bindings[0], {push.groups, 1, 1}, used, push);
-    c.Barrier();
-    c.Dispatch(*kernels[1], bindings[1], {1, 1, 1}, used, push);
-    c.Barrier();
-    c.Dispatch(*kernels[2], bindings[2], {push.groups, 1, 1}, used, push);
-  }
+class GpuCase : public Case {
+ public:
+  GpuCase(Suite& suite, const Variant& row, const Point& point);
+  Comparison Check() override;
+  void Measure(benchmark::State& state) override;
+
+ private:
+  void Record(Commands& c, uint32_t copy) const;
+
+  Context* context_;
+  std::string name_;
+  const Variant* variant_;
+  uint32_t workgroup_;
+  uint32_t keep_percent_;
+  Push push_;
+  FloatInputs::Domain* data_;
+  const std::vector<float>* kept_;                // the reference
+  std::vector<std::unique_ptr<Kernel>> kernels_;  // atomic variants: one; scan: its three passes
+  std::vector<Bindings> bindings_;                // one set per kernel
+  std::unique_ptr<Buffer> output_;
+  std::unique_ptr<Buffer> counter_;
+  std::unique_ptr<Buffer> counts_;  // scan: one count, then one offset, per group
+  double atomics_ = 0;              // atomic adds on the counter per dispatch
 };
 
-GpuCase::GpuCase(Context& context, const Variant& variant, uint32_t workgroup, uint32_t count, uint32_t keep_percent,
-                 Inputs& inputs)
-    : s_(std::make_unique<State>()) {
-  RequireSupport(!variant.needs_subgroup_ballot || context.info().subgroup_ballot,
-          fmt::format("{} needs subgroup ballot operations in compute shaders, which {} does not support", variant.name,
-                      context.info().name));
-  s_->context = &context;
-  s_->variant = &variant;
-  s_->workgroup = workgroup;
-  s_->keep_percent = keep_percent;
-  const uint32_t tiles = (count + workgroup - 1) / workgroup;
+void GpuCase::Record(Commands& c, uint32_t copy) const {
+  const std::array<uint32_t, 4> offsets{data_->device->Offset(copy), 0, 0, 0};
+  const std::span<const uint32_t> used(offsets.data(), kernels_[0]->spec().bindings);
+  if (variant_->method != Method::kScan) {
+    // An append counter starts every dispatch at zero, and resetting it is part of the work of
+    // an append buffer (D3D resets it when the view is bound), so the fill and the barrier that
+    // orders it before the atomics are inside each timed dispatch. Without them the counter of
+    // the timed loop would run past the output.
+    c.Fill(*counter_, 0);
+    c.Barrier();
+    c.Dispatch(*kernels_[0], bindings_[0], {push_.groups, 1, 1}, used, push_);
+    return;
+  }
+  // The scan writes its count (pass 2) rather than adding to it: nothing to reset. Each pass
+  // reads what the one before wrote, hence the barriers.
+  c.Dispatch(*kernels_[0], bindings_[0], {push_.groups, 1, 1}, used, push_);
+  c.Barrier();
+  c.Dispatch(*kernels_[1], bindings_[1], {1, 1, 1}, used, push_);
+  c.Barrier();
+  c.Dispatch(*kernels_[2], bindings_[2], {push_.groups, 1, 1}, used, push_);
+}
+
+GpuCase::GpuCase(Suite& suite, const Variant& row, const Point& point)
+    : context_(suite.context),
+      name_(point.name),
+      variant_(&row),
+      workgroup_(point.workgroup.x),
+      keep_percent_(point.extra) {
+  const uint32_t count = point.domain.x;
+  Inputs& inputs = SharedInputs(suite);
+  RequireSupport(!variant_->needs_subgroup_ballot || context_->info().subgroup_ballot,
+                   fmt::format("{} needs subgroup ballot operations in compute shaders, which {} does not support",
+                               variant_->name, context_->info().name));
+  RequireWorkgroup(*context_, point.workgroup);
+  RequireStorage(*context_, uint64_t{count} * sizeof(float));
+  const uint32_t tiles = (count + workgroup_ - 1) / workgroup_;
   const uint32_t tiles_per_group = (tiles + kMaxGroupsPerDimension - 1) / kMaxGroupsPerDimension;
-  s_->push = Push{.count = count,
-                  .threshold = Threshold(keep_percent),
-                  .tiles_per_group = tiles_per_group,
-                  .groups = (tiles + tiles_per_group - 1) / tiles_per_group};
-  s_->data = &inputs.For(count, &context, context.options().cache);
-  s_->kept = &inputs.Kept(*s_->data, keep_percent);
-  s_->output = std::make_unique<Buffer>(context, uint64_t{count} * sizeof(float));
-  s_->counter = std::make_unique<Buffer>(context, sizeof(uint32_t));
+  push_ = Push{.count = count,
+               .threshold = Threshold(keep_percent_),
+               .tiles_per_group = tiles_per_group,
+               .groups = (tiles + tiles_per_group - 1) / tiles_per_group};
+  data_ = &inputs.For(count, context_, suite.options.cache);
+  kept_ = &inputs.Kept(*data_, keep_percent_);
+  output_ = std::make_unique<Buffer>(*context_, uint64_t{count} * sizeof(float));
+  counter_ = std::make_unique<Buffer>(*context_, sizeof(uint32_t));
   std::vector<BufferRange> buffers{
-      {&s_->data->device->buffer(), uint64_t{count} * sizeof(float)}, {s_->output.get(), 0}, {s_->counter.get(), 0}};
-  std::vector<std::vector<Define>> passes{variant.defines};
-  if (variant.method == Method::kScan) {
-    s_->counts = std::make_unique<Buffer>(context, uint64_t{s_->push.groups} * sizeof(uint32_t));
-    buffers.push_back({s_->counts.get(), 0});
+      {&data_->device->buffer(), uint64_t{count} * sizeof(float)}, {output_.get(), 0}, {counter_.get(), 0}};
+  std::vector<std::vector<Define>> passes{variant_->defines};
+  if (variant_->method == Method::kScan) {
+    counts_ = std::make_unique<Buffer>(*context_, uint64_t{push_.groups} * sizeof(uint32_t));
+    buffers.push_back({counts_.get(), 0});
     passes = {{{"PASS", "1"}}, {{"PASS", "2"}}, {{"PASS", "3"}}};
   }
   for (size_t p = 0; p < passes.size(); ++p) {
-    s_->kernels.push_back(std::make_unique<Kernel>(
-        context, KernelSpec{.label = passes.size() == 1 ? variant.name : fmt::format("{} pass {}", variant.name, p + 1),
-                            .source = variant.source,
-                            .defines = passes[p],
-                            .local_size = {workgroup, 1, 1},
-                            .bindings = static_cast<uint32_t>(buffers.size()),
-                            .push_bytes = sizeof(Push)}));
-    s_->bindings.push_back(s_->kernels.back()->Bind(buffers));
+    kernels_.push_back(std::make_unique<Kernel>(
+        *context_,
+        KernelSpec{.label = passes.size() == 1 ? variant_->name : fmt::format("{} pass {}", variant_->name, p + 1),
+                   .source = variant_->source,
+                   .defines = passes[p],
+                   .local_size = {workgroup_, 1, 1},
+                   .bindings = static_cast<uint32_t>(buffers.size()),
+                   .push_bytes = sizeof(Push)}));
+    bindings_.push_back(kernels_.back()->Bind(buffers));
   }
-  switch (variant.method) {
+  switch (variant_->method) {
     case Method::kAtomicPerElement:
-      s_->atomics = static_cast<double>(s_->kept->size());
+      atomics_ = static_cast<double>(kept_->size());
       break;
     case Method::kBallot: {
-      const uint32_t lanes = std::clamp(context.info().subgroup_size, 1u, workgroup);
-      s_->atomics = static_cast<double>(SubgroupsThatKeep(s_->data->values, s_->push.threshold, lanes));
+      const uint32_t lanes = std::clamp(context_->info().subgroup_size, 1u, workgroup_);
+      atomics_ = static_cast<double>(SubgroupsThatKeep(data_->values, push_.threshold, lanes));
       break;
     }
     case Method::kScan:
-      s_->atomics = 0;
+      atomics_ = 0;
       break;
   }
 }
 
-GpuCase::~GpuCase() = default;
-
 Comparison GpuCase::Check() {
-  const std::vector<float>& want = *s_->kept;
-  s_->context->Run([&](Commands& c) {
-    c.Fill(*s_->output, kPoison);
-    c.Fill(*s_->counter, kPoison);
-    if (s_->counts) c.Fill(*s_->counts, kPoison);
+  const std::vector<float>& want = *kept_;
+  context_->Run([&](Commands& c) {
+    c.Fill(*output_, kPoison);
+    c.Fill(*counter_, kPoison);
+    if (counts_) c.Fill(*counts_, kPoison);
     c.Barrier();
-    s_->Record(c, 0);
+    Record(c, 0);
     c.Barrier();
-    c.Fill(*s_->output, kPoison);
+    c.Fill(*output_, kPoison);
     c.Barrier();
-    s_->Record(c, 1);
+    Record(c, 1);
   });
   Comparison result;
   result.max_relative_error = 1.0;  // a compaction is right or wrong
   uint32_t got_count = 0;
-  s_->counter->Download(std::as_writable_bytes(std::span(&got_count, 1)));
+  counter_->Download(std::as_writable_bytes(std::span(&got_count, 1)));
   if (got_count != want.size()) {
     result.message = fmt::format("the counter says {} elements kept, the reference keeps {}", got_count, want.size());
     return result;
   }
   // The kept values and, where the output has room, the element after them.
-  const size_t tail = want.size() < s_->push.count ? 1 : 0;
+  const size_t tail = want.size() < push_.count ? 1 : 0;
   std::vector<float> got(want.size() + tail);
-  if (!got.empty()) s_->output->Download(std::as_writable_bytes(std::span(got)));
-  result.message = KeptMismatch(std::span(got).first(want.size()), want, s_->variant->ordered());
+  if (!got.empty()) output_->Download(std::as_writable_bytes(std::span(got)));
+  result.message = KeptMismatch(std::span(got).first(want.size()), want, variant_->ordered());
   if (result.message.empty() && tail == 1 && std::bit_cast<uint32_t>(got.back()) != kPoison) {
     result.message = fmt::format("element {}, after the last kept one, was written", want.size());
   }
@@ -214,52 +194,75 @@ Comparison GpuCase::Check() {
 }
 
 void GpuCase::Measure(benchmark::State& state) {
-  const uint32_t count = s_->push.count;
-  const double kept = static_cast<double>(s_->kept->size());
+  const uint32_t count = push_.count;
+  const double kept = static_cast<double>(kept_->size());
   // Compulsory traffic: the input read once, each kept element written once, and the count.
-  MeasureDispatches(state, *s_->context, BenchmarkName(*s_->variant, s_->workgroup, count, s_->keep_percent),
-                    [&](Commands& c, uint32_t i) { s_->Record(c, i); }, s_->data->device->copies(),
+  MeasureDispatches(state, *context_, name_, [&](Commands& c, uint32_t i) { Record(c, i); }, data_->device->copies(),
                     {.elements = static_cast<double>(count), .bytes = (count + kept + 1) * sizeof(float)});
   state.counters["kept"] = kept / count;
-  state.counters["atomics"] = s_->atomics;
+  state.counters["atomics"] = atomics_;
 }
 
-void Register(Suite& suite) {
-  Inputs& inputs = suite.Shared<Inputs>("append");
-  for (uint32_t count : Domains()) {
-    if (suite.context != nullptr) {
-      for (const Variant& variant : Variants()) {
-        for (uint32_t wg : variant.workgroups) {
-          for (uint32_t keep : KeepPercents()) {
-            RegisterGpuCase(BenchmarkName(variant, wg, count, keep), [&suite, &inputs, &variant, wg, count, keep] {
-              return std::make_unique<GpuCase>(*suite.context, variant, wg, count, keep, inputs);
-            });
-          }
-        }
+void RegisterPlainLoop(Suite& suite, const Point& point) {
+  const uint32_t count = point.domain.x;
+  const uint32_t keep = point.extra;
+  Inputs& inputs = SharedInputs(suite);
+  auto plain = [&suite, &inputs, count, keep](benchmark::State& state) {
+    RunGuarded(state, [&] {
+      const Inputs::Domain& data = inputs.For(count, nullptr, suite.options.cache);
+      const float threshold = Threshold(keep);
+      std::vector<float> out(count);
+      uint32_t kept = 0;
+      for (auto _ : state) {
+        kept = Compact(data.values, threshold, out);
+        benchmark::DoNotOptimize(kept);
+        benchmark::ClobberMemory();
       }
-    }
-    for (uint32_t keep : KeepPercents()) {
-      auto plain = [&suite, &inputs, count, keep](benchmark::State& state) {
-        RunGuarded(state, [&] {
-          const Inputs::Domain& data = inputs.For(count, nullptr, suite.options.cache);
-          const float threshold = Threshold(keep);
-          std::vector<float> out(count);
-          uint32_t kept = 0;
-          for (auto _ : state) {
-            kept = Compact(data.values, threshold, out);
-            benchmark::DoNotOptimize(kept);
-            benchmark::ClobberMemory();
-          }
-          SetThroughput(state, {.elements = static_cast<double>(count),
-                                .bytes = (count + static_cast<double>(kept) + 1) * sizeof(float)});
-          state.counters["kept"] = static_cast<double>(kept) / count;
-        });
-      };
-      AddBenchmark(
-          Name({"append", "plain_loop", fmt::format("domain{}", count), fmt::format("keep{}", keep)}), plain)
-          ->Unit(benchmark::kMillisecond);
-    }
-  }
+      SetThroughput(state, {.elements = static_cast<double>(count),
+                            .bytes = (count + static_cast<double>(kept) + 1) * sizeof(float)});
+      state.counters["kept"] = static_cast<double>(kept) / count;
+    });
+  };
+  AddBenchmark(point.name, plain)->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace
+
+const Family<Variant>& Descriptor() {
+  // 16 Mi floats: 64 MiB in, up to 64 MiB out. Tests: 100003, a partial last tile; 37, fewer
+  // elements than one group (at 1%, likely none kept).
+  static const Family<Variant> family{
+      .name = "append",
+      .variants = {{.name = "atomic_per_element",
+                    .source = "append/atomic.comp",
+                    .defines = {{"BALLOT", "0"}},
+                    .method = Method::kAtomicPerElement,
+                    .workgroups = {{64}, {256}, {1024}}},
+                   {.name = "ballot",
+                    .source = "append/atomic.comp",
+                    .defines = {{"BALLOT", "1"}},
+                    .method = Method::kBallot,
+                    .workgroups = {{64}, {256}, {1024}},
+                    .needs_subgroup_ballot = true},
+                   {.name = "scan",
+                    .source = "append/scan.comp",
+                    .method = Method::kScan,
+                    .workgroups = {{64}, {256}, {1024}}}},
+      .domains = {{16u << 20}},
+      .test_domains = {{100003}, {37}},
+      .style = Style::kCount,
+      .extra = {.prefix = "keep", .values = {1, 50, 99}},
+      .make = [](Suite& suite, const Variant& v, const Point& p) -> std::unique_ptr<Case> {
+        return std::make_unique<GpuCase>(suite, v, p);
+      },
+      .plain_loop = RegisterPlainLoop};
+  return family;
+}
+
+Inputs& SharedInputs(Suite& suite) { return suite.Shared<Inputs>("append"); }
+
+namespace {
+const Declaration kDeclared = Declare(&Descriptor);
 }
 
 }  // namespace csbench::append

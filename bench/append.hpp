@@ -5,19 +5,15 @@
 // sum with no atomics. Keep ratios of 1%, 50% and 99% move the cost from reading to appending.
 #pragma once
 
-#include <benchmark/benchmark.h>
-
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "harness/check.hpp"
+#include "harness/family.hpp"
 #include "harness/float_inputs.hpp"
 #include "harness/kernel.hpp"
-#include "harness/suite.hpp"
 
 namespace csbench::append {
 
@@ -28,22 +24,13 @@ struct Variant {
   std::string source;
   std::vector<Define> defines;
   Method method = Method::kAtomicPerElement;
-  std::vector<uint32_t> workgroups;  // threads per group, powers of two
+  std::vector<Extent> workgroups;  // threads per group, powers of two
   bool needs_subgroup_ballot = false;
 
   // Whether the kept values come out in input order (the scan's), or in any order (an append
   // counter's, which the atomics' winners decide).
   bool ordered() const { return method == Method::kScan; }
 };
-
-const std::vector<Variant>& Variants();
-// Domains count floats.
-const std::vector<uint32_t>& Domains();
-// The percentages of the elements kept; each one is a benchmark of every variant.
-const std::vector<uint32_t>& KeepPercents();
-
-// "append/<variant>/wg<X>/domain<N>/keep<P>".
-std::string BenchmarkName(const Variant& variant, uint32_t workgroup, uint32_t count, uint32_t keep_percent);
 
 // The random input of each domain (uniform in [0, 1)) and its rotated device copies, made on first
 // use. The keep ratios share them: the threshold alone sets the ratio, so one rotation serves all
@@ -57,29 +44,15 @@ class Inputs : public FloatInputs {
   std::map<std::pair<uint32_t, uint32_t>, std::vector<float>> kept_;  // by (count, percent)
 };
 
-// One variant at one group size on one domain and keep ratio.
-class GpuCase {
- public:
-  GpuCase(Context& context, const Variant& variant, uint32_t workgroup, uint32_t count, uint32_t keep_percent,
-          Inputs& inputs);
-  ~GpuCase();
+// The family's inputs in the suite.
+Inputs& SharedInputs(Suite& suite);
 
-  // Poisons the output and the counter, runs two dispatches as the timed loop records them
-  // (poisoning the output again between them, so the second's values are checked and a counter
-  // the record did not reset shows), then compares: the count exactly, the kept values as a
-  // multiset (atomic variants) or element for element (scan), and the element after the last
-  // kept one must still be poison.
-  Comparison Check();
-  // The timed loop; call Check() first.
-  void Measure(benchmark::State& state);
-
- private:
-  struct State;
-  std::unique_ptr<State> s_;
-};
-
-// Registers every variant x group size x domain x keep ratio (with a device) and the plain-loop
-// benchmarks.
-void Register(Suite& suite);
+// Domains count floats; the extra axis is the keep percentage (keep1, keep50, keep99). Each GPU
+// case poisons the output and the counter, runs two dispatches as the timed loop records them
+// (poisoning the output again between them, so the second's values are checked and a counter
+// the record did not reset shows), then compares: the count exactly, the kept values as a
+// multiset (atomic variants) or element for element (scan), and the element after the last
+// kept one must still be poison.
+const Family<Variant>& Descriptor();
 
 }  // namespace csbench::append

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <span>
 
 #include "harness/buffer.hpp"
@@ -12,7 +13,6 @@
 #include "harness/error.hpp"
 #include "harness/kernel.hpp"
 #include "harness/measure.hpp"
-#include "harness/naming.hpp"
 #include "harness/selection.hpp"
 #include "kernels/atomics/reference.hpp"
 
@@ -36,56 +36,7 @@ Comparison CompareTotal(const Buffer& total, T expected) {
   return result;
 }
 
-}  // namespace
-
-const char* GlslType(Element element) { return element == Element::kFloat ? "float" : "uint"; }
-
-const std::vector<Variant>& Variants() {
-  // The float rows run the uint rows' kernels on +-0.5 inputs, whose float sums are exact in any
-  // order (kernels/atomics/reference.hpp), over as many 32-bit values: a float row against its
-  // uint row shows what float atomics cost where the device has them (VK_EXT_shader_atomic_float,
-  // which Context enables). two_pass_float has no atomics; it prices the float adds alone.
-  static const std::vector<Variant> variants = {
-      {.name = "per_element", .source = "atomics/sum.comp", .atomics = Atomics::kPerElement, .workgroups = {256}},
-      {.name = "per_group", .source = "atomics/sum.comp", .atomics = Atomics::kPerGroup, .workgroups = {256}},
-      {.name = "per_subgroup",
-       .source = "atomics/sum.comp",
-       .atomics = Atomics::kPerSubgroup,
-       .workgroups = {256},
-       .needs_subgroup_arithmetic = true},
-      {.name = "two_pass", .source = "atomics/sum.comp", .atomics = Atomics::kNoneTwoPass, .workgroups = {256}},
-      {.name = "per_element_float",
-       .source = "atomics/sum.comp",
-       .atomics = Atomics::kPerElement,
-       .element = Element::kFloat,
-       .workgroups = {256}},
-      {.name = "per_group_float",
-       .source = "atomics/sum.comp",
-       .atomics = Atomics::kPerGroup,
-       .element = Element::kFloat,
-       .workgroups = {256}},
-      {.name = "per_subgroup_float",
-       .source = "atomics/sum.comp",
-       .atomics = Atomics::kPerSubgroup,
-       .element = Element::kFloat,
-       .workgroups = {256},
-       .needs_subgroup_arithmetic = true},
-      {.name = "two_pass_float",
-       .source = "atomics/sum.comp",
-       .atomics = Atomics::kNoneTwoPass,
-       .element = Element::kFloat,
-       .workgroups = {256}},
-  };
-  return variants;
-}
-
-const std::vector<uint32_t>& Domains() {
-  static const std::vector<uint32_t> domains = {16u << 20};  // 64 MiB
-  return domains;
-}
-
-struct Inputs::Domain {
-  uint32_t count = 0;
+struct Domain {
   Element element = Element::kUint;
   std::vector<uint32_t> integers;  // kUint
   uint32_t integer_sum = 0;
@@ -98,160 +49,196 @@ struct Inputs::Domain {
   }
 };
 
-Inputs::Inputs() = default;
-Inputs::~Inputs() = default;
+// The random input of each domain and element type, its rotated device copies and its sum, made
+// on first use.
+struct Inputs {
+  std::map<std::pair<uint32_t, Element>, std::unique_ptr<Domain>> domains;
 
-Inputs::Domain& Inputs::For(uint32_t count, Element element, Context* context, CacheMode cache) {
-  auto& data = domains_[{count, element}];
-  if (!data) {
-    Require(element != Element::kFloat || count <= kMaxExactFloatCount,
-            fmt::format("atomics: a float sum of {} halves may round (at most {} are exact)", count,
-                        kMaxExactFloatCount));
-    auto made = std::make_unique<Domain>();
-    made->count = count;
-    made->element = element;
-    if (element == Element::kFloat) {
-      made->halves = RandomHalves(count, kSeed);
-      made->float_sum = Sum(made->halves);
-    } else {
-      made->integers = RandomIntegers(count, kSeed);
-      made->integer_sum = Sum(made->integers);
+  Domain& For(uint32_t count, Element element, Context* context, CacheMode cache) {
+    auto& data = domains[{count, element}];
+    if (!data) {
+      RequireSupport(element != Element::kFloat || count <= kMaxExactFloatCount,
+                       fmt::format("atomics: a float sum of {} halves may round (at most {} are exact)", count,
+                                   kMaxExactFloatCount));
+      auto made = std::make_unique<Domain>();
+      made->element = element;
+      if (element == Element::kFloat) {
+        made->halves = RandomHalves(count, kSeed);
+        made->float_sum = Sum(made->halves);
+      } else {
+        made->integers = RandomIntegers(count, kSeed);
+        made->integer_sum = Sum(made->integers);
+      }
+      data = std::move(made);
     }
-    data = std::move(made);
-  }
-  if (context != nullptr && !data->device) {
-    data->device = std::make_unique<RotatingInput>(*context, data->bytes(), cache);
-  }
-  return *data;
-}
-
-struct GpuCase::State {
-  Context* context;
-  const Variant* variant;
-  uint32_t workgroup;
-  uint32_t groups;
-  Inputs::Domain* data;
-  std::unique_ptr<Kernel> kernel;
-  std::unique_ptr<Buffer> total;     // dst[0]
-  std::unique_ptr<Buffer> partials;  // two_pass: one sum per group of the first pass
-  std::unique_ptr<Bindings> bindings;
-  std::unique_ptr<Bindings> final_bindings;
-
-  void Record(Commands& c, uint32_t copy) const {
-    std::array<uint32_t, 2> offsets{data->device->Offset(copy), 0};
-    c.Dispatch(*kernel, *bindings, {groups, 1, 1}, offsets, data->count);
-    if (!variant->two_pass()) return;
-    c.Barrier();  // the second pass reads every group's partial
-    c.Dispatch(*kernel, *final_bindings, {1, 1, 1}, {}, groups);
+    if (context != nullptr && !data->device)
+      data->device = std::make_unique<RotatingInput>(*context, data->bytes(), cache);
+    return *data;
   }
 };
 
-GpuCase::GpuCase(Context& context, const Variant& variant, uint32_t workgroup, uint32_t count, Inputs& inputs)
-    : s_(std::make_unique<State>()) {
-  RequireSupport(!variant.needs_subgroup_arithmetic || context.info().subgroup_arithmetic,
-          fmt::format("{} needs subgroup arithmetic in compute shaders, which {} does not support", variant.name,
-                      context.info().name));
-  RequireSupport(!variant.needs_float_atomic_add() || context.info().float_atomic_add,
-          fmt::format("{} needs float atomicAdd on storage buffers (VK_EXT_shader_atomic_float, "
-                      "shaderBufferFloat32AtomicAdd), which {} does not support",
-                      variant.name, context.info().name));
-  s_->context = &context;
-  s_->variant = &variant;
-  s_->workgroup = workgroup;
-  s_->groups = CappedGroups(count, workgroup);
-  s_->kernel = std::make_unique<Kernel>(
-      context, KernelSpec{.label = variant.name,
-                          .source = variant.source,
-                          .defines = {{"MODE", std::to_string(static_cast<uint32_t>(variant.atomics))},
-                                      {"TYPE", GlslType(variant.element)}},
-                          .local_size = {workgroup, 1, 1},
-                          .bindings = 2,
-                          .push_bytes = sizeof(uint32_t)});
-  s_->data = &inputs.For(count, variant.element, &context, context.options().cache);
-  s_->total = std::make_unique<Buffer>(context, sizeof(uint32_t));
-  const uint64_t bytes = uint64_t{count} * sizeof(uint32_t);
-  if (variant.two_pass()) {
-    s_->partials = std::make_unique<Buffer>(context, uint64_t{s_->groups} * sizeof(uint32_t));
-    s_->bindings =
-        std::make_unique<Bindings>(s_->kernel->Bind({{&s_->data->device->buffer(), bytes}, {s_->partials.get(), 0}}));
-    s_->final_bindings = std::make_unique<Bindings>(s_->kernel->Bind({{s_->partials.get(), 0}, {s_->total.get(), 0}}));
-  } else {
-    s_->bindings =
-        std::make_unique<Bindings>(s_->kernel->Bind({{&s_->data->device->buffer(), bytes}, {s_->total.get(), 0}}));
+class GpuCase : public Case {
+ public:
+  GpuCase(Suite& suite, const Variant& variant, const Point& point)
+      : context_(suite.context),
+        name_(point.name),
+        variant_(&variant),
+        workgroup_(point.workgroup.x),
+        count_(point.domain.x) {
+    const DeviceInfo& info = context_->info();
+    RequireSupport(!variant.needs_subgroup_arithmetic || info.subgroup_arithmetic,
+                     fmt::format("{} needs subgroup arithmetic in compute shaders, which {} does not support",
+                                 variant.name, info.name));
+    RequireSupport(!variant.needs_float_atomic_add() || info.float_atomic_add,
+                     fmt::format("{} needs float atomicAdd on storage buffers (VK_EXT_shader_atomic_float, "
+                                 "shaderBufferFloat32AtomicAdd), which {} does not support",
+                                 variant.name, info.name));
+    RequireWorkgroup(*context_, point.workgroup);
+    const uint64_t bytes = uint64_t{count_} * sizeof(uint32_t);
+    RequireStorage(*context_, bytes);
+    groups_ = CappedGroups(count_, workgroup_);
+    kernel_ = std::make_unique<Kernel>(
+        *context_, KernelSpec{.label = variant.name,
+                              .source = variant.source,
+                              .defines = {{"MODE", std::to_string(static_cast<uint32_t>(variant.atomics))},
+                                          {"TYPE", GlslType(variant.element)}},
+                              .local_size = {workgroup_, 1, 1},
+                              .bindings = 2,
+                              .push_bytes = sizeof(uint32_t)});
+    data_ = &suite.Shared<Inputs>("atomics").For(count_, variant.element, context_, suite.options.cache);
+    total_ = std::make_unique<Buffer>(*context_, sizeof(uint32_t));
+    if (variant.two_pass()) {
+      partials_ = std::make_unique<Buffer>(*context_, uint64_t{groups_} * sizeof(uint32_t));
+      bindings_ = std::make_unique<Bindings>(kernel_->Bind({{&data_->device->buffer(), bytes}, {partials_.get(), 0}}));
+      final_bindings_ = std::make_unique<Bindings>(kernel_->Bind({{partials_.get(), 0}, {total_.get(), 0}}));
+    } else {
+      bindings_ = std::make_unique<Bindings>(kernel_->Bind({{&data_->device->buffer(), bytes}, {total_.get(), 0}}));
+    }
   }
-}
 
-GpuCase::~GpuCase() = default;
-
-Comparison GpuCase::Check() {
-  s_->context->Run([&](Commands& c) {
-    // The atomic variants add into the total, so it starts at zero; the two-pass one writes it.
-    c.Fill(*s_->total, s_->variant->two_pass() ? kPoison : 0);
-    if (s_->partials) c.Fill(*s_->partials, kPoison);
-    c.Barrier();
-    s_->Record(c, 0);
-  });
-  if (s_->variant->element == Element::kFloat) return CompareTotal(*s_->total, s_->data->float_sum);
-  return CompareTotal(*s_->total, s_->data->integer_sum);
-}
-
-void GpuCase::Measure(benchmark::State& state) {
-  const uint32_t count = s_->data->count;
-  const std::string name =
-      Name({"atomics", s_->variant->name, Sized("wg", {s_->workgroup, 1}), Sized("domain", {count, 1})});
-  MeasureDispatches(state, *s_->context, name, [&](Commands& c, uint32_t i) { s_->Record(c, i); },
-                    s_->data->device->copies(),
-                    {.elements = static_cast<double>(count), .bytes = static_cast<double>(count) * 4});
-  // Atomic adds per dispatch (per subgroup: as many subgroups as the device's subgroup size makes).
-  const double groups = s_->groups;
-  switch (s_->variant->atomics) {
-    case Atomics::kPerElement:
-      state.counters["atomics"] = count;
-      break;
-    case Atomics::kPerGroup:
-      state.counters["atomics"] = groups;
-      break;
-    case Atomics::kPerSubgroup:
-      state.counters["atomics"] = groups * s_->workgroup / std::max(1u, s_->context->info().subgroup_size);
-      break;
-    case Atomics::kNoneTwoPass:
-      state.counters["atomics"] = 0;
-      break;
+  // Integer sums do not depend on the order of the additions, and the float inputs are chosen so
+  // that float sums do not either (kernels/atomics/reference.hpp): the sum is compared exactly.
+  Comparison Check() override {
+    context_->Run([&](Commands& c) {
+      // The atomic variants add into the total, so it starts at zero; the two-pass one writes it.
+      c.Fill(*total_, variant_->two_pass() ? kPoison : 0);
+      if (partials_) c.Fill(*partials_, kPoison);
+      c.Barrier();
+      Record(c, 0);
+    });
+    if (variant_->element == Element::kFloat) return CompareTotal(*total_, data_->float_sum);
+    return CompareTotal(*total_, data_->integer_sum);
   }
-}
 
-void Register(Suite& suite) {
+  void Measure(benchmark::State& state) override {
+    const double count = count_;
+    MeasureDispatches(state, *context_, name_, [&](Commands& c, uint32_t i) { Record(c, i); }, data_->device->copies(),
+                      {.elements = count, .bytes = count * 4});
+    // Atomic adds per dispatch (per subgroup: as many subgroups as the device's subgroup size makes).
+    const double groups = groups_;
+    double atomics = 0;
+    switch (variant_->atomics) {
+      case Atomics::kPerElement:
+        atomics = count;
+        break;
+      case Atomics::kPerGroup:
+        atomics = groups;
+        break;
+      case Atomics::kPerSubgroup:
+        atomics = groups * workgroup_ / std::max(1u, context_->info().subgroup_size);
+        break;
+      case Atomics::kNoneTwoPass:
+        break;
+    }
+    state.counters["atomics"] = atomics;
+  }
+
+ private:
+  void Record(Commands& c, uint32_t copy) const {
+    std::array<uint32_t, 2> offsets{data_->device->Offset(copy), 0};
+    c.Dispatch(*kernel_, *bindings_, {groups_, 1, 1}, offsets, count_);
+    if (!variant_->two_pass()) return;
+    c.Barrier();  // the second pass reads every group's partial
+    c.Dispatch(*kernel_, *final_bindings_, {1, 1, 1}, {}, groups_);
+  }
+
+  Context* context_;
+  std::string name_;
+  const Variant* variant_;
+  uint32_t workgroup_;
+  uint32_t count_;
+  uint32_t groups_ = 0;
+  Domain* data_;
+  std::unique_ptr<Kernel> kernel_;
+  std::unique_ptr<Buffer> total_;     // dst[0]
+  std::unique_ptr<Buffer> partials_;  // two_pass: one sum per group of the first pass
+  std::unique_ptr<Bindings> bindings_;
+  std::unique_ptr<Bindings> final_bindings_;
+};
+
+void RegisterPlainLoops(Suite& suite, const Point& point) {
+  const uint32_t count = point.domain.x;
   Inputs& inputs = suite.Shared<Inputs>("atomics");
-  for (uint32_t count : Domains()) {
-    const std::string domain_name = Sized("domain", {count, 1});
-    if (suite.context != nullptr) {
-      for (const Variant& variant : Variants()) {
-        for (uint32_t wg : variant.workgroups) {
-          RegisterGpuCase(Name({"atomics", variant.name, Sized("wg", {wg, 1}), domain_name}), [&suite, &inputs, &variant, wg, count] {
-            return std::make_unique<GpuCase>(*suite.context, variant, wg, count, inputs);
-          });
-        }
-      }
-    }
-    for (Element element : {Element::kUint, Element::kFloat}) {
-      auto plain = [&suite, &inputs, count, element](benchmark::State& state) {
-        RunGuarded(state, [&] {
-          const Inputs::Domain& data = inputs.For(count, element, nullptr, suite.options.cache);
-          for (auto _ : state) {
-            if (element == Element::kFloat) {
-              benchmark::DoNotOptimize(Sum(data.halves));
-            } else {
-              benchmark::DoNotOptimize(Sum(data.integers));
-            }
+  for (Element element : {Element::kUint, Element::kFloat}) {
+    auto plain = [&suite, &inputs, count, element](benchmark::State& state) {
+      RunGuarded(state, [&] {
+        const Domain& data = inputs.For(count, element, nullptr, suite.options.cache);
+        for (auto _ : state) {
+          if (element == Element::kFloat) {
+            benchmark::DoNotOptimize(Sum(data.halves));
+          } else {
+            benchmark::DoNotOptimize(Sum(data.integers));
           }
-          SetThroughput(state, {.elements = static_cast<double>(count), .bytes = static_cast<double>(count) * 4});
-        });
-      };
-      const char* variant = element == Element::kFloat ? "plain_loop_float" : "plain_loop";
-      AddBenchmark(Name({"atomics", variant, domain_name}), plain)
-          ->Unit(benchmark::kMillisecond);
-    }
+        }
+        SetThroughput(state, {.elements = static_cast<double>(count), .bytes = static_cast<double>(count) * 4});
+      });
+    };
+    // The float loop is named plain_loop_float in place of plain_loop.
+    std::string name = point.name;
+    if (element == Element::kFloat) name.insert(name.find("/plain_loop/") + 11, "_float");
+    AddBenchmark(name, plain)->Unit(benchmark::kMillisecond);
   }
+}
+
+Variant Row(const char* name, Atomics atomics, Element element) {
+  return {.name = element == Element::kFloat ? std::string(name) + "_float" : name,
+          .source = "atomics/sum.comp",
+          .atomics = atomics,
+          .element = element,
+          .workgroups = {{256}},
+          .needs_subgroup_arithmetic = atomics == Atomics::kPerSubgroup};
+}
+
+}  // namespace
+
+const char* GlslType(Element element) { return element == Element::kFloat ? "float" : "uint"; }
+
+const Family<Variant>& Descriptor() {
+  // The float rows run the uint rows' kernels on +-0.5 inputs, whose float sums are exact in any
+  // order (kernels/atomics/reference.hpp), over as many 32-bit values: a float row against its
+  // uint row shows what float atomics cost where the device has them (VK_EXT_shader_atomic_float,
+  // which Context enables). two_pass_float has no atomics; it prices the float adds alone.
+  static const Family<Variant> family{
+      .name = "atomics",
+      .variants = {Row("per_element", Atomics::kPerElement, Element::kUint),
+                   Row("per_group", Atomics::kPerGroup, Element::kUint),
+                   Row("per_subgroup", Atomics::kPerSubgroup, Element::kUint),
+                   Row("two_pass", Atomics::kNoneTwoPass, Element::kUint),
+                   Row("per_element", Atomics::kPerElement, Element::kFloat),
+                   Row("per_group", Atomics::kPerGroup, Element::kFloat),
+                   Row("per_subgroup", Atomics::kPerSubgroup, Element::kFloat),
+                   Row("two_pass", Atomics::kNoneTwoPass, Element::kFloat)},
+      .domains = {{16u << 20}},  // 64 MiB
+      .test_domains = {{100003}, {37}},
+      .make = [](Suite& suite, const Variant& v, const Point& p) -> std::unique_ptr<Case> {
+        return std::make_unique<GpuCase>(suite, v, p);
+      },
+      .plain_loop = RegisterPlainLoops};
+  return family;
+}
+
+namespace {
+const Declaration kDeclared = Declare(&Descriptor);
 }
 
 }  // namespace csbench::atomics

@@ -5,18 +5,10 @@
 // two-pass reduction.
 #pragma once
 
-#include <benchmark/benchmark.h>
-
-#include <cstdint>
-#include <map>
-#include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "harness/check.hpp"
-#include "harness/kernel.hpp"
-#include "harness/suite.hpp"
+#include "harness/family.hpp"
 
 namespace csbench::atomics {
 
@@ -33,7 +25,7 @@ struct Variant {
   std::string source;
   Atomics atomics = Atomics::kPerElement;
   Element element = Element::kUint;
-  std::vector<uint32_t> workgroups;  // threads per group, powers of two
+  std::vector<Extent> workgroups;  // threads per group, powers of two
   bool needs_subgroup_arithmetic = false;
 
   bool two_pass() const { return atomics == Atomics::kNoneTwoPass; }
@@ -42,46 +34,11 @@ struct Variant {
   bool needs_float_atomic_add() const { return element == Element::kFloat && !two_pass(); }
 };
 
-const std::vector<Variant>& Variants();
-// Domains count 32-bit values (uint or float).
-const std::vector<uint32_t>& Domains();
-
-// The random input of each domain and element type, its rotated device copies and its sum, made
-// on first use.
-class Inputs {
- public:
-  struct Domain;
-  Inputs();
-  ~Inputs();
-  // With a context, also the device copies. Throws Error for a float count whose sum would not
-  // be exact (over kMaxExactFloatCount).
-  Domain& For(uint32_t count, Element element, Context* context, CacheMode cache);
-
- private:
-  std::map<std::pair<uint32_t, Element>, std::unique_ptr<Domain>> domains_;
-};
-
-// One variant at one group size on one domain.
-class GpuCase {
- public:
-  GpuCase(Context& context, const Variant& variant, uint32_t workgroup, uint32_t count, Inputs& inputs);
-  ~GpuCase();
-
-  // Zeroes the total (atomic variants) or poisons it (two-pass), runs once and compares the sum
-  // with the plain loop's, exactly: integer sums do not depend on the order of the additions,
-  // and the float inputs are chosen so that float sums do not either (kernels/atomics/reference.hpp).
-  Comparison Check();
-  // The timed loop; call Check() first. The atomic variants keep adding into the same total
-  // while timed: its value no longer matters then.
-  void Measure(benchmark::State& state);
-
- private:
-  struct State;
-  std::unique_ptr<State> s_;
-};
-
-// Registers every variant x group size x domain (with a device) and the plain-loop benchmarks
-// (plain_loop sums uints, plain_loop_float floats).
-void Register(Suite& suite);
+// Domains count 32-bit values (uint or float). A float domain over kMaxExactFloatCount
+// (kernels/atomics/reference.hpp) is refused: its sum could round. Each GPU case zeroes the
+// total (atomic variants) or poisons it (two-pass), runs once and compares the sum with the
+// plain loop's exactly; while timed, the atomic variants keep adding into the same total.
+// The plain loops: plain_loop sums uints, plain_loop_float floats.
+const Family<Variant>& Descriptor();
 
 }  // namespace csbench::atomics

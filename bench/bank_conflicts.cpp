@@ -38,47 +38,20 @@ struct Push {
   uint32_t y;
 };
 
-std::string BenchmarkName(const Variant& variant, Extent workgroup, Extent domain) {
-  return Name({"bank_conflicts", variant.name, Sized("wg", workgroup), Sized("domain", domain)});
-}
-
-}  // namespace
-
-const std::vector<Variant>& Variants() {
-  // 32x8 invocations move a 32x32 tile in four passes (the usual shape: a warp per tile row).
-  static const std::vector<Variant> variants = {
-      {.name = "transpose_tile32x32",
-       .source = "bank_conflicts/transpose.comp",
-       .defines = {{"PAD", "0"}},
-       .workgroups = {{32, 8}},
-       .domains = {kMatrix}},
-      {.name = "transpose_tile32x33",
-       .source = "bank_conflicts/transpose.comp",
-       .defines = {{"PAD", "1"}},
-       .workgroups = {{32, 8}},
-       .domains = {kMatrix}},
-      Strided(1),
-      Strided(2),
-      Strided(4),
-      Strided(8),
-      Strided(16),
-      Strided(32),
-  };
-  return variants;
-}
-
-struct Inputs::Domain {
+struct Domain {
   Extent domain;
   std::vector<float> values;
-  std::vector<float> transposed;  // made on first use
   std::unique_ptr<RotatingInput> device;
 };
 
-Inputs::Inputs() = default;
-Inputs::~Inputs() = default;
+// The random input of each domain and its rotated device copies, made on first use and kept.
+struct Inputs {
+  std::map<std::pair<uint32_t, uint32_t>, std::unique_ptr<Domain>> domains;
+  Domain& For(Extent domain, Context* context, CacheMode cache);
+};
 
-Inputs::Domain& Inputs::For(Extent domain, Context* context, CacheMode cache) {
-  auto& data = domains_[{domain.x, domain.y}];
+Domain& Inputs::For(Extent domain, Context* context, CacheMode cache) {
+  auto& data = domains[{domain.x, domain.y}];
   if (!data) {
     data = std::make_unique<Domain>();
     data->domain = domain;
@@ -91,19 +64,27 @@ Inputs::Domain& Inputs::For(Extent domain, Context* context, CacheMode cache) {
   return *data;
 }
 
-struct GpuCase::State {
+// One variant at one workgroup size on one domain (its fields are its state, public).
+struct GpuCase : Case {
+  GpuCase(Context& context, Inputs& inputs, const Variant& row, const Point& point);
+  Comparison Check() override;
+  void Measure(benchmark::State& state) override;
+  // Seconds per dispatch, the best of a few timed batches (for `slowdown`).
+  double SecondsPerDispatch();
+
   Context* context;
-  const Variant* variant;
+  std::string name;
+  Variant variant;
   Extent workgroup;
   Extent domain;
   std::array<uint32_t, 3> groups;
-  Inputs::Domain* data;
+  Domain* data;
   std::unique_ptr<Kernel> kernel;
   std::unique_ptr<Buffer> output;
   std::unique_ptr<Bindings> bindings;
   uint64_t outputs = 0;
 
-  bool transpose() const { return variant->stride == 0; }
+  bool transpose() const { return variant.stride == 0; }
 
   void Record(Commands& c, uint32_t copy) const {
     // The strided kernel reads 16 KiB per group: rotating it would measure nothing.
@@ -112,57 +93,51 @@ struct GpuCase::State {
   }
 };
 
-GpuCase::GpuCase(Context& context, const Variant& variant, Extent workgroup, Extent domain, Inputs& inputs)
-    : s_(std::make_unique<State>()) {
-  s_->context = &context;
-  s_->variant = &variant;
-  s_->workgroup = workgroup;
-  s_->domain = domain;
-  if (s_->transpose()) {
-    Require(workgroup.x == kTile && kTile % workgroup.y == 0,
-            fmt::format("{}: a tile row needs 32 invocations in x", variant.name));
-    s_->groups = {(domain.x + kTile - 1) / kTile, (domain.y + kTile - 1) / kTile, 1};
+GpuCase::GpuCase(Context& context_ref, Inputs& inputs, const Variant& row, const Point& point)
+    : context(&context_ref), name(point.name), variant(row), workgroup(point.workgroup), domain(point.domain) {
+  RequireWorkgroup(*context, workgroup);
+  if (transpose()) {
+    RequireSupport(workgroup.x == kTile && kTile % workgroup.y == 0,
+                     fmt::format("{}: a tile row needs 32 invocations in x", variant.name));
+    groups = {(domain.x + kTile - 1) / kTile, (domain.y + kTile - 1) / kTile, 1};
   } else {
-    Require(domain.y == 1 && workgroup.y == 1, fmt::format("{}: one-dimensional only", variant.name));
-    s_->groups = {(domain.x + workgroup.x - 1) / workgroup.x, 1, 1};
+    RequireSupport(domain.y == 1 && workgroup.y == 1, fmt::format("{}: one-dimensional only", variant.name));
+    groups = {(domain.x + workgroup.x - 1) / workgroup.x, 1, 1};
   }
-  Require(s_->groups[0] <= 65535 && s_->groups[1] <= 65535, "the domain needs more than 65535 groups a dimension");
+  RequireSupport(groups[0] <= 65535 && groups[1] <= 65535, "the domain needs more than 65535 groups a dimension");
   KernelSpec spec{.label = variant.name,
                   .source = variant.source,
                   .defines = variant.defines,
                   .local_size = {workgroup.x * workgroup.y, 1, 1},
                   .bindings = 2,
                   .push_bytes = sizeof(Push)};
-  if (!s_->transpose()) spec.constants = {variant.stride};  // specialization constant 3
-  s_->kernel = std::make_unique<Kernel>(context, spec);
-  s_->data = &inputs.For(domain, &context, s_->transpose() ? context.options().cache : CacheMode::kWarm);
-  s_->outputs = uint64_t{domain.x} * domain.y;
-  s_->output = std::make_unique<Buffer>(context, s_->outputs * sizeof(float));
-  s_->bindings = std::make_unique<Bindings>(
-      s_->kernel->Bind({{&s_->data->device->buffer(), s_->data->device->slice_bytes()}, {s_->output.get(), 0}}));
+  if (!transpose()) spec.constants = {variant.stride};  // specialization constant 3
+  kernel = std::make_unique<Kernel>(*context, spec);
+  data = &inputs.For(domain, context, transpose() ? context->options().cache : CacheMode::kWarm);
+  outputs = uint64_t{domain.x} * domain.y;
+  output = std::make_unique<Buffer>(*context, outputs * sizeof(float));
+  bindings = std::make_unique<Bindings>(
+      kernel->Bind({{&data->device->buffer(), data->device->slice_bytes()}, {output.get(), 0}}));
 }
 
-GpuCase::~GpuCase() = default;
-
 Comparison GpuCase::Check() {
-  const std::vector<float> got =
-      PoisonedRun(*s_->context, *s_->output, s_->outputs, [&](Commands& c) { s_->Record(c, 0); });
-  std::vector<float> want(s_->outputs);
-  if (s_->transpose()) {
-    Transpose(std::span(s_->data->values).first(s_->outputs), s_->domain.x, s_->domain.y, want);
+  const std::vector<float> got = PoisonedRun(*context, *output, outputs, [&](Commands& c) { Record(c, 0); });
+  std::vector<float> want(outputs);
+  if (transpose()) {
+    Transpose(std::span(data->values).first(outputs), domain.x, domain.y, want);
   } else {
-    StridedSums(s_->data->values, s_->workgroup.x, s_->variant->stride, kAccesses, want);
+    StridedSums(data->values, workgroup.x, variant.stride, kAccesses, want);
   }
   return Compare(got, want, kTolerance);
 }
 
 double GpuCase::SecondsPerDispatch() {
-  const uint32_t period = s_->transpose() ? s_->data->device->copies() : 1;
+  const uint32_t period = transpose() ? data->device->copies() : 1;
   auto batch = [&](uint32_t count) {
-    return TimedBatch(*s_->context, [&](Commands& c) {
+    return TimedBatch(*context, [&](Commands& c) {
       for (uint32_t i = 0; i < count; ++i) {
         if (i > 0) c.Barrier();
-        s_->Record(c, i);
+        Record(c, i);
       }
     });
   };
@@ -176,55 +151,82 @@ double GpuCase::SecondsPerDispatch() {
 }
 
 void GpuCase::Measure(benchmark::State& state) {
-  const double elements = static_cast<double>(s_->domain.x) * s_->domain.y;
+  const double elements = static_cast<double>(domain.x) * domain.y;
   // Compulsory traffic: the transpose reads and writes each element; the strided kernel writes
   // one sum per invocation (its 16 KiB input is read once per group, from cache).
-  const double bytes = s_->transpose() ? elements * 8 : elements * 4;
-  const uint32_t period = s_->transpose() ? s_->data->device->copies() : 1;
-  MeasureDispatches(state, *s_->context, BenchmarkName(*s_->variant, s_->workgroup, s_->domain),
-                    [&](Commands& c, uint32_t i) { s_->Record(c, i); }, period, {.elements = elements, .bytes = bytes});
-  if (s_->transpose()) return;
+  const double bytes = transpose() ? elements * 8 : elements * 4;
+  const uint32_t period = transpose() ? data->device->copies() : 1;
+  MeasureDispatches(state, *context, name, [&](Commands& c, uint32_t i) { Record(c, i); }, period,
+                    {.elements = elements, .bytes = bytes});
+  if (transpose()) return;
   // The stride-1 time of this workgroup and domain, measured once per run.
   static std::map<std::pair<uint32_t, uint32_t>, double> stride1_seconds;
-  auto [it, inserted] = stride1_seconds.try_emplace({s_->workgroup.x, s_->domain.x}, 0.0);
+  auto [it, inserted] = stride1_seconds.try_emplace({workgroup.x, domain.x}, 0.0);
   if (inserted) {
     static const Variant stride1 = Strided(1);
     Inputs inputs;
-    GpuCase base(*s_->context, stride1, s_->workgroup, s_->domain, inputs);
+    GpuCase base(*context, inputs, stride1, {.name = name, .workgroup = workgroup, .domain = domain});
     it->second = base.SecondsPerDispatch();
   }
-  const double seconds = s_->variant->stride == 1 ? it->second : SecondsPerDispatch();
+  const double seconds = variant.stride == 1 ? it->second : SecondsPerDispatch();
   state.counters["slowdown"] = seconds / it->second;
 }
 
-void Register(Suite& suite) {
+void RegisterPlainLoop(Suite& suite, const Point& point) {
+  const Extent matrix = point.domain;
+  if (matrix.y == 1) return;  // the strided reads' domains: nothing to transpose
   Inputs& inputs = suite.Shared<Inputs>("bank_conflicts");
-  for (const Variant& variant : Variants()) {
-    for (Extent domain : variant.domains) {
-      if (suite.context == nullptr) continue;
-      for (Extent wg : variant.workgroups) {
-        RegisterGpuCase(BenchmarkName(variant, wg, domain), [&suite, &inputs, &variant, wg, domain] {
-          return std::make_unique<GpuCase>(*suite.context, variant, wg, domain, inputs);
-        });
-      }
-    }
-  }
-  // The CPU has no banks: one plain loop, the transpose.
-  auto plain = [&suite, &inputs](benchmark::State& state) {
+  auto plain = [&suite, &inputs, matrix](benchmark::State& state) {
     RunGuarded(state, [&] {
-      const Inputs::Domain& data = inputs.For(kMatrix, nullptr, suite.options.cache);
-      std::vector<float> out(data.values.size());
+      const Domain& data = inputs.For(matrix, nullptr, suite.options.cache);
+      std::vector<float> out(size_t{matrix.x} * matrix.y);
       for (auto _ : state) {
-        Transpose(std::span(data.values).first(out.size()), kMatrix.x, kMatrix.y, out);
+        Transpose(std::span(data.values).first(out.size()), matrix.x, matrix.y, out);
         benchmark::DoNotOptimize(out.data());
         benchmark::ClobberMemory();
       }
-      const double elements = static_cast<double>(kMatrix.x) * kMatrix.y;
+      const double elements = static_cast<double>(matrix.x) * matrix.y;
       SetThroughput(state, {.elements = elements, .bytes = elements * 8});
     });
   };
-  AddBenchmark(Name({"bank_conflicts", "plain_loop", Sized("domain", kMatrix)}), plain)
-      ->Unit(benchmark::kMillisecond);
+  AddBenchmark(point.name, plain)->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace
+
+const Family<Variant>& Descriptor() {
+  // 32x8 invocations move a 32x32 tile in four passes (the usual shape: a warp per tile row).
+  static const Family<Variant> family{
+      .name = "bank_conflicts",
+      .variants = {{.name = "transpose_tile32x32",
+                    .source = "bank_conflicts/transpose.comp",
+                    .defines = {{"PAD", "0"}},
+                    .workgroups = {{32, 8}},
+                    .domains = {kMatrix}},
+                   {.name = "transpose_tile32x33",
+                    .source = "bank_conflicts/transpose.comp",
+                    .defines = {{"PAD", "1"}},
+                    .workgroups = {{32, 8}},
+                    .domains = {kMatrix}},
+                   Strided(1),
+                   Strided(2),
+                   Strided(4),
+                   Strided(8),
+                   Strided(16),
+                   Strided(32)},
+      // Tests: partial tiles on both edges, a matrix smaller than one tile, and a partial last group
+      // of the strided reads (which skip the two-dimensional domains as unsupported).
+      .test_domains = {{333, 187}, {5, 3}, {1001, 1}},
+      .one_dimensional = false,
+      .make = [](Suite& suite, const Variant& v, const Point& p) -> std::unique_ptr<Case> {
+        return std::make_unique<GpuCase>(*suite.context, suite.Shared<Inputs>("bank_conflicts"), v, p);
+      },
+      .plain_loop = RegisterPlainLoop};
+  return family;
+}
+
+namespace {
+const Declaration kDeclared = Declare(&Descriptor);
 }
 
 }  // namespace csbench::bank_conflicts

@@ -126,7 +126,7 @@ void Register(Suite& suite) {
     return;
   }
   benchmark::AddCustomContext("cuda_peer", Describe());
-  for (const Extent& domain : reduction::Domains()) {
+  for (const Extent& domain : reduction::Descriptor().domains) {
     std::string name = Name({"reduction", "cub_peer", Sized("domain", domain)});
     RegisterGpuCase(name, [&suite, domain, name] { return std::make_unique<ReductionCase>(suite, domain, name); });
   }

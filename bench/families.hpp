@@ -1,6 +1,10 @@
-// Every family's registration function, called by main in this order.
+// The order in which main registers the families (and a run runs them). Most families declare
+// themselves from their descriptor (harness/family.hpp); the roofline, Gray-Scott and the CUDA
+// peers register themselves by hand. A declared family not named here runs after the others, in
+// name order, so a new family needs no line here.
 #pragma once
 
+#include "harness/family.hpp"
 #include "harness/suite.hpp"
 
 namespace csbench {
@@ -8,43 +12,7 @@ namespace csbench {
 namespace roofline {
 void Register(Suite& suite);
 }
-namespace reduction {
-void Register(Suite& suite);
-}
 namespace grayscott {
-void Register(Suite& suite);
-}
-namespace group_size {
-void Register(Suite& suite);
-}
-namespace vector_width {
-void Register(Suite& suite);
-}
-namespace bank_conflicts {
-void Register(Suite& suite);
-}
-namespace atomics {
-void Register(Suite& suite);
-}
-namespace append {
-void Register(Suite& suite);
-}
-namespace barriers {
-void Register(Suite& suite);
-}
-namespace neighborhood {
-void Register(Suite& suite);
-}
-namespace neighborhood3d {
-void Register(Suite& suite);
-}
-namespace packing {
-void Register(Suite& suite);
-}
-namespace occupancy {
-void Register(Suite& suite);
-}
-namespace uniform_data {
 void Register(Suite& suite);
 }
 #ifdef CSBENCH_WITH_CUDA
@@ -55,22 +23,14 @@ void Register(Suite& suite);
 
 inline void RegisterFamilies(Suite& suite) {
   roofline::Register(suite);
-  reduction::Register(suite);
+  RegisterDeclared(suite, {"reduction"});
   grayscott::Register(suite);
-  group_size::Register(suite);
-  vector_width::Register(suite);
-  bank_conflicts::Register(suite);
-  atomics::Register(suite);
-  append::Register(suite);
-  barriers::Register(suite);
-  neighborhood::Register(suite);
-  neighborhood3d::Register(suite);
-  packing::Register(suite);
-  occupancy::Register(suite);
-  uniform_data::Register(suite);
+  RegisterDeclared(suite, {"group_size", "vector_width", "bank_conflicts", "atomics", "append", "barriers",
+                           "neighborhood", "neighborhood3d", "packing", "occupancy", "uniform_data"});
 #ifdef CSBENCH_WITH_CUDA
   cuda_peer::Register(suite);
 #endif
+  RegisterDeclared(suite, {});
 }
 
 }  // namespace csbench

@@ -14,6 +14,7 @@
 #include "harness/commands.hpp"
 #include "harness/context.hpp"
 #include "harness/error.hpp"
+#include "harness/family.hpp"
 #include "harness/measure.hpp"
 #include "harness/pipelined.hpp"
 #include "harness/roofline.hpp"
@@ -171,7 +172,7 @@ void RequireWorkgroup(const Variant& variant, Extent workgroup) {
     return;
   }
   const uint32_t min_side = 2 * variant.border + 1;
-  Require(workgroup.x >= min_side && workgroup.y >= min_side,
+  RequireSupport(workgroup.x >= min_side && workgroup.y >= min_side,
           fmt::format("{}: GPU workgroups must have at least {} work-items in each dimension (the {}-cell border "
                       "takes {}), not {}x{}",
                       variant.name, min_side, variant.border, 2 * variant.border, workgroup.x, workgroup.y));
@@ -414,13 +415,18 @@ void Register(Suite& suite) {
                                 "compute+download, compute+download+sum: host clock (real time) from the first "
                                 "submission until the host has handled the last image");
   }
-  for (const Schedule& run : Schedules()) {
+  // --domain replaces the runs' domains (each at the chapter's total512/image32), --workgroup the
+  // variants' workgroups.
+  std::vector<Schedule> runs = Schedules();
+  if (!suite.options.domains.empty()) runs.clear();
+  for (Extent domain : suite.options.domains) runs.push_back({.domain = domain, .total = 512, .image = 32});
+  for (const Schedule& run : runs) {
     const std::string domain_name = Sized("domain", run.domain);
     const std::string total_name = fmt::format("total{}", run.total);
     const std::string image_name = fmt::format("image{}", run.image);
     if (suite.context != nullptr) {
       for (const Variant& variant : Variants()) {
-        for (const Extent& wg : variant.workgroups) {
+        for (const Extent& wg : Overridden(variant.workgroups, suite.options.workgroups, false)) {
           for (Mode mode : kModes) {
             auto* b = RegisterCheckedCase(
                 Name({"run_simulation", variant.name, Sized("workgroup", wg), domain_name, total_name, image_name,

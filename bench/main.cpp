@@ -129,6 +129,10 @@ int main(int argc, char** argv) {
   }
   bool quick = !selection.quick_set.empty();
   csbench::SetSelection(std::move(selection));
+  if (!options.domains.empty()) benchmark::AddCustomContext("domain_override", csbench::ToString(options.domains));
+  if (!options.workgroups.empty()) {
+    benchmark::AddCustomContext("workgroup_override", csbench::ToString(options.workgroups));
+  }
   csbench::RegisterFamilies(*suite);
   if (csbench::SelectedCount() == 0) {
     fmt::print(stderr, "csbench: --benchmark_filter='{}' matches none of the {} benchmarks (names as printed: "

@@ -3,7 +3,6 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <map>
 
 #include "harness/buffer.hpp"
@@ -11,7 +10,6 @@
 #include "harness/context.hpp"
 #include "harness/error.hpp"
 #include "harness/measure.hpp"
-#include "harness/naming.hpp"
 #include "harness/pipeline_stats.hpp"
 #include "harness/selection.hpp"
 #include "kernels/occupancy/reference.hpp"
@@ -26,133 +24,118 @@ struct Push {
   uint32_t count;
 };
 
-}  // namespace
-
-const std::vector<Variant>& Variants() {
-  // 32 live values is the article's target (two 1024-invocation groups per GCN CU), 48 its
-  // starting point (one group per CU); 16 and 64 bracket them.
-  static const std::vector<Variant> variants = {
-      {.name = "live16", .source = "occupancy/live.comp", .defines = {{"LIVE", "16"}}, .live = 16,
-       .workgroups = {1024, 256, 64}},
-      {.name = "live32", .source = "occupancy/live.comp", .defines = {{"LIVE", "32"}}, .live = 32,
-       .workgroups = {1024, 256, 64}},
-      {.name = "live48", .source = "occupancy/live.comp", .defines = {{"LIVE", "48"}}, .live = 48,
-       .workgroups = {1024, 256, 64}},
-      {.name = "live64", .source = "occupancy/live.comp", .defines = {{"LIVE", "64"}}, .live = 64,
-       .workgroups = {1024, 256, 64}},
-  };
-  return variants;
-}
-
-const std::vector<uint32_t>& Domains() {
-  static const std::vector<uint32_t> domains = {1u << 20};
-  return domains;
-}
-
-std::string BenchmarkName(const Variant& variant, uint32_t workgroup, uint32_t count) {
-  return Name({"occupancy", variant.name, fmt::format("wg{}", workgroup), fmt::format("domain{}", count)});
-}
-
-struct Inputs::Domain {
-  uint32_t count = 0;
+struct Domain {
   std::vector<float> seeds;
   // The family is bound by registers, shared memory and barriers, not by memory: its 16 bytes
   // per invocation are read once, so its input is never rotated (one copy, whatever --cache says).
   std::unique_ptr<RotatingInput> device;
   std::map<uint32_t, std::vector<float>> references;  // per LIVE
+};
 
-  const std::vector<float>& Reference(uint32_t live) {
-    auto [it, inserted] = references.try_emplace(live);
-    if (inserted) it->second = LiveValues(seeds, count, live, kRounds);
-    return it->second;
+// The random seeds of each domain, their device copy and the reference per LIVE, made on first use.
+struct Inputs {
+  std::map<uint32_t, std::unique_ptr<Domain>> domains;
+
+  Domain& For(uint32_t count, Context* context) {
+    auto& data = domains[count];
+    if (!data) {
+      data = std::make_unique<Domain>();
+      data->seeds.resize(size_t{count} * 4);
+      FillUniform(data->seeds, kSeed);
+    }
+    if (context != nullptr && !data->device) {
+      data->device = std::make_unique<RotatingInput>(*context, std::as_bytes(std::span(data->seeds)), CacheMode::kWarm);
+    }
+    return *data;
   }
 };
 
-Inputs::Inputs() = default;
-Inputs::~Inputs() = default;
-
-Inputs::Domain& Inputs::For(uint32_t count, Context* context) {
-  auto it = std::find_if(domains_.begin(), domains_.end(), [&](const auto& d) { return d->count == count; });
-  if (it == domains_.end()) {
-    auto domain = std::make_unique<Domain>();
-    domain->count = count;
-    domain->seeds.resize(size_t{count} * 4);
-    FillUniform(domain->seeds, kSeed);
-    domains_.push_back(std::move(domain));
-    it = domains_.end() - 1;
+class GpuCase : public Case {
+ public:
+  GpuCase(Suite& suite, const Variant& variant, const Point& point)
+      : context_(suite.context),
+        name_(point.name),
+        variant_(&variant),
+        workgroup_(point.workgroup.x),
+        count_(point.domain.x) {
+    RequireWorkgroup(*context_, point.workgroup);
+    RequireSupport(
+        workgroup_ % 64 == 0 && count_ % workgroup_ == 0,
+        fmt::format("{}: groups of {} must be a multiple of 64 and divide {}", variant.name, workgroup_, count_));
+    const uint32_t shared_bytes = workgroup_ * 32;
+    RequireSupport(shared_bytes <= context_->info().max_shared_memory_bytes,
+                     fmt::format("{}: {} bytes of shared memory exceed the device's maxComputeSharedMemorySize ({})",
+                                 variant.name, shared_bytes, context_->info().max_shared_memory_bytes));
+    RequireStorage(*context_, uint64_t{count_} * 16);
+    spec_ = Spec(variant, workgroup_);
+    kernel_ = std::make_unique<Kernel>(*context_, spec_);
+    data_ = &suite.Shared<Inputs>("occupancy").For(count_, context_);
+    output_ = std::make_unique<Buffer>(*context_, uint64_t{count_} * sizeof(float));
+    bindings_ = std::make_unique<Bindings>(
+        kernel_->Bind({{&data_->device->buffer(), data_->device->slice_bytes()}, {output_.get(), 0}}));
   }
-  Domain& data = **it;
-  if (context != nullptr && !data.device) {
-    data.device = std::make_unique<RotatingInput>(*context, std::as_bytes(std::span(data.seeds)), CacheMode::kWarm);
-  }
-  return data;
-}
 
-struct GpuCase::State {
-  Context* context;
-  const Variant* variant;
-  uint32_t workgroup;
-  Inputs::Domain* data;
-  KernelSpec spec;
-  std::unique_ptr<Kernel> kernel;
-  std::unique_ptr<Buffer> output;
-  std::unique_ptr<Bindings> bindings;
-
-  void Record(Commands& c) const {
-    c.Dispatch(*kernel, *bindings, {data->count / workgroup, 1, 1}, {}, Push{data->count});
+  Comparison Check() override {
+    const std::vector<float> got = PoisonedRun(*context_, *output_, count_, [&](Commands& c) { Record(c); });
+    auto [it, inserted] = data_->references.try_emplace(variant_->live);
+    if (inserted) it->second = LiveValues(data_->seeds, count_, variant_->live, kRounds);
+    return Compare(got, it->second, kTolerance);
   }
+
+  void Measure(benchmark::State& state) override {
+    const double count = count_;
+    MeasureDispatches(state, *context_, name_, [&](Commands& c, uint32_t) { Record(c); }, 1,
+                      {.elements = count, .bytes = count * (16 + 4)});
+    state.counters["live"] = variant_->live;
+    state.counters["shared_bytes/group"] = workgroup_ * 32.0;
+    for (const PipelineStatistic& stat : PipelineStatistics(*context_, spec_)) {
+      state.counters["stat:" + stat.name] = stat.value;
+    }
+  }
+
+ private:
+  void Record(Commands& c) const { c.Dispatch(*kernel_, *bindings_, {count_ / workgroup_, 1, 1}, {}, Push{count_}); }
+
+  Context* context_;
+  std::string name_;
+  const Variant* variant_;
+  uint32_t workgroup_;
+  uint32_t count_;
+  Domain* data_;
+  KernelSpec spec_;
+  std::unique_ptr<Kernel> kernel_;
+  std::unique_ptr<Buffer> output_;
+  std::unique_ptr<Bindings> bindings_;
 };
 
-GpuCase::GpuCase(Context& context, const Variant& variant, uint32_t workgroup, uint32_t count, Inputs& inputs)
-    : s_(std::make_unique<State>()) {
-  Require(workgroup % 64 == 0 && count % workgroup == 0,
-          fmt::format("{}: groups of {} must be a multiple of 64 and divide {}", variant.name, workgroup, count));
-  const uint32_t shared_bytes = workgroup * 32;
-  Require(shared_bytes <= context.info().max_shared_memory_bytes,
-          fmt::format("{}: {} bytes of shared memory exceed the device's maxComputeSharedMemorySize ({})",
-                      variant.name, shared_bytes, context.info().max_shared_memory_bytes));
-  s_->context = &context;
-  s_->variant = &variant;
-  s_->workgroup = workgroup;
-  std::vector<Define> defines = variant.defines;
-  defines.push_back({"ROUNDS", std::to_string(kRounds)});
-  s_->spec = KernelSpec{.label = variant.name,
-                        .source = variant.source,
-                        .defines = defines,
-                        .local_size = {workgroup, 1, 1},
-                        .bindings = 2,
-                        .push_bytes = sizeof(Push)};
-  s_->kernel = std::make_unique<Kernel>(context, s_->spec);
-  s_->data = &inputs.For(count, &context);
-  s_->output = std::make_unique<Buffer>(context, uint64_t{count} * sizeof(float));
-  s_->bindings = std::make_unique<Bindings>(
-      s_->kernel->Bind({{&s_->data->device->buffer(), s_->data->device->slice_bytes()}, {s_->output.get(), 0}}));
+// The plain loop of the article's target (32 live values); the CPU has no groups to size.
+void RegisterPlainLoop(Suite& suite, const Point& point) {
+  const uint32_t count = point.domain.x;
+  Inputs& inputs = suite.Shared<Inputs>("occupancy");
+  auto plain = [&inputs, count](benchmark::State& state) {
+    RunGuarded(state, [&] {
+      const Domain& data = inputs.For(count, nullptr);
+      std::vector<float> out(count);
+      for (auto _ : state) {
+        LiveValues(data.seeds, count, 32, kRounds, out);
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+      }
+      SetThroughput(state, {.elements = double(count), .bytes = double(count) * 20});
+    });
+  };
+  AddBenchmark(point.name, plain)->Unit(benchmark::kMillisecond);
 }
 
-GpuCase::~GpuCase() = default;
-
-const KernelSpec& GpuCase::spec() const { return s_->spec; }
-
-Comparison GpuCase::Check() {
-  const std::vector<float> got =
-      PoisonedRun(*s_->context, *s_->output, s_->data->count, [&](Commands& c) { s_->Record(c); });
-  return Compare(got, s_->data->Reference(s_->variant->live), kTolerance);
-}
-
-void GpuCase::Measure(benchmark::State& state) {
-  const double count = s_->data->count;
-  MeasureDispatches(
-      state, *s_->context, BenchmarkName(*s_->variant, s_->workgroup, s_->data->count),
-      [&](Commands& c, uint32_t) { s_->Record(c); }, 1, {.elements = count, .bytes = count * (16 + 4)});
-  state.counters["live"] = s_->variant->live;
-  state.counters["shared_bytes/group"] = s_->workgroup * 32.0;
-  for (const PipelineStatistic& stat : PipelineStatistics(*s_->context, s_->spec)) {
-    state.counters["stat:" + stat.name] = stat.value;
-  }
+Variant Row(uint32_t live) {
+  return {.name = fmt::format("live{}", live),
+          .source = "occupancy/live.comp",
+          .defines = {{"LIVE", std::to_string(live)}},
+          .live = live,
+          .workgroups = {{1024}, {256}, {64}}};
 }
 
 void Register(Suite& suite) {
-  Inputs& inputs = suite.Shared<Inputs>("occupancy");
   if (suite.context != nullptr) {
     const DeviceInfo& info = suite.context->info();
     // Said once, in the run's context, so that a missing register count is never mistaken for 0.
@@ -163,32 +146,42 @@ void Register(Suite& suite) {
             : fmt::format("not exposed: {} ({}) lacks VK_KHR_pipeline_executable_properties", info.name,
                           info.driver_name));
   }
-  for (uint32_t count : Domains()) {
-    if (suite.context != nullptr) {
-      for (const Variant& variant : Variants()) {
-        for (uint32_t wg : variant.workgroups) {
-          RegisterGpuCase(BenchmarkName(variant, wg, count), [&suite, &inputs, &variant, wg, count] {
-            return std::make_unique<GpuCase>(*suite.context, variant, wg, count, inputs);
-          });
-        }
-      }
-    }
-    // The plain loop of the article's target (32 live values); the CPU has no groups to size.
-    auto plain = [&inputs, count](benchmark::State& state) {
-      RunGuarded(state, [&] {
-        const Inputs::Domain& data = inputs.For(count, nullptr);
-        std::vector<float> out(count);
-        for (auto _ : state) {
-          LiveValues(data.seeds, count, 32, kRounds, out);
-          benchmark::DoNotOptimize(out.data());
-          benchmark::ClobberMemory();
-        }
-        SetThroughput(state, {.elements = double(count), .bytes = double(count) * 20});
-      });
-    };
-    AddBenchmark(Name({"occupancy", "plain_loop", fmt::format("domain{}", count)}), plain)
-        ->Unit(benchmark::kMillisecond);
-  }
+  RegisterFamily(suite, Descriptor());
+}
+
+}  // namespace
+
+KernelSpec Spec(const Variant& variant, uint32_t workgroup) {
+  std::vector<Define> defines = variant.defines;
+  defines.push_back({"ROUNDS", std::to_string(kRounds)});
+  return KernelSpec{.label = variant.name,
+                    .source = variant.source,
+                    .defines = defines,
+                    .local_size = {workgroup, 1, 1},
+                    .bindings = 2,
+                    .push_bytes = sizeof(Push)};
+}
+
+const Family<Variant>& Descriptor() {
+  // 32 live values is the article's target (two 1024-invocation groups per GCN CU), 48 its
+  // starting point (one group per CU); 16 and 64 bracket them. 2^20 invocations: several waves
+  // of groups on any current GPU. The test's 2048: two 1024-invocation groups, so results must
+  // not depend on the group size.
+  static const Family<Variant> family{
+      .name = "occupancy",
+      .variants = {Row(16), Row(32), Row(48), Row(64)},
+      .domains = {{1u << 20}},
+      .test_domains = {{2048}},
+      .style = Style::kCount,
+      .make = [](Suite& suite, const Variant& v, const Point& p) -> std::unique_ptr<Case> {
+        return std::make_unique<GpuCase>(suite, v, p);
+      },
+      .plain_loop = RegisterPlainLoop};
+  return family;
+}
+
+namespace {
+const Declaration kDeclared("occupancy", Register, [] { return TestPoints(Descriptor()); });
 }
 
 }  // namespace csbench::occupancy

@@ -41,7 +41,7 @@ std::vector<Band> Bands(Extent domain, Extent tile, Extent tiles, uint64_t max_r
   const uint64_t row_bytes = uint64_t{domain.x} * 16;
   window_rows = static_cast<uint32_t>(std::min<uint64_t>(domain.y, max_range / row_bytes));
   const uint32_t tile_rows_per_band = window_rows / tile.y;
-  RequireSupport(tile_rows_per_band > 0 || window_rows == domain.y,
+  Require(tile_rows_per_band > 0 || window_rows == domain.y,
           fmt::format("a tile row of {} image rows does not fit the device's maxStorageBufferRange", tile.y));
   std::vector<Band> bands;
   if (window_rows == domain.y) return {{0, tiles.y, 0}};
@@ -58,37 +58,6 @@ Extent TilesOf(Extent domain, Extent tile) {
 }
 
 }  // namespace
-
-const std::vector<Variant>& Variants() {
-  // Workgroups follow the studies: 16x16 threads reduce 1080p to 120x68; the prefetch rows use
-  // the 2015 follow-up's shapes (4x16 -> 120x68, 8x32 -> 60x34, 16x64 -> 30x17, and 16x64
-  // fetching 8x2 -> 15x9), plus the 2014 post's 64- and 16-thread groups.
-  static const std::vector<Variant> variants = {
-      {.name = "interleaved", .source = "reduction/tree.comp", .defines = {{"INTERLEAVED", "1"}},
-       .workgroups = {{4, 4}, {8, 8}, {16, 16}, {32, 32}}},
-      {.name = "sequential", .source = "reduction/tree.comp",
-       .workgroups = {{4, 4}, {8, 8}, {16, 16}, {32, 32}}},
-      {.name = "unrolled", .source = "reduction/tree.comp", .defines = {{"UNROLLED", "1"}},
-       .workgroups = {{4, 4}, {8, 8}, {16, 16}, {32, 32}}},
-      {.name = "prefetch2", .source = "reduction/tree.comp", .defines = {{"UNROLLED", "1"}},
-       .fetch = {2, 1}, .workgroups = {{8, 8}, {8, 16}}},
-      {.name = "prefetch4", .source = "reduction/tree.comp", .defines = {{"UNROLLED", "1"}},
-       .fetch = {4, 1}, .workgroups = {{4, 4}, {4, 16}, {8, 32}, {16, 64}}},
-      {.name = "prefetch4_shared2x", .source = "reduction/tree.comp",
-       .defines = {{"UNROLLED", "1"}, {"SHARED_2X", "1"}}, .fetch = {4, 1}, .workgroups = {{16, 64}}},
-      {.name = "prefetch16", .source = "reduction/tree.comp", .defines = {{"UNROLLED", "1"}, {"SHARED_2X", "1"}},
-       .fetch = {8, 2}, .workgroups = {{16, 64}}},
-      {.name = "subgroup", .source = "reduction/subgroup.comp", .fetch = {4, 1},
-       .workgroups = {{8, 8}, {4, 16}, {8, 32}, {16, 64}}, .needs_subgroup_arithmetic = true},
-  };
-  return variants;
-}
-
-const std::vector<Extent>& Domains() {
-  static const std::vector<Extent> domains = {
-      {640, 480}, {1280, 720}, {1920, 1080}, {3840, 2160}, {7680, 4320}};
-  return domains;
-}
 
 struct Inputs::Domain {
   Extent domain;
@@ -121,9 +90,17 @@ Inputs::Domain& Inputs::For(Extent domain, Context* context, CacheMode cache) {
 
 const std::vector<float>& Inputs::Image(Extent domain) { return For(domain, nullptr, CacheMode::kWarm).image; }
 
-struct GpuCase::State {
+namespace {
+
+// One variant at one workgroup size on one domain (its fields are its state, public).
+struct GpuCase : Case {
+  GpuCase(Suite& suite, const Variant& row, const Point& point);
+  Comparison Check() override;
+  void Measure(benchmark::State& state) override;
+
   Context* context;
-  const Variant* variant;
+  std::string name;
+  Variant variant;
   Extent workgroup;
   Extent tile;
   Extent tiles;
@@ -148,90 +125,112 @@ struct GpuCase::State {
   }
 };
 
-GpuCase::GpuCase(Context& context, const Variant& variant, Extent workgroup, Extent domain, Inputs& inputs)
-    : s_(std::make_unique<State>()) {
-  Require(std::has_single_bit(workgroup.x * workgroup.y),
-          fmt::format("{}: the tree needs a power-of-two workgroup, not {}x{}", variant.name, workgroup.x, workgroup.y));
-  RequireSupport(!variant.needs_subgroup_arithmetic || context.info().subgroup_arithmetic,
-          fmt::format("{} needs subgroup arithmetic in compute shaders, which {} does not support", variant.name,
-                      context.info().name));
-  s_->context = &context;
-  s_->variant = &variant;
-  s_->workgroup = workgroup;
-  s_->tile = {workgroup.x * variant.fetch.x, workgroup.y * variant.fetch.y};
-  s_->tiles = TilesOf(domain, s_->tile);
+GpuCase::GpuCase(Suite& suite, const Variant& row, const Point& point)
+    : context(suite.context), name(point.name), variant(row), workgroup(point.workgroup) {
+  const Extent domain = point.domain;
+  RequireWorkgroup(*context, workgroup);
+  RequireSupport(
+      std::has_single_bit(workgroup.x * workgroup.y),
+      fmt::format("{}: the tree needs a power-of-two workgroup, not {}x{}", variant.name, workgroup.x, workgroup.y));
+  RequireSupport(!variant.needs_subgroup_arithmetic || context->info().subgroup_arithmetic,
+                   fmt::format("{} needs subgroup arithmetic in compute shaders, which {} does not support",
+                               variant.name, context->info().name));
+  tile = {workgroup.x * variant.fetch.x, workgroup.y * variant.fetch.y};
+  tiles = TilesOf(domain, tile);
   std::vector<Define> defines = variant.defines;
   defines.push_back({"FETCH_X", std::to_string(variant.fetch.x)});
   defines.push_back({"FETCH_Y", std::to_string(variant.fetch.y)});
-  s_->kernel = std::make_unique<Kernel>(
-      context, KernelSpec{.label = variant.name,
-                          .source = variant.source,
-                          .defines = defines,
-                          .local_size = {workgroup.x * workgroup.y, 1, 1},
-                          .constants = {workgroup.x, workgroup.y, context.info().subgroup_size},
-                          .bindings = 2,
-                          .push_bytes = sizeof(Push)});
-  s_->data = &inputs.For(domain, &context, context.options().cache);
-  s_->output = std::make_unique<Buffer>(context, uint64_t{s_->tiles.x} * s_->tiles.y * sizeof(float));
-  s_->bands = Bands(domain, s_->tile, s_->tiles, context.info().max_storage_buffer_range, s_->window_rows);
-  const uint64_t window_bytes = uint64_t{s_->window_rows} * domain.x * 16;
-  Require(s_->bands.size() == 1 || (domain.x * 16) % context.info().min_storage_buffer_offset_alignment == 0,
+  kernel = std::make_unique<Kernel>(*context,
+                                    KernelSpec{.label = variant.name,
+                                               .source = variant.source,
+                                               .defines = defines,
+                                               .local_size = {workgroup.x * workgroup.y, 1, 1},
+                                               .constants = {workgroup.x, workgroup.y, context->info().subgroup_size},
+                                               .bindings = 2,
+                                               .push_bytes = sizeof(Push)});
+  data = &suite.Shared<Inputs>("reduction").For(domain, context, suite.options.cache);
+  output = std::make_unique<Buffer>(*context, uint64_t{tiles.x} * tiles.y * sizeof(float));
+  bands = Bands(domain, tile, tiles, context->info().max_storage_buffer_range, window_rows);
+  const uint64_t window_bytes = uint64_t{window_rows} * domain.x * 16;
+  Require(bands.size() == 1 || (domain.x * 16) % context->info().min_storage_buffer_offset_alignment == 0,
           "image rows are not aligned to the device's minStorageBufferOffsetAlignment");
-  s_->bindings = std::make_unique<Bindings>(
-      s_->kernel->Bind({{&s_->data->device->buffer(), window_bytes}, {s_->output.get(), 0}}));
+  bindings = std::make_unique<Bindings>(kernel->Bind({{&data->device->buffer(), window_bytes}, {output.get(), 0}}));
 }
-
-GpuCase::~GpuCase() = default;
-
-Extent GpuCase::tiles() const { return s_->tiles; }
 
 Comparison GpuCase::Check() {
   const std::vector<float> got =
-      PoisonedRun(*s_->context, *s_->output, size_t{s_->tiles.x} * s_->tiles.y, [&](Commands& c) { s_->Record(c, 0); });
-  return Compare(got, s_->data->Reference(s_->tile), kTolerance);
+      PoisonedRun(*context, *output, size_t{tiles.x} * tiles.y, [&](Commands& c) { Record(c, 0); });
+  return Compare(got, data->Reference(tile), kTolerance);
 }
 
 void GpuCase::Measure(benchmark::State& state) {
-  const Extent domain = s_->data->domain;
+  const Extent domain = data->domain;
   const double pixels = static_cast<double>(domain.x) * domain.y;
-  const double tiles = static_cast<double>(s_->tiles.x) * s_->tiles.y;
-  const std::string name = Name({"reduction", s_->variant->name, Sized("wg", s_->workgroup), Sized("domain", domain)});
+  const double tile_count = static_cast<double>(tiles.x) * tiles.y;
   MeasureDispatches(
-      state, *s_->context, name, [&](Commands& c, uint32_t i) { s_->Record(c, i); }, s_->data->device->copies(),
-      {.elements = pixels, .bytes = pixels * 16 + tiles * 4, .read_only = true});
-  state.counters["tiles"] = tiles;
+      state, *context, name, [&](Commands& c, uint32_t i) { Record(c, i); }, data->device->copies(),
+      {.elements = pixels, .bytes = pixels * 16 + tile_count * 4, .read_only = true});
+  state.counters["tiles"] = tile_count;
 }
 
-void Register(Suite& suite) {
+void RegisterPlainLoop(Suite& suite, const Point& point) {
+  const Extent domain = point.domain;
   Inputs& inputs = suite.Shared<Inputs>("reduction");
-  for (const Extent& domain : Domains()) {
-    const std::string domain_name = Sized("domain", domain);
-    if (suite.context != nullptr) {
-      for (const Variant& variant : Variants()) {
-        for (const Extent& wg : variant.workgroups) {
-          RegisterGpuCase(Name({"reduction", variant.name, Sized("wg", wg), domain_name}), [&suite, &inputs, &variant, wg, domain] {
-            return std::make_unique<GpuCase>(*suite.context, variant, wg, domain, inputs);
-          });
-        }
+  auto plain = [&suite, &inputs, domain](benchmark::State& state) {
+    RunGuarded(state, [&] {
+      const Inputs::Domain& data = inputs.For(domain, nullptr, suite.options.cache);
+      Extent tiles = TilesOf(domain, kPlainLoopTile);
+      std::vector<float> out(size_t{tiles.x} * tiles.y);
+      for (auto _ : state) {
+        TileLuminance(data.image, domain.x, domain.y, kPlainLoopTile.x, kPlainLoopTile.y, out);
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
       }
-    }
-    auto plain = [&suite, &inputs, domain](benchmark::State& state) {
-      RunGuarded(state, [&] {
-        const Inputs::Domain& data = inputs.For(domain, nullptr, suite.options.cache);
-        Extent tiles = TilesOf(domain, kPlainLoopTile);
-        std::vector<float> out(size_t{tiles.x} * tiles.y);
-        for (auto _ : state) {
-          TileLuminance(data.image, domain.x, domain.y, kPlainLoopTile.x, kPlainLoopTile.y, out);
-          benchmark::DoNotOptimize(out.data());
-          benchmark::ClobberMemory();
-        }
-        double pixels = static_cast<double>(domain.x) * domain.y;
-        SetThroughput(state, {.elements = pixels, .bytes = pixels * 16 + static_cast<double>(tiles.x) * tiles.y * 4});
-      });
-    };
-    AddBenchmark(Name({"reduction", "plain_loop", domain_name}), plain)
-        ->Unit(benchmark::kMillisecond);
-  }
+      double pixels = static_cast<double>(domain.x) * domain.y;
+      SetThroughput(state, {.elements = pixels, .bytes = pixels * 16 + static_cast<double>(tiles.x) * tiles.y * 4});
+    });
+  };
+  AddBenchmark(point.name, plain)->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace
+
+const Family<Variant>& Descriptor() {
+  // Workgroups follow the studies: 16x16 threads reduce 1080p to 120x68; the prefetch rows use
+  // the 2015 follow-up's shapes (4x16 -> 120x68, 8x32 -> 60x34, 16x64 -> 30x17, and 16x64
+  // fetching 8x2 -> 15x9), plus the 2014 post's 64- and 16-thread groups.
+  // Tests: odd sizes, partial tiles on both edges, and one domain smaller than a prefetch16 tile.
+  static const Family<Variant> family{
+      .name = "reduction",
+      .variants = {
+      {.name = "interleaved", .source = "reduction/tree.comp", .defines = {{"INTERLEAVED", "1"}},
+       .workgroups = {{4, 4}, {8, 8}, {16, 16}, {32, 32}}},
+      {.name = "sequential", .source = "reduction/tree.comp",
+       .workgroups = {{4, 4}, {8, 8}, {16, 16}, {32, 32}}},
+      {.name = "unrolled", .source = "reduction/tree.comp", .defines = {{"UNROLLED", "1"}},
+       .workgroups = {{4, 4}, {8, 8}, {16, 16}, {32, 32}}},
+      {.name = "prefetch2", .source = "reduction/tree.comp", .defines = {{"UNROLLED", "1"}},
+       .fetch = {2, 1}, .workgroups = {{8, 8}, {8, 16}}},
+      {.name = "prefetch4", .source = "reduction/tree.comp", .defines = {{"UNROLLED", "1"}},
+       .fetch = {4, 1}, .workgroups = {{4, 4}, {4, 16}, {8, 32}, {16, 64}}},
+      {.name = "prefetch4_shared2x", .source = "reduction/tree.comp",
+       .defines = {{"UNROLLED", "1"}, {"SHARED_2X", "1"}}, .fetch = {4, 1}, .workgroups = {{16, 64}}},
+      {.name = "prefetch16", .source = "reduction/tree.comp", .defines = {{"UNROLLED", "1"}, {"SHARED_2X", "1"}},
+       .fetch = {8, 2}, .workgroups = {{16, 64}}},
+      {.name = "subgroup", .source = "reduction/subgroup.comp", .fetch = {4, 1},
+       .workgroups = {{8, 8}, {4, 16}, {8, 32}, {16, 64}}, .needs_subgroup_arithmetic = true},},
+      .domains = {{640, 480}, {1280, 720}, {1920, 1080}, {3840, 2160}, {7680, 4320}},
+      .test_domains = {{333, 187}, {97, 61}},
+      .one_dimensional = false,
+      .make = [](Suite& suite, const Variant& v, const Point& p) -> std::unique_ptr<Case> {
+        return std::make_unique<GpuCase>(suite, v, p);
+      },
+      .plain_loop = RegisterPlainLoop};
+  return family;
+}
+
+namespace {
+const Declaration kDeclared = Declare(&Descriptor);
 }
 
 }  // namespace csbench::reduction

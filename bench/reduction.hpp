@@ -1,17 +1,14 @@
 // The parallel-reduction family: RGBA float image -> per-tile average luminance.
 #pragma once
 
-#include <benchmark/benchmark.h>
-
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "harness/check.hpp"
 #include "harness/kernel.hpp"
 #include "harness/naming.hpp"
-#include "harness/suite.hpp"
+#include "harness/family.hpp"
 
 namespace csbench::reduction {
 
@@ -23,9 +20,6 @@ struct Variant {
   std::vector<Extent> workgroups;    // each x*y a power of two
   bool needs_subgroup_arithmetic = false;
 };
-
-const std::vector<Variant>& Variants();
-const std::vector<Extent>& Domains();
 
 // The plain-loop benchmark's tile: the studies' 1080p -> 120x68.
 inline constexpr Extent kPlainLoopTile{16, 16};
@@ -51,26 +45,9 @@ class Inputs {
   std::map<std::pair<uint32_t, uint32_t>, std::unique_ptr<Domain>> domains_;
 };
 
-// One variant at one workgroup size on one domain: its kernel, its inputs (rotated copies of one
-// random image) and its output on the device.
-class GpuCase {
- public:
-  GpuCase(Context& context, const Variant& variant, Extent workgroup, Extent domain, Inputs& inputs);
-  ~GpuCase();
-
-  // Poisons the output, runs the kernel once and compares with the CPU reference.
-  Comparison Check();
-  // The timed loop; call Check() first.
-  void Measure(benchmark::State& state);
-
-  Extent tiles() const;
-
- private:
-  struct State;
-  std::unique_ptr<State> s_;
-};
-
-// Registers every variant x workgroup x domain (with a device) and the plain-loop benchmarks.
-void Register(Suite& suite);
+// The family: every variant x workgroup x domain, each GPU case (its bands of tile rows, its
+// kernel, rotated copies of one random image) checked against the CPU reference before timing;
+// the plain loop reduces 16x16 tiles.
+const Family<Variant>& Descriptor();
 
 }  // namespace csbench::reduction

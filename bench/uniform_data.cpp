@@ -3,12 +3,14 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <map>
+#include <tuple>
+
 #include "harness/buffer.hpp"
 #include "harness/commands.hpp"
 #include "harness/context.hpp"
 #include "harness/error.hpp"
 #include "harness/measure.hpp"
-#include "harness/naming.hpp"
 #include "harness/selection.hpp"
 #include "kernels/random.hpp"
 #include "kernels/uniform_data/reference.hpp"
@@ -23,32 +25,9 @@ struct Push {
   uint32_t elements_per_matrix;
 };
 
-}  // namespace
-
-const std::vector<Variant>& Variants() {
-  static const std::vector<Variant> variants = {
-      {.name = "uniform_4x4", .source = "uniform_data/transform.comp", .rows = 4, .workgroups = {64, 256}},
-      {.name = "per_lane_4x4", .source = "uniform_data/transform.comp", .defines = {{"PER_LANE", "1"}}, .rows = 4,
-       .workgroups = {64, 256}},
-      {.name = "uniform_4x3", .source = "uniform_data/transform.comp", .defines = {{"AFFINE", "1"}}, .rows = 3,
-       .workgroups = {64, 256}},
-      {.name = "per_lane_4x3", .source = "uniform_data/transform.comp",
-       .defines = {{"AFFINE", "1"}, {"PER_LANE", "1"}}, .rows = 3, .workgroups = {64, 256}},
-  };
-  return variants;
-}
-
-const std::vector<uint32_t>& Domains() {
-  // 2^21 positions: 32 MiB of xyzw in, 32 out, a 1080p image's worth.
-  static const std::vector<uint32_t> domains = {1u << 21};
-  return domains;
-}
-
-std::string BenchmarkName(const Variant& variant, uint32_t workgroup, uint32_t count) {
-  return Name({"uniform_data", variant.name, fmt::format("wg{}", workgroup), fmt::format("domain{}", count)});
-}
-
-struct Inputs::Data {
+// Random positions (rotated on the device) and matrices of each domain, per layout (rows) and
+// group size (one matrix per group).
+struct Data {
   std::vector<float> positions;
   std::vector<float> matrices;
   std::vector<float> reference;
@@ -56,111 +35,127 @@ struct Inputs::Data {
   std::unique_ptr<Buffer> device_matrices;
 };
 
-Inputs::Inputs() = default;
-Inputs::~Inputs() = default;
+struct Inputs {
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::unique_ptr<Data>> data;
 
-Inputs::Data& Inputs::For(uint32_t count, uint32_t rows, uint32_t group, Context* context, CacheMode cache) {
-  auto& data = data_[{count, rows, group}];
-  if (!data) {
-    data = std::make_unique<Data>();
-    data->positions.resize(size_t{count} * rows);
-    FillUniform(data->positions, kSeed + rows);
-    data->matrices.resize(size_t{(count + group - 1) / group} * rows * 4);
-    FillUniform(data->matrices, kSeed + 16 + rows);
-    data->reference = Transform(data->positions, data->matrices, rows, group);
-  }
-  if (context != nullptr && !data->device_positions) {
-    data->device_positions =
-        std::make_unique<RotatingInput>(*context, std::as_bytes(std::span(data->positions)), cache);
-    data->device_matrices = std::make_unique<Buffer>(*context, data->matrices.size() * sizeof(float));
-    data->device_matrices->Upload(std::as_bytes(std::span(data->matrices)));
-  }
-  return *data;
-}
-
-struct GpuCase::State {
-  Context* context;
-  const Variant* variant;
-  uint32_t workgroup;
-  uint32_t count;
-  Inputs::Data* data;
-  std::unique_ptr<Kernel> kernel;
-  std::unique_ptr<Buffer> output;
-  std::unique_ptr<Bindings> bindings;
-
-  void Record(Commands& c, uint32_t copy) const {
-    std::array<uint32_t, 3> offsets{data->device_positions->Offset(copy), 0, 0};
-    c.Dispatch(*kernel, *bindings, {(count + workgroup - 1) / workgroup, 1, 1}, offsets, Push{count, workgroup});
+  Data& For(uint32_t count, uint32_t rows, uint32_t group, Context* context, CacheMode cache) {
+    auto& d = data[{count, rows, group}];
+    if (!d) {
+      d = std::make_unique<Data>();
+      d->positions.resize(size_t{count} * rows);
+      FillUniform(d->positions, kSeed + rows);
+      d->matrices.resize(size_t{(count + group - 1) / group} * rows * 4);
+      FillUniform(d->matrices, kSeed + 16 + rows);
+      d->reference = Transform(d->positions, d->matrices, rows, group);
+    }
+    if (context != nullptr && !d->device_positions) {
+      d->device_positions = std::make_unique<RotatingInput>(*context, std::as_bytes(std::span(d->positions)), cache);
+      d->device_matrices = std::make_unique<Buffer>(*context, d->matrices.size() * sizeof(float));
+      d->device_matrices->Upload(std::as_bytes(std::span(d->matrices)));
+    }
+    return *d;
   }
 };
 
-GpuCase::GpuCase(Context& context, const Variant& variant, uint32_t workgroup, uint32_t count, Inputs& inputs)
-    : s_(std::make_unique<State>()) {
-  Require((count + workgroup - 1) / workgroup <= 65535,
-          fmt::format("{}: {} groups of {} exceed a dispatch's 65535", variant.name, count / workgroup, workgroup));
-  s_->context = &context;
-  s_->variant = &variant;
-  s_->workgroup = workgroup;
-  s_->count = count;
-  s_->kernel = std::make_unique<Kernel>(context, KernelSpec{.label = variant.name,
-                                                            .source = variant.source,
-                                                            .defines = variant.defines,
-                                                            .local_size = {workgroup, 1, 1},
-                                                            .bindings = 3,
-                                                            .push_bytes = sizeof(Push)});
-  s_->data = &inputs.For(count, variant.rows, workgroup, &context, context.options().cache);
-  s_->output = std::make_unique<Buffer>(context, s_->data->positions.size() * sizeof(float));
-  s_->bindings = std::make_unique<Bindings>(
-      s_->kernel->Bind({{&s_->data->device_positions->buffer(), s_->data->device_positions->slice_bytes()},
-                        {s_->data->device_matrices.get(), 0},
-                        {s_->output.get(), 0}}));
-}
-
-GpuCase::~GpuCase() = default;
-
-Comparison GpuCase::Check() {
-  const std::vector<float> got =
-      PoisonedRun(*s_->context, *s_->output, s_->data->positions.size(), [&](Commands& c) { s_->Record(c, 0); });
-  return Compare(got, s_->data->reference, kTolerance, 1e-2);
-}
-
-void GpuCase::Measure(benchmark::State& state) {
-  const double elements = s_->count;
-  const double bytes = 2.0 * s_->data->positions.size() * sizeof(float) + s_->data->matrices.size() * sizeof(float);
-  MeasureDispatches(
-      state, *s_->context, BenchmarkName(*s_->variant, s_->workgroup, s_->count),
-      [&](Commands& c, uint32_t i) { s_->Record(c, i); }, s_->data->device_positions->copies(),
-      {.elements = elements, .bytes = bytes});
-}
-
-void Register(Suite& suite) {
-  Inputs& inputs = suite.Shared<Inputs>("uniform_data");
-  for (uint32_t count : Domains()) {
-    if (suite.context != nullptr) {
-      for (const Variant& variant : Variants()) {
-        for (uint32_t wg : variant.workgroups) {
-          RegisterGpuCase(BenchmarkName(variant, wg, count), [&suite, &inputs, &variant, wg, count] {
-            return std::make_unique<GpuCase>(*suite.context, variant, wg, count, inputs);
-          });
-        }
-      }
-    }
-    // The plain loop of the 4x4 case with 256-element groups.
-    auto plain = [&inputs, count](benchmark::State& state) {
-      RunGuarded(state, [&] {
-        Inputs::Data& data = inputs.For(count, 4, 256, nullptr, CacheMode::kWarm);
-        std::vector<float> out(data.positions.size());
-        for (auto _ : state) {
-          Transform(data.positions, data.matrices, 4, 256, out);
-          benchmark::DoNotOptimize(out.data());
-          benchmark::ClobberMemory();
-        }
-        SetThroughput(state, {.elements = double(count), .bytes = double(count) * 32});
-      });
-    };
-    AddBenchmark(Name({"uniform_data", "plain_loop", fmt::format("domain{}", count)}), plain)
-        ->Unit(benchmark::kMillisecond);
+class GpuCase : public Case {
+ public:
+  GpuCase(Suite& suite, const Variant& variant, const Point& point)
+      : context_(suite.context), name_(point.name), workgroup_(point.workgroup.x), count_(point.domain.x) {
+    RequireWorkgroup(*context_, point.workgroup);
+    RequireSupport((count_ + workgroup_ - 1) / workgroup_ <= kMaxGroupsPerDimension,
+                     fmt::format("{}: {} groups of {} exceed a dispatch's {}", variant.name, count_ / workgroup_,
+                                 workgroup_, kMaxGroupsPerDimension));
+    RequireStorage(*context_, uint64_t{count_} * variant.rows * sizeof(float));
+    kernel_ = std::make_unique<Kernel>(*context_, KernelSpec{.label = variant.name,
+                                                             .source = variant.source,
+                                                             .defines = variant.defines,
+                                                             .local_size = {workgroup_, 1, 1},
+                                                             .bindings = 3,
+                                                             .push_bytes = sizeof(Push)});
+    data_ = &suite.Shared<Inputs>("uniform_data").For(count_, variant.rows, workgroup_, context_, suite.options.cache);
+    output_ = std::make_unique<Buffer>(*context_, data_->positions.size() * sizeof(float));
+    bindings_ = std::make_unique<Bindings>(
+        kernel_->Bind({{&data_->device_positions->buffer(), data_->device_positions->slice_bytes()},
+                       {data_->device_matrices.get(), 0},
+                       {output_.get(), 0}}));
   }
+
+  Comparison Check() override {
+    const std::vector<float> got =
+        PoisonedRun(*context_, *output_, data_->positions.size(), [&](Commands& c) { Record(c, 0); });
+    return Compare(got, data_->reference, kTolerance, 1e-2);
+  }
+
+  void Measure(benchmark::State& state) override {
+    const double bytes = 2.0 * data_->positions.size() * sizeof(float) + data_->matrices.size() * sizeof(float);
+    MeasureDispatches(state, *context_, name_, [&](Commands& c, uint32_t i) { Record(c, i); },
+                      data_->device_positions->copies(), {.elements = static_cast<double>(count_), .bytes = bytes});
+  }
+
+ private:
+  void Record(Commands& c, uint32_t copy) const {
+    std::array<uint32_t, 3> offsets{data_->device_positions->Offset(copy), 0, 0};
+    c.Dispatch(*kernel_, *bindings_, {(count_ + workgroup_ - 1) / workgroup_, 1, 1}, offsets, Push{count_, workgroup_});
+  }
+
+  Context* context_;
+  std::string name_;
+  uint32_t workgroup_;
+  uint32_t count_;
+  Data* data_;
+  std::unique_ptr<Kernel> kernel_;
+  std::unique_ptr<Buffer> output_;
+  std::unique_ptr<Bindings> bindings_;
+};
+
+// The plain loop of the 4x4 case with 256-element groups.
+void RegisterPlainLoop(Suite& suite, const Point& point) {
+  const uint32_t count = point.domain.x;
+  Inputs& inputs = suite.Shared<Inputs>("uniform_data");
+  auto plain = [&inputs, count](benchmark::State& state) {
+    RunGuarded(state, [&] {
+      Data& data = inputs.For(count, 4, 256, nullptr, CacheMode::kWarm);
+      std::vector<float> out(data.positions.size());
+      for (auto _ : state) {
+        Transform(data.positions, data.matrices, 4, 256, out);
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+      }
+      SetThroughput(state, {.elements = double(count), .bytes = double(count) * 32});
+    });
+  };
+  AddBenchmark(point.name, plain)->Unit(benchmark::kMillisecond);
+}
+
+Variant Row(const char* name, uint32_t rows, std::vector<Define> defines) {
+  return {.name = name,
+          .source = "uniform_data/transform.comp",
+          .defines = std::move(defines),
+          .rows = rows,
+          .workgroups = {{64}, {256}}};
+}
+
+}  // namespace
+
+const Family<Variant>& Descriptor() {
+  // 2^21 positions: 32 MiB of xyzw in, 32 out, a 1080p image's worth.
+  static const Family<Variant> family{
+      .name = "uniform_data",
+      .variants = {Row("uniform_4x4", 4, {}), Row("per_lane_4x4", 4, {{"PER_LANE", "1"}}),
+                   Row("uniform_4x3", 3, {{"AFFINE", "1"}}),
+                   Row("per_lane_4x3", 3, {{"AFFINE", "1"}, {"PER_LANE", "1"}})},
+      .domains = {{1u << 21}},
+      .test_domains = {{1000}, {37}},
+      .style = Style::kCount,
+      .make = [](Suite& suite, const Variant& v, const Point& p) -> std::unique_ptr<Case> {
+        return std::make_unique<GpuCase>(suite, v, p);
+      },
+      .plain_loop = RegisterPlainLoop};
+  return family;
+}
+
+namespace {
+const Declaration kDeclared = Declare(&Descriptor);
 }
 
 }  // namespace csbench::uniform_data

@@ -4,17 +4,11 @@
 // advice on scalar loads, homogeneous coordinates and 4x3 matrices.
 #pragma once
 
-#include <benchmark/benchmark.h>
-
-#include <cstdint>
-#include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "harness/check.hpp"
+#include "harness/family.hpp"
 #include "harness/kernel.hpp"
-#include "harness/suite.hpp"
 
 namespace csbench::uniform_data {
 
@@ -23,42 +17,13 @@ struct Variant {
   std::string source;
   std::vector<Define> defines;
   uint32_t rows = 4;  // 4: 4x4 matrices on xyzw; 3: 4x3 on xyz
-  std::vector<uint32_t> workgroups;
+  std::vector<Extent> workgroups;
 };
-
-const std::vector<Variant>& Variants();
-const std::vector<uint32_t>& Domains();  // elements (positions) per dispatch
 
 // Both sides sum four products; the reference in double, the GPU in float (maybe fused).
 inline constexpr double kTolerance = 1e-5;
 
-std::string BenchmarkName(const Variant& variant, uint32_t workgroup, uint32_t count);
-
-// Random positions (rotated on the device) and matrices of each domain, per layout (rows).
-class Inputs {
- public:
-  struct Data;
-  Inputs();
-  ~Inputs();
-  Data& For(uint32_t count, uint32_t rows, uint32_t group, Context* context, CacheMode cache);
-
- private:
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::unique_ptr<Data>> data_;
-};
-
-class GpuCase {
- public:
-  GpuCase(Context& context, const Variant& variant, uint32_t workgroup, uint32_t count, Inputs& inputs);
-  ~GpuCase();
-
-  Comparison Check();
-  void Measure(benchmark::State& state);
-
- private:
-  struct State;
-  std::unique_ptr<State> s_;
-};
-
-void Register(Suite& suite);
+// Domains count elements (positions) per dispatch; names are uniform_data/<variant>/wg<n>/domain<count>.
+const Family<Variant>& Descriptor();
 
 }  // namespace csbench::uniform_data

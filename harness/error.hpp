@@ -19,16 +19,17 @@ class Error : public std::runtime_error {
 void Require(bool condition, std::string_view what,
              std::source_location where = std::source_location::current());
 
+// The prefix of every Unsupported message, by which the run's summary and the family tests tell
+// a skip from a failure.
+inline constexpr std::string_view kUnsupportedPrefix = "unsupported: ";
+
 // What the device cannot do (a feature it lacks, a limit a benchmark exceeds): the benchmark is
-// skipped with the reason, and, unlike an Error, the run does not fail for it.
+// skipped with the reason, and, unlike other Errors, the run does not fail for it.
 class Unsupported : public Error {
  public:
-  using Error::Error;
+  explicit Unsupported(std::string_view what, std::source_location where = std::source_location::current())
+      : Error(std::string(kUnsupportedPrefix) + std::string(what), where) {}
 };
-
-// The prefix of the skip message of an Unsupported benchmark, by which the run's summary tells it
-// from a failure.
-inline constexpr std::string_view kUnsupportedPrefix = "unsupported: ";
 
 // Throws Unsupported when `condition` is false; `what` names the feature or limit.
 void RequireSupport(bool condition, std::string_view what,

@@ -10,6 +10,7 @@
 #include "harness/commands.hpp"
 #include "harness/context.hpp"
 #include "harness/error.hpp"
+#include "harness/family.hpp"
 #include "harness/roofline.hpp"
 #include "harness/timing.hpp"
 
@@ -106,6 +107,8 @@ RotatingInput::RotatingInput(Context& context, std::span<const std::byte> data, 
     : slice_bytes_(data.size()) {
   uint64_t align = std::max<uint64_t>(context.info().min_storage_buffer_offset_alignment, 256);
   stride_ = (slice_bytes_ + align - 1) / align * align;
+  // A domain too large for the device skips its benchmark, naming the limit.
+  RequireMemory(context, stride_);
   copies_ = RotationCopies(stride_, kBudgetBytes, cache);
   buffer_ = std::make_unique<Buffer>(context, stride_ * copies_);
   buffer_->Upload(data, 0);
@@ -142,8 +145,6 @@ std::vector<float> PoisonedRun(Context& context, const Buffer& output, size_t fl
 void RunGuarded(benchmark::State& state, const std::function<void()>& body) {
   try {
     body();
-  } catch (const Unsupported& e) {
-    state.SkipWithError((std::string(kUnsupportedPrefix) + e.what()).c_str());
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
   }

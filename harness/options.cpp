@@ -12,8 +12,7 @@ namespace csbench {
 namespace {
 
 template <typename T, size_t N>
-T Choose(std::string_view flag, std::string_view value,
-         const std::array<std::pair<std::string_view, T>, N>& choices) {
+T Choose(std::string_view flag, std::string_view value, const std::array<std::pair<std::string_view, T>, N>& choices) {
   std::string valid;
   for (const auto& [name, choice] : choices) {
     if (name == value) return choice;
@@ -65,7 +64,12 @@ Options ParseOptions(std::vector<std::string>& args) {
       options.timer = Choose("timer", *timer, kTimers);
     } else if (auto cache = FlagValue(arg, "cache")) {
       options.cache = Choose("cache", *cache, kCaches);
-    } else if (arg == "--device" || arg == "--backend" || arg == "--timer" || arg == "--cache") {
+    } else if (auto domains = FlagValue(arg, "domain")) {
+      options.domains = ParseExtents("domain", *domains);
+    } else if (auto workgroups = FlagValue(arg, "workgroup")) {
+      options.workgroups = ParseExtents("workgroup", *workgroups);
+    } else if (arg == "--device" || arg == "--backend" || arg == "--timer" || arg == "--cache" || arg == "--domain" ||
+               arg == "--workgroup") {
       throw UsageError{fmt::format("{} needs a value: {}=...", arg, arg)};
     } else {
       rest.emplace_back(arg);
@@ -87,13 +91,60 @@ std::string OptionsHelp() {
   --cache=cold|warm         cold (default): rotate inputs so that no run is served from the
                             last-level cache; warm: reuse one input
   --validation              enable the Khronos validation layer (also CSBENCH_VALIDATION=1)
+  --domain=WxH[,WxH...]     replace the built-in domains of every family (one-dimensional
+                            families: W or Wx1 elements); plain loops follow
+  --workgroup=XxY[,XxY...]  replace the built-in workgroups of every family that has them
+                            (one-dimensional families: X or Xx1); a workgroup or domain the
+                            device cannot run skips that benchmark, naming the limit
 
 csbench runs each benchmark for at least 0.1 s (--benchmark_min_time) unless told otherwise.
 )";
 }
 
-std::string ToString(Backend backend) {
-  return backend == Backend::kVulkan ? "vulkan" : "plain_loop";
+std::vector<Extent> ParseExtents(std::string_view flag, std::string_view value) {
+  auto bad = [&](std::string_view why) {
+    return UsageError{
+        fmt::format("bad value '{}' for --{} ({}); valid forms: --{}=W, --{}=WxH, --{}=WxH,WxH,... "
+                    "with W and H whole numbers from 1 to 2^31-1, e.g. --{}=2560x1440,256",
+                    value, flag, why, flag, flag, flag, flag)};
+  };
+  auto number = [&](std::string_view digits) -> uint32_t {
+    if (digits.empty()) throw bad("a size is missing");
+    uint64_t n = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') throw bad(fmt::format("'{}' is not a whole number", digits));
+      n = n * 10 + static_cast<uint64_t>(c - '0');
+      if (n > 0x7fffffff) throw bad(fmt::format("{} is too large", digits));
+    }
+    if (n == 0) throw bad("a size of 0");
+    return static_cast<uint32_t>(n);
+  };
+  std::vector<Extent> extents;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = value.find(',', start);
+    const std::string_view item = value.substr(start, comma == std::string_view::npos ? value.npos : comma - start);
+    const size_t x = item.find('x');
+    if (x == std::string_view::npos) {
+      extents.push_back({number(item), 1});
+    } else {
+      extents.push_back({number(item.substr(0, x)), number(item.substr(x + 1))});
+    }
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return extents;
 }
+
+std::string ToString(const std::vector<Extent>& extents) {
+  std::string text;
+  for (const Extent& e : extents) {
+    if (!text.empty()) text += ',';
+    text += fmt::format("{}x{}", e.x, e.y);
+  }
+  return text;
+}
+
+std::string ToString(Backend backend) { return backend == Backend::kVulkan ? "vulkan" : "plain_loop"; }
 
 }  // namespace csbench

@@ -2,7 +2,10 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "harness/naming.hpp"
 
 namespace csbench {
 
@@ -17,6 +20,10 @@ struct Options {
   TimerChoice timer = TimerChoice::kAuto;
   CacheMode cache = CacheMode::kCold;
   bool validation = false;  // Khronos validation layer with synchronization validation
+  // --domain and --workgroup: replace the built-in values of every family with that axis (a
+  // one-dimensional family takes those of height 1). Empty: the built-in values.
+  std::vector<Extent> domains;
+  std::vector<Extent> workgroups;
 };
 
 // csbench's default --benchmark_min_time, in seconds, written as the Google Benchmark it is built
@@ -36,5 +43,10 @@ Options ParseOptions(std::vector<std::string>& args);
 std::string OptionsHelp();
 
 std::string ToString(Backend backend);
+
+// Parses "WxH[,WxH...]" (or "W", meaning Wx1) for `flag`; throws UsageError naming the valid forms.
+std::vector<Extent> ParseExtents(std::string_view flag, std::string_view value);
+// "2560x1440,1920x1080": the form ParseExtents reads, for the JSON context.
+std::string ToString(const std::vector<Extent>& extents);
 
 }  // namespace csbench

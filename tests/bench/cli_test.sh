@@ -85,6 +85,33 @@ assert 1 <= len(d["benchmarks"]) < 16, len(d["benchmarks"])' "$dir/int.json" &&
     echo "FAIL: SIG$sig mid-run (exit $rc, want $want):"; tail -5 "$dir/int.txt"; head -c 600 "$dir/int.json"; fail=1
   fi
 done
+check "malformed --domain names the valid forms" 2 "valid forms: --domain=W, --domain=WxH" -- "$bench" --domain=12x
+check "malformed --workgroup" 2 "bad value '0x8' for --workgroup" -- "$bench" --workgroup=0x8
+check "--domain and --workgroup replace the built-in values" 0 "^reduction/sequential/wg8x8/domain333x187$" -- \
+  "$bench" --domain=333x187 --workgroup=8x8 --benchmark_filter=reduction/sequential/ --benchmark_list_tests
+check "a 1-D family takes a domain W" 0 "^group_size/scale_add/wg64x1/domain1000x1$" -- \
+  "$bench" --domain=1000 --workgroup=64 --benchmark_filter=group_size/ --benchmark_list_tests
+check "a domain beyond maxStorageBufferRange is skipped, naming the limit" 0 "unsupported: .*maxStorageBufferRange" -- \
+  "$bench" --domain=1073741824 --benchmark_filter='^stream/copy/wg256x1/' --benchmark_min_time=0.01
+check "a workgroup over the device's limit is skipped, naming it" 0 "unsupported: .*maxComputeWorkGroupInvocations" -- \
+  "$bench" --domain=4096 --workgroup=4096 --benchmark_filter='^group_size/scale_add/' --benchmark_min_time=0.01
+
+# An override runs, passes its check against the reference, and is in the JSON context.
+json=$(mktemp)
+"$bench" --domain=333x187 --workgroup=8x8 --benchmark_filter='^reduction/(sequential|plain_loop)/' \
+  --benchmark_min_time=0.01 --benchmark_out="$json" --benchmark_out_format=json >/dev/null 2>&1
+if /usr/bin/python3 - "$json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["context"]["domain_override"] == "333x187", d["context"]
+assert d["context"]["workgroup_override"] == "8x8", d["context"]
+names = sorted(b["name"] for b in d["benchmarks"])
+assert names == ["reduction/plain_loop/domain333x187", "reduction/sequential/wg8x8/domain333x187"], names
+for b in d["benchmarks"]:
+    assert "error_occurred" not in b and b["Gelem/s"] > 0, b
+PY
+then echo "ok: an override runs and checks"; else echo "FAIL: an override run"; fail=1; fi
+rm -f "$json"
 
 # No loader driver: one line says why, and only plain_loop benchmarks remain.
 out=$(VK_DRIVER_FILES=/nonexistent VK_ICD_FILENAMES=/nonexistent "$bench" --benchmark_list_tests --benchmark_filter=all 2>&1)

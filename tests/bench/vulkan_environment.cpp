@@ -10,6 +10,7 @@ namespace {
 
 struct Shared {
   std::unique_ptr<Context> context;
+  std::unique_ptr<Suite> suite;
   std::string failure;
   uint32_t seen_messages = 0;
 };
@@ -23,6 +24,9 @@ Shared& Get() {
     options.cache = CacheMode::kWarm;  // no rotation copies: the tests check values, not speed
     try {
       s->context = std::make_unique<Context>(options);
+      s->suite = std::make_unique<Suite>();
+      s->suite->context = s->context.get();
+      s->suite->options = options;
     } catch (const std::exception& e) {
       s->failure = e.what();
     }
@@ -34,6 +38,8 @@ Shared& Get() {
 }  // namespace
 
 Context* SharedContext() { return Get().context.get(); }
+
+Suite* SharedSuite() { return Get().suite.get(); }
 
 void ExpectNoNewValidationMessages() {
   uint32_t now = ValidationMessages();

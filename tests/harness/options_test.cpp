@@ -56,5 +56,31 @@ TEST(ParseOptions, SimilarGoogleBenchmarkFlagsPassThrough) {
   EXPECT_EQ(args.size(), 3u);
 }
 
+TEST(ParseOptions, DomainsAndWorkgroups) {
+  auto args = Args({"--domain=2560x1440,256", "--workgroup=8x8,16x16", "--benchmark_filter=reduction/"});
+  Options o = ParseOptions(args);
+  EXPECT_EQ(o.domains, (std::vector<Extent>{{2560, 1440}, {256, 1}}));
+  EXPECT_EQ(o.workgroups, (std::vector<Extent>{{8, 8}, {16, 16}}));
+  EXPECT_EQ(args, (std::vector<std::string>{"bench", "--benchmark_filter=reduction/"}));
+  EXPECT_EQ(ToString(o.domains), "2560x1440,256x1");
+  auto none = Args({});
+  EXPECT_TRUE(ParseOptions(none).domains.empty());
+}
+
+TEST(ParseOptions, MalformedExtentsNameTheValidForms) {
+  for (std::string bad : {"--domain=", "--domain=0x5", "--domain=12x", "--domain=axb", "--domain=64,,128",
+                          "--workgroup=8x8x8", "--workgroup=-4", "--domain=99999999999", "--domain", "--workgroup"}) {
+    auto args = Args({bad});
+    try {
+      ParseOptions(args);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const UsageError& e) {
+      if (bad.find('=') != std::string::npos) {
+        EXPECT_NE(e.message.find("valid forms"), std::string::npos) << bad << ": " << e.message;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace csbench

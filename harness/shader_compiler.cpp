@@ -103,7 +103,12 @@ const std::vector<uint32_t>& CompileKernel(const std::string& source, const std:
   static std::map<std::string, std::vector<uint32_t>> cache;
   std::lock_guard lock(mutex);
   std::vector<Define> all = defines;
-  for (const Define& extra : ExtraDefines()) all.push_back(extra);
+  // CSBENCH_EXTRA_DEFINES_VARIANT narrows the extra defines to the kernels of one variant (its
+  // label), so that a planted slowdown touches one kernel and nothing else.
+  const char* only = std::getenv("CSBENCH_EXTRA_DEFINES_VARIANT");
+  if (only == nullptr || *only == '\0' || label == only) {
+    for (const Define& extra : ExtraDefines()) all.push_back(extra);
+  }
   std::string key = source + '\n' + DefinesText(all);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
 

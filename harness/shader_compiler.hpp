@@ -27,6 +27,7 @@ std::vector<Define> ParseDefines(std::string_view text);
 
 // Defines added to every kernel from $CSBENCH_EXTRA_DEFINES (e.g. "SLOWDOWN=256"): the hook for
 // fault injection, such as the deliberately slowed run that proves the regression check works.
+// With $CSBENCH_EXTRA_DEFINES_VARIANT set, only the kernels of that variant (label) get them.
 const std::vector<Define>& ExtraDefines();
 
 // "NAME=value NAME2=value2", as the defines appear in messages.

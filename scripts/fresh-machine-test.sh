@@ -95,12 +95,15 @@ done
 # --- timing -----------------------------------------------------------------------------------
 timings=()
 phase_start=0
-begin_phase() {
+phase_name= # the phase in progress
+begin_phase() { # begin_phase NAME WHAT
   phase_start=$(date +%s)
-  say "== $1"
+  phase_name=$1
+  say "== $1: $2"
 }
 end_phase() { # end_phase NAME RESULT
   local secs=$(($(date +%s) - phase_start))
+  phase_name=
   timings+=("$(printf '%-12s %6d s  %s' "$1" "$secs" "$2")")
   say "phase $1: $2 in $secs s"
 }
@@ -116,11 +119,17 @@ script_start=$(date +%s)
 root=
 mounts=() # mount points in the root, in the order they were made
 bg_pid=   # the long-running command now in progress (see run_waiting)
-# run_waiting COMMAND...: runs COMMAND in the background and waits for it, so that SIGINT and
-# SIGTERM reach this script's traps at once instead of after the command ends.
+# run_waiting LOG COMMAND...: runs COMMAND in the background, its output in LOG ("-": this
+# script's output), and waits for it, so that SIGINT and SIGTERM reach this script's traps at
+# once, not when COMMAND ends.
 run_waiting() {
-  local rc=0
-  "$@" &
+  local rc=0 log=$1
+  shift
+  if [[ $log == - ]]; then
+    "$@" &
+  else
+    "$@" >"$log" 2>&1 &
+  fi
   bg_pid=$!
   wait "$bg_pid" || rc=$?
   bg_pid=
@@ -150,6 +159,7 @@ cleanup() {
   local rc=$?
   trap - EXIT INT TERM
   set +e
+  [[ -n $phase_name ]] && end_phase "$phase_name" "stopped (exit $rc)"
   if [[ -n $bg_pid ]]; then
     # debootstrap unmounts what it mounted in the root when it ends.
     kill -TERM "$bg_pid" 2>/dev/null
@@ -173,7 +183,7 @@ cleanup() {
     elif ((keep)); then
       say "root kept in $root"
     else
-      phase_start=$(date +%s)
+      begin_phase clean-up "remove $work_dir"
       rm -rf --one-file-system "$work_dir"
       end_phase clean-up ok
     fi
@@ -269,13 +279,13 @@ key=$(printf '%s\n' "$cache_format" "$suite" "$arch" "$mirror" "${debootstrap_fl
   "$(debootstrap --version 2>/dev/null)" | sha256sum | cut -c1-12)
 tarball=$cache_dir/minbase-$suite-$arch-$(date +%Y-%m)-$key.tar
 if ((use_cache)) && [[ -f $tarball ]]; then
-  begin_phase "restore $tarball"
-  run_waiting tar -xpf "$tarball" -C "$root" --numeric-owner || die 3 "cannot unpack $tarball (delete it to bootstrap anew)"
+  begin_phase restore "$tarball"
+  run_waiting "$out_dir/restore.log" tar -xpf "$tarball" -C "$root" --numeric-owner || die 3 "cannot unpack $tarball (log: $out_dir/restore.log; delete the tarball to bootstrap anew)"
   find "$root/var/cache/apt/archives" -maxdepth 1 -name '*.deb' -delete # from older tarballs
   end_phase restore ok
 else
-  begin_phase "debootstrap ${debootstrap_flags[*]} $suite $mirror"
-  if ! run_waiting debootstrap "${debootstrap_flags[@]}" "$suite" "$root" "$mirror" >"$out_dir/debootstrap.log" 2>&1; then
+  begin_phase debootstrap "${debootstrap_flags[*]} $suite $mirror"
+  if ! run_waiting "$out_dir/debootstrap.log" debootstrap "${debootstrap_flags[@]}" "$suite" "$root" "$mirror"; then
     tail -n 30 "$out_dir/debootstrap.log" >&2
     die 3 "debootstrap failed (log: $out_dir/debootstrap.log)"
   fi
@@ -285,7 +295,7 @@ else
     # The tarball holds the minimal system only, written before anything of csbench's is added.
     mkdir -p "$cache_dir" || die 3 "cannot create $cache_dir"
     tmp_tar=$(mktemp "$cache_dir/.partial.XXXXXX")
-    if run_waiting tar -cpf "$tmp_tar" -C "$root" --numeric-owner . && mv "$tmp_tar" "$tarball"; then
+    if run_waiting "$out_dir/cache.log" tar -cpf "$tmp_tar" -C "$root" --numeric-owner . && mv "$tmp_tar" "$tarball"; then
       find "$cache_dir" -maxdepth 1 -name "minbase-$suite-$arch-*.tar" ! -path "$tarball" -delete
       say "cached the minimal root as $tarball"
     else
@@ -297,7 +307,7 @@ else
 fi
 
 # --- apt sources, DNS, mounts, the clone -----------------------------------------------------------
-begin_phase "prepare the root"
+begin_phase prepare "apt sources, mounts, clone of HEAD"
 # apt in the root uses this machine's sources, and the keyrings they name.
 rm -f "$root/etc/apt/sources.list" "$root"/etc/apt/sources.list.d/*
 for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources \
@@ -360,11 +370,11 @@ in_root_teed() { # in_root_teed LOG COMMAND...
 run_phase() {
   local name=$1 shown=$2 log=$out_dir/$1.log rc=0
   shift 2
-  begin_phase "$name: $*"
+  begin_phase "$name" "$*"
   if ((verbose)); then
-    run_waiting in_root_teed "$log" "$@" || rc=$?
+    run_waiting - in_root_teed "$log" "$@" || rc=$?
   else
-    run_waiting in_root "$@" >"$log" 2>&1 || rc=$?
+    run_waiting "$log" in_root "$@" || rc=$?
   fi
   if ((rc != 0)); then
     ((verbose)) || { echo "--- last lines of $log:"; tail -n 150 "$log"; echo "---"; }

@@ -268,7 +268,7 @@ mkdir -p "$out_dir" "$work_parent" || die 3 "cannot create $out_dir or $work_par
 out_dir=$(cd "$out_dir" && pwd)
 rm -f "$out_dir"/*.log "$out_dir"/bench.json
 work_dir=$(mktemp -d "$work_parent/csbench-fresh.XXXXXX") || die 3 "cannot create a folder in $work_parent"
-root=$work_dir/root
+root=$(cd "$work_dir" && pwd -P)/root # as /proc/PID/root shows it (see stop_root_processes)
 mkdir "$root"
 
 # --- the minimal root: from the cache, else debootstrap ------------------------------------------

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Installs the Debian packages csbench needs, only those missing. Safe to run again.
+# Installs the Debian packages csbench needs (build, tests and scripts), only those missing.
+# Safe to run again. scripts/fresh-machine-test.sh checks this list on a minimal Debian 12.
+# Exit codes: 0 installed or nothing missing; 2 no apt-get, or not root and no sudo; else apt's.
 set -euo pipefail
 packages=(
-  cmake g++ pkg-config git
+  # build: cmake's Makefile generator needs make, which cmake only recommends; glslang's CMake
+  # config imports /usr/bin/glslangValidator from glslang-tools.
+  cmake make g++ pkg-config git
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers
-  libshaderc-dev glslang-dev spirv-tools libfmt-dev
+  libshaderc-dev glslang-dev glslang-tools spirv-tools libfmt-dev
   libbenchmark-dev libbenchmark-tools libgtest-dev
-  python3 python3-scipy python3-matplotlib
+  # scripts: compare.py, plot.py, table.py and their tests
+  python3 python3-scipy python3-matplotlib python3-statsmodels
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -16,8 +21,16 @@ if ((${#missing[@]} == 0)); then
   exit 0
 fi
 echo "csbench setup: installing ${missing[*]}"
+if ! command -v apt-get >/dev/null; then
+  echo "csbench setup: apt-get not found; install these packages (Debian 12 names) by hand" >&2
+  exit 2
+fi
 sudo_cmd=()
 if ((EUID != 0)); then
+  if ! command -v sudo >/dev/null; then
+    echo "csbench setup: not root and sudo not found; run scripts/setup.sh as root once" >&2
+    exit 2
+  fi
   sudo_cmd=(sudo)
 fi
 export DEBIAN_FRONTEND=noninteractive

@@ -189,6 +189,7 @@ bool ConsoleReporter::ReportContext(const Context& context) {
   name_width_ = style_.name_width > 0 ? style_.name_width : context.name_field_width;
   start_ = std::chrono::steady_clock::now();
   PrintBasicContext(&GetErrorStream(), context);
+  for (const std::string& note : notes_) GetErrorStream() << note << '\n';
   if (style_.live) PrintStatus("");
   return true;
 }

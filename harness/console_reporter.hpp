@@ -31,6 +31,9 @@ class ConsoleReporter : public benchmark::BenchmarkReporter {
   // `total`: how many benchmarks the run selected (the N of `[k/N]`); 0 when unknown.
   ConsoleReporter(std::size_t total, ConsoleStyle style);
 
+  // A line printed under the run's header (before any status line).
+  void AddHeaderNote(std::string note) { notes_.push_back(std::move(note)); }
+
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
   void Finalize() override;
@@ -52,6 +55,7 @@ class ConsoleReporter : public benchmark::BenchmarkReporter {
   std::optional<std::string> header_key_;  // what the last printed header was for
   std::string chapter_;                    // time:/thrpt: lines waiting for the aggregates
   bool status_shown_ = false;
+  std::vector<std::string> notes_;
   std::chrono::steady_clock::time_point start_;
 };
 

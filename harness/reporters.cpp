@@ -76,12 +76,15 @@ class Reporters : public benchmark::BenchmarkReporter {
 
   bool ReportContext(const Context& context) override {
     display_->SetOutputStream(&GetOutputStream());
-    std::ostringstream header;
-    display_->SetErrorStream(&header);
-    bool go = display_->ReportContext(context);
     display_->SetErrorStream(&GetErrorStream());
-    GetErrorStream() << header.str();
-    if (header.str().find("built as DEBUG") != std::string::npos) GetErrorStream() << kDebugLibraryNote << '\n';
+    // The header Google Benchmark prints says whether its library is a debug build.
+    std::ostringstream header;
+    PrintBasicContext(&header, context);
+    const bool debug_library = header.str().find("built as DEBUG") != std::string::npos;
+    auto* console = dynamic_cast<ConsoleReporter*>(display_.get());
+    if (console != nullptr && debug_library) console->AddHeaderNote(std::string(kDebugLibraryNote));
+    bool go = display_->ReportContext(context);
+    if (console == nullptr && debug_library) GetErrorStream() << kDebugLibraryNote << '\n';
     if (file_) {
       std::lock_guard lock(TheOutputFile().lock);
       go = file_->ReportContext(context) && go;

@@ -11,6 +11,7 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -162,6 +163,9 @@ struct TestPoint {
   std::string name;
   std::function<std::unique_ptr<Case>(Suite&)> make;
 };
+
+// A test point as GoogleTest prints its parameter: its benchmark name.
+inline void PrintTo(const TestPoint& point, std::ostream* os) { *os << point.name; }
 
 // Every variant x workgroup x extra value of `family` on its test domains.
 template <typename V>

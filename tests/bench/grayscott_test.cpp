@@ -22,6 +22,11 @@ struct Case {
   Extent domain;
 };
 
+// What ctest lists after the test's name (gtest would otherwise print the case's bytes).
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.variant->name << " " << c.workgroup.x << "x" << c.workgroup.y << " on " << c.domain.x << "x" << c.domain.y;
+}
+
 std::vector<Case> Cases() {
   std::vector<Case> cases;
   // 67x45: partial tiles on the right and bottom edges for every tile size. 13x7: a domain smaller

@@ -11,7 +11,9 @@
 #include "bench/families.hpp"
 #include "bench/quick_set.hpp"
 #include "harness/context.hpp"
+#include "harness/device_choice.hpp"
 #include "harness/error.hpp"
+#include "harness/launcher.hpp"
 #include "harness/measure.hpp"
 #include "harness/report.hpp"
 #include "harness/reporters.hpp"
@@ -40,15 +42,38 @@ int ListDevicesCommand() {
   }
 }
 
-// The run's selection: the user's filter, else the quick default set where the device is the CPU.
+// The run's selection: the user's filter, else the device's default set: the quick set on a CPU
+// device, everything but the host's Gray-Scott loops on a GPU.
 csbench::Selection ChooseSelection(const csbench::RunFlags& flags, const csbench::Context* context) {
   csbench::Selection selection;
   if (flags.filter) {
     selection.filter.emplace(*flags.filter);
   } else if (context == nullptr || context->info().type == "cpu") {
-    for (std::string_view quick : csbench::kQuickSet) selection.quick_set.emplace_back(std::string(quick));
+    for (std::string_view quick : csbench::kQuickSet) selection.default_set.emplace_back(std::string(quick));
+  } else {
+    selection.default_set.emplace_back("-" + std::string(csbench::kGpuDefaultLeavesOut));
   }
   return selection;
+}
+
+// One run per device of --device=all or a list (harness/launcher.hpp); exit code 2 for a list
+// that names nothing or output files that would collide.
+int RunOnSeveralDevices(const std::vector<std::string>& command_line, const csbench::Options& options,
+                        const csbench::RunFlags& flags) {
+  std::vector<csbench::DeviceInfo> chosen;
+  try {
+    chosen = csbench::ChooseDevices(csbench::ListDevices(), options.device);
+    csbench::CheckOutputsDiffer(flags.out, chosen);
+  } catch (const csbench::UsageError& e) {
+    fmt::print(stderr, "csbench: {}\n", e.message);
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "csbench: {}\n", e.what());
+    return 2;
+  }
+  const bool parallel = options.parallel == csbench::ParallelChoice::kYes ||
+                        (options.parallel == csbench::ParallelChoice::kAuto && csbench::CanRunInParallel(chosen));
+  return csbench::RunOnEachDevice(command_line, chosen, parallel);
 }
 
 // The closing lines: what failed and what the device could not run, each named.
@@ -69,15 +94,13 @@ int main(int argc, char** argv) {
   // Before any library starts a thread: every thread then leaves SIGINT and SIGTERM to the one
   // that writes what finished.
   csbench::HandleInterrupts();
-  std::vector<std::string> args(argv, argv + argc);
+  const std::vector<std::string> command_line(argv, argv + argc);
+  std::vector<std::string> args = command_line;
   csbench::Options options;
   csbench::RunFlags flags;
   try {
     options = csbench::ParseOptions(args);
     flags = csbench::TakeRunFlags(args);
-    if (!flags.out.empty() && !std::ofstream(flags.out, std::ios::app)) {
-      throw csbench::UsageError{fmt::format("--benchmark_out={}: cannot write that file", flags.out)};
-    }
   } catch (const csbench::UsageError& e) {
     fmt::print(stderr, "csbench: {}\n", e.message);
     return 2;
@@ -95,6 +118,9 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&rest_count, rest.data(), &PrintHelp);
   if (benchmark::ReportUnrecognizedArguments(rest_count, rest.data())) return 2;
   if (options.list_devices) return ListDevicesCommand();
+  if (options.backend == csbench::Backend::kVulkan && csbench::NamesSeveralDevices(options.device)) {
+    return RunOnSeveralDevices(command_line, options, flags);
+  }
 
   std::unique_ptr<csbench::Context> context;
   if (options.backend == csbench::Backend::kVulkan) {
@@ -112,6 +138,14 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "csbench: --backend=plain_loop; running the plain_loop benchmarks only\n");
   }
 
+  // "{device}" and "{device_key}" in the output file's name (one file per device of a run over
+  // several) become this run's device.
+  if (context) flags.out = csbench::ExpandDevicePlaceholders(flags.out, context->info().index, context->info().Key());
+  if (!flags.out.empty() && !std::ofstream(flags.out, std::ios::app)) {
+    fmt::print(stderr, "csbench: --benchmark_out={}: cannot write that file\n", flags.out);
+    return 2;
+  }
+
   auto suite = std::make_unique<csbench::Suite>();
   suite->context = context.get();
   suite->options = options;
@@ -127,7 +161,7 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "csbench: {}\n", e.message);
     return 2;
   }
-  bool quick = !selection.quick_set.empty();
+  const bool default_set = !flags.filter;
   csbench::SetSelection(std::move(selection));
   if (!options.domains.empty()) benchmark::AddCustomContext("domain_override", csbench::ToString(options.domains));
   if (!options.workgroups.empty()) {
@@ -140,14 +174,19 @@ int main(int argc, char** argv) {
                csbench::OfferedCount());
     return 2;
   }
-  if (quick) {
+  if (default_set && (context == nullptr || context->info().type == "cpu")) {
     benchmark::AddCustomContext("selection", "quick default set");
     fmt::print(stderr, "csbench: {} is a CPU device: running the quick default set, {} of {} benchmarks "
                "(--benchmark_filter=all runs every one)\n",
                context ? context->info().name : std::string("the plain_loop backend"), csbench::SelectedCount(),
                csbench::OfferedCount());
+  } else if (default_set) {
+    benchmark::AddCustomContext("selection", "default set");
+    fmt::print(stderr, "csbench: the default set, {} of {} benchmarks: the host CPU's Gray-Scott loops "
+               "(run_simulation/plain_loop) run with --benchmark_filter=all or a filter naming them\n",
+               csbench::SelectedCount(), csbench::OfferedCount());
   } else {
-    benchmark::AddCustomContext("selection", flags.filter ? "--benchmark_filter=" + *flags.filter : "all");
+    benchmark::AddCustomContext("selection", "--benchmark_filter=" + *flags.filter);
   }
   csbench::RunSummary summary = csbench::RunBenchmarks(flags, args);
   csbench::ReleaseCurrentCase();

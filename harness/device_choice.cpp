@@ -49,3 +49,54 @@ uint32_t ChooseDevice(const std::vector<DeviceInfo>& devices, std::string_view w
 }
 
 }  // namespace csbench
+
+namespace csbench {
+
+bool NamesSeveralDevices(std::string_view want) { return want == "all" || want.find(',') != std::string_view::npos; }
+
+std::vector<DeviceInfo> ChooseDevices(const std::vector<DeviceInfo>& devices, std::string_view want) {
+  Require(!devices.empty(), "the Vulkan loader found no physical device");
+  std::vector<DeviceInfo> chosen;
+  if (want == "all") {
+    for (const auto& d : devices) {
+      if (d.type != "cpu") chosen.push_back(d);
+    }
+    return chosen.empty() ? devices : chosen;
+  }
+  size_t start = 0;
+  while (true) {
+    const size_t comma = want.find(',', start);
+    const std::string_view item = want.substr(start, comma == std::string_view::npos ? want.npos : comma - start);
+    if (item.empty()) throw Error(fmt::format("--device={}: an empty item in the list", want));
+    const uint32_t index = ChooseDevice(devices, item);
+    bool seen = std::any_of(chosen.begin(), chosen.end(), [&](const DeviceInfo& d) { return d.index == index; });
+    if (!seen) chosen.push_back(*std::find_if(devices.begin(), devices.end(), [&](const DeviceInfo& d) {
+      return d.index == index;
+    }));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return chosen;
+}
+
+bool CanRunInParallel(const std::vector<DeviceInfo>& chosen) {
+  return std::all_of(chosen.begin(), chosen.end(), [](const DeviceInfo& d) { return d.type == "discrete"; });
+}
+
+std::string ExpandDevicePlaceholders(std::string_view pattern, uint32_t index, std::string_view key) {
+  std::string out;
+  for (size_t i = 0; i < pattern.size();) {
+    if (pattern.substr(i).starts_with("{device_key}")) {
+      out += key;
+      i += std::string_view("{device_key}").size();
+    } else if (pattern.substr(i).starts_with("{device}")) {
+      out += std::to_string(index);
+      i += std::string_view("{device}").size();
+    } else {
+      out += pattern[i++];
+    }
+  }
+  return out;
+}
+
+}  // namespace csbench

@@ -1,6 +1,7 @@
 // Which physical device a run uses: pure logic over the device list, so that it can be tested.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -12,5 +13,23 @@ namespace csbench {
 // `want` all digits: that index. Otherwise the first device whose name contains `want`
 // (case-insensitive). Throws Error listing the devices when nothing matches.
 uint32_t ChooseDevice(const std::vector<DeviceInfo>& devices, std::string_view want);
+
+// True when `want` names several devices: "all", or a comma-separated list of indexes or names.
+bool NamesSeveralDevices(std::string_view want);
+
+// The devices `want` names, in the order named, each once. "all": every device that is not a CPU
+// device (a software rasterizer beside real GPUs would only slow the run down), or every device
+// where there are only CPU devices. A list: each item as ChooseDevice() reads it. Throws Error,
+// listing the devices, for an item that names none.
+std::vector<DeviceInfo> ChooseDevices(const std::vector<DeviceInfo>& devices, std::string_view want);
+
+// Whether runs on `chosen` can go at the same time without changing each other's numbers: only
+// discrete GPUs qualify, each with its own memory and clocks. A CPU device computes on the cores
+// the others submit from, and an integrated GPU shares the host's memory bandwidth.
+bool CanRunInParallel(const std::vector<DeviceInfo>& chosen);
+
+// `pattern` with "{device}" replaced by the device's index and "{device_key}" by its key (the
+// name of its baseline file, vendor-device-driver).
+std::string ExpandDevicePlaceholders(std::string_view pattern, uint32_t index, std::string_view key);
 
 }  // namespace csbench

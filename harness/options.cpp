@@ -42,6 +42,9 @@ Options ParseOptions(std::vector<std::string>& args) {
                                         std::pair{std::string_view("plain_loop"), Backend::kPlainLoop}};
   static constexpr std::array kTimers{std::pair{std::string_view("auto"), TimerChoice::kAuto},
                                       std::pair{std::string_view("host"), TimerChoice::kHost}};
+  static constexpr std::array kParallel{std::pair{std::string_view("auto"), ParallelChoice::kAuto},
+                                        std::pair{std::string_view("yes"), ParallelChoice::kYes},
+                                        std::pair{std::string_view("no"), ParallelChoice::kNo}};
   static constexpr std::array kCaches{std::pair{std::string_view("cold"), CacheMode::kCold},
                                       std::pair{std::string_view("warm"), CacheMode::kWarm}};
   Options options;
@@ -62,6 +65,8 @@ Options ParseOptions(std::vector<std::string>& args) {
       options.backend = Choose("backend", *backend, kBackends);
     } else if (auto timer = FlagValue(arg, "timer")) {
       options.timer = Choose("timer", *timer, kTimers);
+    } else if (auto parallel = FlagValue(arg, "parallel")) {
+      options.parallel = Choose("parallel", *parallel, kParallel);
     } else if (auto cache = FlagValue(arg, "cache")) {
       options.cache = Choose("cache", *cache, kCaches);
     } else if (auto domains = FlagValue(arg, "domain")) {
@@ -69,7 +74,7 @@ Options ParseOptions(std::vector<std::string>& args) {
     } else if (auto workgroups = FlagValue(arg, "workgroup")) {
       options.workgroups = ParseExtents("workgroup", *workgroups);
     } else if (arg == "--device" || arg == "--backend" || arg == "--timer" || arg == "--cache" || arg == "--domain" ||
-               arg == "--workgroup") {
+               arg == "--workgroup" || arg == "--parallel") {
       throw UsageError{fmt::format("{} needs a value: {}=...", arg, arg)};
     } else {
       rest.emplace_back(arg);
@@ -85,6 +90,11 @@ std::string OptionsHelp() {
                             subgroup size, timestamp period) and exit
   --device=<index|name>     run on this device (default: the first discrete GPU, else an
                             integrated GPU, else a CPU device)
+  --device=all|<a,b,...>    run on each device (all: every GPU, or every device where there
+                            are only CPU devices), one process per device; give each its own
+                            output file with {device} (index) or {device_key} in --benchmark_out
+  --parallel=auto|yes|no    with several devices, run them at the same time (auto: only when
+                            all are discrete GPUs, which do not share what they measure)
   --backend=vulkan|plain_loop
                             plain_loop runs only the CPU reference implementations
   --timer=auto|host         auto: GPU timestamps where the queue has them, else the host clock

@@ -12,10 +12,13 @@ namespace csbench {
 enum class Backend { kVulkan, kPlainLoop };
 enum class TimerChoice { kAuto, kHost };
 enum class CacheMode { kCold, kWarm };
+enum class ParallelChoice { kAuto, kYes, kNo };
 
 struct Options {
   bool list_devices = false;
-  std::string device;  // index or name substring; empty: the default choice
+  std::string device;  // index or name substring, "all" or a comma list; empty: the default choice
+  // With several devices: run them at the same time (kAuto: where CanRunInParallel() allows).
+  ParallelChoice parallel = ParallelChoice::kAuto;
   Backend backend = Backend::kVulkan;
   TimerChoice timer = TimerChoice::kAuto;
   CacheMode cache = CacheMode::kCold;

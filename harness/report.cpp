@@ -67,6 +67,8 @@ std::vector<std::pair<std::string, std::string>> RunContext(const Context* conte
   // GPU timestamps time the dispatches alone; host: submit+wait on the CPU clock.
   kv.emplace_back("timer", context->gpu_timer() ? "gpu" : "host");
   kv.emplace_back("device_key", d.Key());
+  // Two GPUs of one model share a key; the index (as --list-devices prints it) tells them apart.
+  kv.emplace_back("device_index", std::to_string(d.index));
   return kv;
 }
 

@@ -1,5 +1,6 @@
 #include "harness/reporters.hpp"
 
+#include <atomic>
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 #include <pthread.h>
@@ -158,7 +159,13 @@ void ListTests() {
   for (std::string line; std::getline(lines, line);) std::cout << WithoutTimeSuffix(line) << '\n';
 }
 
+std::atomic<void (*)(int)> g_forward_interrupt{nullptr};
+
 void OnSignal(int signal_number) {
+  if (auto forward = g_forward_interrupt.load()) {
+    forward(signal_number);
+    _exit(128 + signal_number);
+  }
   OutputFile& file = TheOutputFile();
   std::unique_lock lock(file.lock, std::defer_lock);
   // A reporter holds the lock only while it formats one benchmark's lines; do not wait longer.
@@ -191,6 +198,8 @@ std::string CompleteJson(const std::string& text, bool finalized, bool interrupt
   if (interrupted) json.insert(at + context_open.size(), "\n    \"interrupted\": true,");
   return json;
 }
+
+void SetInterruptForwarder(void (*forward)(int)) { g_forward_interrupt = forward; }
 
 void HandleInterrupts() {
   sigset_t signals;

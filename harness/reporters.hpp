@@ -26,6 +26,9 @@ struct RunSummary {
 // that finished and "interrupted": true in its context, and the process exits with 128 + the
 // signal's number (130, 143). main calls it first, before any library starts a thread.
 void HandleInterrupts();
+// Where this process only launches others (harness/launcher.hpp): on SIGINT or SIGTERM,
+// `forward(signal)` passes the signal on and waits for them before the process exits.
+void SetInterruptForwarder(void (*forward)(int));
 
 // Runs the registered benchmarks with reporters that print the designed names: to the console
 // (or --benchmark_format) and, with --benchmark_out, to that file, written whole when the run

@@ -53,9 +53,9 @@ bool NameFilter::Matches(std::string_view name) const {
 
 bool Selection::Selects(std::string_view name) const {
   if (filter) return filter->Matches(name);
-  if (quick_set.empty()) return true;
-  for (const NameFilter& quick : quick_set) {
-    if (quick.Matches(name)) return true;
+  if (default_set.empty()) return true;
+  for (const NameFilter& member : default_set) {
+    if (member.Matches(name)) return true;
   }
   return false;
 }

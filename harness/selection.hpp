@@ -31,11 +31,12 @@ class NameFilter {
   std::optional<std::regex> regex_;  // empty: everything
 };
 
-// What AddBenchmark() lets through: the user's filter, or else (on a CPU device) the quick default
-// set, given as filters of which any may match. With neither, everything.
+// What AddBenchmark() lets through: the user's filter, or else the device's default set, given as
+// filters of which any may match (a CPU device's quick set; a GPU's "everything but"). With
+// neither, everything.
 struct Selection {
   std::optional<NameFilter> filter;
-  std::vector<NameFilter> quick_set;  // used only without a filter; empty: none
+  std::vector<NameFilter> default_set;  // used only without a filter; empty: everything
   bool Selects(std::string_view name) const;
 };
 

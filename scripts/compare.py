@@ -714,8 +714,11 @@ def key_of(data, path):
 
 
 def describe(data, path):
-    """'<device> [<key>] from <path>' for report headers."""
-    return f"{data['context'].get('device', 'unknown device')} [{key_of(data, path)}] from {path}"
+    """'<device> [<key>] from <path>' for report headers; two GPUs of one model (one key)
+    are told apart by their index."""
+    ctx = data["context"]
+    index = f" #{ctx['device_index']}" if "device_index" in ctx else ""
+    return f"{ctx.get('device', 'unknown device')}{index} [{key_of(data, path)}] from {path}"
 
 
 def baseline_path(run_key, baseline, baselines_dir):

@@ -8,6 +8,7 @@
 #include <bit>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "harness/buffer.hpp"
@@ -16,6 +17,7 @@
 #include "harness/error.hpp"
 #include "harness/family.hpp"
 #include "harness/measure.hpp"
+#include "harness/pipeline_stats.hpp"
 #include "harness/pipelined.hpp"
 #include "harness/roofline.hpp"
 #include "harness/timing.hpp"
@@ -191,7 +193,11 @@ struct Simulation::Impl {
   Variant variant;  // a copy: a test's variant may be a temporary
   Layout layout;
   std::array<uint32_t, 3> groups;
+  KernelSpec spec;
   std::unique_ptr<Kernel> kernel;
+  // What the driver says the kernel uses (registers, shared memory, spills), where it says
+  // (VK_KHR_pipeline_executable_properties); asked once, on the first compute-mode measurement.
+  std::optional<std::vector<PipelineStatistic>> statistics;
   std::unique_ptr<Buffer> states;   // state 0 (U, V planes), then state 1
   std::unique_ptr<Buffer> initial;  // the initial state's U and V planes, for Reset
   std::unique_ptr<Bindings> bindings;
@@ -249,13 +255,14 @@ Simulation::Simulation(Context& context, const Variant& variant, Extent workgrou
   defines.push_back({"CELLS_X", std::to_string(variant.cells.x)});
   defines.push_back({"CELLS_Y", std::to_string(variant.cells.y)});
   if (variant.steps > 1) defines.push_back({"STEPS", std::to_string(variant.steps)});
-  s_->kernel = std::make_unique<Kernel>(context, KernelSpec{.label = variant.name,
-                                                            .source = variant.source,
-                                                            .defines = defines,
-                                                            .local_size = {workgroup.x, workgroup.y, 1},
-                                                            .constants = ParameterConstants(),
-                                                            .bindings = 4,
-                                                            .push_bytes = sizeof(Push)});
+  s_->spec = KernelSpec{.label = variant.name,
+                        .source = variant.source,
+                        .defines = defines,
+                        .local_size = {workgroup.x, workgroup.y, 1},
+                        .constants = ParameterConstants(),
+                        .bindings = 4,
+                        .push_bytes = sizeof(Push)};
+  s_->kernel = std::make_unique<Kernel>(context, s_->spec);
   s_->states = std::make_unique<Buffer>(context, 4 * s_->plane_bytes());
   s_->initial = std::make_unique<Buffer>(context, 2 * s_->plane_bytes());
   s_->initial->Upload(std::as_bytes(std::span(initial.u)), 0);
@@ -342,6 +349,8 @@ void Simulation::MeasureCompute(benchmark::State& state, uint32_t total) {
   const Work work{.elements = cells * total, .bytes = kBytesPerCellStep * cells * total};
   SetThroughput(state, work);
   SetRooflinePercent(state, work, *s_->context);
+  if (!s_->statistics) s_->statistics = PipelineStatistics(*s_->context, s_->spec);
+  for (const PipelineStatistic& stat : *s_->statistics) state.counters["stat:" + stat.name] = stat.value;
   state.SetLabel(s_->context->gpu_timer() ? "gpu clock" : "host clock");
 }
 

@@ -71,9 +71,7 @@ int RunOnSeveralDevices(const std::vector<std::string>& command_line, const csbe
     fmt::print(stderr, "csbench: {}\n", e.what());
     return 2;
   }
-  const bool parallel = options.parallel == csbench::ParallelChoice::kYes ||
-                        (options.parallel == csbench::ParallelChoice::kAuto && csbench::CanRunInParallel(chosen));
-  return csbench::RunOnEachDevice(command_line, chosen, parallel);
+  return csbench::RunOnEachDevice(command_line, chosen, options.parallel);
 }
 
 // The closing lines: what failed and what the device could not run, each named.

@@ -142,7 +142,8 @@ void Register(Suite& suite) {
     benchmark::AddCustomContext(
         "pipeline_statistics",
         info.pipeline_executable_info
-            ? "VK_KHR_pipeline_executable_properties: occupancy benchmarks report stat:<name> counters"
+            ? "VK_KHR_pipeline_executable_properties: occupancy benchmarks and run_simulation in compute "
+              "mode report stat:<name> counters"
             : fmt::format("not exposed: {} ({}) lacks VK_KHR_pipeline_executable_properties", info.name,
                           info.driver_name));
   }

@@ -79,10 +79,6 @@ std::vector<DeviceInfo> ChooseDevices(const std::vector<DeviceInfo>& devices, st
   return chosen;
 }
 
-bool CanRunInParallel(const std::vector<DeviceInfo>& chosen) {
-  return std::all_of(chosen.begin(), chosen.end(), [](const DeviceInfo& d) { return d.type == "discrete"; });
-}
-
 std::string ExpandDevicePlaceholders(std::string_view pattern, uint32_t index, std::string_view key) {
   std::string out;
   for (size_t i = 0; i < pattern.size();) {

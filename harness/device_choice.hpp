@@ -23,11 +23,6 @@ bool NamesSeveralDevices(std::string_view want);
 // listing the devices, for an item that names none.
 std::vector<DeviceInfo> ChooseDevices(const std::vector<DeviceInfo>& devices, std::string_view want);
 
-// Whether runs on `chosen` can go at the same time without changing each other's numbers: only
-// discrete GPUs qualify, each with its own memory and clocks. A CPU device computes on the cores
-// the others submit from, and an integrated GPU shares the host's memory bandwidth.
-bool CanRunInParallel(const std::vector<DeviceInfo>& chosen);
-
 // `pattern` with "{device}" replaced by the device's index and "{device_key}" by its key (the
 // name of its baseline file, vendor-device-driver).
 std::string ExpandDevicePlaceholders(std::string_view pattern, uint32_t index, std::string_view key);

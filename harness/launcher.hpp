@@ -1,8 +1,7 @@
 // Runs csbench on several devices (--device=all, or a list of indexes and names): one child
 // process per device, each this same program with --device=<index>, so that every device has its
 // own Vulkan instance, case cache and output file ("{device}" or "{device_key}" in
-// --benchmark_out). The children run at the same time where CanRunInParallel() allows it (or
-// --parallel says so), one after another otherwise.
+// --benchmark_out). The children run one after another, or at the same time with --parallel=yes.
 #pragma once
 
 #include <string>

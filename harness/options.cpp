@@ -42,9 +42,8 @@ Options ParseOptions(std::vector<std::string>& args) {
                                         std::pair{std::string_view("plain_loop"), Backend::kPlainLoop}};
   static constexpr std::array kTimers{std::pair{std::string_view("auto"), TimerChoice::kAuto},
                                       std::pair{std::string_view("host"), TimerChoice::kHost}};
-  static constexpr std::array kParallel{std::pair{std::string_view("auto"), ParallelChoice::kAuto},
-                                        std::pair{std::string_view("yes"), ParallelChoice::kYes},
-                                        std::pair{std::string_view("no"), ParallelChoice::kNo}};
+  static constexpr std::array kParallel{std::pair{std::string_view("yes"), true},
+                                        std::pair{std::string_view("no"), false}};
   static constexpr std::array kCaches{std::pair{std::string_view("cold"), CacheMode::kCold},
                                       std::pair{std::string_view("warm"), CacheMode::kWarm}};
   Options options;
@@ -93,8 +92,8 @@ std::string OptionsHelp() {
   --device=all|<a,b,...>    run on each device (all: every GPU, or every device where there
                             are only CPU devices), one process per device; give each its own
                             output file with {device} (index) or {device_key} in --benchmark_out
-  --parallel=auto|yes|no    with several devices, run them at the same time (auto: only when
-                            all are discrete GPUs, which do not share what they measure)
+  --parallel=yes|no         with several devices, run them at the same time (default: no, one
+                            after another: parallel runs disturbed some numbers on two H200s)
   --backend=vulkan|plain_loop
                             plain_loop runs only the CPU reference implementations
   --timer=auto|host         auto: GPU timestamps where the queue has them, else the host clock

@@ -12,13 +12,14 @@ namespace csbench {
 enum class Backend { kVulkan, kPlainLoop };
 enum class TimerChoice { kAuto, kHost };
 enum class CacheMode { kCold, kWarm };
-enum class ParallelChoice { kAuto, kYes, kNo };
 
 struct Options {
   bool list_devices = false;
   std::string device;  // index or name substring, "all" or a comma list; empty: the default choice
-  // With several devices: run them at the same time (kAuto: where CanRunInParallel() allows).
-  ParallelChoice parallel = ParallelChoice::kAuto;
+  // With several devices: run them at the same time (--parallel=yes). Off by default: on two
+  // H200s of one host, runs in parallel slowed a few entries of one device 2-2.7x for several
+  // repetitions (docs/perf-notes.md), so parallel runs are not yet known to leave numbers alone.
+  bool parallel = false;
   Backend backend = Backend::kVulkan;
   TimerChoice timer = TimerChoice::kAuto;
   CacheMode cache = CacheMode::kCold;

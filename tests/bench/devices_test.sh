@@ -44,8 +44,8 @@ check "one file for two devices is a usage error" 2 "names the same file for two
 check "twins share a device key" 2 "put \{device\}" -- \
   "$bench" --device=0,1 --benchmark_filter="$filter" --benchmark_out="$dir/run-{device_key}.json"
 check "a list item that names nothing" 2 "no device name contains it" -- "$bench" --device=0,radeon
-check "an unknown --parallel" 2 "valid choices: auto, yes, no" -- "$bench" --device=all --parallel=sometimes
-check "CPU devices run one after another" 0 "2 devices, one after another" -- \
+check "an unknown --parallel" 2 "valid choices: yes, no" -- "$bench" --device=all --parallel=sometimes
+check "devices run one after another by default" 0 "2 devices, one after another" -- \
   "$bench" --device=all --benchmark_min_time=0.01 --benchmark_filter="$filter" --benchmark_out="$dir/seq-{device}-{device_key}.json"
 /usr/bin/python3 - "$dir"/seq-0-*.json "$dir"/seq-1-*.json <<'PY' && echo "ok: one JSON per device" || { echo "FAIL: one JSON per device"; fail=1; }
 import json, sys

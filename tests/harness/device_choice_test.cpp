@@ -83,12 +83,6 @@ TEST(ChooseDevices, ListInOrderEachOnceAndNamesWhatMatchesNothing) {
   EXPECT_THROW(ChooseDevices(d, "0,"), Error);
 }
 
-TEST(ChooseDevices, OnlyDiscreteGpusRunInParallel) {
-  auto d = TwinGpus();
-  EXPECT_TRUE(CanRunInParallel({d[0], d[1]}));
-  EXPECT_FALSE(CanRunInParallel(d));
-}
-
 TEST(ExpandDevicePlaceholders, IndexAndKey) {
   EXPECT_EQ(ExpandDevicePlaceholders("out/{device_key}-{device}.json", 1, "10de-2335-1"), "out/10de-2335-1-1.json");
   EXPECT_EQ(ExpandDevicePlaceholders("plain.json", 3, "k"), "plain.json");

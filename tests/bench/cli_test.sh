@@ -2,20 +2,7 @@
 # The command line: flag errors, device listing, and the fallback to the plain_loop backend.
 set -uo pipefail
 bench=$1
-fail=0
-check() {  # check <description> <expected exit code> <pattern in output> -- command...
-  local what=$1 want_rc=$2 pattern=$3
-  shift 4
-  out=$("$@" 2>&1)
-  rc=$?
-  if [[ $rc -ne $want_rc ]] || ! grep -qE -- "$pattern" <<<"$out"; then
-    echo "FAIL: $what (exit $rc, want $want_rc; want /$pattern/):"
-    echo "$out" | head -20
-    fail=1
-  else
-    echo "ok: $what"
-  fi
-}
+. "$(dirname "$0")/check.sh"
 check "unknown backend lists choices" 2 "valid choices: vulkan, plain_loop" -- "$bench" --backend=cuda
 check "unknown cache mode" 2 "valid choices: cold, warm" -- "$bench" --cache=lukewarm
 check "unknown device lists devices" 2 "no device name contains it" -- "$bench" --device=no-such-gpu --benchmark_list_tests

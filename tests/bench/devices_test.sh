@@ -5,7 +5,6 @@
 # lavapipe's library. Exit 77 (skipped) where no lavapipe manifest exists.
 set -uo pipefail
 bench=$1
-fail=0
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 manifest=
@@ -23,19 +22,7 @@ export VK_ICD_FILENAMES="$manifest:$dir/twin.json" VK_DRIVER_FILES="$manifest:$d
 [[ $("$bench" --list-devices | grep -c '^[0-9]*: llvmpipe') -eq 2 ]] ||
   { echo "FAIL: two lavapipe devices expected"; "$bench" --list-devices; exit 1; }
 
-check() {  # check <description> <expected exit code> <pattern in output> -- command...
-  local what=$1 want_rc=$2 pattern=$3
-  shift 4
-  out=$("$@" 2>&1)
-  rc=$?
-  if [[ $rc -ne $want_rc ]] || ! grep -qE -- "$pattern" <<<"$out"; then
-    echo "FAIL: $what (exit $rc, want $want_rc; want /$pattern/):"
-    echo "$out" | tail -20
-    fail=1
-  else
-    echo "ok: $what"
-  fi
-}
+. "$(dirname "$0")/check.sh"
 # Plain loops only where results must come: any kernel's first result measures the device's
 # roofline, about 40 s on lavapipe. A kernel that fails its check stops before that.
 filter='^(reduction|stream)/plain_loop/domain(640x480|65536x1)$'

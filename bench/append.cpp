@@ -252,9 +252,7 @@ const Family<Variant>& Descriptor() {
       .test_domains = {{100003}, {37}},
       .style = Style::kCount,
       .extra = {.prefix = "keep", .values = {1, 50, 99}},
-      .make = [](Suite& suite, const Variant& v, const Point& p) -> std::unique_ptr<Case> {
-        return std::make_unique<GpuCase>(suite, v, p);
-      },
+      .make = MakeCase<GpuCase>,
       .plain_loop = RegisterPlainLoop};
   return family;
 }

@@ -230,9 +230,7 @@ const Family<Variant>& Descriptor() {
                    Row("two_pass", Atomics::kNoneTwoPass, Element::kFloat)},
       .domains = {{16u << 20}},  // 64 MiB
       .test_domains = {{100003}, {37}},
-      .make = [](Suite& suite, const Variant& v, const Point& p) -> std::unique_ptr<Case> {
-        return std::make_unique<GpuCase>(suite, v, p);
-      },
+      .make = MakeCase<GpuCase>,
       .plain_loop = RegisterPlainLoops};
   return family;
 }

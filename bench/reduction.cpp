@@ -222,9 +222,7 @@ const Family<Variant>& Descriptor() {
       .domains = {{640, 480}, {1280, 720}, {1920, 1080}, {3840, 2160}, {7680, 4320}},
       .test_domains = {{333, 187}, {97, 61}},
       .one_dimensional = false,
-      .make = [](Suite& suite, const Variant& v, const Point& p) -> std::unique_ptr<Case> {
-        return std::make_unique<GpuCase>(suite, v, p);
-      },
+      .make = MakeCase<GpuCase>,
       .plain_loop = RegisterPlainLoop};
   return family;
 }

@@ -112,9 +112,7 @@ const Family<Variant>& Descriptor() {
       // 2^16 to 2^27 floats: 256 KiB to 512 MiB an array; 2^25 is BabelStream's default.
       .domains = {{1u << 16}, {1u << 18}, {1u << 20}, {1u << 22}, {1u << 24}, {1u << 25}, {1u << 27}},
       .test_domains = {{100003}, {37}},
-      .make = [](Suite& suite, const Variant& v, const Point& p) -> std::unique_ptr<Case> {
-        return std::make_unique<GpuCase>(suite, v, p);
-      },
+      .make = MakeCase<GpuCase>,
       // The triad, with b = a reversed as on the GPU: 3 arrays an element.
       .plain_loop =
           [](Suite& suite, const Point& p) {

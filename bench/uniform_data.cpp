@@ -147,9 +147,7 @@ const Family<Variant>& Descriptor() {
       .domains = {{1u << 21}},
       .test_domains = {{1000}, {37}},
       .style = Style::kCount,
-      .make = [](Suite& suite, const Variant& v, const Point& p) -> std::unique_ptr<Case> {
-        return std::make_unique<GpuCase>(suite, v, p);
-      },
+      .make = MakeCase<GpuCase>,
       .plain_loop = RegisterPlainLoop};
   return family;
 }

@@ -55,6 +55,13 @@ struct ExtraAxis {
 
 // The descriptor. `V` is the family's variant row: at least `name` and `workgroups`
 // (std::vector<Extent>); a row with its own `domains` replaces the family's for that variant.
+// The `make` of a family whose case class is built from (suite, variant, point):
+// `.make = MakeCase<GpuCase>`.
+template <typename C>
+inline constexpr auto MakeCase = [](Suite& suite, const auto& variant, const Point& point) -> std::unique_ptr<Case> {
+  return std::make_unique<C>(suite, variant, point);
+};
+
 template <typename V>
 struct Family {
   std::string name;

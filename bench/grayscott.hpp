@@ -99,7 +99,8 @@ class Simulation {
   State Simulate(uint32_t steps);
 
   // Prepares the download modes: `total / image` submissions of `image` steps, each ending with
-  // a copy of V into host-visible slot k % kSlots.
+  // a copy of V into host-visible slot k % kSlots. A second call with the same arguments keeps
+  // what the first one made.
   void PrepareImages(uint32_t total, uint32_t image);
   // Runs the prepared submissions from the current state, kSlots of them in flight, and calls
   // `on_image(k, v)` for each image in order, while the device goes on with the next ones.

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "harness/context.hpp"
+#include "harness/revision.hpp"
 
 namespace csbench {
 
@@ -36,7 +37,7 @@ std::string FileSafe(const std::string& text) {
 
 std::vector<std::pair<std::string, std::string>> RunContext(const Context* context, const Options& options) {
   std::vector<std::pair<std::string, std::string>> kv;
-  kv.emplace_back("csbench_revision", CSBENCH_REVISION);
+  kv.emplace_back("csbench_revision", Revision());
   kv.emplace_back("cache", options.cache == CacheMode::kCold ? "cold" : "warm");
   // Debian's Google Benchmark is a debug build (library_build_type); what that does and does not
   // touch, said where the numbers are.

@@ -8,10 +8,13 @@ trap 'rm -rf "$dir"' EXIT
 CSBENCH_VALIDATION=1 "$bench" --benchmark_filter='domain640x480' --benchmark_min_time=0.001 \
   --benchmark_out="$dir/run.json" --benchmark_out_format=json >"$dir/out.txt" 2>&1 || {
   cat "$dir/out.txt"; echo "FAIL: bench exited non-zero"; exit 1; }
-/usr/bin/python3 - "$dir/run.json" <<'PY'
+# The commit the binary was built from (taken at build time, so it follows the checkout).
+head=$(git -C "$(dirname "$0")/../.." rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+/usr/bin/python3 - "$dir/run.json" "$head" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 ctx = d["context"]
+assert ctx["csbench_revision"].removesuffix("-modified") == sys.argv[2], (ctx["csbench_revision"], sys.argv[2])
 for key in ("device", "vendor_id", "device_id", "driver_version", "api_version", "subgroup_size",
             "timestamp_period_ns", "timestamp_valid_bits", "backend", "timer", "csbench_revision", "device_key"):
     assert key in ctx, f"context lacks {key}"

@@ -7,6 +7,8 @@
     compare.py record [--repetitions N] [--runs R] [--no-interleaving] [--bench PATH]
                       [--out DIR] [BENCH FLAGS...]
     compare.py merge OUT.json RUN.json... (runs of one device under disjoint filters)
+    compare.py join OUT.json RUN.json...  (runs of one device, the same benchmarks:
+                                           their repetitions become one baseline)
 
 All files are Google Benchmark JSON output (--benchmark_out_format=json).  Each
 run is compared with baselines/<device_key>.json of its own device (device_key
@@ -881,7 +883,7 @@ def cmd_record(args, extra):
 
 
 def build_parser():
-    """argparse parser with the compare (default), record and merge subcommands."""
+    """argparse parser with the compare (default), record, merge and join subcommands."""
     parser = argparse.ArgumentParser(
         prog=PROG, allow_abbrev=False,
         description="Compare csbench runs with their devices' baselines, or record a baseline.",
@@ -930,6 +932,12 @@ def build_parser():
                               "into one baseline file")
     mrg.add_argument("out", help="the merged JSON to write")
     mrg.add_argument("runs", nargs="+", help="Google Benchmark JSON files of the same device")
+    jn = sub.add_parser("join", allow_abbrev=False,
+                        help="join runs of the same benchmarks made by separate processes (what "
+                             "record --runs does itself) into one baseline with all their "
+                             "repetitions, e.g. a baseline recorded one process at a time")
+    jn.add_argument("out", help="the joined JSON to write")
+    jn.add_argument("runs", nargs="+", help="Google Benchmark JSON files of the same device")
     return parser
 
 
@@ -953,20 +961,48 @@ def cmd_merge(args):
     return EXIT_OK
 
 
+def cmd_join(args):
+    """Join separate processes' runs of the same benchmarks into one baseline."""
+    runs = [load_run(path) for path in args.runs]
+    keys = {key_of(data, path) for data, path in zip(runs, args.runs)}
+    if len(keys) > 1:
+        raise InputError(f"runs of different devices: {', '.join(sorted(keys))}")
+    names = []
+    for data, path in zip(runs, args.runs):
+        if is_interrupted(data["context"]):
+            raise InputError(f"{path} was interrupted; a partial run is no baseline")
+        names.append({b.get("run_name") or b["name"] for b in data["benchmarks"]
+                      if b.get("run_type") != "aggregate"})
+    for these, path in zip(names[1:], args.runs[1:]):
+        differ = these ^ names[0]
+        if differ:
+            raise InputError(f"{path} and {args.runs[0]} differ in {sorted(differ)[0]}: "
+                             "join runs of the same benchmarks (merge joins disjoint ones)")
+    joined = join_runs(runs)
+    joined["context"]["joined_from"] = [Path(path).name for path in args.runs]
+    Path(args.out).write_text(json.dumps(joined, indent=1) + "\n")
+    reps = sorted({b["repetitions"] for b in joined["benchmarks"]})
+    print(f"joined {len(args.runs)} runs, {len(names[0])} benchmarks x "
+          f"{'/'.join(map(str, reps))} repetitions, into {args.out}")
+    return EXIT_OK
+
+
 def main(argv=None):
     """Entry point; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] not in ("compare", "record", "merge", "-h", "--help"):
+    if not argv or argv[0] not in ("compare", "record", "merge", "join", "-h", "--help"):
         argv.insert(0, "compare")
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
-    if args.command in ("compare", "merge") and extra:
+    if args.command in ("compare", "merge", "join") and extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         if args.command == "record":
             return cmd_record(args, [f for f in extra if f != "--"])
         if args.command == "merge":
             return cmd_merge(args)
+        if args.command == "join":
+            return cmd_join(args)
         return cmd_compare(args)
     except InputError as e:
         sys.stdout.flush()

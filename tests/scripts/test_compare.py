@@ -641,6 +641,41 @@ class MergeTest(CompareTestCase):
         self.assert_bad_input(status, out, err, "repeats")
 
 
+class JoinTest(CompareTestCase):
+    """Separate processes' runs of the same benchmarks become one baseline of all repetitions."""
+
+    def test_three_runs_of_three_make_nine_repetitions(self):
+        runs = [self.write(f"p{i}.json", repetitions=3, seed=10 + i) for i in range(3)]
+        joined = self.dir / "joined.json"
+        status, out, err = run_main("join", joined, *runs)
+        self.assertEqual(status, 0, err)
+        self.assertIn("x 9 repetitions", out)
+        data = json.loads(joined.read_text())
+        self.assertFalse([e for e in data["benchmarks"] if e.get("run_type") == "aggregate"])
+        reps = [e["repetition_index"] for e in data["benchmarks"] if e["name"] == SLOW]
+        self.assertEqual(reps, list(range(9)))
+        self.assertEqual(data["context"]["joined_from"], ["p0.json", "p1.json", "p2.json"])
+        # The joined file is a baseline: a run 25% slower in one benchmark is caught against it.
+        run = self.write("run.json", seed=2, slow={SLOW: 1.25})
+        status, out, err = run_main(run, "--baseline", joined)
+        self.assertEqual(status, 1, out + err)
+
+    def test_join_refuses_different_benchmark_sets(self):
+        a = self.write("a.json", repetitions=3, seed=1)
+        b = self.write("b.json", repetitions=3, seed=2, drop=[SLOW])
+        self.assert_bad_input(*run_main("join", self.dir / "j.json", a, b), "differ in")
+
+    def test_join_refuses_an_interrupted_run(self):
+        a = self.write("a.json", repetitions=3, seed=1)
+        b = self.write("b.json", repetitions=3, seed=2, interrupted=True)
+        self.assert_bad_input(*run_main("join", self.dir / "j.json", a, b), "interrupted")
+
+    def test_join_refuses_two_devices(self):
+        a = self.write("a.json", repetitions=3, seed=1)
+        b = self.write("b.json", repetitions=3, seed=2, ctx=synth.context(synth.DEVICE_B))
+        self.assert_bad_input(*run_main("join", self.dir / "j.json", a, b), "different devices")
+
+
 class CommandLineTest(CompareTestCase):
 
     def test_script_exit_status(self):

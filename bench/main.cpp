@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -42,13 +43,17 @@ int ListDevicesCommand() {
   }
 }
 
-// The run's selection: the user's filter, else the device's default set: the quick set on a CPU
-// device, everything but the host's Gray-Scott loops on a GPU.
+// Whether the benchmarks run on the host's CPU: a CPU Vulkan device (lavapipe), or no Vulkan
+// context at all (the plain_loop backend).
+bool OnCpu(const csbench::Context* context) { return context == nullptr || context->info().type == "cpu"; }
+
+// The run's selection: the user's filter, else the device's default set: the quick set on the
+// CPU, everything but the host's Gray-Scott loops on a GPU.
 csbench::Selection ChooseSelection(const csbench::RunFlags& flags, const csbench::Context* context) {
   csbench::Selection selection;
   if (flags.filter) {
     selection.filter.emplace(*flags.filter);
-  } else if (context == nullptr || context->info().type == "cpu") {
+  } else if (OnCpu(context)) {
     for (std::string_view quick : csbench::kQuickSet) selection.default_set.emplace_back(std::string(quick));
   } else {
     selection.default_set.emplace_back("-" + std::string(csbench::kGpuDefaultLeavesOut));
@@ -137,8 +142,12 @@ int main(int argc, char** argv) {
   }
 
   // "{device}" and "{device_key}" in the output file's name (one file per device of a run over
-  // several) become this run's device.
-  if (context) flags.out = csbench::ExpandDevicePlaceholders(flags.out, context->info().index, context->info().Key());
+  // several) become this run's device: its index and key, or "plain_loop" and the key of the
+  // plain_loop backend's run (the host CPU's name).
+  const auto run_context = csbench::RunContext(context.get(), options);
+  const auto key = std::find_if(run_context.begin(), run_context.end(), [](const auto& kv) { return kv.first == "device_key"; });
+  flags.out = csbench::ExpandDevicePlaceholders(flags.out, context ? std::to_string(context->info().index) : "plain_loop",
+                                                key == run_context.end() ? "unknown" : key->second);
   if (!flags.out.empty() && !std::ofstream(flags.out, std::ios::app)) {
     fmt::print(stderr, "csbench: --benchmark_out={}: cannot write that file\n", flags.out);
     return 2;
@@ -148,9 +157,7 @@ int main(int argc, char** argv) {
   suite->context = context.get();
   suite->options = options;
   if (context == nullptr) suite->options.backend = csbench::Backend::kPlainLoop;
-  for (const auto& [key, value] : csbench::RunContext(context.get(), options)) {
-    benchmark::AddCustomContext(key, value);
-  }
+  for (const auto& [name, value] : run_context) benchmark::AddCustomContext(name, value);
   benchmark::AddCustomContext("min_time", flags.min_time);
   csbench::Selection selection;
   try {
@@ -172,7 +179,7 @@ int main(int argc, char** argv) {
                csbench::OfferedCount());
     return 2;
   }
-  if (default_set && (context == nullptr || context->info().type == "cpu")) {
+  if (default_set && OnCpu(context.get())) {
     benchmark::AddCustomContext("selection", "quick default set");
     fmt::print(stderr, "csbench: {} is a CPU device: running the quick default set, {} of {} benchmarks "
                "(--benchmark_filter=all runs every one)\n",

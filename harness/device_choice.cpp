@@ -23,6 +23,21 @@ std::string Listing(const std::vector<DeviceInfo>& devices) {
   return text.empty() ? " none" : text;
 }
 
+// The device `want` names (not empty): an index, or a part of a name.
+const DeviceInfo& FindDevice(const std::vector<DeviceInfo>& devices, std::string_view want) {
+  if (std::all_of(want.begin(), want.end(), [](unsigned char c) { return std::isdigit(c); })) {
+    const uint32_t index = static_cast<uint32_t>(std::stoul(std::string(want)));
+    for (const auto& d : devices) {
+      if (d.index == index) return d;
+    }
+    throw Error(fmt::format("--device={}: no device with that index; devices:{}", want, Listing(devices)));
+  }
+  for (const auto& d : devices) {
+    if (Lower(d.name).find(Lower(want)) != std::string::npos) return d;
+  }
+  throw Error(fmt::format("--device={}: no device name contains it; devices:{}", want, Listing(devices)));
+}
+
 }  // namespace
 
 uint32_t ChooseDevice(const std::vector<DeviceInfo>& devices, std::string_view want) {
@@ -35,22 +50,8 @@ uint32_t ChooseDevice(const std::vector<DeviceInfo>& devices, std::string_view w
     }
     return devices.front().index;
   }
-  if (std::all_of(want.begin(), want.end(), [](unsigned char c) { return std::isdigit(c); })) {
-    uint32_t index = static_cast<uint32_t>(std::stoul(std::string(want)));
-    for (const auto& d : devices) {
-      if (d.index == index) return index;
-    }
-    throw Error(fmt::format("--device={}: no device with that index; devices:{}", want, Listing(devices)));
-  }
-  for (const auto& d : devices) {
-    if (Lower(d.name).find(Lower(want)) != std::string::npos) return d.index;
-  }
-  throw Error(fmt::format("--device={}: no device name contains it; devices:{}", want, Listing(devices)));
+  return FindDevice(devices, want).index;
 }
-
-}  // namespace csbench
-
-namespace csbench {
 
 bool NamesSeveralDevices(std::string_view want) { return want == "all" || want.find(',') != std::string_view::npos; }
 
@@ -68,25 +69,23 @@ std::vector<DeviceInfo> ChooseDevices(const std::vector<DeviceInfo>& devices, st
     const size_t comma = want.find(',', start);
     const std::string_view item = want.substr(start, comma == std::string_view::npos ? want.npos : comma - start);
     if (item.empty()) throw Error(fmt::format("--device={}: an empty item in the list", want));
-    const uint32_t index = ChooseDevice(devices, item);
-    bool seen = std::any_of(chosen.begin(), chosen.end(), [&](const DeviceInfo& d) { return d.index == index; });
-    if (!seen) chosen.push_back(*std::find_if(devices.begin(), devices.end(), [&](const DeviceInfo& d) {
-      return d.index == index;
-    }));
+    const DeviceInfo& device = FindDevice(devices, item);
+    const bool seen = std::any_of(chosen.begin(), chosen.end(), [&](const DeviceInfo& d) { return d.index == device.index; });
+    if (!seen) chosen.push_back(device);
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
   return chosen;
 }
 
-std::string ExpandDevicePlaceholders(std::string_view pattern, uint32_t index, std::string_view key) {
+std::string ExpandDevicePlaceholders(std::string_view pattern, std::string_view device, std::string_view key) {
   std::string out;
   for (size_t i = 0; i < pattern.size();) {
     if (pattern.substr(i).starts_with("{device_key}")) {
       out += key;
       i += std::string_view("{device_key}").size();
     } else if (pattern.substr(i).starts_with("{device}")) {
-      out += std::to_string(index);
+      out += device;
       i += std::string_view("{device}").size();
     } else {
       out += pattern[i++];

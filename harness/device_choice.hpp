@@ -23,8 +23,9 @@ bool NamesSeveralDevices(std::string_view want);
 // listing the devices, for an item that names none.
 std::vector<DeviceInfo> ChooseDevices(const std::vector<DeviceInfo>& devices, std::string_view want);
 
-// `pattern` with "{device}" replaced by the device's index and "{device_key}" by its key (the
-// name of its baseline file, vendor-device-driver).
-std::string ExpandDevicePlaceholders(std::string_view pattern, uint32_t index, std::string_view key);
+// `pattern` with "{device}" replaced by `device` (the device's index; "plain_loop" for a run on the
+// plain_loop backend) and "{device_key}" by `key` (the name of its baseline file,
+// vendor-device-driver, or the plain_loop backend's key).
+std::string ExpandDevicePlaceholders(std::string_view pattern, std::string_view device, std::string_view key);
 
 }  // namespace csbench

@@ -130,7 +130,7 @@ void CheckOutputsDiffer(const std::string& out_pattern, const std::vector<Device
   if (out_pattern.empty() || chosen.size() < 2) return;
   std::set<std::string> paths;
   for (const auto& d : chosen) {
-    if (!paths.insert(ExpandDevicePlaceholders(out_pattern, d.index, d.Key())).second) {
+    if (!paths.insert(ExpandDevicePlaceholders(out_pattern, std::to_string(d.index), d.Key())).second) {
       throw UsageError{fmt::format(
           "--benchmark_out={} names the same file for two of the {} devices: put {{device}} (the "
           "device's index) or {{device_key}} (its baseline key; the same for two GPUs of one model) in it",

@@ -131,4 +131,12 @@ assert b["name"] == "reduction/plain_loop/domain640x480" and b["Gelem/s"] > 0 an
 PY
 then echo "ok: fallback run writes JSON"; else echo "FAIL: fallback JSON"; fail=1; fi
 rm -f "$json"
+# The output file's placeholders name the plain_loop backend's run too.
+"$bench" --backend=plain_loop --benchmark_filter='^reduction/plain_loop/domain640x480$' --benchmark_min_time=0.01 \
+  --benchmark_out="$dir/fallback-{device}-{device_key}.json" >/dev/null 2>&1
+if compgen -G "$dir/fallback-plain_loop-plain_loop-*.json" >/dev/null && ! compgen -G "$dir/*{device*" >/dev/null; then
+  echo "ok: plain_loop run expands {device} and {device_key}"
+else
+  echo "FAIL: plain_loop placeholders: $(ls "$dir")"; fail=1
+fi
 exit $fail

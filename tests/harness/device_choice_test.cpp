@@ -84,9 +84,11 @@ TEST(ChooseDevices, ListInOrderEachOnceAndNamesWhatMatchesNothing) {
 }
 
 TEST(ExpandDevicePlaceholders, IndexAndKey) {
-  EXPECT_EQ(ExpandDevicePlaceholders("out/{device_key}-{device}.json", 1, "10de-2335-1"), "out/10de-2335-1-1.json");
-  EXPECT_EQ(ExpandDevicePlaceholders("plain.json", 3, "k"), "plain.json");
-  EXPECT_EQ(ExpandDevicePlaceholders("{device}{device}{dev}", 7, "k"), "77{dev}");
+  EXPECT_EQ(ExpandDevicePlaceholders("out/{device_key}-{device}.json", "1", "10de-2335-1"), "out/10de-2335-1-1.json");
+  EXPECT_EQ(ExpandDevicePlaceholders("plain.json", "3", "k"), "plain.json");
+  EXPECT_EQ(ExpandDevicePlaceholders("{device}{device}{dev}", "7", "k"), "77{dev}");
+  EXPECT_EQ(ExpandDevicePlaceholders("{device}-{device_key}.json", "plain_loop", "plain_loop-cpu"),
+            "plain_loop-plain_loop-cpu.json");
 }
 
 }  // namespace

@@ -16,9 +16,10 @@ inline constexpr std::string_view kQuickSet[] = {
     // Several steps per pass: the smallest fused variant.
     "^run_simulation/fused2/workgroup32x4/domain2048x1024/total512/image32/compute$",
     "^run_simulation/plain_loop/domain2048x1024/total512/image32/compute$",
-    // The reduction studies at 1080p: every variant at its study workgroup, and the plain loop.
+    // The reduction studies at 1080p: every variant at its study workgroup (prefetch4 at the
+    // three sizes the studies compare), and the plain loop.
     "^reduction/(interleaved|sequential|unrolled)/wg16x16/domain1920x1080$",
-    "^reduction/(prefetch2/wg8x16|prefetch4/wg4x16|prefetch4_shared2x/wg16x64|prefetch16/wg16x64)/domain1920x1080$",
+    "^reduction/(prefetch2/wg8x16|prefetch4/wg(4x16|8x32|16x64)|prefetch4_shared2x/wg16x64|prefetch16/wg16x64)/domain1920x1080$",
     "^reduction/subgroup/wg8x32/domain1920x1080$",
     "^reduction/plain_loop/domain1920x1080$",
     // The copy roofline every roofline% is measured against.

@@ -49,7 +49,7 @@ class ReductionCase {
     peer_.Time(8);
     const uint32_t batch = StableBatchSize(name_, peer_.Time(8) / 8, 1);
     // The same warm-up as the Vulkan variants (MeasureDispatches).
-    WarmUp([&] { return peer_.Time(batch); });
+    WarmUp(suite_->context, [&] { return peer_.Time(batch); });
     while (state.KeepRunningBatch(batch)) state.SetIterationTime(peer_.Time(batch));
     NoteDeviceBusy();
     state.counters["dispatches/sample"] = batch;
@@ -76,8 +76,9 @@ GrayScott MakeGrayScott(const grayscott::State& initial) {
 // The CUDA Gray-Scott step on one schedule's domain, checked on the Vulkan variants' check domain.
 class GrayScottCase {
  public:
-  explicit GrayScottCase(const grayscott::Schedule& run)
-      : run_(run),
+  GrayScottCase(Suite& suite, const grayscott::Schedule& run)
+      : suite_(&suite),
+        run_(run),
         cells_(static_cast<double>(run.domain.x) * run.domain.y),
         peer_(MakeGrayScott(grayscott::InitialState(run.domain.x, run.domain.y,
                                                     grayscott::CentralRegion(run.domain.x, run.domain.y),
@@ -97,7 +98,7 @@ class GrayScottCase {
 
   void Measure(benchmark::State& state) {
     // The same warm-up as the Vulkan variants (Simulation::MeasureCompute).
-    WarmUp([&] {
+    WarmUp(suite_->context, [&] {
       peer_.Reset();
       return peer_.Run(run_.total);
     });
@@ -111,6 +112,7 @@ class GrayScottCase {
   }
 
  private:
+  Suite* suite_;
   grayscott::Schedule run_;
   double cells_;
   GrayScott peer_;
@@ -133,7 +135,7 @@ void Register(Suite& suite) {
   for (const grayscott::Schedule& run : grayscott::Schedules()) {
     std::string name = Name({"run_simulation", "cuda_peer", Sized("domain", run.domain), fmt::format("total{}", run.total),
                              fmt::format("image{}", run.image), "compute"});
-    RegisterGpuCase(name, [run] { return std::make_unique<GrayScottCase>(run); })->Unit(benchmark::kMillisecond);
+    RegisterGpuCase(name, [&suite, run] { return std::make_unique<GrayScottCase>(suite, run); })->Unit(benchmark::kMillisecond);
   }
 }
 

@@ -337,7 +337,7 @@ void Simulation::RunImages(const std::function<void(uint32_t, std::span<const fl
 void Simulation::MeasureCompute(benchmark::State& state, uint32_t total) {
   TimedBatch timed(*s_->context, [&](Commands& c) { s_->RecordSteps(c, 0, total); });
   if (s_->context->info().type != "cpu") {
-    WarmUp([&] {
+    WarmUp(s_->context, [&] {
       Reset();
       return timed.Run();
     });
@@ -368,7 +368,7 @@ void Simulation::MeasureImages(benchmark::State& state, uint32_t total, uint32_t
     });
   };
   if (s_->context->info().type != "cpu") {
-    WarmUp([&] {
+    WarmUp(s_->context, [&] {
       Reset();
       const auto start = std::chrono::steady_clock::now();
       run();

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <iostream>
 
+#include "harness/clock_probe.hpp"
 #include "harness/commands.hpp"
 #include "harness/device_choice.hpp"
 #include "harness/error.hpp"

@@ -21,6 +21,7 @@ namespace csbench {
 // minute for the Gray-Scott chapter's 512 steps in one command buffer.
 inline constexpr uint64_t kSubmissionTimeoutNs = 300'000'000'000ull;
 
+class ClockProbe;
 class Commands;
 
 struct DeviceInfo {
@@ -92,6 +93,8 @@ class Context {
   void SubmitAndWait(const vk::raii::CommandBuffer& command_buffer);
   uint32_t FindMemoryType(uint32_t type_bits, vk::MemoryPropertyFlags required,
                           vk::MemoryPropertyFlags preferred) const;
+  // The device's clock probe, made on first use by RaiseClocks (harness/clock_probe.hpp).
+  std::unique_ptr<ClockProbe>& clock_probe() { return clock_probe_; }
 
  private:
   struct Messenger;
@@ -106,6 +109,7 @@ class Context {
   vk::raii::Queue queue_ = nullptr;
   vk::raii::CommandPool command_pool_ = nullptr;
   vk::raii::Fence fence_ = nullptr;
+  std::unique_ptr<ClockProbe> clock_probe_;  // last: released before the device
 };
 
 }  // namespace csbench

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 
+#include "harness/clock_probe.hpp"
 #include "harness/commands.hpp"
 #include "harness/context.hpp"
 #include "harness/error.hpp"
@@ -54,7 +55,7 @@ void MeasureDispatches(benchmark::State& state, Context& context, const std::str
   uint32_t batch = StableBatchSize(key, per_dispatch, period);
   TimedBatch timed = record_batch(batch);
   // A CPU device has no clocks of its own to raise, and a batch there can take a second.
-  if (context.info().type != "cpu") WarmUp([&] { return timed.Run(); });
+  if (context.info().type != "cpu") WarmUp(&context, [&] { return timed.Run(); });
   while (state.KeepRunningBatch(batch)) {
     state.SetIterationTime(timed.Run());
   }
@@ -72,10 +73,11 @@ std::chrono::steady_clock::time_point g_device_busy;  // the end of the latest t
 
 void NoteDeviceBusy() { g_device_busy = std::chrono::steady_clock::now(); }
 
-uint32_t WarmUp(const std::function<double()>& run, double min_seconds, double max_seconds,
+uint32_t WarmUp(Context* device, const std::function<double()>& run, double min_seconds, double max_seconds,
                 double min_idle_seconds) {
   const std::chrono::duration<double> idle = std::chrono::steady_clock::now() - g_device_busy;
   if (idle.count() < min_idle_seconds) return 0;
+  if (device != nullptr) RaiseClocks(*device);
   double elapsed = 0;
   double previous = 0;
   for (uint32_t runs = 1;; ++runs) {

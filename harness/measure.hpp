@@ -52,17 +52,21 @@ uint32_t BatchSize(double seconds_per_dispatch, uint32_t period, double target_s
 // iterations, and KeepRunningBatch rounds them up to whole batches.
 uint32_t StableBatchSize(const std::string& key, double seconds_per_dispatch, uint32_t period);
 
-// Runs `run` (which returns the seconds one untimed run took, on whichever clock the caller
-// times with) until the device has warmed up: at least `min_seconds` of runs, and then until a
-// run is no longer 1% faster than the one before, for at most `max_seconds`. A GPU lowers its
+// Warms `device` (null: no probe, as for tests) up for a timed loop of `run` (which returns the
+// seconds one untimed run took, on whichever clock the caller times with). A GPU lowers its
 // clocks while the host works (a CPU reference, a plain-loop benchmark) and takes a few hundred
-// milliseconds of load to raise them again, in steps (an H200 idles at 345 MHz and runs at
-// 1980): a sample taken before that measures the power state, not the kernel. The 0.2 s minimum
-// outlasts the plateaus seen between the steps. Nothing runs when the device finished timed work
-// less than `min_idle_seconds` ago (NoteDeviceBusy): Google Benchmark calls a benchmark again
-// right after its previous call, with the clocks still up. Returns the number of runs.
-uint32_t WarmUp(const std::function<double()>& run, double min_seconds = 0.2, double max_seconds = 1.0,
-                double min_idle_seconds = 0.01);
+// milliseconds of load to raise them again, in steps (an H100 or H200 idles at 345 MHz and runs
+// at 1980): a sample taken before that measures the power state, not the kernel. First the
+// device's clock probe runs until it is as fast as its best (RaiseClocks): a step can last
+// longer than any fixed warm-up time (an H100 ran a 6.5 us kernel at 15 us for seven
+// repetitions after a 0.2 s warm-up on the kernel itself). Then `run` runs for at least
+// `min_seconds`, and until a run is no longer 1% faster than the one before, for at most
+// `max_seconds` (caches, the kernel's own ramp). Nothing runs when the device finished timed
+// work less than `min_idle_seconds` ago (NoteDeviceBusy): Google Benchmark calls a benchmark
+// again right after its previous call, with the clocks still up. Returns the number of runs of
+// `run`.
+uint32_t WarmUp(Context* device, const std::function<double()>& run, double min_seconds = 0.2,
+                double max_seconds = 1.0, double min_idle_seconds = 0.01);
 // Marks the end of timed device work; every timed loop that begins with WarmUp ends with it.
 void NoteDeviceBusy();
 

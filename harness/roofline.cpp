@@ -38,7 +38,7 @@ double BestCopySeconds(Context& context, const Copier& copier, uint32_t per_batc
   if (context.info().type == "cpu") {
     batch.Run();
   } else {
-    WarmUp([&] { return batch.Run(); }, 0.2, 1.0, 0.0);
+    WarmUp(&context, [&] { return batch.Run(); }, 0.2, 1.0, 0.0);
   }
   double best = 1e30;
   for (uint32_t r = 0; r < rounds; ++r) best = std::min(best, batch.Run() / per_batch);

@@ -42,30 +42,30 @@ std::function<double()> Runs(std::vector<double> seconds) {
 
 TEST(WarmUp, GoesOnWhileRunsGetFaster) {
   // A clock ramping up: 40, 30, 20, 10 ms, then flat. The first flat run ends it.
-  EXPECT_EQ(WarmUp(Runs({0.04, 0.03, 0.02, 0.01, 0.01}), 0.05, 1.0, 0.0), 5u);
+  EXPECT_EQ(WarmUp(nullptr, Runs({0.04, 0.03, 0.02, 0.01, 0.01}), 0.05, 1.0, 0.0), 5u);
 }
 
 TEST(WarmUp, RunsAtLeastTheMinimumTime) {
   // Steady from the start, but 10 ms runs: five of them make the 50 ms minimum.
-  EXPECT_EQ(WarmUp(Runs({0.01}), 0.05, 1.0, 0.0), 5u);
+  EXPECT_EQ(WarmUp(nullptr, Runs({0.01}), 0.05, 1.0, 0.0), 5u);
 }
 
 TEST(WarmUp, StopsAtTheMaximumTime) {
   // Forever 2% faster: the one-second cap ends it.
   double t = 0.1;
   auto faster = [&t] { return t *= 0.98; };
-  EXPECT_LE(WarmUp(faster, 0.05, 1.0, 0.0), 15u);
+  EXPECT_LE(WarmUp(nullptr, faster, 0.05, 1.0, 0.0), 15u);
 }
 
 TEST(WarmUp, SkipsWhenTheDeviceWorkedMomentsAgo) {
   // Google Benchmark's next call of the same benchmark: the clocks are still up.
   NoteDeviceBusy();
   int runs = 0;
-  EXPECT_EQ(WarmUp([&runs] { return ++runs, 0.01; }, 0.05, 1.0, 10.0), 0u);
+  EXPECT_EQ(WarmUp(nullptr, [&runs] { return ++runs, 0.01; }, 0.05, 1.0, 10.0), 0u);
   EXPECT_EQ(runs, 0);
   // After an idle longer than the threshold it runs again.
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  EXPECT_EQ(WarmUp([&runs] { return ++runs, 0.01; }, 0.05, 1.0, 0.01), 5u);
+  EXPECT_EQ(WarmUp(nullptr, [&runs] { return ++runs, 0.01; }, 0.05, 1.0, 0.01), 5u);
 }
 
 // A case that counts how many of its kind are alive and how often one was made.

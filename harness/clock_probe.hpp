@@ -1,0 +1,53 @@
+// Raising a GPU's clocks before a timed loop, checked against a fixed probe kernel.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+namespace csbench {
+
+class Context;
+
+// What a process knows of its device's clocks: the probe's best time so far (0: not measured
+// yet) and how many raises in a row ended at the cap without reaching it.
+struct ClockRecord {
+  double best_seconds = 0;
+  uint32_t capped = 0;
+};
+
+// Runs `probe` (one fixed piece of work; returns its seconds) until the device is back at its
+// clocks, and returns the number of runs. The first time (no best recorded) it runs for at
+// least `first_seconds` and then until a run is no longer 1% faster than the best before it,
+// for at most twice `first_seconds`, and records the best. After that it runs until one run is
+// within `tolerance` of the record (lowering the record when a run beats it), for at most
+// `max_seconds`. Two capped raises in a row make the latest raise's best the record: a device
+// that stays slower (throttled, or shared with other work) then costs two capped raises, not
+// one per benchmark. Times are the probe's own, so a fake probe can test the rule.
+uint32_t RaiseClocks(const std::function<double()>& probe, ClockRecord& record, double first_seconds = 1.0,
+                     double max_seconds = 1.0, double tolerance = 0.03);
+
+// The probe of a device: kernels/harness/clock_probe.comp on every invocation of 1024 groups,
+// sized on first use so that one run lasts about 2 ms at the clocks of that moment.
+class ClockProbe {
+ public:
+  explicit ClockProbe(Context& context);
+  ~ClockProbe();
+  // Runs the probe once and returns its seconds (the GPU's timestamps, else the host clock).
+  double Run();
+  // Raises the device's clocks with RaiseClocks and this device's record.
+  uint32_t Raise();
+  uint32_t iterations() const { return iterations_; }
+
+ private:
+  struct Resources;
+  std::unique_ptr<Resources> resources_;
+  uint32_t iterations_ = 0;
+  ClockRecord record_;
+};
+
+// The context's probe (made on first use) raising its clocks; 0 runs on a CPU device, which has
+// no clocks of its own to raise.
+uint32_t RaiseClocks(Context& context);
+
+}  // namespace csbench

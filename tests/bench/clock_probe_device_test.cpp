@@ -1,0 +1,25 @@
+// The clock probe's kernel on the test device (lavapipe without a GPU): it compiles, sizes
+// itself and times a run; RaiseClocks leaves a CPU device alone.
+#include <gtest/gtest.h>
+
+#include "harness/clock_probe.hpp"
+#include "harness/context.hpp"
+#include "tests/bench/vulkan_environment.hpp"
+
+namespace csbench {
+namespace {
+
+TEST(ClockProbe, SizesItselfAndRuns) {
+  Context* context = testing::SharedContext();
+  if (context == nullptr) return;
+  ClockProbe probe(*context);
+  EXPECT_GE(probe.iterations(), 256u);
+  EXPECT_GT(probe.Run(), 0.0);
+  if (context->info().type == "cpu") {
+    EXPECT_EQ(RaiseClocks(*context), 0u);
+  }
+  testing::ExpectNoNewValidationMessages();
+}
+
+}  // namespace
+}  // namespace csbench

@@ -22,6 +22,12 @@ slower.  A benchmark is SLOWER only when all three hold:
      relative spread (scaled median absolute deviation) of its repetitions,
      the larger of baseline and run, and never less than the typical spread
      of its class in the baseline (device-timed, CPU plain loop, host-clocked);
+     and, for a baseline joined from R >= 2 processes, it leaves the 95%
+     prediction interval of a new process's level: the standard deviation s of
+     the R processes' medians times t(0.975, R-1) * sqrt(1 + 1/R) (4.97 s for
+     R = 3).  A process can put a whole benchmark on another level (host-
+     visible memory, clocks) while its own repetitions agree with each other;
+     the U test alone would take that for a regression;
   3. a one-sided Mann-Whitney U test says the run is slower, and its p-value
      stays below alpha 0.05 after Holm's correction over every benchmark
      compared in this call (all runs together).
@@ -58,6 +64,7 @@ from pathlib import Path
 try:
     from scipy.special import comb
     from scipy.stats import mannwhitneyu, median_abs_deviation
+    from scipy.stats import t as t_dist
     from statsmodels.stats.multitest import multipletests
 except ImportError as missing:  # bad set-up, not a regression: exit 2 with the reason, never 1
     print(f"compare.py: {missing.name} is missing (Debian packages python3-scipy and "
@@ -83,7 +90,9 @@ DEFAULT_RECORD_REPETITIONS = 9
 # Two H200 runs of one build differed by 2% on a kernel whose repetitions within each run
 # spread by 0.14%: one process's repetitions miss what changes between processes.
 DEFAULT_RECORD_RUNS = 3
-# Up to this many samples a side (and without ties) the U test's p-value is exact;
+# Which process of a joined baseline a repetition came from (join_runs writes it).
+PROCESS_KEY = "csbench_process"
+# Up to this many samples a side (and without a value on both sides) the U test's p-value is exact;
 # scipy's normal approximation overstates the smallest p-values of 9 against 9
 # samples tenfold, enough to hide any regression behind the correction.
 MAX_EXACT_UTEST = 50
@@ -115,6 +124,7 @@ class Result:
     nonsense: list = field(default_factory=list)  # impossible values: bad input
     counter_counts: dict = field(default_factory=dict)  # rate counter -> repetitions with it
     noise_class: str = DEVICE
+    processes: list = field(default_factory=list)  # per sample: its process (None: unknown)
 
     @property
     def family(self):
@@ -152,6 +162,10 @@ class Result:
         """Robust relative spread of the throughputs, or None with too few samples."""
         return relative_spread(self.throughputs(use_rate))
 
+    def process_noise(self, use_rate):
+        """Spread between the processes the samples came from, or None (one process)."""
+        return between_process_spread(self.throughputs(use_rate), self.processes)
+
 
 @dataclass
 class Comparison:
@@ -165,6 +179,7 @@ class Comparison:
     p_slower: float = None       # one-sided U test p-values, raw; None: no U test
     p_faster: float = None
     p_adjusted: float = None     # corrected p-value in the direction of the change
+    process_bar: float = None    # percent: prediction half-width of a new process's level
     detectable_pct: float = None  # smallest slowdown that would be SLOWER; None: none
     problems: list = field(default_factory=list)  # nonsense found on either side
 
@@ -319,6 +334,7 @@ def add_sample(result, entry, label):
         result.nonsense += [f"{label}: {r}" for r in reasons]
         return
     result.times_ns.append(time_ns)
+    result.processes.append(entry.get(PROCESS_KEY))
     for key in RATE_KEYS:
         if key in entry:
             result.counter_counts[key] = result.counter_counts.get(key, 0) + 1
@@ -364,7 +380,22 @@ def collect_results(data):
                                        f"{len(result.times_ns)} repetitions")
         if not result.times_ns and result.error is None and not result.nonsense:
             result.error = "no samples"
+        infer_processes(result, context)
     return results
+
+
+def infer_processes(result, context):
+    """Label the samples of a baseline joined before join_runs wrote PROCESS_KEY: its
+    context's recorded_runs R and, per benchmark, R equal blocks of samples in file
+    order (join_runs appends the processes' runs one after another)."""
+    try:
+        runs = int(context.get("recorded_runs", 1))
+    except (TypeError, ValueError):
+        return
+    n = len(result.processes)
+    if runs < 2 or n % runs or any(p is not None for p in result.processes):
+        return
+    result.processes = [i // (n // runs) for i in range(n)]
 
 
 # ---------------------------------------------------------------- statistics
@@ -380,6 +411,29 @@ def relative_spread(samples):
     if len(samples) < MIN_NOISE_REPETITIONS:
         return None
     return float(median_abs_deviation(samples, scale="normal")) / statistics.median(samples)
+
+
+def between_process_spread(samples, processes):
+    """Standard deviation of the per-process medians over the overall median, or None
+    when the samples come from fewer than two known processes."""
+    groups = {}
+    for sample, process in zip(samples, processes):
+        if process is not None:
+            groups.setdefault(process, []).append(sample)
+    if len(groups) < 2:
+        return None
+    medians = [statistics.median(g) for g in groups.values()]
+    return statistics.stdev(medians) / statistics.median(samples)
+
+
+def process_prediction_pct(result, use_rate):
+    """Half-width in percent of the 95% prediction interval of one new process's
+    level from the baseline's processes, or None (fewer than two processes)."""
+    spread = result.process_noise(use_rate)
+    if spread is None:
+        return None
+    processes = len({p for p in result.processes if p is not None})
+    return float(t_dist.ppf(0.975, processes - 1)) * math.sqrt(1 + 1 / processes) * spread * 100.0
 
 
 def class_floors(results):
@@ -403,10 +457,12 @@ def utest_pvalues(base, run):
     fewer than MIN_UTEST_REPETITIONS samples on a side."""
     if min(len(base), len(run)) < MIN_UTEST_REPETITIONS:
         return None, None
-    distinct = len(set(base) | set(run))
-    if distinct == 1:
+    if len(set(base) | set(run)) == 1:
         return 1.0, 1.0  # all samples equal: nothing to tell apart
-    exact = distinct == len(base) + len(run) and max(len(base), len(run)) <= MAX_EXACT_UTEST
+    # Ties within one side (a steady kernel's repetitions, equal to the timer's resolution) do
+    # not change U, which counts pairs across the sides, so every way of breaking them gives
+    # the same exact p-value; only a value on both sides makes U depend on the tie-break.
+    exact = not set(base) & set(run) and max(len(base), len(run)) <= MAX_EXACT_UTEST
     method = "exact" if exact else "asymptotic"
     pvalues = [mannwhitneyu(run, base, alternative=alt, method=method).pvalue
                for alt in ("less", "greater")]
@@ -462,7 +518,8 @@ def compare_one(name, base, run, floors, partial=False):
     p_slower, p_faster = utest_pvalues(base.throughputs(use_rate), run.throughputs(use_rate))
     return Comparison(name, base, run, verdict=None, ratio=throughput_ratio(base, run, use_rate),
                       noise=max(spreads) if spreads else None,
-                      p_slower=p_slower, p_faster=p_faster)
+                      p_slower=p_slower, p_faster=p_faster,
+                      process_bar=process_prediction_pct(base, use_rate))
 
 
 def compare_results(base, run, floors, partial=False):
@@ -478,16 +535,18 @@ def holm_adjusted(pvalues):
     return [float(p) for p in multipletests(pvalues, alpha=ALPHA, method=CORRECTION)[1]]
 
 
-def change_bar(noise, threshold_pct, noise_factor):
-    """The change in percent a benchmark must exceed: threshold or noise, the larger."""
-    return max(threshold_pct, noise_factor * noise * 100.0 if noise is not None else 0.0)
+def change_bar(noise, threshold_pct, noise_factor, process_bar=None):
+    """The change in percent a benchmark must exceed: the threshold, K times its noise or
+    the prediction interval of a new process's level, the largest."""
+    return max(threshold_pct, noise_factor * noise * 100.0 if noise is not None else 0.0,
+               process_bar or 0.0)
 
 
-def classify(change_pct, noise, p_adjusted, threshold_pct, noise_factor):
+def classify(change_pct, noise, p_adjusted, threshold_pct, noise_factor, process_bar=None):
     """Verdict from a throughput change, its noise and its corrected p-value (None: no test)."""
     if abs(change_pct) <= threshold_pct:
         return "SAME"
-    if abs(change_pct) <= change_bar(noise, threshold_pct, noise_factor):
+    if abs(change_pct) <= change_bar(noise, threshold_pct, noise_factor, process_bar):
         return "UNSURE"  # beyond the threshold, but within this benchmark's noise
     if p_adjusted is None or p_adjusted >= ALPHA:
         return "UNSURE"  # no U test (too few repetitions), or not significant after correction
@@ -505,8 +564,8 @@ def decide_verdicts(comparisons, threshold_pct, noise_factor):
     for c in comparisons:
         if not c.compared:
             continue
-        c.verdict = classify(c.change_pct, c.noise, c.p_adjusted, threshold_pct, noise_factor)
-        c.detectable_pct = change_bar(c.noise, threshold_pct, noise_factor)
+        c.verdict = classify(c.change_pct, c.noise, c.p_adjusted, threshold_pct, noise_factor, c.process_bar)
+        c.detectable_pct = change_bar(c.noise, threshold_pct, noise_factor, c.process_bar)
         if c.p_slower is None or \
                 smallest_pvalue(c.base.repetitions, c.run.repetitions) * len(tested) >= ALPHA:
             c.detectable_pct = None  # no test, or even total separation would not survive
@@ -805,15 +864,16 @@ def record_command(bench, repetitions, out_file, extra, interleaving=True):
 
 def join_runs(runs):
     """One baseline from runs of one device made by separate processes: every
-    repetition of a benchmark, renumbered; the per-process aggregates are
-    dropped (they summarize a part only).  The first run's context is kept."""
+    repetition of a benchmark, renumbered and labelled with its process
+    (PROCESS_KEY); the per-process aggregates are dropped (they summarize a
+    part only).  The first run's context is kept."""
     joined, counts = [], {}
-    for data in runs:
+    for process, data in enumerate(runs):
         for entry in data["benchmarks"]:
             if entry.get("run_type") == "aggregate":
                 continue
             name = entry.get("run_name") or entry.get("name")
-            entry = dict(entry, repetition_index=counts.get(name, 0))
+            entry = dict(entry, repetition_index=counts.get(name, 0), **{PROCESS_KEY: process})
             counts[name] = counts.get(name, 0) + 1
             joined.append(entry)
     for entry in joined:

@@ -335,6 +335,17 @@ class StatisticsTest(unittest.TestCase):
         self.assertGreater(p_faster, 0.99)
         self.assertEqual(compare.utest_pvalues(base[:3], run), (None, None))
 
+    def test_ties_within_a_side_keep_the_exact_test(self):
+        # A steady kernel: its repetitions take two values a side (the timer's resolution), and
+        # the sides are 10% apart. U is the same for every tie-break, so the p-value is the exact
+        # one; the normal approximation would give 6 times more, 0.083 after Holm over 670.
+        base, run = [1.0] * 5 + [1.001] * 4, [0.9] * 6 + [0.901] * 3
+        p_slower, _ = compare.utest_pvalues(base, run)
+        self.assertAlmostEqual(p_slower, compare.smallest_pvalue(9, 9))
+        # A value on both sides makes U depend on the tie-break: no exact test.
+        p_slower, _ = compare.utest_pvalues(base, run[:-1] + [1.0])
+        self.assertGreater(p_slower, 5 * compare.smallest_pvalue(9, 9))
+
     def test_spread_ignores_a_warm_up_outlier(self):
         samples = [100.0, 100.5, 99.5, 100.2, 99.8, 100.1, 99.9, 100.3, 20.0]
         self.assertLess(compare.relative_spread(samples), 0.005)
@@ -674,6 +685,70 @@ class JoinTest(CompareTestCase):
         a = self.write("a.json", repetitions=3, seed=1)
         b = self.write("b.json", repetitions=3, seed=2, ctx=synth.context(synth.DEVICE_B))
         self.assert_bad_input(*run_main("join", self.dir / "j.json", a, b), "different devices")
+
+
+class ProcessLevelTest(CompareTestCase):
+    """A process can put a whole benchmark on another level; a baseline joined from several
+    processes measures how far, and a new process within that is no regression."""
+
+    def joined_base(self, levels, noise=0.002):
+        """A baseline joined from one 3-repetition process per level (SLOW's time factor)."""
+        runs = [self.write(f"p{i}.json", repetitions=3, seed=20 + i, noise=noise, slow={SLOW: level})
+                for i, level in enumerate(levels)]
+        joined = self.dir / "joined.json"
+        status, _, err = run_main("join", joined, *runs)
+        self.assertEqual(status, 0, err)
+        return joined
+
+    def test_join_labels_each_repetition_with_its_process(self):
+        data = json.loads(self.joined_base([1.0, 1.0, 1.0]).read_text())
+        labels = [e[compare.PROCESS_KEY] for e in data["benchmarks"] if e["name"] == SLOW]
+        self.assertEqual(labels, [0, 0, 0, 1, 1, 1, 2, 2, 2])
+
+    def test_a_new_process_level_within_the_baselines_spread_is_not_slower(self):
+        # The H200 case: three baseline processes at 1.0, 1.0 and 1.15 times, tight within
+        # each; a new process at 1.2 is slower than all of them, yet a fourth process level.
+        base = self.joined_base([1.0, 1.0, 1.15])
+        run = self.write("run.json", seed=2, noise=0.002, slow={SLOW: 1.2})
+        status, out, err = run_main(run, "--baseline", base)
+        self.assertEqual(status, 0, out + err)
+        self.assertEqual(verdicts(out)[SLOW], "UNSURE")
+        # The same samples in a baseline that does not say they came from three processes:
+        # the U test and the tight repetitions call it SLOWER.
+        data = json.loads(base.read_text())
+        for entry in data["benchmarks"]:
+            del entry[compare.PROCESS_KEY]
+        data["context"].pop("recorded_runs")
+        flat = synth.write(self.dir / "flat.json", data)
+        status, out, err = run_main(run, "--baseline", flat)
+        self.assertEqual(status, 1, out + err)
+        self.assertEqual(verdicts(out)[SLOW], "SLOWER")
+
+    def test_a_10_percent_regression_against_steady_processes_is_slower(self):
+        base = self.joined_base([1.0, 1.0, 1.0])
+        run = self.write("run.json", seed=2, noise=0.002, slow={SLOW: 1 / 0.9})
+        status, out, err = run_main(run, "--baseline", base)
+        self.assertEqual(status, 1, out + err)
+        self.assertEqual([n for n, v in verdicts(out).items() if v == "SLOWER"], [SLOW])
+
+    def test_processes_of_an_older_joined_baseline_are_inferred(self):
+        # Baselines joined before the label was written: recorded_runs and the file order.
+        data = json.loads(self.joined_base([1.0, 1.0, 1.0]).read_text())
+        for entry in data["benchmarks"]:
+            del entry[compare.PROCESS_KEY]
+        results = compare.collect_results(data)
+        self.assertEqual(results[SLOW].processes, [0, 0, 0, 1, 1, 1, 2, 2, 2])
+        data["context"]["recorded_runs"] = "2"  # 9 samples do not split in two: unknown
+        self.assertEqual(compare.collect_results(data)[SLOW].processes, [None] * 9)
+
+    def test_prediction_interval_of_three_processes(self):
+        result = compare.Result("x", times_ns=[1.0] * 9, processes=[0, 0, 0, 1, 1, 1, 2, 2, 2])
+        result.times_ns = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1 / 0.9, 1 / 0.9, 1 / 0.9]
+        # Process medians (throughput) 1, 1, 0.9: standard deviation 0.0577; t(0.975, 2) = 4.303.
+        self.assertAlmostEqual(compare.process_prediction_pct(result, False),
+                               4.303 * (4 / 3) ** 0.5 * 5.774, delta=0.05)
+        self.assertIsNone(compare.process_prediction_pct(compare.Result("y", times_ns=[1.0] * 9,
+                                                                        processes=[None] * 9), False))
 
 
 class CommandLineTest(CompareTestCase):

@@ -774,6 +774,21 @@ def key_of(data, path):
         raise InputError(f"{path}: {e}") from None
 
 
+def one_device_key(runs, paths):
+    """The device key that every run shares (paths name them in messages); bad input when
+    they come from different devices."""
+    keys = {key_of(data, path) for data, path in zip(runs, paths)}
+    if len(keys) > 1:
+        raise InputError(f"runs of different devices: {', '.join(sorted(keys))}")
+    return keys.pop()
+
+
+def require_complete(data, source):
+    """Bad input when a run was interrupted: a partial run is no baseline."""
+    if is_interrupted(data["context"]):
+        raise InputError(f"{source} was interrupted; a partial run is no baseline")
+
+
 def describe(data, path):
     """'<device> [<key>] from <path>' for report headers; two GPUs of one model (one key)
     are told apart by their index."""
@@ -895,8 +910,7 @@ def record_one(bench, repetitions, out_dir, extra, interleaving):
         data = load_run(tmp)
     finally:
         os.unlink(tmp)
-    if is_interrupted(data["context"]):
-        raise InputError(f"{bench} was interrupted; a partial run is no baseline")
+    require_complete(data, bench)
     return data
 
 
@@ -918,9 +932,7 @@ def cmd_record(args, extra):
     out_dir.mkdir(parents=True, exist_ok=True)
     runs = [record_one(bench, args.repetitions // args.runs, out_dir, extra, args.interleaving)
             for _ in range(args.runs)]
-    keys = {key_of(data, bench) for data in runs}
-    if len(keys) > 1:
-        raise InputError(f"the runs came from different devices: {', '.join(sorted(keys))}")
+    key = one_device_key(runs, [bench] * len(runs))
     data = runs[0] if args.runs == 1 else join_runs(runs)
     results = collect_results(data)
     failed = [r.name for r in results.values() if r.error]
@@ -929,7 +941,7 @@ def cmd_record(args, extra):
     bad = [f"{r.name}: {r.nonsense[0]}" for r in results.values() if r.nonsense]
     if bad:
         raise InputError(f"nonsense values, no baseline written: {bad[0]}")
-    dest = out_dir / f"{keys.pop()}.json"
+    dest = out_dir / f"{key}.json"
     fd, tmp = tempfile.mkstemp(prefix=".record-", suffix=".json", dir=out_dir)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         json.dump(data, f, indent=1)
@@ -1002,13 +1014,14 @@ def build_parser():
 
 
 def cmd_merge(args):
-    """Concatenate the benchmarks of runs from one device; the first run's context is kept."""
+    """Concatenate the benchmarks of runs from one device; the first run's context is kept,
+    marked interrupted when any part was (its filter may not have finished)."""
     runs = [load_run(path) for path in args.runs]
-    keys = {key_of(data, path) for data, path in zip(runs, args.runs)}
-    if len(keys) > 1:
-        raise InputError(f"runs of different devices: {', '.join(sorted(keys))}")
+    one_device_key(runs, args.runs)
     merged = runs[0]
     merged["context"]["merged_from"] = [Path(path).name for path in args.runs]
+    if any(is_interrupted(data["context"]) for data in runs):
+        merged["context"]["interrupted"] = True
     seen = {b["name"] for b in merged["benchmarks"]}
     for data, path in zip(runs[1:], args.runs[1:]):
         twice = seen & {b["name"] for b in data["benchmarks"]}
@@ -1024,13 +1037,10 @@ def cmd_merge(args):
 def cmd_join(args):
     """Join separate processes' runs of the same benchmarks into one baseline."""
     runs = [load_run(path) for path in args.runs]
-    keys = {key_of(data, path) for data, path in zip(runs, args.runs)}
-    if len(keys) > 1:
-        raise InputError(f"runs of different devices: {', '.join(sorted(keys))}")
+    one_device_key(runs, args.runs)
     names = []
     for data, path in zip(runs, args.runs):
-        if is_interrupted(data["context"]):
-            raise InputError(f"{path} was interrupted; a partial run is no baseline")
+        require_complete(data, path)
         names.append({b.get("run_name") or b["name"] for b in data["benchmarks"]
                       if b.get("run_type") != "aggregate"})
     for these, path in zip(names[1:], args.runs[1:]):

@@ -646,6 +646,21 @@ class MergeTest(CompareTestCase):
         status, out, err = run_main("merge", self.dir / "m.json", a, other)
         self.assert_bad_input(status, out, err, "different devices")
 
+    def test_an_interrupted_part_makes_the_merge_partial(self):
+        # A part stopped by a signal may lack benchmarks of its filter: the merged run says so,
+        # and its absent entries are NOT_RUN, not MISSING.
+        specs = synth.default_benchmarks()
+        a = self.write("a.json", benchmarks=[s for s in specs if s[0].startswith("reduction/")])
+        b = self.write("b.json", benchmarks=[s for s in specs if not s[0].startswith("reduction/")][:-1],
+                       interrupted=True)
+        merged = self.dir / "merged.json"
+        self.assertEqual(run_main("merge", merged, a, b)[0], 0)
+        self.assertTrue(json.loads(merged.read_text())["context"]["interrupted"])
+        status, out, err = self.compare(merged)
+        self.assertEqual(status, 0, out + err)
+        self.assertIn("NOT_RUN", verdicts(out).values())
+        self.assertNotIn("MISSING", verdicts(out).values())
+
     def test_merge_refuses_overlapping_runs(self):
         a, _ = self.parts()
         status, out, err = run_main("merge", self.dir / "m.json", a, a)

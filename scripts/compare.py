@@ -162,10 +162,6 @@ class Result:
         """Robust relative spread of the throughputs, or None with too few samples."""
         return relative_spread(self.throughputs(use_rate))
 
-    def process_noise(self, use_rate):
-        """Spread between the processes the samples came from, or None (one process)."""
-        return between_process_spread(self.throughputs(use_rate), self.processes)
-
 
 @dataclass
 class Comparison:
@@ -413,27 +409,28 @@ def relative_spread(samples):
     return float(median_abs_deviation(samples, scale="normal")) / statistics.median(samples)
 
 
-def between_process_spread(samples, processes):
-    """Standard deviation of the per-process medians over the overall median, or None
-    when the samples come from fewer than two known processes."""
+def process_medians(samples, processes):
+    """The median of each known process's samples (processes: one label per sample, None
+    where unknown)."""
     groups = {}
     for sample, process in zip(samples, processes):
         if process is not None:
             groups.setdefault(process, []).append(sample)
-    if len(groups) < 2:
-        return None
-    medians = [statistics.median(g) for g in groups.values()]
-    return statistics.stdev(medians) / statistics.median(samples)
+    return [statistics.median(g) for g in groups.values()]
 
 
 def process_prediction_pct(result, use_rate):
     """Half-width in percent of the 95% prediction interval of one new process's
-    level from the baseline's processes, or None (fewer than two processes)."""
-    spread = result.process_noise(use_rate)
-    if spread is None:
+    level from the baseline's processes: the standard deviation of their medians,
+    relative to the overall median, times t(0.975, R-1) * sqrt(1 + 1/R); None with
+    fewer than two processes."""
+    samples = result.throughputs(use_rate)
+    medians = process_medians(samples, result.processes)
+    runs = len(medians)
+    if runs < 2:
         return None
-    processes = len({p for p in result.processes if p is not None})
-    return float(t_dist.ppf(0.975, processes - 1)) * math.sqrt(1 + 1 / processes) * spread * 100.0
+    spread = statistics.stdev(medians) / statistics.median(samples)
+    return float(t_dist.ppf(0.975, runs - 1)) * math.sqrt(1 + 1 / runs) * spread * 100.0
 
 
 def class_floors(results):

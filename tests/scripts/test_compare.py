@@ -317,6 +317,37 @@ class SuiteScaleTest(CompareTestCase):
         self.assertEqual(set(verdicts(out).values()), {"UNSURE"})
         self.assertIn("500 benchmarks could not have been found SLOWER", out)
 
+    def test_fail_on_device_timed_reports_but_passes_a_slow_host_entry(self):
+        # A shared host moved a host-clocked entry by 40% between machine sessions: by
+        # default that fails, with --fail-on device-timed it is printed, marked, and passes.
+        run = self.write("run.json", benchmarks=SUITE, seed=2, warmup=2.0,
+                         noise=synth.class_noise(), slow={HOST_ENTRY: 1.4})
+        status, out, _ = self.compare(run)
+        self.assertEqual(status, 1)
+        self.assertEqual(verdicts(out)[HOST_ENTRY], "SLOWER")
+        status, out, _ = self.compare(run, "--fail-on", "device-timed")
+        self.assertEqual(status, 0)
+        self.assertEqual(verdicts(out)[HOST_ENTRY], "SLOWER")
+        self.assertIn(f"SLOWER on Synthetic GPU A [10de-2330-2434596864]: {HOST_ENTRY} -", out)
+        self.assertIn("not failing: host-clocked, not in --fail-on", out)
+        self.assertIn("failing classes (--fail-on): device-timed", out)
+        self.assertEqual(self.compare(run, "--fail-on", "device-timed,cpu")[0], 0)
+        self.assertEqual(self.compare(run, "--fail-on", "cpu,host-clocked")[0], 1)
+
+    def test_fail_on_device_timed_still_fails_on_a_kernel(self):
+        run = self.write("run.json", benchmarks=SUITE, seed=2, warmup=2.0,
+                         noise=synth.class_noise(), slow={GPU_ENTRY: 1 / 0.9, HOST_ENTRY: 1.4})
+        status, out, _ = self.compare(run, "--fail-on", "device-timed", "--markdown")
+        self.assertEqual(status, 1)
+        self.assertIn(f"SLOWER on Synthetic GPU A [10de-2330-2434596864]: {GPU_ENTRY} -10.", out)
+        self.assertIn("not failing: host-clocked", out)
+
+    def test_fail_on_rejects_an_unknown_class(self):
+        for value in ("gpu", "", "device-timed,host"):
+            with self.subTest(value=value):
+                self.assert_bad_input(*self.compare(self.base, "--fail-on", value),
+                                      "--fail-on takes a comma-separated list")
+
     def test_noise_factor_option(self):
         run = self.write("run.json", benchmarks=SUITE, seed=2, warmup=2.0,
                          noise=synth.class_noise(), slow={CPU_ENTRY: 1 / 0.85})

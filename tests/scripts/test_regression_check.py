@@ -15,7 +15,8 @@ SCRIPT = REPO / "scripts" / "regression-check.sh"
 # Writes a synthetic run of the default fixture benchmarks, each process with its own noise;
 # with CSBENCH_EXTRA_DEFINES_VARIANT=V and CSBENCH_EXTRA_DEFINES=SLOWDOWN=n set, V's kernels take
 # FAKE_SLOW times longer (as the planted slowdown makes them); FAKE_OTHER_SLOW slows one other
-# benchmark too.
+# benchmark too. Besides the fixture's device-timed benchmarks each run has one host-clocked
+# Gray-Scott mode, HOST_OTHER.
 FAKE_BENCH = """#!{python}
 import json, os, sys
 sys.path.insert(0, {fixtures!r})
@@ -33,12 +34,15 @@ if variant and os.environ.get("CSBENCH_EXTRA_DEFINES", "").startswith("SLOWDOWN=
         slow[other] = factor
 with open(os.environ["FAKE_LOG"], "a") as log:
     log.write(f"{{reps}} {{variant or '-'}}\\n")
-data = synth.make_run(repetitions=reps, seed=os.getpid(), slow=slow)
+host = ({host!r}, 2.0e7, 2048 * 1024 * 512)
+data = synth.make_run(benchmarks=synth.default_benchmarks() + [host], repetitions=reps, seed=os.getpid(),
+                      slow=slow)
 data["context"]["argv"] = args
 open(out, "w").write(json.dumps(data))
 """
 
 OTHER = "run_simulation/shared_soa/workgroup16x16/domain2048x1024/total512/image32/compute"
+HOST_OTHER = "run_simulation/shared_soa/workgroup16x16/domain2048x1024/total512/image32/compute+download+sum"
 
 
 class RegressionCheckTest(unittest.TestCase):
@@ -47,7 +51,8 @@ class RegressionCheckTest(unittest.TestCase):
         self.tmp = tempfile.TemporaryDirectory()
         self.dir = Path(self.tmp.name)
         self.bench = self.dir / "bench"
-        self.bench.write_text(FAKE_BENCH.format(python=sys.executable, fixtures=str(HERE / "fixtures")))
+        self.bench.write_text(FAKE_BENCH.format(python=sys.executable, fixtures=str(HERE / "fixtures"),
+                                                      host=HOST_OTHER))
         self.bench.chmod(0o755)
         self.log = self.dir / "calls.txt"
         self.out = self.dir / "out"
@@ -79,6 +84,19 @@ class RegressionCheckTest(unittest.TestCase):
         status, out = self.check(FAKE_OTHER_SLOW=OTHER, FAKE_SLOW="1.3")
         self.assertEqual(status, 1, out)
         self.assertIn(f"also SLOWER: {OTHER}", out)
+
+    def test_compare_flags_can_leave_a_host_class_out(self):
+        # A host-clocked entry slowed too: it fails the check by default, and with
+        # --fail-on device-timed it is listed but does not.
+        status, out = self.check(FAKE_OTHER_SLOW=HOST_OTHER, FAKE_SLOW="1.3")
+        self.assertEqual(status, 1, out)
+        self.assertIn(f"also SLOWER: {HOST_OTHER}", out)
+        status, out = self.check(FAKE_OTHER_SLOW=HOST_OTHER, FAKE_SLOW="1.3", STEPS="compare",
+                                 COMPARE_FLAGS="--fail-on device-timed")
+        self.assertEqual(status, 0, out)
+        self.assertIn("4 prefetch4 benchmark(s) SLOWER, 0 other(s)", out)
+        self.assertIn("1 SLOWER of a class that does not fail (COMPARE_FLAGS=--fail-on device-timed)", out)
+        self.assertIn("not failing: host-clocked", out)
 
     def test_a_slowdown_too_small_to_see_fails_the_check(self):
         status, out = self.check(FAKE_SLOW="1.0")

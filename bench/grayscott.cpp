@@ -340,12 +340,10 @@ void Simulation::RunImages(const std::function<void(uint32_t, std::span<const fl
 
 void Simulation::MeasureCompute(benchmark::State& state, uint32_t total) {
   TimedBatch timed(*s_->context, [&](Commands& c) { s_->RecordSteps(c, 0, total); });
-  if (s_->context->info().type != "cpu") {
-    WarmUp(s_->context, [&] {
-      Reset();
-      return timed.Run();
-    });
-  }
+  WarmUp(s_->context, [&] {
+    Reset();
+    return timed.Run();
+  });
   for (auto _ : state) {
     // Untimed: the iteration's time is the batch's alone (UseManualTime).
     Reset();
@@ -371,14 +369,12 @@ void Simulation::MeasureImages(benchmark::State& state, uint32_t total, uint32_t
       if (sum) checksum += CellSum(layout, v);
     });
   };
-  if (s_->context->info().type != "cpu") {
-    WarmUp(s_->context, [&] {
-      Reset();
-      const auto start = std::chrono::steady_clock::now();
-      run();
-      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    });
-  }
+  WarmUp(s_->context, [&] {
+    Reset();
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  });
   for (auto _ : state) {
     state.PauseTiming();
     Reset();

@@ -145,9 +145,8 @@ int main(int argc, char** argv) {
   // several) become this run's device: its index and key, or "plain_loop" and the key of the
   // plain_loop backend's run (the host CPU's name).
   const auto run_context = csbench::RunContext(context.get(), options);
-  const auto key = std::find_if(run_context.begin(), run_context.end(), [](const auto& kv) { return kv.first == "device_key"; });
   flags.out = csbench::ExpandDevicePlaceholders(flags.out, context ? std::to_string(context->info().index) : "plain_loop",
-                                                key == run_context.end() ? "unknown" : key->second);
+                                                csbench::DeviceKey(context.get()));
   if (!flags.out.empty() && !std::ofstream(flags.out, std::ios::app)) {
     fmt::print(stderr, "csbench: --benchmark_out={}: cannot write that file\n", flags.out);
     return 2;

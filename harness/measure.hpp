@@ -63,8 +63,9 @@ uint32_t StableBatchSize(const std::string& key, double seconds_per_dispatch, ui
 // `min_seconds`, and until a run is no longer 1% faster than the one before, for at most
 // `max_seconds` (caches, the kernel's own ramp). Nothing runs when the device finished timed
 // work less than `min_idle_seconds` ago (NoteDeviceBusy): Google Benchmark calls a benchmark
-// again right after its previous call, with the clocks still up. Returns the number of runs of
-// `run`.
+// again right after its previous call, with the clocks still up. Nothing runs on a CPU device
+// (lavapipe): it has no clocks of its own to raise, and one run there can take a second.
+// Returns the number of runs of `run` (0: none).
 uint32_t WarmUp(Context* device, const std::function<double()>& run, double min_seconds = 0.2,
                 double max_seconds = 1.0, double min_idle_seconds = 0.01);
 // Marks the end of timed device work; every timed loop that begins with WarmUp ends with it.

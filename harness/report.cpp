@@ -35,6 +35,10 @@ std::string FileSafe(const std::string& text) {
   return out;
 }
 
+std::string DeviceKey(const Context* context) {
+  return context == nullptr ? "plain_loop-" + FileSafe(HostCpuName()) : context->info().Key();
+}
+
 std::vector<std::pair<std::string, std::string>> RunContext(const Context* context, const Options& options) {
   std::vector<std::pair<std::string, std::string>> kv;
   kv.emplace_back("csbench_revision", Revision());
@@ -48,7 +52,7 @@ std::vector<std::pair<std::string, std::string>> RunContext(const Context* conte
     std::string cpu = HostCpuName();
     kv.emplace_back("backend", "plain_loop");
     kv.emplace_back("device", cpu);
-    kv.emplace_back("device_key", "plain_loop-" + FileSafe(cpu));
+    kv.emplace_back("device_key", DeviceKey(nullptr));
     kv.emplace_back("timer", "host");
     return kv;
   }
@@ -67,7 +71,7 @@ std::vector<std::pair<std::string, std::string>> RunContext(const Context* conte
   kv.emplace_back("timestamp_valid_bits", std::to_string(d.timestamp_valid_bits));
   // GPU timestamps time the dispatches alone; host: submit+wait on the CPU clock.
   kv.emplace_back("timer", context->gpu_timer() ? "gpu" : "host");
-  kv.emplace_back("device_key", d.Key());
+  kv.emplace_back("device_key", DeviceKey(context));
   // Two GPUs of one model share a key; the index (as --list-devices prints it) tells them apart.
   kv.emplace_back("device_index", std::to_string(d.index));
   return kv;

@@ -15,6 +15,10 @@ class Context;
 // plain_loop backend.
 std::vector<std::pair<std::string, std::string>> RunContext(const Context* context, const Options& options);
 
+// The run's baseline key (the context's device_key): the device's vendor, device and driver
+// version, or "plain_loop-<host CPU>" for the plain_loop backend (`context` null).
+std::string DeviceKey(const Context* context);
+
 // The host CPU's model name, for the plain_loop backend's device entry.
 std::string HostCpuName();
 

@@ -1,9 +1,10 @@
 // The clock probe's kernel on the test device (lavapipe without a GPU): it compiles, sizes
-// itself and times a run; RaiseClocks leaves a CPU device alone.
+// itself and times a run; RaiseClocks and WarmUp leave a CPU device alone.
 #include <gtest/gtest.h>
 
 #include "harness/clock_probe.hpp"
 #include "harness/context.hpp"
+#include "harness/measure.hpp"
 #include "tests/bench/vulkan_environment.hpp"
 
 namespace csbench {
@@ -19,6 +20,14 @@ TEST(ClockProbe, SizesItselfAndRuns) {
     EXPECT_EQ(RaiseClocks(*context), 0u);
   }
   testing::ExpectNoNewValidationMessages();
+}
+
+TEST(WarmUp, RunsNothingOnACpuDevice) {
+  Context* context = testing::SharedContext();
+  if (context == nullptr || context->info().type != "cpu") GTEST_SKIP() << "needs a CPU Vulkan device";
+  uint32_t runs = 0;
+  EXPECT_EQ(WarmUp(context, [&runs] { return ++runs, 0.01; }, 0.05, 1.0, 0.0), 0u);
+  EXPECT_EQ(runs, 0u);
 }
 
 }  // namespace

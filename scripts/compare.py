@@ -1051,6 +1051,12 @@ def cmd_merge(args):
     one_device_key(runs, args.runs)
     merged = runs[0]
     merged["context"]["merged_from"] = [Path(path).name for path in args.runs]
+    revisions = [data["context"].get("csbench_revision", "unknown") for data in runs]
+    if len(set(revisions)) > 1:
+        # The context keeps the first part's revision; say which part came from which build.
+        merged["context"]["merged_revisions"] = [f"{Path(path).name}: {rev}"
+                                                 for path, rev in zip(args.runs, revisions)]
+        print(f"note: the parts come from different builds ({', '.join(merged['context']['merged_revisions'])})")
     if any(is_interrupted(data["context"]) for data in runs):
         merged["context"]["interrupted"] = True
     seen = {b["name"] for b in merged["benchmarks"]}

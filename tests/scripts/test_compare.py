@@ -670,6 +670,22 @@ class MergeTest(CompareTestCase):
         self.assertEqual(status, 0, err)
         self.assertNotIn("MISSING", out)
 
+    def test_merge_names_the_build_of_each_part(self):
+        a, b = self.parts()
+        data = json.loads(b.read_text())
+        data["context"]["csbench_revision"] = "0123456789ab"
+        b.write_text(json.dumps(data))
+        merged = self.dir / "merged.json"
+        status, out, err = run_main("merge", merged, a, b)
+        self.assertEqual(status, 0, err)
+        self.assertIn("note: the parts come from different builds", out)
+        first = json.loads(a.read_text())["context"].get("csbench_revision", "unknown")
+        self.assertEqual(json.loads(merged.read_text())["context"]["merged_revisions"],
+                         [f"a.json: {first}", "b.json: 0123456789ab"])
+        # One build: nothing added.
+        run_main("merge", merged, *self.parts())
+        self.assertNotIn("merged_revisions", json.loads(merged.read_text())["context"])
+
     def test_merge_refuses_two_devices(self):
         a, _ = self.parts()
         other = self.write("other.json", ctx=synth.context(synth.DEVICE_B), drop=[

@@ -1044,6 +1044,15 @@ def build_parser():
     return parser
 
 
+def note_builds(runs, paths, context, key):
+    """Where the runs come from different builds (csbench_revision), list each file's build
+    under `key` of the combined context (which keeps the first run's revision) and say so."""
+    revisions = [data["context"].get("csbench_revision", "unknown") for data in runs]
+    if len(set(revisions)) > 1:
+        context[key] = [f"{Path(path).name}: {rev}" for path, rev in zip(paths, revisions)]
+        print(f"note: the parts come from different builds ({', '.join(context[key])})")
+
+
 def cmd_merge(args):
     """Concatenate the benchmarks of runs from one device; the first run's context is kept,
     marked interrupted when any part was (its filter may not have finished)."""
@@ -1051,12 +1060,7 @@ def cmd_merge(args):
     one_device_key(runs, args.runs)
     merged = runs[0]
     merged["context"]["merged_from"] = [Path(path).name for path in args.runs]
-    revisions = [data["context"].get("csbench_revision", "unknown") for data in runs]
-    if len(set(revisions)) > 1:
-        # The context keeps the first part's revision; say which part came from which build.
-        merged["context"]["merged_revisions"] = [f"{Path(path).name}: {rev}"
-                                                 for path, rev in zip(args.runs, revisions)]
-        print(f"note: the parts come from different builds ({', '.join(merged['context']['merged_revisions'])})")
+    note_builds(runs, args.runs, merged["context"], "merged_revisions")
     if any(is_interrupted(data["context"]) for data in runs):
         merged["context"]["interrupted"] = True
     seen = {b["name"] for b in merged["benchmarks"]}
@@ -1087,6 +1091,7 @@ def cmd_join(args):
                              "join runs of the same benchmarks (merge joins disjoint ones)")
     joined = join_runs(runs)
     joined["context"]["joined_from"] = [Path(path).name for path in args.runs]
+    note_builds(runs, args.runs, joined["context"], "joined_revisions")
     Path(args.out).write_text(json.dumps(joined, indent=1) + "\n")
     reps = sorted({b["repetitions"] for b in joined["benchmarks"]})
     print(f"joined {len(args.runs)} runs, {len(names[0])} benchmarks x "

@@ -717,6 +717,18 @@ class MergeTest(CompareTestCase):
 class JoinTest(CompareTestCase):
     """Separate processes' runs of the same benchmarks become one baseline of all repetitions."""
 
+    def test_join_names_the_build_of_each_run(self):
+        runs = [self.write(f"p{i}.json", repetitions=3, seed=10 + i) for i in range(2)]
+        data = json.loads(runs[1].read_text())
+        data["context"]["csbench_revision"] = "0123456789ab"
+        runs[1].write_text(json.dumps(data))
+        out_file = self.dir / "joined.json"
+        status, out, err = run_main("join", out_file, *runs)
+        self.assertEqual(status, 0, err)
+        self.assertIn("note: the parts come from different builds", out)
+        self.assertEqual(json.loads(out_file.read_text())["context"]["joined_revisions"][1],
+                         "p1.json: 0123456789ab")
+
     def test_three_runs_of_three_make_nine_repetitions(self):
         runs = [self.write(f"p{i}.json", repetitions=3, seed=10 + i) for i in range(3)]
         joined = self.dir / "joined.json"

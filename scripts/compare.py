@@ -10,9 +10,10 @@
     compare.py join OUT.json RUN.json...  (runs of one device, the same benchmarks:
                                            their repetitions become one baseline)
 
-All files are Google Benchmark JSON output (--benchmark_out_format=json).  Each
-run is compared with baselines/<device_key>.json of its own device (device_key
-from the run's JSON context); --baseline FILE names the baseline of a single run.
+All files are Google Benchmark JSON output (--benchmark_out_format=json), read
+as xz-compressed JSON where the name ends in .xz. Each run is compared with
+baselines/<device_key>.json of its own device (device_key from the run's JSON
+context); --baseline FILE names the baseline of a single run.
 
 The change of a benchmark is its throughput change (median Gelem/s, or the
 inverse of the median time where neither side has Gelem/s): negative means
@@ -58,6 +59,7 @@ reason on stderr.
 
 import argparse
 import json
+import lzma
 import math
 import os
 import re
@@ -231,9 +233,13 @@ def load_run(path):
     """Read and sanity-check a Google Benchmark JSON file; raise InputError."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        # The stored runs of docs/data are xz-compressed.
+        raw = lzma.decompress(path.read_bytes()) if path.suffix == ".xz" else path.read_bytes()
+        text = raw.decode("utf-8")
     except OSError as e:
         raise InputError(f"cannot read {path}: {e.strerror or e}") from None
+    except lzma.LZMAError:
+        raise InputError(f"{path} is not xz-compressed data") from None
     except UnicodeDecodeError:
         raise InputError(f"{path} is not UTF-8 text") from None
     if not text.strip():

@@ -193,6 +193,17 @@ class InputTest(CompareTestCase):
         (self.dir / "x.json").write_text(json.dumps({"hello": 1}))
         self.assert_bad_input(*self.compare(self.dir / "x.json"), "no 'benchmarks' list")
 
+    def test_xz_compressed_runs_are_read(self):
+        import lzma
+        packed = self.dir / "run.json.xz"
+        packed.write_bytes(lzma.compress(self.base.read_bytes()))
+        status, out, err = self.compare(packed)
+        self.assertEqual(status, 0, err)
+        self.assertEqual(set(verdicts(out).values()), {"SAME"})
+        bad = self.dir / "bad.json.xz"
+        bad.write_bytes(b"not xz")
+        self.assert_bad_input(*self.compare(bad), "is not xz-compressed data")
+
     def test_corrupt_baseline(self):
         (self.dir / "cut.json").write_text("{\"context\": {")
         status, out, err = run_main(self.base, "--baseline", self.dir / "cut.json")

@@ -147,12 +147,6 @@ const std::vector<Variant>& Variants() {
       // 12 rows: fewer registers a work-item than rows16, so more warps an SM, for a smaller tile.
       {.name = "fused4_rows12", .source = "grayscott/fused.comp", .defines = {{"SINGLE_BUFFER", "1"}},
        .cells = {1, 12}, .steps = 4, .workgroups = {{64, 5}, {64, 6}, {64, 8}}},
-      // fused4_rows16 whose workgroup walks 2 or 8 tiles down its column and loads the next tile
-      // while it steps the current one: the load of a tile no longer waits alone.
-      {.name = "fused4_rows16_walk2", .source = "grayscott/fused.comp", .defines = {{"SINGLE_BUFFER", "1"}},
-       .cells = {1, 16}, .steps = 4, .tiles = 2, .workgroups = {{64, 4}, {64, 6}}},
-      {.name = "fused4_rows16_walk8", .source = "grayscott/fused.comp", .defines = {{"SINGLE_BUFFER", "1"}},
-       .cells = {1, 16}, .steps = 4, .tiles = 8, .workgroups = {{64, 4}, {64, 6}}},
   };
   return variants;
 }
@@ -250,8 +244,7 @@ Simulation::Simulation(Context& context, const Variant& variant, Extent workgrou
   s_->variant = variant;
   s_->layout = initial.layout;
   const Extent tile = TileOf(variant, workgroup);
-  const uint32_t tile_rows = (s_->layout.height + tile.y - 1) / tile.y;
-  s_->groups = {(s_->layout.width + tile.x - 1) / tile.x, (tile_rows + variant.tiles - 1) / variant.tiles, 1};
+  s_->groups = {(s_->layout.width + tile.x - 1) / tile.x, (s_->layout.height + tile.y - 1) / tile.y, 1};
   Require(s_->plane_bytes() % info.min_storage_buffer_offset_alignment == 0,
           "a plane is not a multiple of the device's minStorageBufferOffsetAlignment");
   RequireSupport(
@@ -266,7 +259,6 @@ Simulation::Simulation(Context& context, const Variant& variant, Extent workgrou
   defines.push_back({"CELLS_X", std::to_string(variant.cells.x)});
   defines.push_back({"CELLS_Y", std::to_string(variant.cells.y)});
   if (variant.steps > 1) defines.push_back({"STEPS", std::to_string(variant.steps)});
-  if (variant.tiles > 1) defines.push_back({"TILES", std::to_string(variant.tiles)});
   s_->spec = KernelSpec{.label = variant.name,
                         .source = variant.source,
                         .defines = defines,

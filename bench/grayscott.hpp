@@ -31,8 +31,6 @@ struct Variant {
   // Above 1, a workgroup's tile is workgroup x cells, of which it writes all but a ring of
   // `steps` cells, the halo that the overlapping neighbour tiles write.
   uint32_t steps = 1;
-  // Tiles a fused workgroup walks down its column, loading the next while it steps the current.
-  uint32_t tiles = 1;
   std::vector<Extent> workgroups;
 };
 

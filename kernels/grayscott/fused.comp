@@ -20,10 +20,6 @@
 // reaches only once it has finished reading step s. With SINGLE_BUFFER, one buffer and a second
 // barrier per step: a tile twice as large in the same shared memory, for one more wait per step.
 //
-// With TILES > 1 a workgroup walks TILES tiles down its column, one after the other, and loads
-// the next tile's strip into registers before it steps the current one: the loads are in flight
-// while it computes, where a one-tile group waits for its loads with nothing else to do.
-//
 // Boundary: cells outside the domain keep U = 1, V = 0. Loads clamp to the stored border ring
 // (x in -1..width, y in -1..height), which holds exactly those values, so a tile reaching past
 // the domain loads border values there; and a step leaves every cell outside the domain as it
@@ -37,7 +33,6 @@
 //                  pass of a run that is not a multiple of STEPS does fewer;
 //         CELLS_Y  rows per work-item;
 //         SINGLE_BUFFER  one shared buffer, two barriers per step (default: two, one barrier);
-//         TILES    tiles per workgroup, walked down the column (default 1);
 //         INJECT_ERROR (common.glsl).
 // Specialization constants: see common.glsl; 0, 1 (the workgroup) also size the tile:
 //   kCols = local size x, kRows = local size y * CELLS_Y. Shared memory: 16 * kCols * kRows bytes
@@ -53,9 +48,6 @@
 #endif
 #ifndef CELLS_Y
 #error CELLS_Y must be defined
-#endif
-#ifndef TILES
-#define TILES 1
 #endif
 
 // Named copies of the local size: GLSL sizes a shared array only with constants.
@@ -75,27 +67,26 @@ const int kBuffers = 2;
 // (U, V) pairs, row-major: a work-item's 8-byte accesses along a row are consecutive.
 shared vec2 tile[kBuffers * kTileCells];
 
-// The CELLS_Y cells from row y0 of column x, clamped to the border ring: all loads at once,
-// independent of each other (2 * CELLS_Y requests in flight per work-item).
-void LoadStrip(int x, int y0, out vec2 strip[CELLS_Y]) {
+void main() {
+  const ivec2 item = ivec2(gl_LocalInvocationID.xy);
+  // The tile's first cell: tiles step by their output size and start STEPS cells before it.
+  const ivec2 origin = ivec2(gl_WorkGroupID.xy) * kOutputs - STEPS;
+  const int x = origin.x + item.x;
+  const int first_row = item.y * CELLS_Y;  // in the tile
+  const int y0 = origin.y + first_row;
+
+  // All loads first, independent of each other: 2 * CELLS_Y requests in flight per work-item.
+  vec2 uv[CELLS_Y];
   const int load_x = clamp(x, -1, int(width));
   [[unroll]] for (int r = 0; r < CELLS_Y; ++r) {
     const int i = Index(ivec2(load_x, clamp(y0 + r, -1, int(height))));
-    strip[r] = vec2(u_in[i], v_in[i]);
+    uv[r] = vec2(u_in[i], v_in[i]);
   }
-}
-
-void main() {
-  const ivec2 item = ivec2(gl_LocalInvocationID.xy);
-  // A tile's first cell: tiles step by their output size and start STEPS cells before it. The
-  // workgroup's first tile is row gl_WorkGroupID.y * TILES of tiles.
-  const int first_tile = int(gl_WorkGroupID.y) * TILES;
-  const int x = int(gl_WorkGroupID.x) * kOutputs.x - STEPS + item.x;
-  const int first_row = item.y * CELLS_Y;  // in the tile
   const bool column_inside = x >= 0 && x < int(width);
-
-  vec2 uv[CELLS_Y];
-  LoadStrip(x, first_tile * kOutputs.y - STEPS + first_row, uv);
+  // Which of the strip's cells a step updates (the others are outside the domain and keep their
+  // border value): fixed for the whole dispatch, so worked out once, not per step.
+  bool inside[CELLS_Y];
+  [[unroll]] for (int r = 0; r < CELLS_Y; ++r) inside[r] = column_inside && y0 + r >= 0 && y0 + r < int(height);
 
   // Offsets in the tile from a strip's cell to its neighbours, clamped at the tile's edge (the
   // clamped reads only feed ring cells).
@@ -105,72 +96,50 @@ void main() {
   const int above = item.y > 0 ? -kCols : 0;
   const int below = item.y < int(kGroupRows) - 1 ? kCols : 0;
 
-  for (int t = 0; t < TILES; ++t) {
-    // Past the domain's last tile the group stops (the same for all its work-items).
-    if ((first_tile + t) * kOutputs.y >= int(height)) break;
-    const int y0 = (first_tile + t) * kOutputs.y - STEPS + first_row;
-    // The next tile's strip, loading while this one steps.
-    vec2 next[CELLS_Y];
-    if (t + 1 < TILES) LoadStrip(x, y0 + kOutputs.y, next);
-    // Which of the strip's cells a step updates (the others are outside the domain and keep their
-    // border value): fixed for the whole tile, so worked out once, not per step.
-    bool inside[CELLS_Y];
-    [[unroll]] for (int r = 0; r < CELLS_Y; ++r) inside[r] = column_inside && y0 + r >= 0 && y0 + r < int(height);
-
-    for (int s = 0; s < int(steps); ++s) {
-      const int b = int(kTileCells) * (s % kBuffers) + own;
-      [[unroll]] for (int r = 0; r < CELLS_Y; ++r) tile[b + r * kCols] = uv[r];
-      // Every cell of this step's state is in the buffer before any work-item reads a neighbour.
-      barrier();
-      vec2 top_l = tile[b + above + left], top_c = tile[b + above], top_r = tile[b + above + right];
-      vec2 mid_l = tile[b + left], mid_c = uv[0], mid_r = tile[b + right];
-      [[unroll]] for (int r = 0; r < CELLS_Y; ++r) {
-        const int next = r + 1 < CELLS_Y ? b + (r + 1) * kCols : b + (CELLS_Y - 1) * kCols + below;
-        const vec2 bot_l = tile[next + left];
-        const vec2 bot_c = r + 1 < CELLS_Y ? uv[r + 1] : tile[next];
-        const vec2 bot_r = tile[next + right];
-        // common.glsl's stencil order (reference.cpp), U and V side by side.
-        vec2 laplacian = vec2(0.0);
-        laplacian += kCornerWeight * (top_l - mid_c);
-        laplacian += kEdgeWeight * (top_c - mid_c);
-        laplacian += kCornerWeight * (top_r - mid_c);
-        laplacian += kEdgeWeight * (mid_l - mid_c);
-        laplacian += kEdgeWeight * (mid_r - mid_c);
-        laplacian += kCornerWeight * (bot_l - mid_c);
-        laplacian += kEdgeWeight * (bot_c - mid_c);
-        laplacian += kCornerWeight * (bot_r - mid_c);
-        uv[r] = inside[r] ? Update(mid_c, laplacian) : mid_c;
-        top_l = mid_l;
-        top_c = mid_c;
-        top_r = mid_r;
-        mid_l = bot_l;
-        mid_c = bot_c;
-        mid_r = bot_r;
-      }
+  for (int s = 0; s < int(steps); ++s) {
+    const int b = int(kTileCells) * (s % kBuffers) + own;
+    [[unroll]] for (int r = 0; r < CELLS_Y; ++r) tile[b + r * kCols] = uv[r];
+    // Every cell of this step's state is in the buffer before any work-item reads a neighbour.
+    barrier();
+    vec2 top_l = tile[b + above + left], top_c = tile[b + above], top_r = tile[b + above + right];
+    vec2 mid_l = tile[b + left], mid_c = uv[0], mid_r = tile[b + right];
+    [[unroll]] for (int r = 0; r < CELLS_Y; ++r) {
+      const int next = r + 1 < CELLS_Y ? b + (r + 1) * kCols : b + (CELLS_Y - 1) * kCols + below;
+      const vec2 bot_l = tile[next + left];
+      const vec2 bot_c = r + 1 < CELLS_Y ? uv[r + 1] : tile[next];
+      const vec2 bot_r = tile[next + right];
+      // common.glsl's stencil order (reference.cpp), U and V side by side.
+      vec2 laplacian = vec2(0.0);
+      laplacian += kCornerWeight * (top_l - mid_c);
+      laplacian += kEdgeWeight * (top_c - mid_c);
+      laplacian += kCornerWeight * (top_r - mid_c);
+      laplacian += kEdgeWeight * (mid_l - mid_c);
+      laplacian += kEdgeWeight * (mid_r - mid_c);
+      laplacian += kCornerWeight * (bot_l - mid_c);
+      laplacian += kEdgeWeight * (bot_c - mid_c);
+      laplacian += kCornerWeight * (bot_r - mid_c);
+      uv[r] = inside[r] ? Update(mid_c, laplacian) : mid_c;
+      top_l = mid_l;
+      top_c = mid_c;
+      top_r = mid_r;
+      mid_l = bot_l;
+      mid_c = bot_c;
+      mid_r = bot_r;
+    }
 #ifdef SINGLE_BUFFER
-      // The next step overwrites the buffer: every work-item has read this step's cells first.
-      barrier();
+    // The next step overwrites the buffer: every work-item has read this step's cells first.
+    barrier();
 #endif
-    }
+  }
 
-    // The output tile, where it is inside the domain.
-    if (item.x >= STEPS && item.x < kCols - STEPS && column_inside) {
-      [[unroll]] for (int r = 0; r < CELLS_Y; ++r) {
-        const int row = first_row + r;
-        const int y = y0 + r;
-        if (row < STEPS || row >= kRows - STEPS || y >= int(height)) continue;
-        const int i = Index(ivec2(x, y));
-        u_out[i] = uv[r].x;
-        v_out[i] = uv[r].y;
-      }
-    }
-    if (t + 1 < TILES) {
-      uv = next;
-#ifndef SINGLE_BUFFER
-      // The next tile's first step writes buffer 0, which this tile's last step may still be
-      // reading.
-      barrier();
-#endif
-    }
+  // The output tile, where it is inside the domain.
+  if (item.x < STEPS || item.x >= kCols - STEPS || !column_inside) return;
+  [[unroll]] for (int r = 0; r < CELLS_Y; ++r) {
+    const int row = first_row + r;
+    const int y = y0 + r;
+    if (row < STEPS || row >= kRows - STEPS || y >= int(height)) continue;
+    const int i = Index(ivec2(x, y));
+    u_out[i] = uv[r].x;
+    v_out[i] = uv[r].y;
   }
 }

@@ -27,34 +27,16 @@ void PrintTo(const Case& c, std::ostream* os) {
   *os << c.variant->name << " " << c.workgroup.x << "x" << c.workgroup.y << " on " << c.domain.x << "x" << c.domain.y;
 }
 
-const Variant& Named(const std::string& name);
-
-// Test-only variants: fused4 (two shared buffers, one barrier a step) walking 3 tiles, so that
-// the barrier between a group's tiles in that layout is covered too.
-const std::vector<Variant>& TestOnlyVariants() {
-  static const std::vector<Variant> variants = [] {
-    Variant walk = Named("fused4");
-    walk.name = "fused4_walk3";
-    walk.tiles = 3;
-    walk.workgroups = {{32, 4}};
-    return std::vector<Variant>{walk};
-  }();
-  return variants;
-}
-
 std::vector<Case> Cases() {
   std::vector<Case> cases;
-  std::vector<const Variant*> all;
-  for (const Variant& v : Variants()) all.push_back(&v);
-  for (const Variant& v : TestOnlyVariants()) all.push_back(&v);
   // 67x45: partial tiles on the right and bottom edges for every tile size. 13x7: a domain smaller
   // than most tiles, so one workgroup covers it and most of its work-items have no cell. 131x97
   // (fused variants only): at least two tiles on each axis for every fused tile, so halos overlap
   // both ways and the last tiles are partial.
   for (Extent domain : {kCheckDomain, Extent{13, 7}, Extent{131, 97}}) {
-    for (const Variant* v : all) {
-      if (domain == Extent{131, 97} && v->steps == 1) continue;
-      for (Extent wg : v->workgroups) cases.push_back({v, wg, domain});
+    for (const Variant& v : Variants()) {
+      if (domain == Extent{131, 97} && v.steps == 1) continue;
+      for (Extent wg : v.workgroups) cases.push_back({&v, wg, domain});
     }
   }
   return cases;

@@ -35,8 +35,15 @@ std::string FileSafe(const std::string& text) {
   return out;
 }
 
+namespace {
+
+// The plain_loop backend's key, from the host CPU's name.
+std::string PlainLoopKey(const std::string& cpu) { return "plain_loop-" + FileSafe(cpu); }
+
+}  // namespace
+
 std::string DeviceKey(const Context* context) {
-  return context == nullptr ? "plain_loop-" + FileSafe(HostCpuName()) : context->info().Key();
+  return context == nullptr ? PlainLoopKey(HostCpuName()) : context->info().Key();
 }
 
 std::vector<std::pair<std::string, std::string>> RunContext(const Context* context, const Options& options) {
@@ -52,7 +59,7 @@ std::vector<std::pair<std::string, std::string>> RunContext(const Context* conte
     std::string cpu = HostCpuName();
     kv.emplace_back("backend", "plain_loop");
     kv.emplace_back("device", cpu);
-    kv.emplace_back("device_key", DeviceKey(nullptr));
+    kv.emplace_back("device_key", PlainLoopKey(cpu));
     kv.emplace_back("timer", "host");
     return kv;
   }

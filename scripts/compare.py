@@ -52,9 +52,9 @@ host); `--fail-on device-timed` fails only on GPU-timed kernels there and still
 prints every other verdict, its SLOWER ones marked as not failing.
 
 Exit status: 0 no regression (always 0 with --report-only on valid input),
-1 at least one SLOWER benchmark of a failing class, 2 bad input, including nonsense values (a
-NaN, zero or negative time or rate, or a missing counter), with a one-line
-reason on stderr.
+1 at least one SLOWER benchmark of a failing class (--fail-on), 2 bad input,
+including nonsense values (a NaN, zero or negative time or rate, or a missing
+counter), with a one-line reason on stderr.
 """
 
 import argparse

@@ -8,7 +8,8 @@
                       [--out DIR] [BENCH FLAGS...]
     compare.py merge OUT.json RUN.json... (runs of one device under disjoint filters)
     compare.py join OUT.json RUN.json...  (runs of one device, the same benchmarks:
-                                           their repetitions become one baseline)
+                                           their repetitions become one baseline; a joined
+                                           baseline among them keeps its processes)
 
 All files are Google Benchmark JSON output (--benchmark_out_format=json), read
 as xz-compressed JSON where the name ends in .xz. Each run is compared with
@@ -395,17 +396,26 @@ def collect_results(data):
 
 
 def infer_processes(result, context):
-    """Label the samples of a baseline joined before join_runs wrote PROCESS_KEY: its
-    context's recorded_runs R and, per benchmark, R equal blocks of samples in file
-    order (join_runs appends the processes' runs one after another)."""
+    """Label the samples of a baseline joined before join_runs wrote PROCESS_KEY (see
+    block_labels); samples that already carry a label are left as they are."""
+    if any(p is not None for p in result.processes):
+        return
+    labels = block_labels(len(result.processes), context)
+    if labels:
+        result.processes = labels
+
+
+def block_labels(n, context):
+    """The processes of a benchmark's n samples in a baseline joined without labels: its
+    context's recorded_runs R and R equal blocks of samples in file order (join_runs
+    appends the processes' runs one after another); None where that does not apply."""
     try:
         runs = int(context.get("recorded_runs", 1))
     except (TypeError, ValueError):
-        return
-    n = len(result.processes)
-    if runs < 2 or n % runs or any(p is not None for p in result.processes):
-        return
-    result.processes = [i // (n // runs) for i in range(n)]
+        return None
+    if runs < 2 or n % runs:
+        return None
+    return [i // (n // runs) for i in range(n)]
 
 
 # ---------------------------------------------------------------- statistics
@@ -914,20 +924,48 @@ def join_runs(runs):
     """One baseline from runs of one device made by separate processes: every
     repetition of a benchmark, renumbered and labelled with its process
     (PROCESS_KEY); the per-process aggregates are dropped (they summarize a
-    part only).  The first run's context is kept."""
-    joined, counts = [], {}
-    for process, data in enumerate(runs):
-        for entry in data["benchmarks"]:
+    part only).  A run that is itself a joined baseline keeps its processes, so
+    that a baseline recorded in one machine session can be extended with
+    processes of another.  The first run's context is kept."""
+    joined, counts, first = [], {}, 0
+    for data in runs:
+        labels = run_process_labels(data)
+        for entry, label in zip(data["benchmarks"], labels):
             if entry.get("run_type") == "aggregate":
                 continue
             name = entry.get("run_name") or entry.get("name")
-            entry = dict(entry, repetition_index=counts.get(name, 0), **{PROCESS_KEY: process})
+            entry = dict(entry, repetition_index=counts.get(name, 0), **{PROCESS_KEY: first + label})
             counts[name] = counts.get(name, 0) + 1
             joined.append(entry)
+        first += 1 + max(labels, default=0)
     for entry in joined:
         entry["repetitions"] = counts[entry.get("run_name") or entry.get("name")]
-    context = dict(runs[0]["context"], recorded_runs=str(len(runs)))
+    context = dict(runs[0]["context"], recorded_runs=str(first))
     return {"context": context, "benchmarks": joined}
+
+
+def run_process_labels(data):
+    """Per entry of a run, its process within the run, numbered from 0: PROCESS_KEY where a
+    joined baseline wrote it, else the blocks of an older joined baseline (block_labels),
+    else 0 (one process)."""
+    entries = [e for e in data["benchmarks"] if e.get("run_type") != "aggregate"]
+    names = [e.get("run_name") or e.get("name") for e in entries]
+    counts = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    blocks = {name: block_labels(n, data.get("context", {})) for name, n in counts.items()}
+    seen, labels = {}, []
+    for entry in data["benchmarks"]:
+        if entry.get("run_type") == "aggregate":
+            labels.append(0)
+            continue
+        name = entry.get("run_name") or entry.get("name")
+        k = seen[name] = seen.get(name, -1) + 1
+        if entry.get(PROCESS_KEY) is not None:
+            labels.append(int(entry[PROCESS_KEY]))
+        else:
+            labels.append(blocks[name][k] if blocks[name] else 0)
+    return labels
 
 
 def record_one(bench, repetitions, out_dir, extra, interleaving):
@@ -1096,7 +1134,9 @@ def cmd_join(args):
             raise InputError(f"{path} and {args.runs[0]} differ in {sorted(differ)[0]}: "
                              "join runs of the same benchmarks (merge joins disjoint ones)")
     joined = join_runs(runs)
-    joined["context"]["joined_from"] = [Path(path).name for path in args.runs]
+    # An input that is itself joined contributes its own parts' names, in its process order.
+    joined["context"]["joined_from"] = [name for data, path in zip(runs, args.runs)
+                                        for name in data["context"].get("joined_from", [Path(path).name])]
     note_builds(runs, args.runs, joined["context"], "joined_revisions")
     Path(args.out).write_text(json.dumps(joined, indent=1) + "\n")
     reps = sorted({b["repetitions"] for b in joined["benchmarks"]})

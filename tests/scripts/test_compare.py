@@ -790,6 +790,35 @@ class ProcessLevelTest(CompareTestCase):
         labels = [e[compare.PROCESS_KEY] for e in data["benchmarks"] if e["name"] == SLOW]
         self.assertEqual(labels, [0, 0, 0, 1, 1, 1, 2, 2, 2])
 
+    def test_a_joined_baseline_extended_by_join_keeps_its_processes(self):
+        # A baseline recorded in one machine session, extended with two processes of another.
+        base = self.joined_base([1.0, 1.0, 1.0])
+        more = [self.write(f"q{i}.json", repetitions=3, seed=40 + i, slow={SLOW: 1.2}) for i in range(2)]
+        extended = self.dir / "extended.json"
+        status, out, err = run_main("join", extended, base, *more)
+        self.assertEqual(status, 0, err)
+        data = json.loads(extended.read_text())
+        labels = [e[compare.PROCESS_KEY] for e in data["benchmarks"] if e["name"] == SLOW]
+        self.assertEqual(labels, [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4])
+        self.assertEqual(data["context"]["recorded_runs"], "5")
+        self.assertEqual(data["context"]["joined_from"],
+                         ["p0.json", "p1.json", "p2.json", "q0.json", "q1.json"])
+        # The same for a baseline joined before the labels were written (file order blocks).
+        old = json.loads(base.read_text())
+        for entry in old["benchmarks"]:
+            del entry[compare.PROCESS_KEY]
+        old_file = synth.write(self.dir / "old.json", old)
+        status, out, err = run_main("join", extended, old_file, *more)
+        self.assertEqual(status, 0, err)
+        data = json.loads(extended.read_text())
+        self.assertEqual([e[compare.PROCESS_KEY] for e in data["benchmarks"] if e["name"] == SLOW],
+                         labels)
+        # The second session's level (1.2x the time) is now one of the baseline's processes:
+        # a run on that level is within the spread, not SLOWER.
+        run = self.write("run.json", seed=2, slow={SLOW: 1.2})
+        status, out, err = run_main(run, "--baseline", extended)
+        self.assertEqual(status, 0, out + err)
+
     def test_a_new_process_level_within_the_baselines_spread_is_not_slower(self):
         # The H200 case: three baseline processes at 1.0, 1.0 and 1.15 times, tight within
         # each; a new process at 1.2 is slower than all of them, yet a fourth process level.

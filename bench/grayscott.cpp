@@ -147,6 +147,11 @@ const std::vector<Variant>& Variants() {
       // 12 rows: fewer registers a work-item than rows16, so more warps an SM, for a smaller tile.
       {.name = "fused4_rows12", .source = "grayscott/fused.comp", .defines = {{"SINGLE_BUFFER", "1"}},
        .cells = {1, 12}, .steps = 4, .workgroups = {{64, 5}, {64, 6}, {64, 8}}},
+      // Six steps on rows12's 64x96 tile: a tile's loads and stores cost about 2.8 steps (one group
+      // an SM, nothing hides them), so more steps per tile pay until the ring (12 cells of 64) eats
+      // the gain (docs/perf-notes.md, "Several steps per pass (4)").
+      {.name = "fused6_rows12", .source = "grayscott/fused.comp", .defines = {{"SINGLE_BUFFER", "1"}},
+       .cells = {1, 12}, .steps = 6, .workgroups = {{64, 8}}},
   };
   return variants;
 }

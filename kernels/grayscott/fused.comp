@@ -25,8 +25,11 @@
 // the domain loads border values there; and a step leaves every cell outside the domain as it
 // was. Cells at the edge of the tile read a clamped (wrong) neighbour: they are in the ring.
 //
-// The update is common.glsl's and the stencil sums in the reference's operation order (as
-// strip.comp does), so a fused step computes what a one-step kernel computes.
+// The update is common.glsl's. The stencil is grouped by rows, not summed in the reference's
+// order: each row's left + right is made once and used by the three cells it neighbours, 7
+// instructions a component in place of 16. The sum is the same one regrouped, so a fused step
+// differs from the plain loop by rounding only (within the check's bound; docs/perf-notes.md,
+// "Several steps per pass (4)").
 //
 // Macros: STEPS    the most steps one dispatch advances (the halo width, fixed at compile time);
 //                  the push constant `steps` (1..STEPS) is this dispatch's count, so the last
@@ -96,35 +99,30 @@ void main() {
   const int above = item.y > 0 ? -kCols : 0;
   const int below = item.y < int(kGroupRows) - 1 ? kCols : 0;
 
+  // The centre's weight: the eight neighbours' weights, each subtracted from the centre (a local:
+  // GLSL folds no float arithmetic on specialization constants; the driver does once they are set).
+  const float center_weight = 4.0 * (kCornerWeight + kEdgeWeight);
+
   for (int s = 0; s < int(steps); ++s) {
     const int b = int(kTileCells) * (s % kBuffers) + own;
     [[unroll]] for (int r = 0; r < CELLS_Y; ++r) tile[b + r * kCols] = uv[r];
     // Every cell of this step's state is in the buffer before any work-item reads a neighbour.
     barrier();
-    vec2 top_l = tile[b + above + left], top_c = tile[b + above], top_r = tile[b + above + right];
-    vec2 mid_l = tile[b + left], mid_c = uv[0], mid_r = tile[b + right];
+    // The Laplacian grouped by rows: wc (h_above + h_below) + we ((c_above + c_below) + h_mid)
+    // - 4 (wc + we) c, with h = left + right of a row, made once per row and used by three cells.
+    vec2 top_h = tile[b + above + left] + tile[b + above + right], top_c = tile[b + above];
+    vec2 mid_h = tile[b + left] + tile[b + right], mid_c = uv[0];
     [[unroll]] for (int r = 0; r < CELLS_Y; ++r) {
       const int next = r + 1 < CELLS_Y ? b + (r + 1) * kCols : b + (CELLS_Y - 1) * kCols + below;
-      const vec2 bot_l = tile[next + left];
+      const vec2 bot_h = tile[next + left] + tile[next + right];
       const vec2 bot_c = r + 1 < CELLS_Y ? uv[r + 1] : tile[next];
-      const vec2 bot_r = tile[next + right];
-      // common.glsl's stencil order (reference.cpp), U and V side by side.
-      vec2 laplacian = vec2(0.0);
-      laplacian += kCornerWeight * (top_l - mid_c);
-      laplacian += kEdgeWeight * (top_c - mid_c);
-      laplacian += kCornerWeight * (top_r - mid_c);
-      laplacian += kEdgeWeight * (mid_l - mid_c);
-      laplacian += kEdgeWeight * (mid_r - mid_c);
-      laplacian += kCornerWeight * (bot_l - mid_c);
-      laplacian += kEdgeWeight * (bot_c - mid_c);
-      laplacian += kCornerWeight * (bot_r - mid_c);
+      const vec2 laplacian = kCornerWeight * (top_h + bot_h) + kEdgeWeight * ((top_c + bot_c) + mid_h) -
+                             center_weight * mid_c;
       uv[r] = inside[r] ? Update(mid_c, laplacian) : mid_c;
-      top_l = mid_l;
+      top_h = mid_h;
       top_c = mid_c;
-      top_r = mid_r;
-      mid_l = bot_l;
+      mid_h = bot_h;
       mid_c = bot_c;
-      mid_r = bot_r;
     }
 #ifdef SINGLE_BUFFER
     // The next step overwrites the buffer: every work-item has read this step's cells first.

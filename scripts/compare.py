@@ -6,7 +6,9 @@
                         [--fail-on CLASSES] [--report-only] [--markdown]
     compare.py record [--repetitions N] [--runs R] [--no-interleaving] [--bench PATH]
                       [--out DIR] [BENCH FLAGS...]
-    compare.py merge OUT.json RUN.json... (runs of one device under disjoint filters)
+    compare.py merge [--replace] OUT.json RUN.json... (runs of one device under disjoint
+                                           filters; --replace: later runs' benchmarks replace
+                                           the same ones of earlier runs)
     compare.py join OUT.json RUN.json...  (runs of one device, the same benchmarks:
                                            their repetitions become one baseline; a joined
                                            baseline among them keeps its processes)
@@ -1079,6 +1081,10 @@ def build_parser():
                               "into one baseline file")
     mrg.add_argument("out", help="the merged JSON to write")
     mrg.add_argument("runs", nargs="+", help="Google Benchmark JSON files of the same device")
+    mrg.add_argument("--replace", action="store_true",
+                     help="a later run's benchmarks replace the same benchmarks of the earlier "
+                          "ones (a baseline whose kernels changed, re-recorded for those only); "
+                          "without it, a benchmark in two runs is bad input")
     jn = sub.add_parser("join", allow_abbrev=False,
                         help="join runs of the same benchmarks made by separate processes (what "
                              "record --runs does itself) into one baseline with all their "
@@ -1108,14 +1114,26 @@ def cmd_merge(args):
     if any(is_interrupted(data["context"]) for data in runs):
         merged["context"]["interrupted"] = True
     seen = {b["name"] for b in merged["benchmarks"]}
+    replaced = {}
     for data, path in zip(runs[1:], args.runs[1:]):
-        twice = seen & {b["name"] for b in data["benchmarks"]}
+        names = {b["name"] for b in data["benchmarks"]}
+        twice = seen & names
+        if twice and not args.replace:
+            raise InputError(f"{path} repeats {sorted(twice)[0]}: merge runs of disjoint filters "
+                             "(or --replace)")
         if twice:
-            raise InputError(f"{path} repeats {sorted(twice)[0]}: merge runs of disjoint filters")
-        seen |= {b["name"] for b in data["benchmarks"]}
+            # Every entry of a replaced benchmark goes, its aggregates too.
+            gone = {b.get("run_name") or b["name"] for b in data["benchmarks"] if b["name"] in twice}
+            merged["benchmarks"] = [b for b in merged["benchmarks"]
+                                    if (b.get("run_name") or b["name"]) not in gone]
+            replaced[Path(path).name] = len(gone)
+        seen |= names
         merged["benchmarks"].extend(data["benchmarks"])
+    if replaced:
+        merged["context"]["replaced_by"] = replaced
     Path(args.out).write_text(json.dumps(merged, indent=1) + "\n")
-    print(f"merged {len(args.runs)} runs, {len(merged['benchmarks'])} entries, into {args.out}")
+    print(f"merged {len(args.runs)} runs, {len(merged['benchmarks'])} entries, into {args.out}"
+          + "".join(f"; {n} benchmarks replaced by {name}" for name, n in replaced.items()))
     return EXIT_OK
 
 

@@ -724,6 +724,29 @@ class MergeTest(CompareTestCase):
         status, out, err = run_main("merge", self.dir / "m.json", a, a)
         self.assert_bad_input(status, out, err, "repeats")
 
+    def test_merge_replace_swaps_the_benchmarks_a_later_run_has(self):
+        # A baseline whose SLOW kernel changed: that benchmark re-recorded, 1.25x the time.
+        base = self.write("base.json", seed=1)
+        again = self.write("again.json", seed=3, slow={SLOW: 1.25},
+                           benchmarks=[s for s in synth.default_benchmarks() if s[0] == SLOW])
+        merged = self.dir / "merged.json"
+        status, out, err = run_main("merge", "--replace", merged, base, again)
+        self.assertEqual(status, 0, err)
+        self.assertIn("1 benchmarks replaced by again.json", out)
+        data = json.loads(merged.read_text())
+        self.assertEqual(data["context"]["replaced_by"], {"again.json": 1})
+        before = json.loads(base.read_text())["benchmarks"]
+        self.assertEqual(len(data["benchmarks"]), len(before))
+        slow = [e["real_time"] for e in data["benchmarks"] if (e.get("run_name") or e["name"]) == SLOW]
+        self.assertEqual(slow, [e["real_time"] for e in json.loads(again.read_text())["benchmarks"]
+                                if (e.get("run_name") or e["name"]) == SLOW])
+        # A run at the re-recorded level is SAME against the merged baseline, SLOWER against the old.
+        run = self.write("run.json", seed=2, slow={SLOW: 1.25})
+        status, out, err = run_main(run, "--baseline", merged)
+        self.assertEqual(status, 0, out + err)
+        status, out, err = run_main(run, "--baseline", base)
+        self.assertEqual(status, 1, out + err)
+
 
 class JoinTest(CompareTestCase):
     """Separate processes' runs of the same benchmarks become one baseline of all repetitions."""

@@ -37,6 +37,17 @@ std::vector<Case> Cases() {
     for (const Variant& v : Variants()) {
       if (domain == Extent{131, 97} && v.steps == 1) continue;
       for (Extent wg : v.workgroups) cases.push_back({&v, wg, domain});
+      // A fused variant whose table holds only tiles over 32 KiB (a CPU device's limit, e.g.
+      // lavapipe's) is also checked at the tallest 64-wide workgroup within it, so that such a
+      // device runs its step count and rows too (the GPU runs the table's workgroups).
+      constexpr uint32_t kSmallDeviceShared = 32768;
+      const bool all_large = std::ranges::all_of(
+          v.workgroups, [&](Extent wg) { return SharedBytes(v, wg) > kSmallDeviceShared; });
+      if (v.steps > 1 && all_large) {
+        Extent small{64, 1};
+        while (SharedBytes(v, {64, small.y + 1}) <= kSmallDeviceShared) ++small.y;
+        cases.push_back({&v, small, domain});
+      }
     }
   }
   return cases;

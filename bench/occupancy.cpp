@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "harness/buffer.hpp"
@@ -62,7 +63,7 @@ class GpuCase : public Case {
     RequireSupport(
         workgroup_ % 64 == 0 && count_ % workgroup_ == 0,
         fmt::format("{}: groups of {} must be a multiple of 64 and divide {}", variant.name, workgroup_, count_));
-    const uint32_t shared_bytes = workgroup_ * 32;
+    const uint32_t shared_bytes = SharedBytes(variant, workgroup_);
     RequireSupport(shared_bytes <= context_->info().max_shared_memory_bytes,
                      fmt::format("{}: {} bytes of shared memory exceed the device's maxComputeSharedMemorySize ({})",
                                  variant.name, shared_bytes, context_->info().max_shared_memory_bytes));
@@ -87,7 +88,7 @@ class GpuCase : public Case {
     MeasureDispatches(state, *context_, name_, [&](Commands& c, uint32_t) { Record(c); }, 1,
                       {.elements = count, .bytes = count * (16 + 4)});
     state.counters["live"] = variant_->live;
-    state.counters["shared_bytes/group"] = workgroup_ * 32.0;
+    state.counters["shared_bytes/group"] = SharedBytes(*variant_, workgroup_);
     for (const PipelineStatistic& stat : PipelineStatistics(*context_, spec_)) {
       state.counters["stat:" + stat.name] = stat.value;
     }
@@ -135,6 +136,17 @@ Variant Row(uint32_t live) {
           .workgroups = {{1024}, {256}, {64}}};
 }
 
+// 16 live values in 256-invocation groups (few registers, so registers and invocations allow 8
+// groups an SM), declaring `kib` KiB of shared memory per group.
+Variant SharedRow(uint32_t kib) {
+  return {.name = fmt::format("live16_shared{}k", kib),
+          .source = "occupancy/live.comp",
+          .defines = {{"LIVE", "16"}},
+          .live = 16,
+          .workgroups = {{256}},
+          .shared_bytes = kib * 1024};
+}
+
 void Register(Suite& suite) {
   if (suite.context != nullptr) {
     const DeviceInfo& info = suite.context->info();
@@ -152,9 +164,14 @@ void Register(Suite& suite) {
 
 }  // namespace
 
+uint32_t SharedBytes(const Variant& variant, uint32_t workgroup) {
+  return std::max(variant.shared_bytes, workgroup * 32);
+}
+
 KernelSpec Spec(const Variant& variant, uint32_t workgroup) {
   std::vector<Define> defines = variant.defines;
   defines.push_back({"ROUNDS", std::to_string(kRounds)});
+  if (variant.shared_bytes > 0) defines.push_back({"SHARED_VEC4", std::to_string(SharedBytes(variant, workgroup) / 16)});
   return KernelSpec{.label = variant.name,
                     .source = variant.source,
                     .defines = defines,
@@ -170,7 +187,8 @@ const Family<Variant>& Descriptor() {
   // not depend on the group size.
   static const Family<Variant> family{
       .name = "occupancy",
-      .variants = {Row(16), Row(32), Row(48), Row(64)},
+      .variants = {Row(16), Row(32), Row(48), Row(64), SharedRow(16), SharedRow(24), SharedRow(32),
+                   SharedRow(40), SharedRow(48)},
       .domains = {{1u << 20}},
       .test_domains = {{2048}},
       .style = Style::kCount,

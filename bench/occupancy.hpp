@@ -2,7 +2,10 @@
 // alive per invocation (16, 32, 48, 64), against 256- and 64-invocation groups doing the same
 // work, after the article's "48 -> 32 VGPRs let two groups fit per CU: +50%". Where the driver
 // exposes VK_KHR_pipeline_executable_properties, each benchmark also reports its pipeline's
-// statistics (registers, shared memory, spills...) as `stat:<name>` counters.
+// statistics (registers, shared memory, spills...) as `stat:<name>` counters. The shared<N>k rows
+// keep 256-invocation groups of 16 live values and declare N KiB of shared memory per group, so
+// that shared memory alone decides how many groups an SM holds (what the driver's choice of the
+// shared-memory carve-out allows, which Vulkan does not expose).
 #pragma once
 
 #include <string>
@@ -19,7 +22,13 @@ struct Variant {
   std::vector<Define> defines;
   uint32_t live = 0;               // the LIVE macro: values each invocation keeps alive
   std::vector<Extent> workgroups;  // invocations per group, multiples of 64
+  // Shared memory a group declares, in bytes (0: the 32 bytes an invocation exchanges). A larger
+  // size is declared but not touched: it only limits how many groups an SM can hold.
+  uint32_t shared_bytes = 0;
 };
+
+// The shared memory a group of `workgroup` invocations of `variant` declares.
+uint32_t SharedBytes(const Variant& variant, uint32_t workgroup);
 
 inline constexpr uint32_t kRounds = 16;
 // Relative error allowed: both sides compute in float in the same order; a GPU compiler may fuse

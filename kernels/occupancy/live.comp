@@ -8,6 +8,8 @@
 //
 // Macros:
 //   LIVE    values each invocation keeps alive across the rounds (16, 32, 48, 64; at least 8).
+//   SHARED_VEC4  when set, the vec4 slots of shared memory the group declares (>= 2 an
+//           invocation), to limit groups an SM by shared memory alone.
 //   ROUNDS  exchange rounds (a loop kept rolled, so LIVE, not unrolled code, sets the registers).
 // Specialization constants: 0 invocations per workgroup (a multiple of 64: partners differ only
 //   in the low six bits of the invocation index, so the result does not depend on the group size).
@@ -29,7 +31,13 @@ layout(std430, binding = 0) readonly buffer Input { vec4 seeds[]; };
 layout(std430, binding = 1) writeonly buffer Output { float results[]; };
 layout(push_constant) uniform Parameters { uint count; };
 
+#ifdef SHARED_VEC4
+// Declared larger than the exchange needs (at least 2 vec4 an invocation): only the first
+// 2 * local size are used; the size decides how many groups an SM can hold.
+shared vec4 exchange[SHARED_VEC4];
+#else
 shared vec4 exchange[2 * gl_WorkGroupSize.x];
+#endif
 
 void main() {
   const uint i = gl_GlobalInvocationID.x;

@@ -61,6 +61,7 @@ counter), with a one-line reason on stderr.
 """
 
 import argparse
+import collections
 import json
 import lzma
 import math
@@ -289,6 +290,12 @@ def device_key(context):
     return sanitize_key(f"{strip_hex(parts[0])}-{strip_hex(parts[1])}-{parts[2]}")
 
 
+def benchmark_name(entry):
+    """The benchmark an entry belongs to: its run_name (shared by its repetitions and
+    aggregates), else its name."""
+    return entry.get("run_name") or entry["name"]
+
+
 def family_of(name):
     """Family of a benchmark name: its first path component."""
     return name.split("/", 1)[0]
@@ -369,7 +376,7 @@ def collect_results(data):
     for entry in data["benchmarks"]:
         if not isinstance(entry, dict) or "name" not in entry:
             raise InputError("a benchmark entry has no name")
-        name = entry.get("run_name") or entry["name"]
+        name = benchmark_name(entry)
         if entry.get("run_type") == "aggregate":
             agg = entry.get("aggregate_name")
             if agg in ("median", "mean") and not entry.get("error_occurred"):
@@ -931,38 +938,31 @@ def join_runs(runs):
     processes of another.  The first run's context is kept."""
     joined, counts, first = [], {}, 0
     for data in runs:
-        labels = run_process_labels(data)
-        for entry, label in zip(data["benchmarks"], labels):
-            if entry.get("run_type") == "aggregate":
-                continue
-            name = entry.get("run_name") or entry.get("name")
+        entries = [e for e in data["benchmarks"] if e.get("run_type") != "aggregate"]
+        labels = process_labels(entries, data.get("context", {}))
+        for entry, label in zip(entries, labels):
+            name = benchmark_name(entry)
             entry = dict(entry, repetition_index=counts.get(name, 0), **{PROCESS_KEY: first + label})
             counts[name] = counts.get(name, 0) + 1
             joined.append(entry)
         first += 1 + max(labels, default=0)
     for entry in joined:
-        entry["repetitions"] = counts[entry.get("run_name") or entry.get("name")]
+        entry["repetitions"] = counts[benchmark_name(entry)]
     context = dict(runs[0]["context"], recorded_runs=str(first))
     return {"context": context, "benchmarks": joined}
 
 
-def run_process_labels(data):
-    """Per entry of a run, its process within the run, numbered from 0: PROCESS_KEY where a
-    joined baseline wrote it, else the blocks of an older joined baseline (block_labels),
-    else 0 (one process)."""
-    entries = [e for e in data["benchmarks"] if e.get("run_type") != "aggregate"]
-    names = [e.get("run_name") or e.get("name") for e in entries]
-    counts = {}
-    for name in names:
-        counts[name] = counts.get(name, 0) + 1
-    blocks = {name: block_labels(n, data.get("context", {})) for name, n in counts.items()}
-    seen, labels = {}, []
-    for entry in data["benchmarks"]:
-        if entry.get("run_type") == "aggregate":
-            labels.append(0)
-            continue
-        name = entry.get("run_name") or entry.get("name")
-        k = seen[name] = seen.get(name, -1) + 1
+def process_labels(entries, context):
+    """Per repetition entry of a run, its process within the run, numbered from 0:
+    PROCESS_KEY where a joined baseline wrote it, else the blocks of an older joined
+    baseline (block_labels), else 0 (one process)."""
+    counts = collections.Counter(benchmark_name(e) for e in entries)
+    blocks = {name: block_labels(n, context) for name, n in counts.items()}
+    seen, labels = collections.Counter(), []
+    for entry in entries:
+        name = benchmark_name(entry)
+        k = seen[name]
+        seen[name] += 1
         if entry.get(PROCESS_KEY) is not None:
             labels.append(int(entry[PROCESS_KEY]))
         else:
@@ -1123,9 +1123,8 @@ def cmd_merge(args):
                              "(or --replace)")
         if twice:
             # Every entry of a replaced benchmark goes, its aggregates too.
-            gone = {b.get("run_name") or b["name"] for b in data["benchmarks"] if b["name"] in twice}
-            merged["benchmarks"] = [b for b in merged["benchmarks"]
-                                    if (b.get("run_name") or b["name"]) not in gone]
+            gone = {benchmark_name(b) for b in data["benchmarks"] if b["name"] in twice}
+            merged["benchmarks"] = [b for b in merged["benchmarks"] if benchmark_name(b) not in gone]
             replaced[Path(path).name] = len(gone)
         seen |= names
         merged["benchmarks"].extend(data["benchmarks"])
@@ -1144,7 +1143,7 @@ def cmd_join(args):
     names = []
     for data, path in zip(runs, args.runs):
         require_complete(data, path)
-        names.append({b.get("run_name") or b["name"] for b in data["benchmarks"]
+        names.append({benchmark_name(b) for b in data["benchmarks"]
                       if b.get("run_type") != "aggregate"})
     for these, path in zip(names[1:], args.runs[1:]):
         differ = these ^ names[0]

@@ -11,15 +11,19 @@
 namespace csbench {
 
 std::string HostCpuName() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.starts_with("model name")) {
-      auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+  // Read once a process: the run's context and its baseline key both name the host CPU.
+  static const std::string name = [] {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.starts_with("model name")) {
+        auto colon = line.find(':');
+        if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+      }
     }
-  }
-  return "unknown cpu";
+    return std::string("unknown cpu");
+  }();
+  return name;
 }
 
 std::string FileSafe(const std::string& text) {
@@ -35,15 +39,8 @@ std::string FileSafe(const std::string& text) {
   return out;
 }
 
-namespace {
-
-// The plain_loop backend's key, from the host CPU's name.
-std::string PlainLoopKey(const std::string& cpu) { return "plain_loop-" + FileSafe(cpu); }
-
-}  // namespace
-
 std::string DeviceKey(const Context* context) {
-  return context == nullptr ? PlainLoopKey(HostCpuName()) : context->info().Key();
+  return context == nullptr ? "plain_loop-" + FileSafe(HostCpuName()) : context->info().Key();
 }
 
 std::vector<std::pair<std::string, std::string>> RunContext(const Context* context, const Options& options) {
@@ -56,10 +53,9 @@ std::vector<std::pair<std::string, std::string>> RunContext(const Context* conte
                   "none on GPU entries (device timestamps); host-timed entries run Google Benchmark's inline "
                   "iteration loop compiled with csbench's Release flags, the library's own code once per batch");
   if (context == nullptr) {
-    std::string cpu = HostCpuName();
     kv.emplace_back("backend", "plain_loop");
-    kv.emplace_back("device", cpu);
-    kv.emplace_back("device_key", PlainLoopKey(cpu));
+    kv.emplace_back("device", HostCpuName());
+    kv.emplace_back("device_key", DeviceKey(context));
     kv.emplace_back("timer", "host");
     return kv;
   }

@@ -153,6 +153,23 @@ const std::vector<Variant>& Variants() {
       // the gain (docs/perf-notes.md, "Several steps per pass (4)").
       {.name = "fused6_rows12", .source = "grayscott/fused.comp", .defines = {{"SINGLE_BUFFER", "1"}},
        .cells = {1, 12}, .steps = 6, .workgroups = {{64, 8}}},
+      // Two columns a work-item and a subgroup a workgroup row: the left and right neighbours come
+      // from the next lanes by shuffles, and only each strip's end rows go through shared memory
+      // (16 KiB for a 64x96 tile at 32x8, not 48), so a small shared-memory carve-out still holds
+      // several tiles an SM. Workgroup x is the subgroup size: 32 (NVIDIA), 64 (AMD's wave64);
+      // a device with another size skips these (docs/perf-notes.md, "Several steps per pass (5)").
+      // The step count must be even (a work-item's pair of cells then starts at an even column,
+      // one aligned 8-byte load). On the H200, 256 work-items of 12 rows (117 registers, 16 KiB)
+      // or 384 of 8 (80 registers, 24 KiB) fit two groups an SM; 512 of 6 rows (32 KiB) fit one,
+      // which makes fused6_shuffle6 the control for what the second group brings.
+      {.name = "fused4_shuffle12", .source = "grayscott/fused_shuffle.comp", .cells = {2, 12}, .steps = 4,
+       .subgroup_rows = true, .workgroups = {{32, 8}}},
+      {.name = "fused6_shuffle12", .source = "grayscott/fused_shuffle.comp", .cells = {2, 12}, .steps = 6,
+       .subgroup_rows = true, .workgroups = {{32, 8}, {64, 4}}},
+      {.name = "fused6_shuffle8", .source = "grayscott/fused_shuffle.comp", .cells = {2, 8}, .steps = 6,
+       .subgroup_rows = true, .workgroups = {{32, 12}}},
+      {.name = "fused6_shuffle6", .source = "grayscott/fused_shuffle.comp", .cells = {2, 6}, .steps = 6,
+       .subgroup_rows = true, .workgroups = {{32, 16}}},
   };
   return variants;
 }
@@ -174,6 +191,12 @@ std::string_view ToString(Mode mode) {
 }
 
 void RequireWorkgroup(const Variant& variant, Extent workgroup) {
+  if (variant.subgroup_rows) {
+    Require(variant.cells.x == 2 && variant.steps % 2 == 0,
+            fmt::format("{}: a subgroup-row variant makes two columns a work-item and an even number of steps (its "
+                        "pairs of cells start at even columns), not {} and {}",
+                        variant.name, variant.cells.x, variant.steps));
+  }
   if (variant.steps > 1) {
     const Extent tile{workgroup.x * variant.cells.x, workgroup.y * variant.cells.y};
     Require(tile.x > 2 * variant.steps && tile.y > 2 * variant.steps,
@@ -192,6 +215,8 @@ void RequireWorkgroup(const Variant& variant, Extent workgroup) {
 
 uint32_t SharedBytes(const Variant& variant, Extent workgroup) {
   if (variant.steps <= 1) return 0;
+  // Two buffers of two rows of a work-item's cells (CELLS_X (U, V) pairs).
+  if (variant.subgroup_rows) return 2 * 2 * variant.cells.x * 2 * sizeof(float) * workgroup.x * workgroup.y;
   const bool single = std::ranges::any_of(variant.defines, [](const Define& d) { return d.name == "SINGLE_BUFFER"; });
   return (single ? 1 : 2) * 2 * sizeof(float) * workgroup.x * variant.cells.x * workgroup.y * variant.cells.y;
 }
@@ -261,6 +286,14 @@ Simulation::Simulation(Context& context, const Variant& variant, Extent workgrou
   RequireSupport(SharedBytes(variant, workgroup) <= info.max_shared_memory_bytes,
           fmt::format("{} at workgroup {}x{} needs {} bytes of shared memory; the device allows {}", variant.name,
                       workgroup.x, workgroup.y, SharedBytes(variant, workgroup), info.max_shared_memory_bytes));
+  if (variant.subgroup_rows) {
+    RequireSupport(info.subgroup_shuffle_relative,
+                   fmt::format("{} needs subgroupShuffleUp/Down in compute shaders, which the device lacks", variant.name));
+    RequireSupport(workgroup.x == info.subgroup_size,
+                   fmt::format("{}: a workgroup row is one subgroup, so its x size must be the device's subgroup size "
+                               "({}), not {}",
+                               variant.name, info.subgroup_size, workgroup.x));
+  }
   std::vector<Define> defines = variant.defines;
   defines.push_back({"CELLS_X", std::to_string(variant.cells.x)});
   defines.push_back({"CELLS_Y", std::to_string(variant.cells.y)});

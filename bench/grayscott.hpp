@@ -31,6 +31,10 @@ struct Variant {
   // Above 1, a workgroup's tile is workgroup x cells, of which it writes all but a ring of
   // `steps` cells, the halo that the overlapping neighbour tiles write.
   uint32_t steps = 1;
+  // A fused variant whose workgroup rows are subgroups (fused_shuffle.comp): its workgroup's x
+  // must be the device's subgroup size, and only each work-item's first and last rows go through
+  // shared memory.
+  bool subgroup_rows = false;
   std::vector<Extent> workgroups;
 };
 
@@ -78,8 +82,9 @@ inline constexpr uint32_t kSlots = 3;
 // a tile of more than 2 x steps cells per side (its halo takes 2 x steps).
 void RequireWorkgroup(const Variant& variant, Extent workgroup);
 
-// Shared memory of one workgroup of a fused variant (two (U, V) buffers of its tile); 0 for the
-// others, whose few kilobytes fit every device.
+// Shared memory of one workgroup of a fused variant (its tile's (U, V) buffers, or for subgroup
+// rows two buffers of each work-item's first and last rows); 0 for the others, whose few
+// kilobytes fit every device.
 uint32_t SharedBytes(const Variant& variant, Extent workgroup);
 
 // Dispatches for `steps` steps: one per step, or ceil(steps / variant.steps) for a fused variant.

@@ -69,6 +69,10 @@ DeviceInfo Describe(const vk::raii::PhysicalDevice& device, uint32_t index) {
   info.subgroup_ballot = (subgroup.supportedStages & vk::ShaderStageFlagBits::eCompute) &&
                         (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eBallot) &&
                         (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eBasic);
+  info.subgroup_shuffle_relative =
+      (subgroup.supportedStages & vk::ShaderStageFlagBits::eCompute) &&
+      (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eShuffleRelative) &&
+      (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eBasic);
   info.timestamp_period_ns = static_cast<double>(props.limits.timestampPeriod);
   info.max_workgroup_invocations = props.limits.maxComputeWorkGroupInvocations;
   info.max_workgroup_size = props.limits.maxComputeWorkGroupSize;

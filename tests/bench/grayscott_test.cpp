@@ -66,10 +66,15 @@ TEST_P(GrayScottVariant, MatchesThePlainLoop) {
   Context* context = testing::SharedContext();
   if (context == nullptr) GTEST_SKIP() << "no Vulkan device";
   const Case& c = GetParam();
-  if (SharedBytes(*c.variant, c.workgroup) > context->info().max_shared_memory_bytes) {
+  // A variant whose workgroup rows are subgroups runs the table's rows at the device's subgroup
+  // size (8 on lavapipe, 32 on NVIDIA), where the table's x would be refused.
+  Extent workgroup = c.workgroup;
+  if (c.variant->subgroup_rows) workgroup.x = context->info().subgroup_size;
+  SCOPED_TRACE(::testing::Message() << "run at workgroup " << workgroup.x << "x" << workgroup.y);
+  if (SharedBytes(*c.variant, workgroup) > context->info().max_shared_memory_bytes) {
     GTEST_SKIP() << "the device allows " << context->info().max_shared_memory_bytes << " bytes of shared memory";
   }
-  Comparison check = Check(*context, *c.variant, c.workgroup, c.domain, kCheckSteps);
+  Comparison check = Check(*context, *c.variant, workgroup, c.domain, kCheckSteps);
   EXPECT_TRUE(check.passed) << check.message;
   EXPECT_LE(check.max_relative_error, kTolerance);
   testing::ExpectNoNewValidationMessages();
@@ -100,12 +105,16 @@ TEST(GrayScottCheck, CatchesAWrongKernel) {
 TEST(GrayScottCheck, CatchesAWrongFusedKernel) {
   Context* context = testing::SharedContext();
   if (context == nullptr) GTEST_SKIP() << "no Vulkan device";
-  Variant wrong = Named("fused4");
-  wrong.name = "fused4_injected_error";
-  wrong.defines.push_back({"INJECT_ERROR", "1"});
-  Comparison check = Check(*context, wrong, wrong.workgroups.front());
-  EXPECT_FALSE(check.passed);
-  EXPECT_GT(check.max_relative_error, 10 * kTolerance);
+  for (const char* name : {"fused4", "fused6_shuffle12"}) {
+    Variant wrong = Named(name);
+    wrong.name += "_injected_error";
+    wrong.defines.push_back({"INJECT_ERROR", "1"});
+    Extent workgroup = wrong.workgroups.front();
+    if (wrong.subgroup_rows) workgroup.x = context->info().subgroup_size;
+    Comparison check = Check(*context, wrong, workgroup);
+    EXPECT_FALSE(check.passed) << name;
+    EXPECT_GT(check.max_relative_error, 10 * kTolerance) << name;
+  }
   testing::ExpectNoNewValidationMessages();
 }
 
@@ -157,6 +166,34 @@ TEST(GrayScottWorkgroups, FusedRefusesATileWithoutRoomForItsHalo) {
           << e.what();
     }
   }
+}
+
+TEST(GrayScottWorkgroups, SubgroupRowsRefuseAnotherRowWidth) {
+  Context* context = testing::SharedContext();
+  if (context == nullptr) GTEST_SKIP() << "no Vulkan device";
+  const Variant& shuffle = Named("fused6_shuffle12");
+  ASSERT_TRUE(shuffle.subgroup_rows);
+  const uint32_t size = context->info().subgroup_size;
+  State initial = InitialState(13, 7, {}, 1);
+  // Wider rows than a subgroup (narrower ones first fail the halo rule on a small subgroup).
+  for (uint32_t x : {2 * size, 4 * size}) {
+    try {
+      Simulation(*context, shuffle, {x, 8}, initial);
+      ADD_FAILURE() << "accepted workgroup " << x << "x8 with subgroups of " << size;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("must be the device's subgroup size (" + std::to_string(size) + ")"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_NO_THROW(Simulation(*context, shuffle, {size, 8}, initial));
+  // An odd step count would start tiles at odd columns, where a pair of cells is not one aligned load.
+  Variant odd = shuffle;
+  odd.steps = 5;
+  EXPECT_THROW(RequireWorkgroup(odd, {32, 8}), Error);
+  // Two buffers of each work-item's first and last rows of two (U, V) pairs: 64 bytes a work-item.
+  EXPECT_EQ(SharedBytes(shuffle, {32, 8}), 64u * 256);
+  testing::ExpectNoNewValidationMessages();
 }
 
 TEST(GrayScottWorkgroups, SharedMemoryRefusesASideBelowThree) {

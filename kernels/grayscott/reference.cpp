@@ -107,14 +107,18 @@ std::vector<float> Cells(const Layout& layout, std::span<const float> plane) {
   return cells;
 }
 
-double CellSum(const Layout& layout, std::span<const float> plane) {
+double CellSum(const Layout& layout, std::span<const float> plane) { return CellSum(layout, plane, 0, layout.height); }
+
+double CellSum(const Layout& layout, std::span<const float> plane, uint32_t first_row, uint32_t end_row) {
   if (plane.size() < layout.plane) throw std::invalid_argument("grayscott: plane smaller than its layout");
+  if (first_row > end_row || end_row > layout.height) throw std::invalid_argument("grayscott: rows outside the domain");
   double sum = 0.0;
-  for (uint32_t y = 0; y < layout.height; ++y) {
+  for (uint32_t y = first_row; y < end_row; ++y) {
     const float* row = &plane[layout.Index(0, y)];
     // Eight independent float partials per row: the compiler turns them into one vector add per
     // eight cells, where a single accumulator would wait on each add's latency. The host sums one
-    // image while the device computes the next, so this loop is on the measured path.
+    // image while the device computes the next, so this loop is on the measured path (run on
+    // several threads, each a band of rows: bench/grayscott.cpp, MeasureImages).
     float partial[8] = {};
     uint32_t x = 0;
     for (; x + 8 <= layout.width; x += 8) {

@@ -84,5 +84,7 @@ std::vector<float> Cells(const Layout& layout, std::span<const float> plane);
 
 // Sum of the domain's cells of one plane, in double: what the host computes per downloaded image.
 double CellSum(const Layout& layout, std::span<const float> plane);
+// The same over rows [first_row, end_row) of the domain only (several threads sum one image).
+double CellSum(const Layout& layout, std::span<const float> plane, uint32_t first_row, uint32_t end_row);
 
 }  // namespace csbench::grayscott

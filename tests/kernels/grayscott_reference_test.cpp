@@ -149,6 +149,22 @@ TEST(Cells, RowMajorDomainOnly) {
   EXPECT_NEAR(CellSum(big.layout, big.v), big_want, 1e-6 * big_want);
 }
 
+TEST(Cells, BandsOfRowsSumToTheWhole) {
+  // What several host threads do with one image: each sums a band of rows.
+  const State s = InitialState(37, 11, {0, 0, 37, 11}, 4);
+  const std::vector<float> cells = Cells(s.layout, s.u);
+  const double whole = CellSum(s.layout, s.u);
+  double bands = 0.0;
+  for (uint32_t part = 0; part < 4; ++part) bands += CellSum(s.layout, s.u, 11 * part / 4, 11 * (part + 1) / 4);
+  EXPECT_NEAR(bands, whole, 1e-9 * whole);
+  // One row alone: its 37 cells, and nothing of the pads beside it.
+  const double row3 = std::accumulate(cells.begin() + 3 * 37, cells.begin() + 4 * 37, 0.0);
+  EXPECT_NEAR(CellSum(s.layout, s.u, 3, 4), row3, 1e-6 * row3);
+  EXPECT_EQ(CellSum(s.layout, s.u, 5, 5), 0.0);
+  EXPECT_THROW(CellSum(s.layout, s.u, 0, 12), std::invalid_argument);
+  EXPECT_THROW(CellSum(s.layout, s.u, 6, 5), std::invalid_argument);
+}
+
 TEST(Step, RejectsDifferentLayouts) {
   const State a = InitialState(8, 8, {}, 1);
   State b = InitialState(9, 8, {}, 1);

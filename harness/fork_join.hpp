@@ -1,0 +1,52 @@
+// A fixed set of host threads that run the parts of one piece of work together: host-side work
+// on a benchmark's measured path (the Gray-Scott host sums) that one thread would leave bound by
+// a single core's memory bandwidth.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace csbench {
+
+class ForkJoin {
+ public:
+  // `threads` parts per Run (at least 1): the calling thread runs part 0 and threads - 1 workers,
+  // started here and kept until destruction, run the others.
+  explicit ForkJoin(uint32_t threads);
+  ~ForkJoin();
+  ForkJoin(const ForkJoin&) = delete;
+  ForkJoin& operator=(const ForkJoin&) = delete;
+
+  uint32_t threads() const { return threads_; }
+
+  // Calls part(i) once for every i in [0, threads()), at the same time on the pool's threads, and
+  // returns when all have returned. An exception from a part is rethrown here (the first one),
+  // after every part has finished.
+  void Run(const std::function<void(uint32_t)>& part);
+
+ private:
+  void Work(uint32_t index);
+
+  uint32_t threads_;
+  std::mutex mutex_;
+  std::condition_variable start_;
+  std::condition_variable done_;
+  const std::function<void(uint32_t)>* part_ = nullptr;
+  uint64_t generation_ = 0;  // one more at every Run: a worker runs each generation once
+  uint32_t running_ = 0;     // workers not yet finished with this generation
+  bool stopping_ = false;
+  std::exception_ptr error_;
+  std::vector<std::jthread> workers_;  // last: joined before the members they use go
+};
+
+// Host threads for work on a benchmark's measured path: half the host's hardware threads, at
+// most 8, at least 1. Half leaves the others to the Vulkan driver's threads and a CPU device's
+// (lavapipe) own workers; 8 is about where one socket's memory bandwidth stops growing.
+uint32_t MeasuredPathThreads();
+
+}  // namespace csbench

@@ -45,7 +45,9 @@ FASTER is decided the same way in the other direction and never fails.
 
 A run whose context says interrupted (a benchmark stopped by Ctrl-C or a CI
 timeout) is partial: only its entries are compared, and the baseline's other
-entries are listed as NOT_RUN, not MISSING.
+entries are listed as NOT_RUN, not MISSING.  A benchmark that both sides skipped
+as unsupported by the device ("unsupported: ..." from bench) is SKIPPED, not an
+ERROR; one that only one side skipped is an ERROR with both messages.
 
 --fail-on names the classes whose SLOWER verdicts fail the call (all three by
 default).  On a shared host (a cloud VM), CPU plain loops and the host-clocked
@@ -111,7 +113,10 @@ PROCESS_KEY = "csbench_process"
 MAX_EXACT_UTEST = 50
 
 EXIT_OK, EXIT_SLOWER, EXIT_BAD_INPUT = 0, 1, 2
-VERDICTS = ("SLOWER", "UNSURE", "FASTER", "SAME", "NEW", "MISSING", "NOT_RUN", "ERROR")
+VERDICTS = ("SLOWER", "UNSURE", "FASTER", "SAME", "NEW", "MISSING", "NOT_RUN", "SKIPPED", "ERROR")
+# How bench marks a benchmark the device cannot run (harness/error.hpp, kUnsupportedPrefix): a
+# benchmark skipped so on both sides is SKIPPED, not an ERROR.
+UNSUPPORTED_PREFIX = "unsupported: "
 NS_PER_UNIT = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 # Context keys that, when they differ, make a comparison questionable.
 SETUP_KEYS = ("backend", "timer", "cache")
@@ -541,7 +546,8 @@ def compare_one(name, base, run, floors, partial=False):
     if run is None:
         return Comparison(name, base=base, verdict="NOT_RUN" if partial else "MISSING")
     if not (base.valid and run.valid):
-        return Comparison(name, base, run, verdict="ERROR")
+        skipped = all(r.error and r.error.startswith(UNSUPPORTED_PREFIX) for r in (base, run))
+        return Comparison(name, base, run, verdict="SKIPPED" if skipped else "ERROR")
     use_rate = base.has_rate and run.has_rate
     spreads = [base.noise(use_rate), run.noise(use_rate), floors.get(base.noise_class)]
     spreads = [s for s in spreads if s is not None]
@@ -730,6 +736,8 @@ def notes(comparisons, floors, threshold_pct, noise_factor):
         lines.append(f"{undetectable} benchmarks could not have been found SLOWER: their "
                      "repetitions are too few for a U test to survive the correction")
     for c in comparisons:
+        if c.verdict == "SKIPPED":
+            continue  # the table's row says it; the reason is the same on both sides
         for side, res in (("baseline", c.base), ("run", c.run)):
             if res is not None and res.error:
                 lines.append(f"ERROR {c.name} ({side}): {res.error}")

@@ -150,6 +150,25 @@ class VerdictTest(CompareTestCase):
         self.assertEqual(verdicts(out)[SLOW], "ERROR")
         self.assertIn("device lost (synthetic)", out)
 
+    def test_unsupported_on_both_sides_is_skipped_not_an_error(self):
+        def unsupported(path, names):
+            data = json.loads(path.read_text())
+            for entry in data["benchmarks"]:
+                if entry.get("error_occurred") and entry["run_name"] in names:
+                    entry["error_message"] = "unsupported: needs subgroups of 32 (synthetic)"
+            return synth.write(path, data)
+        other = "reduction/prefetch4/wg16x16/domain1920x1080"
+        self.base = unsupported(self.write("b.json", errors=[SLOW, other]), [SLOW, other])
+        # SLOW skipped on both sides; `other` skipped in the baseline only and now failing.
+        run = unsupported(self.write("run.json", errors=[SLOW, other]), [SLOW])
+        status, out, _ = self.compare(run)
+        self.assertEqual(status, 0, out)
+        self.assertEqual(verdicts(out)[SLOW], "SKIPPED")
+        self.assertEqual(verdicts(out)[other], "ERROR")
+        self.assertNotIn(f"ERROR {SLOW}", out)
+        self.assertIn(f"ERROR {other} (run): device lost (synthetic)", out)
+        self.assertIn("1 SKIPPED", out)
+
     def test_everything_errored_is_bad_input(self):
         names = [n for n, _, _ in synth.default_benchmarks()]
         status, out, err = self.compare(self.write("run.json", errors=names))

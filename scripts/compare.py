@@ -1111,18 +1111,37 @@ def note_builds(runs, paths, context, key):
         print(f"note: the parts come from different builds ({', '.join(context[key])})")
 
 
+def merge_provenance(runs, paths):
+    """(merged_from, merged_revisions, replaced_by) of a merge of `runs`, flattened: a part that
+    is itself a merge brings its own parts, their builds and its replacements, so that merging
+    more into a baseline never loses where its earlier parts came from."""
+    sources, revisions, replaced = [], [], {}
+    for data, path in zip(runs, paths):
+        context = data["context"]
+        build = context.get("csbench_revision", "unknown")
+        parts = context.get("merged_from") or [Path(path).name]
+        sources += parts
+        revisions += context.get("merged_revisions") or [f"{part}: {build}" for part in parts]
+        replaced.update(context.get("replaced_by") or {})
+    return sources, revisions, replaced
+
+
 def cmd_merge(args):
     """Concatenate the benchmarks of runs from one device; the first run's context is kept,
     marked interrupted when any part was (its filter may not have finished)."""
     runs = [load_run(path) for path in args.runs]
     one_device_key(runs, args.runs)
+    sources, revisions, replaced = merge_provenance(runs, args.runs)
     merged = runs[0]
-    merged["context"]["merged_from"] = [Path(path).name for path in args.runs]
-    note_builds(runs, args.runs, merged["context"], "merged_revisions")
+    merged["context"]["merged_from"] = sources
+    merged["context"].pop("merged_revisions", None)
+    if len({rev.rsplit(": ", 1)[-1] for rev in revisions}) > 1:
+        merged["context"]["merged_revisions"] = revisions
+        print(f"note: the parts come from different builds ({', '.join(revisions)})")
     if any(is_interrupted(data["context"]) for data in runs):
         merged["context"]["interrupted"] = True
     seen = {b["name"] for b in merged["benchmarks"]}
-    replaced = {}
+    now = {}  # this call's replacements
     for data, path in zip(runs[1:], args.runs[1:]):
         names = {b["name"] for b in data["benchmarks"]}
         twice = seen & names
@@ -1133,14 +1152,14 @@ def cmd_merge(args):
             # Every entry of a replaced benchmark goes, its aggregates too.
             gone = {benchmark_name(b) for b in data["benchmarks"] if b["name"] in twice}
             merged["benchmarks"] = [b for b in merged["benchmarks"] if benchmark_name(b) not in gone]
-            replaced[Path(path).name] = len(gone)
+            replaced[Path(path).name] = now[Path(path).name] = len(gone)
         seen |= names
         merged["benchmarks"].extend(data["benchmarks"])
     if replaced:
         merged["context"]["replaced_by"] = replaced
     Path(args.out).write_text(json.dumps(merged, indent=1) + "\n")
     print(f"merged {len(args.runs)} runs, {len(merged['benchmarks'])} entries, into {args.out}"
-          + "".join(f"; {n} benchmarks replaced by {name}" for name, n in replaced.items()))
+          + "".join(f"; {n} benchmarks replaced by {name}" for name, n in now.items()))
     return EXIT_OK
 
 

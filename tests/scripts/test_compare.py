@@ -716,6 +716,31 @@ class MergeTest(CompareTestCase):
         run_main("merge", merged, *self.parts())
         self.assertNotIn("merged_revisions", json.loads(merged.read_text())["context"])
 
+    def test_merging_into_a_merged_baseline_keeps_its_parts_builds(self):
+        # A baseline merged from two builds, then a third build's re-recording merged into it:
+        # the result lists all three parts with their builds, and both replacements.
+        def with_build(path, build):
+            data = json.loads(path.read_text())
+            data["context"]["csbench_revision"] = build
+            return synth.write(path, data)
+        base = with_build(self.write("base.json", seed=1), "aaaaaaaaaaaa")
+        first = with_build(self.write("first.json", seed=3, benchmarks=[
+            s for s in synth.default_benchmarks() if s[0] == SLOW]), "bbbbbbbbbbbb")
+        once = self.dir / "once.json"
+        self.assertEqual(run_main("merge", "--replace", once, base, first)[0], 0)
+        second = with_build(self.write("second.json", seed=4, benchmarks=[
+            s for s in synth.default_benchmarks() if s[0] != SLOW][:2]), "cccccccccccc")
+        twice = self.dir / "twice.json"
+        status, out, err = run_main("merge", "--replace", twice, once, second)
+        self.assertEqual(status, 0, err)
+        self.assertIn("2 benchmarks replaced by second.json", out)
+        self.assertNotIn("replaced by first.json", out)  # an earlier call's, not this one's
+        context = json.loads(twice.read_text())["context"]
+        self.assertEqual(context["merged_from"], ["base.json", "first.json", "second.json"])
+        self.assertEqual(context["merged_revisions"], ["base.json: aaaaaaaaaaaa", "first.json: bbbbbbbbbbbb",
+                                                       "second.json: cccccccccccc"])
+        self.assertEqual(context["replaced_by"], {"first.json": 1, "second.json": 2})
+
     def test_merge_refuses_two_devices(self):
         a, _ = self.parts()
         other = self.write("other.json", ctx=synth.context(synth.DEVICE_B), drop=[

@@ -288,6 +288,12 @@ Simulation::Simulation(Context& context, const Variant& variant, Extent workgrou
   if (variant.subgroup_rows) {
     RequireSupport(info.subgroup_shuffle_relative,
                    fmt::format("{} needs subgroupShuffleUp/Down in compute shaders, which the device lacks", variant.name));
+    // A device whose compute subgroups vary in size may split a row; csbench does not yet ask
+    // the pipeline for one size (requiredSubgroupSize), so such a device skips these.
+    RequireSupport(info.min_subgroup_size == info.max_subgroup_size,
+                   fmt::format("{}: a workgroup row must be one subgroup, and the device's compute subgroups may be "
+                               "{} to {} invocations wide",
+                               variant.name, info.min_subgroup_size, info.max_subgroup_size));
     RequireSupport(workgroup.x == info.subgroup_size,
                    fmt::format("{}: a workgroup row is one subgroup, so its x size must be the device's subgroup size "
                                "({}), not {}",

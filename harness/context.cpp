@@ -79,6 +79,13 @@ DeviceInfo Describe(const vk::raii::PhysicalDevice& device, uint32_t index) {
   info.max_shared_memory_bytes = props.limits.maxComputeSharedMemorySize;
   info.max_storage_buffer_range = props.limits.maxStorageBufferRange;
   info.min_storage_buffer_offset_alignment = props.limits.minStorageBufferOffsetAlignment;
+  info.min_subgroup_size = info.max_subgroup_size = info.subgroup_size;
+  if (info.api_version >= VK_API_VERSION_1_3 || HasExtension(device, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME)) {
+    auto sizes = device.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupSizeControlProperties>();
+    const auto& control = sizes.get<vk::PhysicalDeviceSubgroupSizeControlProperties>();
+    info.min_subgroup_size = control.minSubgroupSize;
+    info.max_subgroup_size = control.maxSubgroupSize;
+  }
   auto maintenance = device.getProperties2<vk::PhysicalDeviceProperties2,
                                            vk::PhysicalDeviceMaintenance3Properties>();
   info.max_allocation_bytes =

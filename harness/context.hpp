@@ -35,6 +35,10 @@ struct DeviceInfo {
   uint32_t driver_version = 0;
   uint32_t api_version = 0;
   uint32_t subgroup_size = 0;
+  // The sizes a compute subgroup may take (VkPhysicalDeviceSubgroupSizeControlProperties, Vulkan
+  // 1.3 or VK_EXT_subgroup_size_control); both subgroup_size where the device reports neither.
+  uint32_t min_subgroup_size = 0;
+  uint32_t max_subgroup_size = 0;
   bool subgroup_arithmetic = false;  // subgroupAdd and friends in compute shaders
   bool subgroup_ballot = false;      // subgroupBallot and its bit counts in compute shaders
   bool subgroup_shuffle_relative = false;  // subgroupShuffleUp/Down in compute shaders

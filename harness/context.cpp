@@ -62,17 +62,15 @@ DeviceInfo Describe(const vk::raii::PhysicalDevice& device, uint32_t index) {
   info.driver_version = props.driverVersion;
   info.api_version = props.apiVersion;
   info.subgroup_size = subgroup.subgroupSize;
-  info.subgroup_arithmetic =
-      (subgroup.supportedStages & vk::ShaderStageFlagBits::eCompute) &&
-      (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eArithmetic) &&
-      (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eBasic);
-  info.subgroup_ballot = (subgroup.supportedStages & vk::ShaderStageFlagBits::eCompute) &&
-                        (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eBallot) &&
-                        (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eBasic);
-  info.subgroup_shuffle_relative =
-      (subgroup.supportedStages & vk::ShaderStageFlagBits::eCompute) &&
-      (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eShuffleRelative) &&
-      (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eBasic);
+  // A subgroup operation class in compute shaders (with the basic operations every one needs).
+  const auto in_compute = [&](vk::SubgroupFeatureFlagBits operations) {
+    const vk::SubgroupFeatureFlags needed = operations | vk::SubgroupFeatureFlagBits::eBasic;
+    return (subgroup.supportedStages & vk::ShaderStageFlagBits::eCompute) &&
+           (subgroup.supportedOperations & needed) == needed;
+  };
+  info.subgroup_arithmetic = in_compute(vk::SubgroupFeatureFlagBits::eArithmetic);
+  info.subgroup_ballot = in_compute(vk::SubgroupFeatureFlagBits::eBallot);
+  info.subgroup_shuffle_relative = in_compute(vk::SubgroupFeatureFlagBits::eShuffleRelative);
   info.timestamp_period_ns = static_cast<double>(props.limits.timestampPeriod);
   info.max_workgroup_invocations = props.limits.maxComputeWorkGroupInvocations;
   info.max_workgroup_size = props.limits.maxComputeWorkGroupSize;

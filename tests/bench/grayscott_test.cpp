@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -60,21 +61,25 @@ const Variant& Named(const std::string& name) {
   throw std::logic_error("no variant " + name);
 }
 
+// The workgroup a table entry runs at on this device: a variant whose workgroup rows are
+// subgroups runs the table's rows at the device's subgroup size (8 on lavapipe, 32 on NVIDIA),
+// where the table's x would be refused; none where the device's compute subgroups vary in size,
+// which such a variant skips.
+std::optional<Extent> OnDevice(const Variant& variant, Extent workgroup, const DeviceInfo& info) {
+  if (!variant.subgroup_rows) return workgroup;
+  if (info.min_subgroup_size != info.max_subgroup_size) return std::nullopt;
+  return Extent{info.subgroup_size, workgroup.y};
+}
+
 class GrayScottVariant : public ::testing::TestWithParam<Case> {};
 
 TEST_P(GrayScottVariant, MatchesThePlainLoop) {
   Context* context = testing::SharedContext();
   if (context == nullptr) GTEST_SKIP() << "no Vulkan device";
   const Case& c = GetParam();
-  // A variant whose workgroup rows are subgroups runs the table's rows at the device's subgroup
-  // size (8 on lavapipe, 32 on NVIDIA), where the table's x would be refused.
-  Extent workgroup = c.workgroup;
-  if (c.variant->subgroup_rows) {
-    if (context->info().min_subgroup_size != context->info().max_subgroup_size) {
-      GTEST_SKIP() << "the device's compute subgroups vary in size; the variant skips it";
-    }
-    workgroup.x = context->info().subgroup_size;
-  }
+  const std::optional<Extent> on_device = OnDevice(*c.variant, c.workgroup, context->info());
+  if (!on_device) GTEST_SKIP() << "the device's compute subgroups vary in size; the variant skips it";
+  const Extent workgroup = *on_device;
   SCOPED_TRACE(::testing::Message() << "run at workgroup " << workgroup.x << "x" << workgroup.y);
   if (SharedBytes(*c.variant, workgroup) > context->info().max_shared_memory_bytes) {
     GTEST_SKIP() << "the device allows " << context->info().max_shared_memory_bytes << " bytes of shared memory";
@@ -114,12 +119,9 @@ TEST(GrayScottCheck, CatchesAWrongFusedKernel) {
     Variant wrong = Named(name);
     wrong.name += "_injected_error";
     wrong.defines.push_back({"INJECT_ERROR", "1"});
-    Extent workgroup = wrong.workgroups.front();
-    if (wrong.subgroup_rows) {
-      if (context->info().min_subgroup_size != context->info().max_subgroup_size) continue;
-      workgroup.x = context->info().subgroup_size;
-    }
-    Comparison check = Check(*context, wrong, workgroup);
+    const std::optional<Extent> workgroup = OnDevice(wrong, wrong.workgroups.front(), context->info());
+    if (!workgroup) continue;
+    Comparison check = Check(*context, wrong, *workgroup);
     EXPECT_FALSE(check.passed) << name;
     EXPECT_GT(check.max_relative_error, 10 * kTolerance) << name;
   }

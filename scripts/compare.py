@@ -1102,13 +1102,18 @@ def build_parser():
     return parser
 
 
-def note_builds(runs, paths, context, key):
-    """Where the runs come from different builds (csbench_revision), list each file's build
-    under `key` of the combined context (which keeps the first run's revision) and say so."""
-    revisions = [data["context"].get("csbench_revision", "unknown") for data in runs]
-    if len(set(revisions)) > 1:
-        context[key] = [f"{Path(path).name}: {rev}" for path, rev in zip(paths, revisions)]
-        print(f"note: the parts come from different builds ({', '.join(context[key])})")
+def note_builds(revisions, context, key):
+    """Where the parts ("file: build" each) come from different builds, list them under `key` of
+    the combined context (which keeps the first run's revision) and say so."""
+    if len({rev.rsplit(": ", 1)[-1] for rev in revisions}) > 1:
+        context[key] = list(revisions)
+        print(f"note: the parts come from different builds ({', '.join(revisions)})")
+
+
+def file_builds(runs, paths):
+    """Each run's file name and build, as "file: build"."""
+    return [f"{Path(path).name}: {data['context'].get('csbench_revision', 'unknown')}"
+            for data, path in zip(runs, paths)]
 
 
 def merge_provenance(runs, paths):
@@ -1121,6 +1126,7 @@ def merge_provenance(runs, paths):
         build = context.get("csbench_revision", "unknown")
         parts = context.get("merged_from") or [Path(path).name]
         sources += parts
+        # A part's own merged_revisions exist only where its parts differed in build.
         revisions += context.get("merged_revisions") or [f"{part}: {build}" for part in parts]
         replaced.update(context.get("replaced_by") or {})
     return sources, revisions, replaced
@@ -1134,10 +1140,8 @@ def cmd_merge(args):
     sources, revisions, replaced = merge_provenance(runs, args.runs)
     merged = runs[0]
     merged["context"]["merged_from"] = sources
-    merged["context"].pop("merged_revisions", None)
-    if len({rev.rsplit(": ", 1)[-1] for rev in revisions}) > 1:
-        merged["context"]["merged_revisions"] = revisions
-        print(f"note: the parts come from different builds ({', '.join(revisions)})")
+    merged["context"].pop("merged_revisions", None)  # the first part's, now in `revisions`
+    note_builds(revisions, merged["context"], "merged_revisions")
     if any(is_interrupted(data["context"]) for data in runs):
         merged["context"]["interrupted"] = True
     seen = {b["name"] for b in merged["benchmarks"]}
@@ -1181,7 +1185,7 @@ def cmd_join(args):
     # An input that is itself joined contributes its own parts' names, in its process order.
     joined["context"]["joined_from"] = [name for data, path in zip(runs, args.runs)
                                         for name in data["context"].get("joined_from", [Path(path).name])]
-    note_builds(runs, args.runs, joined["context"], "joined_revisions")
+    note_builds(file_builds(runs, args.runs), joined["context"], "joined_revisions")
     Path(args.out).write_text(json.dumps(joined, indent=1) + "\n")
     reps = sorted({b["repetitions"] for b in joined["benchmarks"]})
     print(f"joined {len(args.runs)} runs, {len(names[0])} benchmarks x "

@@ -9,9 +9,11 @@
     compare.py merge [--replace] OUT.json RUN.json... (runs of one device under disjoint
                                            filters; --replace: later runs' benchmarks replace
                                            the same ones of earlier runs)
-    compare.py join OUT.json RUN.json...  (runs of one device, the same benchmarks:
+    compare.py join [--filter REGEX] OUT.json RUN.json...
+                                          (runs of one device, the same benchmarks:
                                            their repetitions become one baseline; a joined
-                                           baseline among them keeps its processes)
+                                           baseline among them keeps its processes;
+                                           --filter: only the matching benchmarks)
 
 All files are Google Benchmark JSON output (--benchmark_out_format=json), read
 as xz-compressed JSON where the name ends in .xz. Each run is compared with
@@ -26,12 +28,18 @@ slower.  A benchmark is SLOWER only when all three hold:
      relative spread (scaled median absolute deviation) of its repetitions,
      the larger of baseline and run, and never less than the typical spread
      of its class in the baseline (device-timed, CPU plain loop, host-clocked);
-     and, for a baseline joined from R >= 2 processes, it leaves the 95%
-     prediction interval of a new process's level: the standard deviation s of
-     the R processes' medians times t(0.975, R-1) * sqrt(1 + 1/R) (4.97 s for
-     R = 3).  A process can put a whole benchmark on another level (host-
-     visible memory, clocks) while its own repetitions agree with each other;
-     the U test alone would take that for a regression;
+     and, for a baseline joined from R >= 2 processes, it leaves two
+     prediction intervals of a new process's level: the benchmark's own (the
+     standard deviation s of its R processes' medians times
+     t(0.975, R-1) * sqrt(1 + 1/R), 4.97 s for R = 3), and its class's (the
+     process spread pooled over every benchmark of its class in the baseline,
+     in logarithms, times t(1 - 0.05/m, df) * sqrt(1 + 1/R), m the benchmarks
+     compared in the call, df the pooled degrees of freedom).  A process can
+     put a whole benchmark on another level (host-visible memory, clocks,
+     launch latency) while its own repetitions agree with each other; the U
+     test alone would take that for a regression, and three processes of one
+     benchmark rarely show how far a fourth can fall, while hundreds of
+     benchmarks of its class do;
   3. a one-sided Mann-Whitney U test says the run is slower, and its p-value
      stays below alpha 0.05 after Holm's correction over every benchmark
      compared in this call (all runs together).
@@ -51,10 +59,11 @@ ERROR; one that only one side skipped is an ERROR with both messages.
 
 --fail-on names the classes whose SLOWER verdicts fail the call (all three by
 default).  On a shared host (a cloud VM), CPU plain loops and the host-clocked
-modes with a host-side sum move between machine sessions by more than the
-processes of a baseline recorded in one session show (up to 2x on an H100
-host); `--fail-on device-timed` fails only on GPU-timed kernels there and still
-prints every other verdict, its SLOWER ones marked as not failing.
+modes move between machine sessions by more than the processes of a baseline
+recorded in one session show; record such entries in two sessions or more
+(join --filter, then merge --replace) so that the class's spread is measured.
+`--fail-on device-timed` fails only on GPU-timed kernels and still prints every
+other verdict, its SLOWER ones marked as not failing.
 
 Exit status: 0 no regression (always 0 with --report-only on valid input),
 1 at least one SLOWER benchmark of a failing class (--fail-on), 2 bad input,
@@ -195,6 +204,7 @@ class Comparison:
     p_faster: float = None
     p_adjusted: float = None     # corrected p-value in the direction of the change
     process_bar: float = None    # percent: prediction half-width of a new process's level
+    class_process: tuple = None  # (pooled sd, df) of its class's process levels, and R
     detectable_pct: float = None  # smallest slowdown that would be SLOWER; None: none
     problems: list = field(default_factory=list)  # nonsense found on either side
 
@@ -224,6 +234,7 @@ class RunComparison:
     comparisons: list
     key: str
     floors: dict
+    class_spreads: dict = field(default_factory=dict)
 
     @property
     def device(self):
@@ -486,6 +497,42 @@ def class_floors(results):
     return {cls: statistics.median(values) for cls, values in spreads.items()}
 
 
+def class_process_spreads(results):
+    """{noise class: (s, df)}: the spread of a new process's level, pooled over the class.
+
+    Each benchmark with R >= 2 known processes in the baseline gives the deviations of
+    its process medians' logarithms from their mean; s is their pooled standard
+    deviation (R - 1 degrees of freedom a benchmark).  One benchmark's three processes
+    say little about how far a fourth can fall; hundreds of benchmarks of one class,
+    timed by the same clock in the same processes, say it with many degrees of freedom,
+    including the rare benchmark that a process puts on another level.
+    """
+    sums = {}
+    for result in results.values():
+        if not result.valid:
+            continue
+        medians = process_medians(result.throughputs(result.has_rate), result.processes)
+        if len(medians) < 2 or min(medians) <= 0:
+            continue
+        logs = [math.log(m) for m in medians]
+        mean = statistics.fmean(logs)
+        acc = sums.setdefault(result.noise_class, [0.0, 0])
+        acc[0] += sum((x - mean) ** 2 for x in logs)
+        acc[1] += len(logs) - 1
+    return {cls: (math.sqrt(ss / df), df) for cls, (ss, df) in sums.items()}
+
+
+def class_process_bar(class_process, n_tests):
+    """Half-width in percent of the prediction interval of a new process's level from its
+    class's pooled spread, corrected for the n_tests benchmarks of the call (Bonferroni):
+    t(1 - alpha/n_tests, df) * s * sqrt(1 + 1/R); None without a pooled spread."""
+    if class_process is None or n_tests < 1:
+        return None
+    spread, df, runs = class_process
+    quantile = float(t_dist.ppf(1.0 - ALPHA / n_tests, df))
+    return quantile * math.sqrt(1 + 1 / runs) * spread * 100.0
+
+
 def utest_pvalues(base, run):
     """(p_slower, p_faster): one-sided Mann-Whitney U p-values that the run's
     throughputs are lower, or higher, than the baseline's; (None, None) with
@@ -528,7 +575,7 @@ def counter_mismatch(base, run):
     return lines
 
 
-def compare_one(name, base, run, floors, partial=False):
+def compare_one(name, base, run, floors, partial=False, class_spreads=None):
     """Compare one benchmark name given its baseline and run Results (or None).
 
     Measures the change, the noise and the raw U test p-values; the verdict of
@@ -552,16 +599,20 @@ def compare_one(name, base, run, floors, partial=False):
     spreads = [base.noise(use_rate), run.noise(use_rate), floors.get(base.noise_class)]
     spreads = [s for s in spreads if s is not None]
     p_slower, p_faster = utest_pvalues(base.throughputs(use_rate), run.throughputs(use_rate))
+    runs = len(process_medians(base.throughputs(use_rate), base.processes))
+    pooled = (class_spreads or {}).get(base.noise_class)
     return Comparison(name, base, run, verdict=None, ratio=throughput_ratio(base, run, use_rate),
                       noise=max(spreads) if spreads else None,
                       p_slower=p_slower, p_faster=p_faster,
-                      process_bar=process_prediction_pct(base, use_rate))
+                      process_bar=process_prediction_pct(base, use_rate),
+                      class_process=(*pooled, runs) if pooled and runs >= 1 else None)
 
 
-def compare_results(base, run, floors, partial=False):
+def compare_results(base, run, floors, partial=False, class_spreads=None):
     """Comparisons in run order, followed by the benchmarks missing from the run."""
     names = list(run) + [n for n in base if n not in run]
-    return [compare_one(n, base.get(n), run.get(n), floors, partial) for n in names]
+    return [compare_one(n, base.get(n), run.get(n), floors, partial, class_spreads)
+            for n in names]
 
 
 def holm_adjusted(pvalues):
@@ -600,6 +651,9 @@ def decide_verdicts(comparisons, threshold_pct, noise_factor):
     for c in comparisons:
         if not c.compared:
             continue
+        pooled_bar = class_process_bar(c.class_process, len(tested))
+        if pooled_bar is not None:
+            c.process_bar = max(c.process_bar or 0.0, pooled_bar)
         c.verdict = classify(c.change_pct, c.noise, c.p_adjusted, threshold_pct, noise_factor, c.process_bar)
         c.detectable_pct = change_bar(c.noise, threshold_pct, noise_factor, c.process_bar)
         if c.p_slower is None or \
@@ -721,12 +775,27 @@ def floor_line(floors, comparisons):
         if parts else "noise floors: none (fewer than 3 repetitions in the baseline)"
 
 
-def notes(comparisons, floors, threshold_pct, noise_factor):
+def process_line(class_spreads):
+    """The pooled process spread of each class in the baseline, or why there is none."""
+    parts = []
+    for cls in NOISE_CLASSES:
+        if cls in class_spreads:
+            spread, df = class_spreads[cls]
+            parts.append(f"{cls} ±{spread * 100:.2g}% ({df} df)")
+    if not parts:
+        return ("process spread: none (a baseline of one process: a process that puts a "
+                "benchmark on another level cannot be told from a regression)")
+    return ("process spread of each class in the baseline (pooled; a new process's level "
+            "must leave t(1 - alpha/tests, df) x spread x sqrt(1 + 1/R)): " + ", ".join(parts))
+
+
+def notes(comparisons, floors, threshold_pct, noise_factor, class_spreads=None):
     """Summary lines of one run: verdict counts, noise floors, threshold-only and errors."""
     counts = {v: sum(c.verdict == v for c in comparisons) for v in VERDICTS}
     lines = ["verdicts: " + ", ".join(f"{n} {v}" for v, n in counts.items() if n)
              + f" (threshold {threshold_pct:g}%, noise x{noise_factor:g}, one-sided U test,"
-             + f" Holm-corrected alpha {ALPHA})", floor_line(floors, comparisons)]
+             + f" Holm-corrected alpha {ALPHA})", floor_line(floors, comparisons),
+             process_line(class_spreads or {})]
     thr = sum(c.threshold_only for c in comparisons)
     if thr:
         lines.append(f"{thr} verdicts are threshold-only: fewer than "
@@ -796,7 +865,7 @@ def format_console(runs, settings, n_tests, status, fail_on=NOISE_CLASSES):
         out += run_header(rc) + ["", line(rows[0]), "-" * (sum(widths) + 2 * len(widths))]
         out += [line(r) for r in rows[1:]] + [""]
         out += geomean_lines(family_geomeans(rc.comparisons))
-        out += notes(rc.comparisons, rc.floors, *settings) + [""]
+        out += notes(rc.comparisons, rc.floors, *settings, rc.class_spreads) + [""]
     out += summary_lines(runs, n_tests, status, fail_on)
     return "\n".join(out) + "\n"
 
@@ -816,7 +885,7 @@ def format_markdown(runs, settings, n_tests, status, fail_on=NOISE_CLASSES):
             out.append("| " + " | ".join([f"`{esc(row[0])}`"] + row[1:-1] + [verdict]) + " |")
         out.append("")
         out += [f"- {esc(l)}" for l in geomean_lines(family_geomeans(rc.comparisons))]
-        out += [f"- {esc(l)}" for l in notes(rc.comparisons, rc.floors, *settings)]
+        out += [f"- {esc(l)}" for l in notes(rc.comparisons, rc.floors, *settings, rc.class_spreads)]
         out.append("")
     out += ["#### summary", ""]
     out += [f"- {esc(l)}" for l in summary_lines(runs, n_tests, status, fail_on)]
@@ -885,9 +954,11 @@ def compare_run(run_path, baseline, baselines_dir, ignore_device):
                          f"is {base_key}; pass --ignore-device to compare anyway")
     base_results = collect_results(base)
     floors = class_floors(base_results)
+    spreads = class_process_spreads(base_results)
     comparisons = compare_results(base_results, collect_results(run), floors,
-                                  partial=is_interrupted(run["context"]))
-    return RunComparison(str(run_path), str(base_file), run, base, comparisons, run_key, floors)
+                                  partial=is_interrupted(run["context"]), class_spreads=spreads)
+    return RunComparison(str(run_path), str(base_file), run, base, comparisons, run_key, floors,
+                         spreads)
 
 
 def input_problems(runs):
@@ -1097,6 +1168,9 @@ def build_parser():
                         help="join runs of the same benchmarks made by separate processes (what "
                              "record --runs does itself) into one baseline with all their "
                              "repetitions, e.g. a baseline recorded one process at a time")
+    jn.add_argument("--filter", metavar="REGEX",
+                    help="join only the benchmarks whose names match (re.search), e.g. a "
+                         "baseline's host-clocked entries with processes of another session")
     jn.add_argument("out", help="the joined JSON to write")
     jn.add_argument("runs", nargs="+", help="Google Benchmark JSON files of the same device")
     return parser
@@ -1128,8 +1202,15 @@ def merge_provenance(runs, paths):
         sources += parts
         # A part's own merged_revisions exist only where its parts differed in build.
         revisions += context.get("merged_revisions") or [f"{part}: {build}" for part in parts]
+        if context.get("merged_from") and "joined_filter" in context:
+            # Benchmarks cut out of a merged baseline and joined with new processes: the
+            # baseline's parts are listed above, the new processes' builds here.
+            builds = {r.rsplit(": ", 1)[-1] for r in context.get("joined_revisions", [])} or {build}
+            sources.append(Path(path).name)
+            revisions.append(f"{Path(path).name}: {', '.join(sorted(builds))}")
         replaced.update(context.get("replaced_by") or {})
-    return sources, revisions, replaced
+    # A part joined from the baseline itself (join --filter) carries the baseline's parts again.
+    return list(dict.fromkeys(sources)), list(dict.fromkeys(revisions)), replaced
 
 
 def cmd_merge(args):
@@ -1171,6 +1252,16 @@ def cmd_join(args):
     """Join separate processes' runs of the same benchmarks into one baseline."""
     runs = [load_run(path) for path in args.runs]
     one_device_key(runs, args.runs)
+    if args.filter is not None:
+        try:
+            pattern = re.compile(args.filter)
+        except re.error as e:
+            raise InputError(f"--filter {args.filter!r} is not a regular expression: {e}")
+        runs = [dict(data, benchmarks=[b for b in data["benchmarks"]
+                                       if pattern.search(benchmark_name(b))]) for data in runs]
+        for data, path in zip(runs, args.runs):
+            if not data["benchmarks"]:
+                raise InputError(f"no benchmark of {path} matches --filter {args.filter!r}")
     names = []
     for data, path in zip(runs, args.runs):
         require_complete(data, path)
@@ -1186,6 +1277,8 @@ def cmd_join(args):
     joined["context"]["joined_from"] = [name for data, path in zip(runs, args.runs)
                                         for name in data["context"].get("joined_from", [Path(path).name])]
     note_builds(file_builds(runs, args.runs), joined["context"], "joined_revisions")
+    if args.filter is not None:
+        joined["context"]["joined_filter"] = args.filter
     Path(args.out).write_text(json.dumps(joined, indent=1) + "\n")
     reps = sorted({b["repetitions"] for b in joined["benchmarks"]})
     print(f"joined {len(args.runs)} runs, {len(names[0])} benchmarks x "

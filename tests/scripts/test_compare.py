@@ -912,6 +912,78 @@ class ProcessLevelTest(CompareTestCase):
         self.assertEqual(status, 1, out + err)
         self.assertEqual([n for n, v in verdicts(out).items() if v == "SLOWER"], [SLOW])
 
+    def test_a_class_whose_processes_jump_widens_the_bar_of_its_steady_members(self):
+        # One kernel of the class moved 30% between the baseline's processes; SLOW did not.
+        # Three processes of SLOW alone cannot show how far a fourth may fall: the class's
+        # pooled spread does, so an 8% drop of SLOW in a new process is no regression.
+        other = "reduction/prefetch4/wg8x32/domain1920x1080"
+        runs = [self.write(f"p{i}.json", repetitions=3, seed=20 + i, noise=0.002,
+                           slow={other: level}) for i, level in enumerate([1.0, 1.0, 1.3])]
+        base = self.dir / "joined.json"
+        self.assertEqual(run_main("join", base, *runs)[0], 0)
+        spreads = compare.class_process_spreads(compare.collect_results(
+            json.loads(base.read_text())))
+        # other's log levels 0, 0, ln 1.3 dominate: 12 benchmarks x 2 degrees of freedom.
+        self.assertEqual(spreads[compare.DEVICE][1], 24)
+        self.assertAlmostEqual(spreads[compare.DEVICE][0], 0.0437, delta=0.002)
+        run = self.write("run.json", seed=2, noise=0.002, slow={SLOW: 1 / 0.92})
+        status, out, err = run_main(run, "--baseline", base)
+        self.assertEqual(status, 0, out + err)
+        self.assertEqual(verdicts(out)[SLOW], "UNSURE")
+        self.assertIn("process spread of each class in the baseline", out)
+        self.assertRegex(out, r"device-timed ±4\.\d% \(24 df\)")
+        # The bar is wide, not blind: a 20% drop is still found.
+        run = self.write("run.json", seed=2, noise=0.002, slow={SLOW: 1 / 0.8})
+        status, out, err = run_main(run, "--baseline", base)
+        self.assertEqual(status, 1, out + err)
+        self.assertEqual([n for n, v in verdicts(out).items() if v == "SLOWER"], [SLOW])
+
+    def test_class_process_bar(self):
+        # t(1 - 0.05/724, 1000) is about 3.83 (the normal quantile: 3.81).
+        self.assertAlmostEqual(compare.class_process_bar((0.01, 1000, 3), 724),
+                               3.83 * (4 / 3) ** 0.5, delta=0.02)
+        # Few degrees of freedom make it wider: t(1 - 0.05/12, 4) is about 4.85 against the
+        # normal quantile's 2.64 for 12 tests.
+        self.assertAlmostEqual(compare.class_process_bar((0.01, 4, 3), 12),
+                               4.85 * (4 / 3) ** 0.5, delta=0.02)
+        self.assertIsNone(compare.class_process_bar(None, 724))
+
+    def test_a_baseline_of_one_process_says_it_has_no_process_spread(self):
+        status, out, err = self.compare(self.write("run.json", seed=2))
+        self.assertEqual(status, 0, err)
+        self.assertIn("process spread: none (a baseline of one process", out)
+
+    def test_join_filter_extends_part_of_a_merged_baseline(self):
+        # A baseline's noisiest entries re-recorded in another session: cut them out with
+        # join --filter, join the new processes, and merge --replace them back.
+        base = self.joined_base([1.0, 1.0, 1.0])
+        pattern = "^run_simulation/"
+        names = [n for n, _, _ in synth.default_benchmarks() if n.startswith("run_simulation/")]
+        more = [self.write(f"s{i}.json", repetitions=3, seed=60 + i,
+                           benchmarks=[b for b in synth.default_benchmarks() if b[0] in names])
+                for i in range(2)]
+        part = self.dir / "host-part.json"
+        status, out, err = run_main("join", "--filter", pattern, part, base, *more)
+        self.assertEqual(status, 0, err)
+        data = json.loads(part.read_text())
+        self.assertEqual({compare.benchmark_name(e) for e in data["benchmarks"]}, set(names))
+        self.assertEqual(data["context"]["joined_filter"], pattern)
+        self.assertEqual(data["context"]["recorded_runs"], "5")
+        merged = self.dir / "merged.json"
+        status, out, err = run_main("merge", "--replace", merged, base, part)
+        self.assertEqual(status, 0, err)
+        context = json.loads(merged.read_text())["context"]
+        self.assertEqual(context["replaced_by"], {"host-part.json": len(names)})
+        self.assertEqual(context["merged_from"], ["joined.json", "host-part.json"])
+        results = compare.collect_results(json.loads(merged.read_text()))
+        self.assertEqual(len(set(results[names[0]].processes)), 5)
+        self.assertEqual(len(set(results[SLOW].processes)), 3)
+        # Bad filters are bad input.
+        self.assert_bad_input(*run_main("join", "--filter", "(", part, base, *more),
+                              "not a regular expression")
+        self.assert_bad_input(*run_main("join", "--filter", "^nothing/", part, base, *more),
+                              "matches --filter")
+
     def test_processes_of_an_older_joined_baseline_are_inferred(self):
         # Baselines joined before the label was written: recorded_runs and the file order.
         data = json.loads(self.joined_base([1.0, 1.0, 1.0]).read_text())

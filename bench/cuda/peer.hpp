@@ -25,7 +25,8 @@ class LuminanceSum {
   ~LuminanceSum();
   // One reduction of copy 0, its result read back (the output is poisoned first).
   double Run();
-  // Seconds, by CUDA events, of `count` back-to-back reductions cycling through the copies.
+  // Seconds, by CUDA events, of `count` back-to-back reductions cycling through the copies,
+  // launched as one CUDA graph (captured on the first call of each count).
   double Time(uint32_t count);
 
  private:

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Compare csbench runs with the recorded baselines of their devices, or record one.
 
-    compare.py RUN.json [RUN.json ...] [--baseline FILE | --baselines-dir DIR]
+    compare.py RUN.json [RUN.json ...] [--baseline FILE] [--baselines-dir DIR]
                         [--threshold PCT] [--noise-factor K] [--ignore-device]
                         [--fail-on CLASSES] [--report-only] [--markdown]
     compare.py record [--repetitions N] [--runs R] [--no-interleaving] [--bench PATH]
@@ -34,7 +34,9 @@ slower.  A benchmark is SLOWER only when all three hold:
      t(0.975, R-1) * sqrt(1 + 1/R), 4.97 s for R = 3), and its class's (the
      process spread pooled over every benchmark of its class in the baseline,
      in logarithms, times t(1 - 0.05/m, df) * sqrt(1 + 1/R), m the benchmarks
-     compared in the call, df the pooled degrees of freedom).  A process can
+     compared in the call, df the pooled degrees of freedom; for a baseline
+     without processes, the last run say, with R = 1 and the spread of the
+     device's stored baseline in --baselines-dir where there is one).  A process can
      put a whole benchmark on another level (host-visible memory, clocks,
      launch latency) while its own repetitions agree with each other; the U
      test alone would take that for a regression, and three processes of one
@@ -235,6 +237,7 @@ class RunComparison:
     key: str
     floors: dict
     class_spreads: dict = field(default_factory=dict)
+    borrowed: tuple = None  # (stored baseline, classes) whose process spread was used
 
     @property
     def device(self):
@@ -599,13 +602,14 @@ def compare_one(name, base, run, floors, partial=False, class_spreads=None):
     spreads = [base.noise(use_rate), run.noise(use_rate), floors.get(base.noise_class)]
     spreads = [s for s in spreads if s is not None]
     p_slower, p_faster = utest_pvalues(base.throughputs(use_rate), run.throughputs(use_rate))
-    runs = len(process_medians(base.throughputs(use_rate), base.processes))
+    # A benchmark without process labels came from one process.
+    runs = max(1, len(process_medians(base.throughputs(use_rate), base.processes)))
     pooled = (class_spreads or {}).get(base.noise_class)
     return Comparison(name, base, run, verdict=None, ratio=throughput_ratio(base, run, use_rate),
                       noise=max(spreads) if spreads else None,
                       p_slower=p_slower, p_faster=p_faster,
                       process_bar=process_prediction_pct(base, use_rate),
-                      class_process=(*pooled, runs) if pooled and runs >= 1 else None)
+                      class_process=(*pooled, runs) if pooled else None)
 
 
 def compare_results(base, run, floors, partial=False, class_spreads=None):
@@ -775,27 +779,33 @@ def floor_line(floors, comparisons):
         if parts else "noise floors: none (fewer than 3 repetitions in the baseline)"
 
 
-def process_line(class_spreads):
-    """The pooled process spread of each class in the baseline, or why there is none."""
+def process_line(class_spreads, borrowed=None):
+    """The pooled process spread of each class in the baseline, where it came from, or why
+    there is none."""
     parts = []
     for cls in NOISE_CLASSES:
         if cls in class_spreads:
             spread, df = class_spreads[cls]
             parts.append(f"{cls} ±{spread * 100:.2g}% ({df} df)")
     if not parts:
-        return ("process spread: none (a baseline of one process: a process that puts a "
-                "benchmark on another level cannot be told from a regression)")
-    return ("process spread of each class in the baseline (pooled; a new process's level "
+        return ("process spread: none (a baseline of one process, and no stored baseline of "
+                "the device: a process that puts a benchmark on another level cannot be told "
+                "from a regression)")
+    line = ("process spread of each class in the baseline (pooled; a new process's level "
             "must leave t(1 - alpha/tests, df) x spread x sqrt(1 + 1/R)): " + ", ".join(parts))
+    if borrowed:
+        line += (f"; for {', '.join(borrowed[1])} from the device's stored baseline "
+                 f"{borrowed[0]} (this baseline has one process of them, R = 1)")
+    return line
 
 
-def notes(comparisons, floors, threshold_pct, noise_factor, class_spreads=None):
+def notes(comparisons, floors, threshold_pct, noise_factor, class_spreads=None, borrowed=None):
     """Summary lines of one run: verdict counts, noise floors, threshold-only and errors."""
     counts = {v: sum(c.verdict == v for c in comparisons) for v in VERDICTS}
     lines = ["verdicts: " + ", ".join(f"{n} {v}" for v, n in counts.items() if n)
              + f" (threshold {threshold_pct:g}%, noise x{noise_factor:g}, one-sided U test,"
              + f" Holm-corrected alpha {ALPHA})", floor_line(floors, comparisons),
-             process_line(class_spreads or {})]
+             process_line(class_spreads or {}, borrowed)]
     thr = sum(c.threshold_only for c in comparisons)
     if thr:
         lines.append(f"{thr} verdicts are threshold-only: fewer than "
@@ -865,7 +875,7 @@ def format_console(runs, settings, n_tests, status, fail_on=NOISE_CLASSES):
         out += run_header(rc) + ["", line(rows[0]), "-" * (sum(widths) + 2 * len(widths))]
         out += [line(r) for r in rows[1:]] + [""]
         out += geomean_lines(family_geomeans(rc.comparisons))
-        out += notes(rc.comparisons, rc.floors, *settings, rc.class_spreads) + [""]
+        out += notes(rc.comparisons, rc.floors, *settings, rc.class_spreads, rc.borrowed) + [""]
     out += summary_lines(runs, n_tests, status, fail_on)
     return "\n".join(out) + "\n"
 
@@ -885,7 +895,7 @@ def format_markdown(runs, settings, n_tests, status, fail_on=NOISE_CLASSES):
             out.append("| " + " | ".join([f"`{esc(row[0])}`"] + row[1:-1] + [verdict]) + " |")
         out.append("")
         out += [f"- {esc(l)}" for l in geomean_lines(family_geomeans(rc.comparisons))]
-        out += [f"- {esc(l)}" for l in notes(rc.comparisons, rc.floors, *settings, rc.class_spreads)]
+        out += [f"- {esc(l)}" for l in notes(rc.comparisons, rc.floors, *settings, rc.class_spreads, rc.borrowed)]
         out.append("")
     out += ["#### summary", ""]
     out += [f"- {esc(l)}" for l in summary_lines(runs, n_tests, status, fail_on)]
@@ -942,6 +952,12 @@ def setup_differences(base_ctx, run_ctx):
             for k in SETUP_KEYS if base_ctx.get(k) != run_ctx.get(k)]
 
 
+def shown_path(path):
+    """A path as the report shows it: relative to the working directory where it lies below it."""
+    relative = os.path.relpath(Path(path).resolve())
+    return relative if not relative.startswith("..") else str(path)
+
+
 def compare_run(run_path, baseline, baselines_dir, ignore_device):
     """Load one run and its baseline and compare them (verdicts still open)."""
     run = load_run(run_path)
@@ -954,11 +970,21 @@ def compare_run(run_path, baseline, baselines_dir, ignore_device):
                          f"is {base_key}; pass --ignore-device to compare anyway")
     base_results = collect_results(base)
     floors = class_floors(base_results)
-    spreads = class_process_spreads(base_results)
+    spreads, borrowed = class_process_spreads(base_results), None
+    stored = Path(baselines_dir) / f"{run_key}.json" if baselines_dir else None
+    missing = {r.noise_class for r in base_results.values() if r.valid} - set(spreads)
+    if missing and stored is not None and stored.is_file() and \
+            stored.resolve() != Path(base_file).resolve():
+        # A baseline without processes of a class (the last run, say) cannot measure how far a
+        # process moves a benchmark; the device's stored baseline has measured it.
+        extra = {cls: v for cls, v in class_process_spreads(collect_results(load_run(stored))).items()
+                 if cls in missing}
+        if extra:
+            spreads, borrowed = {**spreads, **extra}, (shown_path(stored), sorted(extra))
     comparisons = compare_results(base_results, collect_results(run), floors,
                                   partial=is_interrupted(run["context"]), class_spreads=spreads)
     return RunComparison(str(run_path), str(base_file), run, base, comparisons, run_key, floors,
-                         spreads)
+                         spreads, borrowed)
 
 
 def input_problems(runs):
@@ -1118,12 +1144,12 @@ def build_parser():
     cmp.add_argument("runs", nargs="+", metavar="RUN",
                      help="Google Benchmark JSON of a run; several runs (e.g. one per device) "
                           "are each compared with their own device's baseline")
-    where = cmp.add_mutually_exclusive_group()
-    where.add_argument("--baseline", metavar="FILE",
-                       help="baseline JSON to compare with (a single run only)")
-    where.add_argument("--baselines-dir", metavar="DIR", default=str(DEFAULT_BASELINES_DIR),
-                       help="folder of <device-key>.json baselines "
-                            "(default: baselines/ of the repository)")
+    cmp.add_argument("--baseline", metavar="FILE",
+                     help="baseline JSON to compare with (a single run only)")
+    cmp.add_argument("--baselines-dir", metavar="DIR", default=str(DEFAULT_BASELINES_DIR),
+                     help="folder of <device-key>.json baselines (default: baselines/ of the "
+                          "repository); with --baseline, where the device's stored baseline "
+                          "gives the process spread that a baseline of one process lacks")
     cmp.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD_PCT, metavar="PCT",
                      help="slowdown in percent a regression must exceed (default: %(default)g)")
     cmp.add_argument("--noise-factor", type=float, default=DEFAULT_NOISE_FACTOR, metavar="K",

@@ -953,6 +953,31 @@ class ProcessLevelTest(CompareTestCase):
         self.assertEqual(status, 0, err)
         self.assertIn("process spread: none (a baseline of one process", out)
 
+    def test_a_one_process_baseline_borrows_the_stored_baselines_process_spread(self):
+        # Two single runs compared with each other (the last run as the baseline): their
+        # processes' levels are what the device's stored baseline measured, here a class in
+        # which one kernel moved 30% between processes.
+        other = "reduction/prefetch4/wg8x32/domain1920x1080"
+        runs = [self.write(f"p{i}.json", repetitions=3, seed=20 + i, noise=0.002,
+                           slow={other: level}) for i, level in enumerate([1.0, 1.0, 1.3])]
+        stored_dir = self.dir / "stored"
+        stored_dir.mkdir()
+        key = synth.context()["device_key"]
+        self.assertEqual(run_main("join", stored_dir / f"{key}.json", *runs)[0], 0)
+        last = self.write("last.json", seed=3, noise=0.002)
+        run = self.write("run.json", seed=2, noise=0.002, slow={SLOW: 1 / 0.92})
+        status, out, err = run_main(run, "--baseline", last, "--baselines-dir", stored_dir)
+        self.assertEqual(status, 0, out + err)
+        self.assertEqual(verdicts(out)[SLOW], "UNSURE")
+        self.assertIn(f"for device-timed from the device's stored baseline", out)
+        self.assertIn("(this baseline has one process of them, R = 1)", out)
+        # Without a stored baseline of the device the same 8% is SLOWER.
+        empty = self.dir / "empty"
+        empty.mkdir()
+        status, out, err = run_main(run, "--baseline", last, "--baselines-dir", empty)
+        self.assertEqual(status, 1, out + err)
+        self.assertIn("process spread: none", out)
+
     def test_join_filter_extends_part_of_a_merged_baseline(self):
         # A baseline's noisiest entries re-recorded in another session: cut them out with
         # join --filter, join the new processes, and merge --replace them back.

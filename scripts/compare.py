@@ -1228,9 +1228,9 @@ def merge_provenance(runs, paths):
         sources += parts
         # A part's own merged_revisions exist only where its parts differed in build.
         revisions += context.get("merged_revisions") or [f"{part}: {build}" for part in parts]
-        if context.get("merged_from") and "joined_filter" in context:
-            # Benchmarks cut out of a merged baseline and joined with new processes: the
-            # baseline's parts are listed above, the new processes' builds here.
+        if context.get("joined_after_merge"):
+            # A merged baseline (or benchmarks cut out of it) joined with new processes: the
+            # baseline's parts are listed above, the join itself and its builds here.
             builds = {r.rsplit(": ", 1)[-1] for r in context.get("joined_revisions", [])} or {build}
             sources.append(Path(path).name)
             revisions.append(f"{Path(path).name}: {', '.join(sorted(builds))}")
@@ -1305,6 +1305,10 @@ def cmd_join(args):
     note_builds(file_builds(runs, args.runs), joined["context"], "joined_revisions")
     if args.filter is not None:
         joined["context"]["joined_filter"] = args.filter
+    if joined["context"].get("merged_from"):
+        # The first run was a merge, and its context (kept) names that merge's parts; a later
+        # merge of this file must name this file too, or the joined processes' origin is lost.
+        joined["context"]["joined_after_merge"] = True
     Path(args.out).write_text(json.dumps(joined, indent=1) + "\n")
     reps = sorted({b["repetitions"] for b in joined["benchmarks"]})
     print(f"joined {len(args.runs)} runs, {len(names[0])} benchmarks x "

@@ -1003,6 +1003,15 @@ class ProcessLevelTest(CompareTestCase):
         results = compare.collect_results(json.loads(merged.read_text()))
         self.assertEqual(len(set(results[names[0]].processes)), 5)
         self.assertEqual(len(set(results[SLOW].processes)), 3)
+        # Again on the merged baseline: the joined part names the merge's parts (its first
+        # run's context), and the next merge lists them and the part itself, once each.
+        again = self.dir / "host-part-2.json"
+        self.assertEqual(run_main("join", "--filter", pattern, again, merged, *more)[0], 0)
+        self.assertTrue(json.loads(again.read_text())["context"]["joined_after_merge"])
+        remerged = self.dir / "remerged.json"
+        self.assertEqual(run_main("merge", "--replace", remerged, merged, again)[0], 0)
+        self.assertEqual(json.loads(remerged.read_text())["context"]["merged_from"],
+                         ["joined.json", "host-part.json", "host-part-2.json"])
         # Bad filters are bad input.
         self.assert_bad_input(*run_main("join", "--filter", "(", part, base, *more),
                               "not a regular expression")

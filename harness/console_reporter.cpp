@@ -14,6 +14,8 @@
 #include <string_view>
 #include <utility>
 
+#include "harness/compat.hpp"
+
 namespace csbench {
 namespace {
 
@@ -224,7 +226,7 @@ void ConsoleReporter::PrintHeader(const Run& run) {
 
 void ConsoleReporter::PrintRun(const Run& run) {
   bool gpu = IsGpu(run);
-  if (!run.error_occurred) {
+  if (!compat::Skipped(run)) {
     // A header when the columns change: once in the plain layout, per counter set in the tabular.
     std::string key = "plain";
     if (style_.tabular) {
@@ -238,8 +240,8 @@ void ConsoleReporter::PrintRun(const Run& run) {
   }
   std::ostream& out = GetOutputStream();
   out << Prefix() << ' ' << Paint(kGreen, Padded(DisplayName(run), name_width_, false));
-  if (run.error_occurred) {
-    out << ' ' << Paint(kRed, "ERROR OCCURRED: '" + run.error_message + "'") << '\n';
+  if (compat::Skipped(run)) {
+    out << ' ' << Paint(kRed, "ERROR OCCURRED: '" + compat::SkipMessage(run) + "'") << '\n';
     return;
   }
   bool percentage = IsPercentage(run);
@@ -292,7 +294,7 @@ void ConsoleReporter::ReportRuns(const std::vector<Run>& runs) {
     std::vector<double> times;
     std::vector<double> rates;
     for (const auto& run : runs) {
-      if (run.error_occurred) continue;
+      if (compat::Skipped(run)) continue;
       times.push_back(MeasuredSecondsPerIteration(run));
       if (auto it = run.counters.find("Gelem/s"); it != run.counters.end()) rates.push_back(it->second.value);
     }

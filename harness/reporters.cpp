@@ -18,6 +18,7 @@
 #include <string_view>
 #include <thread>
 
+#include "harness/compat.hpp"
 #include "harness/console_reporter.hpp"
 #include "harness/error.hpp"
 #include "harness/selection.hpp"
@@ -98,12 +99,12 @@ class Reporters : public benchmark::BenchmarkReporter {
     for (auto& run : renamed) run.run_name.time_type.clear();
     for (const auto& run : renamed) {
       if (run.run_type != Run::RT_Iteration) continue;
-      if (!run.error_occurred) {
+      if (!compat::Skipped(run)) {
         if (counted_.insert(run.benchmark_name()).second) ++summary_.finished;
         continue;
       }
       if (!noted_.insert(run.benchmark_name()).second) continue;
-      std::string_view message = run.error_message;
+      std::string_view message = compat::SkipMessage(run);
       if (message.starts_with(kUnsupportedPrefix)) {
         message.remove_prefix(kUnsupportedPrefix.size());
         summary_.unsupported.emplace_back(run.benchmark_name(), message);
@@ -145,7 +146,7 @@ class Reporters : public benchmark::BenchmarkReporter {
 std::unique_ptr<benchmark::BenchmarkReporter> MakeReporter(const std::string& format, const ConsoleStyle& console,
                                                            std::size_t total) {
   if (format == "json") return std::make_unique<benchmark::JSONReporter>();
-  if (format == "csv") return std::make_unique<benchmark::CSVReporter>();
+  if (format == "csv") return compat::MakeCsvReporter();
   return std::make_unique<ConsoleReporter>(total, console);
 }
 

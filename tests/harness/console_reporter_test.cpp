@@ -4,6 +4,8 @@
 
 #include <sstream>
 
+#include "harness/compat.hpp"
+
 namespace csbench {
 namespace {
 
@@ -91,8 +93,7 @@ TEST(ConsoleReporter, ErrorsKeepTheirCount) {
   reporter.SetOutputStream(&out);
   auto run = GpuRun(0, 0.001, 1);
   run.repetitions = 1;
-  run.error_occurred = true;
-  run.error_message = "max error 3 at 17";
+  compat::MarkError(run, "max error 3 at 17");
   reporter.ReportRuns({run});
   EXPECT_NE(out.str().find("[ 1/12] reduction/subgroup/wg8x8/domain640x480"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("ERROR OCCURRED: 'max error 3 at 17'"), std::string::npos) << out.str();

@@ -10,8 +10,10 @@
 
 #include "harness/clock_probe.hpp"
 #include "harness/commands.hpp"
+#include "harness/compat.hpp"
 #include "harness/device_choice.hpp"
 #include "harness/error.hpp"
+#include "harness/report.hpp"
 
 namespace csbench {
 namespace {
@@ -177,6 +179,12 @@ std::string DeviceInfo::ApiVersionString() const {
 }
 
 std::string DeviceInfo::Key() const {
+  if (type == "cpu") {
+    // llvmpipe reports driverVersion 1 on every Mesa release, and one vendor/device id on every
+    // host: only the version string and the host name what it runs at.
+    std::string driver = driver_info.empty() ? driver_name + "-" + std::to_string(driver_version) : driver_info;
+    return CpuDeviceKey(fmt::format("{:04x}-{:04x}", vendor_id, device_id), driver);
+  }
   return fmt::format("{:04x}-{:04x}-{}", vendor_id, device_id, driver_version);
 }
 
@@ -202,7 +210,7 @@ Context::Context(const Options& options) : options_(options) {
         .messageType = vk::DebugUtilsMessageTypeFlagBitsEXT::eGeneral |
                        vk::DebugUtilsMessageTypeFlagBitsEXT::eValidation |
                        vk::DebugUtilsMessageTypeFlagBitsEXT::ePerformance,
-        .pfnUserCallback = &OnValidationMessage};
+        .pfnUserCallback = &compat::DebugCallback<OnValidationMessage>::Call};
     messenger_ = std::make_unique<Messenger>(
         Messenger{CSBENCH_VK(vk::raii::DebugUtilsMessengerEXT(instance_, create))});
   }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -62,7 +63,11 @@ struct DeviceInfo {
   uint64_t device_local_bytes = 0;
 
   std::string ApiVersionString() const;
-  // A file-name-safe key naming device and driver, e.g. "10de-2330-2434596864".
+  // A file-name-safe key naming what sets the device's speed, the key of its stored baseline. A GPU:
+  // vendor, device and driver version, e.g. "10de-2330-2434596864". A CPU device (lavapipe): its
+  // speed is the host's, so vendor and device, the driver's version string, the host CPU's model
+  // and the CPUs the process may use, e.g.
+  // "10005-0000-mesa-22-3-6-llvm-15-0-6-amd-epyc-2cpu" (see CpuDeviceKey).
   std::string Key() const;
 };
 
@@ -100,6 +105,8 @@ class Context {
                           vk::MemoryPropertyFlags preferred) const;
   // The device's clock probe, made on first use by RaiseClocks (harness/clock_probe.hpp).
   std::unique_ptr<ClockProbe>& clock_probe() { return clock_probe_; }
+  // What the driver probes found, by probe (harness/driver_probes.hpp): "" where the pattern works.
+  std::map<std::string, std::string>& probe_findings() { return probe_findings_; }
 
  private:
   struct Messenger;
@@ -114,6 +121,7 @@ class Context {
   vk::raii::Queue queue_ = nullptr;
   vk::raii::CommandPool command_pool_ = nullptr;
   vk::raii::Fence fence_ = nullptr;
+  std::map<std::string, std::string> probe_findings_;
   std::unique_ptr<ClockProbe> clock_probe_;  // last: released before the device
 };
 

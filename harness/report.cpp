@@ -2,8 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <sched.h>
+
+#include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <regex>
+#include <thread>
 
 #include "harness/context.hpp"
 #include "harness/revision.hpp"
@@ -24,6 +32,26 @@ std::string HostCpuName() {
     return std::string("unknown cpu");
   }();
   return name;
+}
+
+unsigned HostCpuCount() {
+  if (const char* threads = std::getenv("LP_NUM_THREADS"); threads != nullptr) {
+    unsigned n = 0;
+    auto [end, error] = std::from_chars(threads, threads + std::strlen(threads), n);
+    if (error == std::errc() && *end == '\0' && n > 0) return n;
+  }
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return static_cast<unsigned>(CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+std::string CpuDeviceKey(const std::string& ids, const std::string& driver) {
+  // A distribution's packaging revision ("25.0.7-2+deb13u1") rebuilds the same upstream release:
+  // without it, a stable update keeps the key and the baseline.
+  static const std::regex kRevision(R"((\d+\.\d+(?:\.\d+)?)-[0-9][0-9A-Za-z.+~]*)");
+  return fmt::format("{}-{}-{}-{}cpu", ids, FileSafe(std::regex_replace(driver, kRevision, "$1")),
+                     FileSafe(HostCpuName()), HostCpuCount());
 }
 
 std::string FileSafe(const std::string& text) {
@@ -61,6 +89,9 @@ std::vector<std::pair<std::string, std::string>> RunContext(const Context* conte
   }
   const DeviceInfo& d = context->info();
   kv.emplace_back("backend", "vulkan");
+  // What a CPU device's speed depends on, and what its key names; recorded for every device.
+  kv.emplace_back("host_cpu", HostCpuName());
+  kv.emplace_back("host_cpus", std::to_string(HostCpuCount()));
   kv.emplace_back("device", d.name);
   kv.emplace_back("device_type", d.type);
   kv.emplace_back("vendor_id", fmt::format("0x{:04x}", d.vendor_id));

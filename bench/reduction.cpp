@@ -10,6 +10,7 @@
 #include "harness/buffer.hpp"
 #include "harness/commands.hpp"
 #include "harness/context.hpp"
+#include "harness/driver_probes.hpp"
 #include "harness/error.hpp"
 #include "harness/measure.hpp"
 #include "harness/selection.hpp"
@@ -135,6 +136,12 @@ GpuCase::GpuCase(Suite& suite, const Variant& row, const Point& point)
   RequireSupport(!variant.needs_subgroup_arithmetic || context->info().subgroup_arithmetic,
                    fmt::format("{} needs subgroup arithmetic in compute shaders, which {} does not support",
                                variant.name, context->info().name));
+  // The unrolled tail runs in subgroup 0 alone, on subgroup barriers: a driver that cannot do
+  // that would leave tiles unwritten, so the variant is skipped there with the probe's finding.
+  if (std::find(variant.defines.begin(), variant.defines.end(), Define{"UNROLLED", "1"}) != variant.defines.end()) {
+    const std::string& defect = SubgroupBarrierInBranchDefect(*context);
+    RequireSupport(defect.empty(), fmt::format("{}: {} ({})", variant.name, defect, context->info().driver_info));
+  }
   tile = {workgroup.x * variant.fetch.x, workgroup.y * variant.fetch.y};
   tiles = TilesOf(domain, tile);
   std::vector<Define> defines = variant.defines;

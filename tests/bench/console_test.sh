@@ -117,9 +117,19 @@ else
 fi
 
 # On a terminal (script gives the run one): a status line rewritten in place and cleared. With
-# tabular counters: a header per counter set, values in columns.
+# tabular counters: a header per counter set, values in columns. Where no pseudo-terminal can be
+# made (no 'script', or a chroot or container without a devpts mount), these checks are skipped
+# and say why; the checks above have run all the same.
+terminal_checks=("live status line on a terminal" "tabular counters" "tabular columns line up")
+no_terminal=
 if ! command -v script >/dev/null; then
-  echo "FAIL: no 'script' (util-linux) to give the run a terminal"; exit 1
+  no_terminal="no 'script' (util-linux) to give the run a terminal"
+elif ! probe=$(script -qec true /dev/null 2>&1 </dev/null); then
+  no_terminal="no pseudo-terminal: $(echo "$probe" | head -n 1)"
+fi
+if [[ -n $no_terminal ]]; then
+  for check in "${terminal_checks[@]}"; do echo "skip: $check ($no_terminal)"; done
+  exit $fail
 fi
 script -qec "$(printf '%q ' "$bench" "${quick[@]}" --benchmark_counters_tabular=true --benchmark_color=false)" \
   /dev/null >"$dir/tty.txt" 2>&1

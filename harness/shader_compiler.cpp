@@ -56,13 +56,16 @@ class KernelIncluder : public shaderc::CompileOptions::IncluderInterface {
 
 std::string KernelDirectory() {
   if (const char* dir = std::getenv("CSBENCH_KERNEL_DIR"); dir != nullptr && *dir != '\0') return dir;
-  // build/bench sits one folder below the project root: a copied checkout works without the
-  // source path compiled in.
+  // An installed copy, PREFIX/bin/csbench, reads PREFIX/share/csbench/kernels; build/bench sits one
+  // folder below the project root. Either works without the source path compiled in, so an
+  // installed or copied tree runs from anywhere.
   std::error_code error;
   auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
   if (!error) {
-    auto beside = exe.parent_path().parent_path() / "kernels";
-    if (std::filesystem::exists(beside / "reduction", error)) return beside.string();
+    auto prefix = exe.parent_path().parent_path();
+    for (const auto& beside : {prefix / "share" / "csbench" / "kernels", prefix / "kernels"}) {
+      if (std::filesystem::exists(beside / "reduction", error)) return beside.string();
+    }
   }
   return CSBENCH_KERNEL_DIR;
 }

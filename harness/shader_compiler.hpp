@@ -14,7 +14,9 @@ struct Define {
   bool operator==(const Define&) const = default;
 };
 
-// The folder the kernels are read from: $CSBENCH_KERNEL_DIR, else the source tree's kernels/.
+// The folder the kernels are read from: $CSBENCH_KERNEL_DIR, else PREFIX/share/csbench/kernels of
+// an installed binary (PREFIX/bin/csbench), else kernels/ beside a build folder, else the source
+// tree's kernels/.
 std::string KernelDirectory();
 
 // Compiles kernels/<source> with the defines (and `#include "..."` relative to kernels/).

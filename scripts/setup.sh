@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian packages csbench needs (build, tests and scripts), only those missing.
-# Safe to run again. scripts/fresh-machine-test.sh checks this list on a minimal Debian 12.
+# Installs the Debian packages csbench needs (build, tests, scripts and packaging), only those
+# missing. Safe to run again. The names are the same on Debian 12 (bookworm) and Debian 13
+# (trixie); scripts/fresh-machine-test.sh checks this list on a minimal root of each.
 # Exit codes: 0 installed or nothing missing; 2 no apt-get, or not root and no sudo; else apt's.
 set -euo pipefail
 packages=(
@@ -12,6 +13,9 @@ packages=(
   libbenchmark-dev libbenchmark-tools libgtest-dev
   # scripts: compare.py, plot.py, table.py and their tests
   python3 python3-scipy python3-matplotlib python3-statsmodels
+  # packaging: CPack's DEB generator finds the binary's library dependencies with dpkg-shlibdeps,
+  # and finds the binaries with file
+  dpkg-dev file
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -22,7 +26,7 @@ if ((${#missing[@]} == 0)); then
 fi
 echo "csbench setup: installing ${missing[*]}"
 if ! command -v apt-get >/dev/null; then
-  echo "csbench setup: apt-get not found; install these packages (Debian 12 names) by hand" >&2
+  echo "csbench setup: apt-get not found; install these packages (Debian 12 and 13 names) by hand" >&2
   exit 2
 fi
 sudo_cmd=()

@@ -80,6 +80,7 @@ import lzma
 import math
 import os
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -100,7 +101,17 @@ except ImportError as missing:  # bad set-up, not a regression: exit 2 with the 
 PROG = "compare.py"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BASELINES_DIR = REPO_ROOT / "baselines"
-DEFAULT_BENCH = REPO_ROOT / "build" / "bench"
+
+
+def default_bench(root=REPO_ROOT):
+    """build/bench of a source tree; in an installed tree (PREFIX/share/csbench/scripts), the
+    PREFIX/bin/csbench installed with it."""
+    built = root / "build" / "bench"
+    installed = root.parent.parent / "bin" / "csbench"
+    return installed if not built.exists() and installed.exists() else built
+
+
+DEFAULT_BENCH = default_bench()
 
 RATE_KEY = "Gelem/s"
 # Rate counters that must be finite and positive wherever they appear.
@@ -142,6 +153,11 @@ HOST_CLOCKED_SUFFIXES = ("/compute+download", "/compute+download+sum")
 
 class InputError(Exception):
     """Bad input; the message is the one-line reason given to the user."""
+
+
+class NoBaseline(InputError):
+    """The run's device has no stored baseline: not a verdict either way (exit 2; with
+    --report-only a note and exit 0, since nothing was compared)."""
 
 
 @dataclass
@@ -935,14 +951,39 @@ def describe(data, path):
     return f"{ctx.get('device', 'unknown device')}{index} [{key_of(data, path)}] from {path}"
 
 
-def baseline_path(run_key, baseline, baselines_dir):
+def no_baseline_message(run_key, run_ctx, baselines_dir):
+    """What a run without a stored baseline is told: which device that is (a CPU device's key
+    names the host CPU, so another CPU is another device) and how to record its baseline."""
+    device = run_ctx.get("device", "unknown device")
+    if run_ctx.get("device_type") == "cpu" or run_ctx.get("backend") == "plain_loop":
+        cpu = run_ctx.get("host_cpu", run_ctx.get("device"))
+        cpus = f", {run_ctx['host_cpus']} CPUs" if "host_cpus" in run_ctx else ""
+        device += f" on {cpu}{cpus}, {run_ctx.get('driver_info') or 'its driver'}" \
+            if run_ctx.get("backend") != "plain_loop" else ""
+        why = " (a CPU device runs at its host's speed: its baseline is that CPU's)"
+    else:
+        why = ""
+    selection = run_ctx.get("selection", "")
+    flags = f" {shlex.quote(selection)}" if selection.startswith("--benchmark_filter=") else ""
+    # An installed copy's commands are csbench-*, and its stored baselines belong to the system.
+    installed = not (REPO_ROOT / "CMakeLists.txt").is_file()
+    record = "csbench-record-baseline" if installed else "scripts/record-baseline.sh"
+    then = ""
+    if not os.access(baselines_dir, os.W_OK):
+        flags += " --out DIR"
+        then = ", then compare with --baselines-dir DIR"
+    return (f"no baseline for this device: {device} [{run_key}] has none in {baselines_dir}{why}; "
+            f"record one on this machine with: {record}{flags} (3 processes of 3 repetitions; "
+            f"docs/regressions.md){then}; or pass --baseline FILE")
+
+
+def baseline_path(run_key, baseline, baselines_dir, run_ctx=None):
     """The explicit baseline file, or <baselines_dir>/<run device key>.json."""
     if baseline:
         return Path(baseline)
     path = Path(baselines_dir) / f"{run_key}.json"
     if not path.is_file():
-        raise InputError(f"no baseline for device {run_key} in {baselines_dir}; "
-                         "record one with 'compare.py record' or pass --baseline")
+        raise NoBaseline(no_baseline_message(run_key, run_ctx or {}, baselines_dir))
     return path
 
 
@@ -962,7 +1003,7 @@ def compare_run(run_path, baseline, baselines_dir, ignore_device):
     """Load one run and its baseline and compare them (verdicts still open)."""
     run = load_run(run_path)
     run_key = key_of(run, run_path)
-    base_file = baseline_path(run_key, baseline, baselines_dir)
+    base_file = baseline_path(run_key, baseline, baselines_dir, run["context"])
     base = load_run(base_file)
     base_key = key_of(base, base_file)
     if base_key != run_key and not ignore_device:
@@ -1014,8 +1055,14 @@ def cmd_compare(args):
         raise InputError("--baseline takes a single run; with several runs each is compared "
                          "with the baseline of its own device (--baselines-dir)")
     fail_on = parse_classes(args.fail_on)
-    runs = [compare_run(path, args.baseline, args.baselines_dir, args.ignore_device)
-            for path in args.runs]
+    try:
+        runs = [compare_run(path, args.baseline, args.baselines_dir, args.ignore_device)
+                for path in args.runs]
+    except NoBaseline as e:
+        if not args.report_only:
+            raise
+        print(f"{PROG}: {e}")
+        return EXIT_OK
     everything = [c for rc in runs for c in rc.comparisons]
     n_tests = decide_verdicts(everything, args.threshold, args.noise_factor)
     problem = input_problems(runs)
@@ -1107,7 +1154,14 @@ def cmd_record(args, extra):
     if not (bench.is_file() and os.access(bench, os.X_OK)):
         raise InputError(f"bench binary {bench} not found or not executable; build it first")
     out_dir = Path(args.out)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"cannot create {out_dir} ({e.strerror}); pass --out DIR") from None
+    if not os.access(out_dir, os.W_OK):
+        # An installed copy's baselines folder belongs to the system: measure first, fail never.
+        raise InputError(f"{out_dir} is not writable (an installed copy's stored baselines); "
+                         "pass --out DIR, then compare with --baselines-dir DIR")
     runs = [record_one(bench, args.repetitions // args.runs, out_dir, extra, args.interleaving)
             for _ in range(args.runs)]
     key = one_device_key(runs, [bench] * len(runs))

@@ -253,7 +253,31 @@ class InputTest(CompareTestCase):
         self.assertIn(str(baselines), out)
         other = self.write("b.json", ctx=synth.context(synth.DEVICE_B))
         self.assert_bad_input(*run_main(other, "--baselines-dir", baselines),
-                              "no baseline for device 1002-744c-8388875")
+                              "no baseline for this device: Synthetic GPU B [1002-744c-8388875]")
+
+    def test_cpu_device_without_baseline_is_told_how_to_record_one(self):
+        baselines = self.dir / "baselines"
+        baselines.mkdir()
+        synth.write(baselines / f"{synth.DEVICE_A['device_key']}.json", synth.make_run())
+        key = "10005-0000-mesa-25-0-7-llvm-19-1-7-other-cpu-16cpu"
+        ctx = synth.context({"device": "llvmpipe (LLVM 19.1.7, 256 bits)", "vendor_id": "0x10005",
+                             "device_id": "0x0000", "driver_version": "1", "device_key": key},
+                            device_type="cpu", host_cpu="Other CPU", host_cpus="16",
+                            driver_info="Mesa 25.0.7 (LLVM 19.1.7)",
+                            selection="--benchmark_filter=^reduction/")
+        run = self.write("cpu.json", ctx=ctx)
+        status, out, err = run_main(run, "--baselines-dir", baselines)
+        self.assertEqual(status, compare.EXIT_BAD_INPUT)
+        for part in ("no baseline for this device", f"[{key}]", "on Other CPU, 16 CPUs",
+                     "Mesa 25.0.7", "its baseline is that CPU's",
+                     "record one on this machine with: scripts/record-baseline.sh '--benchmark_filter=^reduction/'"):
+            self.assertIn(part, err)
+        self.assertNotIn("SLOWER", out + err)
+        # Printing only (CI on a machine the baselines do not know): said, and not a failure.
+        status, out, err = run_main(run, "--baselines-dir", baselines, "--report-only")
+        self.assertEqual(status, 0)
+        self.assertIn("no baseline for this device", out)
+        self.assertNotIn("SLOWER", out)
 
     def test_device_key_fallback(self):
         ctx = {"vendor_id": "0x10DE", "device_id": "0x2330", "driver_version": "2434596864"}
@@ -535,7 +559,7 @@ class MultiDeviceTest(CompareTestCase):
         other = self.write("c.json", ctx=synth.context({"device": "Synthetic GPU C",
                                                         "device_key": "8086-56a0-1"}))
         status, out, err = run_main(self.run_a, other, "--baselines-dir", self.baselines)
-        self.assert_bad_input(status, out, err, "no baseline for device 8086-56a0-1")
+        self.assert_bad_input(status, out, err, "no baseline for this device: Synthetic GPU C [8086-56a0-1]")
 
     def test_baseline_option_takes_one_run(self):
         status, out, err = run_main(self.run_a, self.run_b(), "--baseline", self.base)

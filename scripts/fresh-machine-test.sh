@@ -1,23 +1,31 @@
 #!/usr/bin/env bash
-# Runs the README's commands on a fresh Debian 12 machine: bootstraps a minimal bookworm root
-# (debootstrap --variant=minbase), clones this repository's HEAD into it (committed files only) and
-# runs there, through chroot and as root: scripts/setup.sh, scripts/build.sh, scripts/test.sh, a
-# short lavapipe run of scripts/bench.sh, and compare.py --report-only on that run's JSON.
+# Runs the README's commands on a fresh Debian machine of either supported release: bootstraps a
+# minimal root (debootstrap --variant=minbase), clones this repository's HEAD into it (committed
+# files only) and runs there, through chroot and as root: scripts/setup.sh, scripts/build.sh,
+# scripts/test.sh, a short lavapipe run of scripts/bench.sh, compare.py --report-only on that
+# run's JSON, then the installed copy: `cmake --install` into a prefix, run from /tmp, and the
+# Debian package CPack builds, installed with apt into a second fresh root of the same release
+# (so that its dependencies are the package's own, not what the build installed) and run there.
 #
-# Only the minimal system is cached between runs (a tarball keyed by mirror, architecture,
-# debootstrap version and month); csbench's packages are installed by scripts/setup.sh inside the
-# root on every run, so no package installed by hand on this machine can hide a missing step.
-# The Debian mirror and apt sources are this machine's own (/etc/apt/sources.list and
-# /etc/apt/sources.list.d/*.list, *.sources).
+# Only the minimal system is cached between runs (a tarball keyed by release, mirror,
+# architecture, debootstrap version and month); csbench's packages are installed by
+# scripts/setup.sh inside the root on every run, so no package installed by hand on this machine
+# can hide a missing step. The root's apt sources name the release's main, updates and security
+# suites on this machine's Debian mirrors (the first http(s) URI of its apt sources that serves a
+# Debian suite, and the one that serves its security suite).
 #
 # Usage: sudo scripts/fresh-machine-test.sh [options] [-- bench flags]
+#   --release R      the Debian release: 12 or bookworm (default), 13 or trixie
+#   --no-devpts      no /dev/pts in the root, as in many containers: no pseudo-terminal can be
+#                    made there, and the tests that need one must skip, saying why
+#   --no-package     skip the CPack package and its second root
 #   --out DIR        each phase's log and the bench run's JSON (default: build/fresh-machine)
 #   --cache-dir DIR  where the minimal root's tarball is kept (default: /var/cache/csbench-fresh-root)
 #   --no-cache       bootstrap anew and store nothing
 #   --ccache DIR     compile through ccache, its cache in DIR on this machine. ccache is installed
 #                    in the root after scripts/setup.sh has run, and ccache compiles from the
 #                    headers present, so it cannot stand in for a missing package.
-#   --mirror URL     the Debian mirror, where this machine's apt sources name none for bookworm
+#   --mirror URL     the Debian mirror, where this machine's apt sources name none
 #   --work-dir DIR   where the root is unpacked (default: a new folder under /var/tmp)
 #   --keep           leave the root on disk after the run (its mounts are removed all the same)
 #   --verbose        print every phase's whole output, not only its closing lines
@@ -29,13 +37,19 @@
 # 130/143 interrupted.
 set -euo pipefail
 
-readonly suite=bookworm
-# The quick set's reductions at 1080p: entries that the lavapipe baseline holds.
+# The quick set's reductions at 1080p: entries that the lavapipe baselines hold.
 readonly default_bench_flags=(
   "--benchmark_filter=^reduction/((interleaved|sequential|unrolled)/wg16x16|prefetch2/wg8x16|prefetch4/wg4x16|subgroup/wg8x32|plain_loop)/domain1920x1080$"
   --benchmark_min_time=0.05)
+# What the installed copies run from /tmp: one GPU benchmark and its check.
+readonly installed_filter='^reduction/sequential/wg16x16/domain1920x1080$'
 readonly cache_format=1 # bump when the way the root is made changes
 readonly root_checkout=/root/csbench
+readonly install_prefix=/opt/csbench
+
+suite=bookworm
+devpts=1
+package=1
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out_dir=$repo/build/fresh-machine
@@ -56,8 +70,8 @@ die() { # die CODE MESSAGE
 }
 usage_error() {
   echo "fresh-machine-test: $1" >&2
-  echo "usage: sudo $0 [--out DIR] [--cache-dir DIR] [--no-cache] [--ccache DIR] [--mirror URL]" \
-    "[--work-dir DIR] [--keep] [--verbose] [-- bench flags]" >&2
+  echo "usage: sudo $0 [--release 12|13] [--no-devpts] [--no-package] [--out DIR] [--cache-dir DIR]" \
+    "[--no-cache] [--ccache DIR] [--mirror URL] [--work-dir DIR] [--keep] [--verbose] [-- bench flags]" >&2
   exit 2
 }
 
@@ -74,6 +88,17 @@ while (($#)); do
       esac
       shift 2
       ;;
+    --release)
+      (($# >= 2)) && [[ -n $2 ]] || usage_error "$1 needs a value"
+      case $2 in
+        12 | bookworm) suite=bookworm ;;
+        13 | trixie) suite=trixie ;;
+        *) usage_error "--release: '$2' is not a supported release (12, bookworm, 13, trixie)" ;;
+      esac
+      shift 2
+      ;;
+    --no-devpts) devpts=0 && shift ;;
+    --no-package) package=0 && shift ;;
     --no-cache) use_cache=0 && shift ;;
     --keep) keep=1 && shift ;;
     --verbose) verbose=1 && shift ;;
@@ -117,8 +142,9 @@ print_timings() {
 script_start=$(date +%s)
 
 # --- clean-up on every exit path ---------------------------------------------------------------
-root=
-mounts=() # mount points in the root, in the order they were made
+root=     # the root the README's commands run in
+pkg_root= # the second root, where the package is installed (empty until made)
+mounts=() # mount points in the roots, in the order they were made
 bg_pid=   # the long-running command now in progress (see run_waiting)
 # run_waiting LOG COMMAND...: runs COMMAND in the background, its output in LOG ("-": this
 # script's output), and waits for it, so that SIGINT and SIGTERM reach this script's traps at
@@ -136,20 +162,20 @@ run_waiting() {
   bg_pid=
   return "$rc"
 }
-mounts_under_root() {
+mounts_under() { # mounts_under ROOT
   # Field 5 of mountinfo is the mount point (spaces escaped as \040, which a work dir never has).
-  [[ -n $root ]] && awk -v r="$root" '$5 == r || index($5, r "/") == 1 { print $5 }' /proc/self/mountinfo
+  [[ -n $1 ]] && awk -v r="$1" '$5 == r || index($5, r "/") == 1 { print $5 }' /proc/self/mountinfo
 }
-stop_root_processes() {
+stop_processes_in() { # stop_processes_in ROOT
   # Processes left running in the root (an interrupted build or test): only ours live there.
   local pid link pids=()
   for link in /proc/[0-9]*/root; do
     pid=${link#/proc/}
     pid=${pid%/root}
-    [[ $(readlink "$link" 2>/dev/null) == "$root" ]] && pids+=("$pid")
+    [[ $(readlink "$link" 2>/dev/null) == "$1" ]] && pids+=("$pid")
   done
   ((${#pids[@]})) || return 0
-  say "stopping ${#pids[@]} process(es) still running in the root"
+  say "stopping ${#pids[@]} process(es) still running in $1"
   kill -TERM "${pids[@]}" 2>/dev/null || true
   sleep 2
   for pid in "${pids[@]}"; do
@@ -167,22 +193,25 @@ cleanup() {
     wait "$bg_pid" 2>/dev/null
   fi
   if [[ -n $root && -d $root ]]; then
-    stop_root_processes
-    local i m
+    local r i m left=
+    for r in "$root" "$pkg_root"; do
+      [[ -n $r && -d $r ]] && stop_processes_in "$r"
+    done
     for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
       umount -R "${mounts[i]}" 2>/dev/null || umount -R -l "${mounts[i]}" 2>/dev/null
     done
-    for m in $(mounts_under_root | sort -r); do # anything else, deepest first
-      umount -l "$m" 2>/dev/null
+    for r in "$root" "$pkg_root"; do
+      for m in $(mounts_under "$r" | sort -r); do # anything else, deepest first
+        umount -l "$m" 2>/dev/null
+      done
+      left+=$(mounts_under "$r")
     done
-    local left
-    left=$(mounts_under_root)
     if [[ -n $left ]]; then
       echo "fresh-machine-test: error: still mounted, so $work_dir is left on disk:" >&2
       echo "$left" >&2
       ((rc == 0)) && rc=3
     elif ((keep)); then
-      say "root kept in $root"
+      say "roots kept in $work_dir"
     else
       begin_phase clean-up "remove $work_dir"
       rm -rf --one-file-system "$work_dir"
@@ -191,9 +220,9 @@ cleanup() {
   fi
   print_timings
   if ((rc == 0)); then
-    say "PASSED"
+    say "PASSED ($suite)"
   else
-    say "FAILED (exit $rc)$([[ -d $out_dir ]] && echo "; logs in $out_dir")"
+    say "FAILED ($suite, exit $rc)$([[ -d $out_dir ]] && echo "; logs in $out_dir")"
   fi
   exit "$rc"
 }
@@ -242,25 +271,39 @@ host_mirrors() {
   return 0
 }
 
+# Debian's release names, to find this machine's Debian mirrors among its apt sources whatever
+# release it runs itself.
+readonly debian_suites=(bullseye bookworm trixie forky sid stable testing oldstable unstable)
+first_http_mirror() { # first_http_mirror SUFFIX: the first http(s) URI serving <release>SUFFIX
+  local s
+  for s in "${debian_suites[@]}"; do
+    host_mirrors "$s$1"
+  done | grep -E '^https?://' | head -n 1 || true
+}
 if [[ -z $mirror ]]; then
-  mirror=$(host_mirrors "$suite" | grep -E '^https?://' | head -n 1 || true)
-  [[ -n $mirror ]] || die 3 "no enabled 'deb' source for $suite over http(s) in /etc/apt/sources.list or /etc/apt/sources.list.d/; pass --mirror URL"
+  mirror=$(first_http_mirror "")
+  [[ -n $mirror ]] || die 3 "no enabled 'deb' source of a Debian release over http(s) in /etc/apt/sources.list or /etc/apt/sources.list.d/; pass --mirror URL"
 fi
+security_mirror=$(first_http_mirror -security)
 arch=$(dpkg --print-architecture 2>/dev/null || true)
 [[ -n $arch ]] || die 3 "dpkg not found: this script bootstraps Debian from a Debian-like machine"
-say "mirror $mirror ($suite, $arch); repository $repo at $(git -C "$repo" rev-parse --short=12 HEAD)"
+say "Debian $suite ($arch) from $mirror${security_mirror:+, security updates from $security_mirror}; repository $repo at $(git -C "$repo" rev-parse --short=12 HEAD)"
 if [[ -n $(git -C "$repo" status --porcelain --untracked-files=no) ]]; then
   say "note: uncommitted changes are not tested (the root gets a clone of HEAD)"
 fi
 
 # --- host tools -----------------------------------------------------------------------------------
-if ! command -v debootstrap >/dev/null || [[ ! -e /usr/share/keyrings/debian-archive-keyring.gpg ]]; then
+# The keyring that signs the release: debian-archive-keyring of an older machine may predate it.
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+if ! command -v debootstrap >/dev/null || [[ ! -e $keyring ]] ||
+  [[ ! -e /usr/share/keyrings/debian-archive-$suite-stable.gpg && $suite != bookworm ]]; then
   command -v apt-get >/dev/null || die 3 "debootstrap is missing and apt-get is not there to install it"
   say "installing debootstrap and debian-archive-keyring on this machine"
   DEBIAN_FRONTEND=noninteractive apt-get update -qq || die 3 "apt-get update failed"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     debootstrap debian-archive-keyring || die 3 "could not install debootstrap"
 fi
+[[ -e /usr/share/debootstrap/scripts/$suite ]] || die 3 "this machine's debootstrap does not know $suite; update debootstrap"
 for tool in chroot git mount tar; do
   command -v "$tool" >/dev/null || die 3 "$tool not found on this machine"
 done
@@ -269,13 +312,13 @@ mkdir -p "$out_dir" "$work_parent" || die 3 "cannot create $out_dir or $work_par
 out_dir=$(cd "$out_dir" && pwd)
 rm -f "$out_dir"/*.log "$out_dir"/bench.json
 work_dir=$(mktemp -d "$work_parent/csbench-fresh.XXXXXX") || die 3 "cannot create a folder in $work_parent"
-root=$(cd "$work_dir" && pwd -P)/root # as /proc/PID/root shows it (see stop_root_processes)
+root=$(cd "$work_dir" && pwd -P)/root # as /proc/PID/root shows it (see stop_processes_in)
 mkdir "$root"
 
 # --- the minimal root: from the cache, else debootstrap ------------------------------------------
-debootstrap_flags=(--variant=minbase "--arch=$arch")
+debootstrap_flags=(--variant=minbase "--arch=$arch" "--keyring=$keyring")
 # minbase has no CA certificates, which apt needs to fetch over https.
-[[ $mirror == https://* ]] && debootstrap_flags+=(--include=ca-certificates)
+[[ $mirror == https://* || $security_mirror == https://* ]] && debootstrap_flags+=(--include=ca-certificates)
 key=$(printf '%s\n' "$cache_format" "$suite" "$arch" "$mirror" "${debootstrap_flags[*]}" \
   "$(debootstrap --version 2>/dev/null)" | sha256sum | cut -c1-12)
 tarball=$cache_dir/minbase-$suite-$arch-$(date +%Y-%m)-$key.tar
@@ -306,47 +349,58 @@ else
   fi
   end_phase debootstrap ok
 fi
+if ((package)); then
+  # The package's root starts from the same minimal system, before csbench's set-up touches it.
+  pkg_root=$(cd "$work_dir" && pwd -P)/package-root
+  cp -a "$root" "$pkg_root" || die 3 "cannot copy the minimal root to $pkg_root"
+fi
 
 # --- apt sources, DNS, mounts, the clone -----------------------------------------------------------
 begin_phase prepare "apt sources, mounts, clone of HEAD"
-# apt in the root uses this machine's sources, and the keyrings they name.
-rm -f "$root/etc/apt/sources.list" "$root"/etc/apt/sources.list.d/*
-for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources \
-  /etc/apt/trusted.gpg /etc/apt/trusted.gpg.d/*; do
-  if [[ -f $f ]]; then
-    mkdir -p "$(dirname "$root$f")" && cp -p "$f" "$root$f"
+# prepare_root ROOT: the release's apt sources on this machine's mirrors, DNS, /proc, /dev, /sys.
+prepare_root() {
+  local r=$1
+  rm -f "$r/etc/apt/sources.list" "$r"/etc/apt/sources.list.d/*
+  {
+    printf 'Types: deb\nURIs: %s\nSuites: %s %s-updates\nComponents: main\nSigned-By: %s\n' \
+      "$mirror" "$suite" "$suite" "$keyring"
+    [[ -n $security_mirror ]] &&
+      printf '\nTypes: deb\nURIs: %s\nSuites: %s-security\nComponents: main\nSigned-By: %s\n' \
+        "$security_mirror" "$suite" "$keyring"
+  } >"$r/etc/apt/sources.list.d/debian.sources"
+  if [[ ! -e $r$keyring ]]; then
+    mkdir -p "$(dirname "$r$keyring")" && cp -p "$keyring" "$r$keyring"
   fi
-done
-for keyring in $(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
-  grep -oiE '(signed-by[:=][[:space:]]*)/[^] ,]+' | sed -E 's/^[^/]*//' | sort -u); do
-  if [[ -f $keyring && ! -e $root$keyring ]]; then
-    mkdir -p "$(dirname "$root$keyring")" && cp -p "$keyring" "$root$keyring"
+  # The root is thrown away, so dpkg need not sync every file it unpacks (minutes on a busy disk).
+  echo force-unsafe-io >"$r/etc/dpkg/dpkg.cfg.d/fresh-machine-test-unsafe-io"
+  cp -L /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null || say "warning: no /etc/resolv.conf to copy"
+  mount_in "$r" /proc -t proc proc
+  mount_in "$r" /dev --rbind /dev
+  mount --make-rslave "$r/dev" || die 3 "cannot make $r/dev a slave mount"
+  if ((!devpts)); then
+    # As a container without a devpts mount: no pseudo-terminal can be made in the root.
+    umount "$r/dev/pts" 2>/dev/null || umount -l "$r/dev/pts" || die 3 "cannot unmount $r/dev/pts"
   fi
-done
-# The root is thrown away, so dpkg need not sync every file it unpacks (minutes on a busy disk).
-echo force-unsafe-io >"$root/etc/dpkg/dpkg.cfg.d/fresh-machine-test-unsafe-io"
-cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || say "warning: no /etc/resolv.conf to copy"
-
-mount_in_root() { # mount_in_root TARGET MOUNT-ARGS...
-  local target=$root$1
-  shift
+  mount_in "$r" /sys --rbind /sys
+  mount --make-rslave "$r/sys" || die 3 "cannot make $r/sys a slave mount"
+}
+mount_in() { # mount_in ROOT TARGET MOUNT-ARGS...
+  local target=$1$2
+  shift 2
   mkdir -p "$target"
   mount "$@" "$target" || die 3 "mount $* $target failed"
   mounts+=("$target")
 }
-mount_in_root /proc -t proc proc
-mount_in_root /dev --rbind /dev
-mount --make-rslave "$root/dev" || die 3 "cannot make $root/dev a slave mount"
-mount_in_root /sys --rbind /sys
-mount --make-rslave "$root/sys" || die 3 "cannot make $root/sys a slave mount"
+prepare_root "$root"
 chroot_env=(HOME=/root "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
   LANG=C.UTF-8 TERM=dumb "CI=${CI:-}")
 for v in http_proxy https_proxy no_proxy; do
   [[ -n ${!v:-} ]] && chroot_env+=("$v=${!v}")
 done
 if [[ -n $ccache_dir ]]; then
-  mkdir -p "$ccache_dir" || die 3 "cannot create $ccache_dir"
-  mount_in_root /var/cache/csbench-ccache --bind "$ccache_dir"
+  # One cache per release: the compilers differ, so nothing would be shared.
+  mkdir -p "$ccache_dir/$suite" || die 3 "cannot create $ccache_dir/$suite"
+  mount_in "$root" /var/cache/csbench-ccache --bind "$ccache_dir/$suite"
   chroot_env+=(CCACHE_DIR=/var/cache/csbench-ccache CCACHE_MAXSIZE=2G CMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 
@@ -361,26 +415,31 @@ in_root() { # in_root COMMAND...: runs in the clone, as root, with a clean envir
   chroot "$root" /usr/bin/env -i "${chroot_env[@]}" /bin/bash -c 'cd "$0" && exec "$@"' \
     "$root_checkout" "$@" </dev/null
 }
-in_root_teed() { # in_root_teed LOG COMMAND...
+in_pkg_root() { # in_pkg_root COMMAND...: the same in the package's root, from /tmp
+  chroot "$pkg_root" /usr/bin/env -i "${chroot_env[@]}" /bin/bash -c 'cd /tmp && exec "$@"' "$@" </dev/null
+}
+teed() { # teed LOG COMMAND...: COMMAND's output on the console and in LOG; COMMAND's status
   local log=$1
   shift
-  in_root "$@" 2>&1 | tee "$log"
+  "$@" 2>&1 | tee "$log"
+  return "${PIPESTATUS[0]}"
 }
-# run_phase NAME SHOWN COMMAND...: runs COMMAND in the root, its output in $out_dir/NAME.log.
-# SHOWN says what of the log is printed on success: "tail", "all" or a sed address range.
+# run_phase NAME SHOWN RUNNER COMMAND...: runs COMMAND through RUNNER (in_root, in_pkg_root), its
+# output in $out_dir/NAME.log. SHOWN says what of the log is printed on success: "tail", "all" or a
+# sed address range.
 run_phase() {
   local name=$1 shown=$2 log=$out_dir/$1.log rc=0
   shift 2
-  begin_phase "$name" "$*"
+  begin_phase "$name" "${*:2}"
   if ((verbose)); then
-    run_waiting - in_root_teed "$log" "$@" || rc=$?
+    run_waiting - teed "$log" "$@" || rc=$?
   else
-    run_waiting "$log" in_root "$@" || rc=$?
+    run_waiting "$log" "$@" || rc=$?
   fi
   if ((rc != 0)); then
     ((verbose)) || { echo "--- last lines of $log:"; tail -n 150 "$log"; echo "---"; }
     end_phase "$name" "FAILED (exit $rc)"
-    say "error: '$*' failed in the fresh root with exit $rc"
+    say "error: '${*:2}' failed in the fresh $suite root with exit $rc"
     exit 1
   fi
   if ((!verbose)); then
@@ -393,19 +452,55 @@ run_phase() {
   end_phase "$name" ok
 }
 
-run_phase setup tail scripts/setup.sh
+run_phase setup tail in_root scripts/setup.sh
 if [[ -n $ccache_dir ]]; then
   # After set-up, so that nothing ccache brings with it can stand in for a package setup.sh lacks.
-  run_phase ccache tail env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ccache
+  run_phase ccache tail in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ccache
   in_root ccache --zero-stats >/dev/null
 fi
-run_phase build tail scripts/build.sh
+run_phase build tail in_root scripts/build.sh
 if [[ -n $ccache_dir ]]; then
   in_root ccache --show-stats | grep -iE '^ *(hits|misses|cache hit|cache miss)' | sed 's/^/  ccache: /' || true
 fi
+# Warning-free on every release: the build's log is read, not trusted.
+if grep -E '(^|: )warning: ' "$out_dir/build.log"; then
+  say "error: the build printed warnings in the fresh $suite root (log: $out_dir/build.log)"
+  exit 1
+fi
 # test.sh runs setup.sh and build.sh again (both must then have nothing to do) and ctest.
-run_phase test '/tests passed/,$p' scripts/test.sh
-run_phase bench tail scripts/bench.sh "${bench_flags[@]}" \
+run_phase test '/tests passed/,$p' in_root scripts/test.sh
+if ((!devpts)); then
+  # The console test's terminal checks must have been skipped, and said why.
+  in_root grep -q 'skip: .*(no pseudo-terminal' build/Testing/Temporary/LastTest.log ||
+    { say "error: without /dev/pts the console test did not say it skipped its terminal checks"; exit 1; }
+  in_root grep -h 'skip: ' build/Testing/Temporary/LastTest.log | sort -u | sed 's/^/  /'
+fi
+run_phase bench tail in_root scripts/bench.sh "${bench_flags[@]}" \
   --benchmark_out=build/fresh-machine-bench.json --benchmark_out_format=json
 cp "$root$root_checkout/build/fresh-machine-bench.json" "$out_dir/bench.json"
-run_phase compare all python3 scripts/compare.py build/fresh-machine-bench.json --report-only --markdown
+run_phase compare all in_root python3 scripts/compare.py build/fresh-machine-bench.json --report-only --markdown
+
+# --- the installed copy ----------------------------------------------------------------------------
+# From /tmp, so that nothing is found through the working directory: the binary lists the devices,
+# runs one benchmark (its check passes or the exit code says not), and the installed compare.py
+# reads that run against the installed baselines.
+installed_checks() { # installed_checks PREFIX: the commands, as one bash -c script
+  printf '%s\n' "set -e" "cd /tmp" "$1/bin/csbench --list-devices" \
+    "$1/bin/csbench --benchmark_filter='$installed_filter' --benchmark_min_time=0.01 --benchmark_out=/tmp/installed.json --benchmark_out_format=json" \
+    "$1/bin/csbench-compare /tmp/installed.json --report-only" \
+    "$1/bin/csbench-findings --help >/dev/null" \
+    "test -f $1/share/csbench/kernels/reduction/tree.comp"
+}
+run_phase install tail in_root cmake --install build --prefix "$install_prefix"
+run_phase installed all in_root bash -c "$(installed_checks "$install_prefix")"
+
+if ((package)); then
+  run_phase package tail in_root bash -c 'cd build && cpack -G DEB'
+  deb=$(cd "$root$root_checkout/build" && ls csbench_*.deb | head -n 1)
+  [[ -n $deb ]] || { say "error: cpack made no .deb"; exit 1; }
+  cp "$root$root_checkout/build/$deb" "$out_dir/" && cp "$out_dir/$deb" "$pkg_root/tmp/$deb"
+  say "$deb: $(du -h "$out_dir/$deb" | cut -f1); depends: $(dpkg-deb -f "$out_dir/$deb" Depends)"
+  prepare_root "$pkg_root"
+  run_phase package-install tail in_pkg_root bash -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./$deb"
+  run_phase package-run all in_pkg_root bash -c "$(installed_checks /usr)"
+fi

@@ -14,4 +14,8 @@ class Context;
 // for a skip message. Devices with one subgroup per workgroup at most cannot diverge so: "".
 const std::string& SubgroupBarrierInBranchDefect(Context& context);
 
+// One run of the probe, not cached: `in_branch` false is its control, the same tree run by every
+// subgroup on its own slots, which every driver must pass.
+std::string ProbeSubgroupBarrier(Context& context, bool in_branch);
+
 }  // namespace csbench

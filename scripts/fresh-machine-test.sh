@@ -375,11 +375,23 @@ prepare_root() {
   echo force-unsafe-io >"$r/etc/dpkg/dpkg.cfg.d/fresh-machine-test-unsafe-io"
   cp -L /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null || say "warning: no /etc/resolv.conf to copy"
   mount_in "$r" /proc -t proc proc
-  mount_in "$r" /dev --rbind /dev
-  mount --make-rslave "$r/dev" || die 3 "cannot make $r/dev a slave mount"
-  if ((!devpts)); then
-    # As a container without a devpts mount: no pseudo-terminal can be made in the root.
-    umount "$r/dev/pts" 2>/dev/null || umount -l "$r/dev/pts" || die 3 "cannot unmount $r/dev/pts"
+  if ((devpts)); then
+    mount_in "$r" /dev --rbind /dev
+    mount --make-rslave "$r/dev" || die 3 "cannot make $r/dev a slave mount"
+  else
+    # As a container without a devpts mount: a /dev of its own with the usual nodes, /dev/ptmx
+    # pointing into an empty /dev/pts, so that no pseudo-terminal can be made (the host's /dev,
+    # even without its pts mount, would still hand out ptys through its ptmx node).
+    mount_in "$r" /dev -t tmpfs -o mode=755,nosuid dev
+    local node
+    for node in "null 1 3" "zero 1 5" "full 1 7" "random 1 8" "urandom 1 9" "tty 5 0"; do
+      set -- $node
+      mknod -m 666 "$r/dev/$1" c "$2" "$3" || die 3 "cannot make $r/dev/$1"
+    done
+    ln -s /proc/self/fd "$r/dev/fd" && ln -s /proc/self/fd/0 "$r/dev/stdin" &&
+      ln -s /proc/self/fd/1 "$r/dev/stdout" && ln -s /proc/self/fd/2 "$r/dev/stderr" &&
+      ln -s pts/ptmx "$r/dev/ptmx" && mkdir "$r/dev/pts" "$r/dev/shm" || die 3 "cannot fill $r/dev"
+    mount_in "$r" /dev/shm -t tmpfs -o mode=1777,nosuid,nodev shm
   fi
   mount_in "$r" /sys --rbind /sys
   mount --make-rslave "$r/sys" || die 3 "cannot make $r/sys a slave mount"

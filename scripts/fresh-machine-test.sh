@@ -428,7 +428,7 @@ in_root() { # in_root COMMAND...: runs in the clone, as root, with a clean envir
     "$root_checkout" "$@" </dev/null
 }
 in_pkg_root() { # in_pkg_root COMMAND...: the same in the package's root, from /tmp
-  chroot "$pkg_root" /usr/bin/env -i "${chroot_env[@]}" /bin/bash -c 'cd /tmp && exec "$@"' "$@" </dev/null
+  chroot "$pkg_root" /usr/bin/env -i "${chroot_env[@]}" /bin/bash -c 'cd /tmp && exec "$@"' in_pkg_root "$@" </dev/null
 }
 teed() { # teed LOG COMMAND...: COMMAND's output on the console and in LOG; COMMAND's status
   local log=$1

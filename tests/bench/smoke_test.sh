@@ -23,7 +23,8 @@ assert ctx["backend"] == "vulkan"
 # error fails.
 skipped = [b for b in d["benchmarks"] if b.get("error_message", "").startswith("unsupported: ")]
 benches = [b for b in d["benchmarks"] if b not in skipped]
-assert len(benches) >= 20, len(benches)
+# 25 benchmarks at 640x480; a driver may skip some (Mesa 25's lavapipe: the 12 unrolled reductions).
+assert len(d["benchmarks"]) >= 20 and len(benches) >= 10, (len(d["benchmarks"]), len(benches))
 errors = [b["name"] + ": " + b.get("error_message", "") for b in benches if b.get("error_occurred")]
 assert not errors, "\n".join(errors)
 for b in benches:

@@ -279,6 +279,27 @@ class InputTest(CompareTestCase):
         self.assertIn("no baseline for this device", out)
         self.assertNotIn("SLOWER", out)
 
+    def test_no_baseline_message_of_an_installed_copy(self):
+        """An installed tree (no CMakeLists.txt beside the scripts) names its own commands, and
+        where its baselines folder is not writable, says where to record instead."""
+        ctx = {"device": "llvmpipe", "device_type": "cpu", "host_cpu": "Some CPU", "host_cpus": "4",
+               "driver_info": "Mesa 25.0.7", "selection": "quick default set"}
+        installed = self.dir / "share" / "csbench"
+        (installed / "scripts").mkdir(parents=True)
+        saved_root, saved_access = compare.REPO_ROOT, compare.os.access
+        try:
+            compare.REPO_ROOT = installed
+            compare.os.access = lambda path, mode: False
+            text = compare.no_baseline_message("k", ctx, installed / "baselines")
+        finally:
+            compare.REPO_ROOT, compare.os.access = saved_root, saved_access
+        self.assertIn("record one on this machine with: csbench-record-baseline --out DIR", text)
+        self.assertIn("then compare with --baselines-dir DIR", text)
+        self.assertIn("on Some CPU, 4 CPUs, Mesa 25.0.7", text)
+        # The source tree names its script, and a writable folder needs no --out.
+        text = compare.no_baseline_message("k", ctx, self.dir)
+        self.assertIn("with: scripts/record-baseline.sh (3 processes", text)
+
     def test_device_key_fallback(self):
         ctx = {"vendor_id": "0x10DE", "device_id": "0x2330", "driver_version": "2434596864"}
         self.assertEqual(compare.device_key(ctx), "10de-2330-2434596864")

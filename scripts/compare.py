@@ -70,7 +70,9 @@ other verdict, its SLOWER ones marked as not failing.
 Exit status: 0 no regression (always 0 with --report-only on valid input),
 1 at least one SLOWER benchmark of a failing class (--fail-on), 2 bad input,
 including nonsense values (a NaN, zero or negative time or rate, or a missing
-counter), with a one-line reason on stderr.
+counter), with a one-line reason on stderr. A run whose device has no stored
+baseline gets "no baseline for this device" and how to record one: exit 2, or
+with --report-only that line on stdout and exit 0 (nothing was compared).
 """
 
 import argparse
@@ -101,17 +103,10 @@ except ImportError as missing:  # bad set-up, not a regression: exit 2 with the 
 PROG = "compare.py"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BASELINES_DIR = REPO_ROOT / "baselines"
-
-
-def default_bench(root=REPO_ROOT):
-    """build/bench of a source tree; in an installed tree (PREFIX/share/csbench/scripts), the
-    PREFIX/bin/csbench installed with it."""
-    built = root / "build" / "bench"
-    installed = root.parent.parent / "bin" / "csbench"
-    return installed if not built.exists() and installed.exists() else built
-
-
-DEFAULT_BENCH = default_bench()
+# An installed tree (PREFIX/share/csbench/scripts, no CMakeLists.txt beside them) runs the
+# PREFIX/bin/csbench installed with it, and its commands are csbench-*.
+INSTALLED = not (REPO_ROOT / "CMakeLists.txt").is_file()
+DEFAULT_BENCH = REPO_ROOT.parent.parent / "bin" / "csbench" if INSTALLED else REPO_ROOT / "build" / "bench"
 
 RATE_KEY = "Gelem/s"
 # Rate counters that must be finite and positive wherever they appear.
@@ -954,20 +949,17 @@ def describe(data, path):
 def no_baseline_message(run_key, run_ctx, baselines_dir):
     """What a run without a stored baseline is told: which device that is (a CPU device's key
     names the host CPU, so another CPU is another device) and how to record its baseline."""
-    device = run_ctx.get("device", "unknown device")
-    if run_ctx.get("device_type") == "cpu" or run_ctx.get("backend") == "plain_loop":
-        cpu = run_ctx.get("host_cpu", run_ctx.get("device"))
+    device = run_ctx.get("device", "unknown device")  # the plain_loop backend's is the CPU
+    if run_ctx.get("device_type") == "cpu":
         cpus = f", {run_ctx['host_cpus']} CPUs" if "host_cpus" in run_ctx else ""
-        device += f" on {cpu}{cpus}, {run_ctx.get('driver_info') or 'its driver'}" \
-            if run_ctx.get("backend") != "plain_loop" else ""
-        why = " (a CPU device runs at its host's speed: its baseline is that CPU's)"
-    else:
-        why = ""
+        device += f" on {run_ctx.get('host_cpu', 'its host')}{cpus}, " \
+                  f"{run_ctx.get('driver_info') or 'its driver'}"
+    why = " (a CPU device runs at its host's speed: its baseline is that CPU's)" \
+        if run_ctx.get("device_type") == "cpu" or run_ctx.get("backend") == "plain_loop" else ""
     selection = run_ctx.get("selection", "")
     flags = f" {shlex.quote(selection)}" if selection.startswith("--benchmark_filter=") else ""
-    # An installed copy's commands are csbench-*, and its stored baselines belong to the system.
-    installed = not (REPO_ROOT / "CMakeLists.txt").is_file()
-    record = "csbench-record-baseline" if installed else "scripts/record-baseline.sh"
+    # An installed copy's stored baselines belong to the system.
+    record = "csbench-record-baseline" if INSTALLED else "scripts/record-baseline.sh"
     then = ""
     if not os.access(baselines_dir, os.W_OK):
         flags += " --out DIR"

@@ -280,19 +280,18 @@ class InputTest(CompareTestCase):
         self.assertNotIn("SLOWER", out)
 
     def test_no_baseline_message_of_an_installed_copy(self):
-        """An installed tree (no CMakeLists.txt beside the scripts) names its own commands, and
-        where its baselines folder is not writable, says where to record instead."""
+        """An installed tree names its own commands, and where its baselines folder is not
+        writable, says where to record instead."""
         ctx = {"device": "llvmpipe", "device_type": "cpu", "host_cpu": "Some CPU", "host_cpus": "4",
                "driver_info": "Mesa 25.0.7", "selection": "quick default set"}
         installed = self.dir / "share" / "csbench"
-        (installed / "scripts").mkdir(parents=True)
-        saved_root, saved_access = compare.REPO_ROOT, compare.os.access
+        saved_installed, saved_access = compare.INSTALLED, compare.os.access
         try:
-            compare.REPO_ROOT = installed
+            compare.INSTALLED = True
             compare.os.access = lambda path, mode: False
             text = compare.no_baseline_message("k", ctx, installed / "baselines")
         finally:
-            compare.REPO_ROOT, compare.os.access = saved_root, saved_access
+            compare.INSTALLED, compare.os.access = saved_installed, saved_access
         self.assertIn("record one on this machine with: csbench-record-baseline --out DIR", text)
         self.assertIn("then compare with --baselines-dir DIR", text)
         self.assertIn("on Some CPU, 4 CPUs, Mesa 25.0.7", text)

@@ -16,7 +16,9 @@
                                            --filter: only the matching benchmarks)
 
 All files are Google Benchmark JSON output (--benchmark_out_format=json), read
-as xz-compressed JSON where the name ends in .xz. Each run is compared with
+as xz-compressed JSON where the name ends in .xz. A benchmark's family, variant,
+axes and clock are its entries' csbench field (point_of; in files written before
+that field, what the name says); names are the join key. Each run is compared with
 baselines/<device_key>.json of its own device (device_key from the run's JSON
 context); --baseline FILE names the baseline of a single run.
 
@@ -143,7 +145,57 @@ RECORD_OWNED_FLAGS = ("--benchmark_repetitions", "--benchmark_out",
 # Noise classes: each gets its noise floor from its own entries.
 DEVICE, CPU, HOST = "device-timed", "cpu", "host-clocked"
 NOISE_CLASSES = (DEVICE, CPU, HOST)
-HOST_CLOCKED_SUFFIXES = ("/compute+download", "/compute+download+sum")
+# Where a benchmark sits (family, variant, axes, clock): the field csbench writes into each entry.
+POINT_KEY = "csbench"
+CLOCKS = ("device", "host")
+# Files written before that field: how their names spelled each part (point_from_name only).
+LEGACY_WORKGROUP_RE = re.compile(r"^(?:wg|workgroup)(\d+(?:x\d+)*)$")
+LEGACY_DOMAIN_RE = re.compile(r"^domain(\d+(?:x\d+)*)$")
+LEGACY_COUNT_RE = re.compile(r"^([A-Za-z_]+)(\d+)$")
+LEGACY_GBENCH_SUFFIX_RE = re.compile(
+    r"^(?:manual_time|real_time|process_time|"
+    r"(?:iterations|repeats|threads|min_time|min_warmup_time):.*)$")
+# The Gray-Scott modes whose time includes downloads: timed by the host clock.
+LEGACY_HOST_MODES = ("compute+download", "compute+download+sum")
+
+
+@dataclass(frozen=True)
+class Point:
+    """Where a benchmark sits: its family, its variant, its axes in the order its name writes
+    them, and the clock that times it.
+
+    axes is a tuple of (name, value) pairs: workgroup and domain as the name spells them
+    without the prefix ("8x8", "640x480", "1048576"), counts as numbers (total 512, keep
+    50), words as strings (mode "compute").  clock is "device" (GPU timestamps) or "host".
+    """
+    family: str
+    variant: str
+    axes: tuple = ()
+    clock: str = "device"
+
+    def axis(self, name, default=None):
+        """The value of an axis, or default where the point has none."""
+        return next((value for key, value in self.axes if key == name), default)
+
+    @property
+    def workgroup(self):
+        """The workgroup ("8x8"), or "" without one (a plain loop, a CUDA peer)."""
+        return self.axis("workgroup", "")
+
+    @property
+    def domain(self):
+        """The domain ("640x480"), or "" without one."""
+        return self.axis("domain", "")
+
+    @property
+    def plain_loop(self):
+        """True for a family's CPU reference (variant plain_loop, plain_loop_float, ...)."""
+        return self.variant.startswith("plain_loop")
+
+    def without(self, *names):
+        """The same point without the named axes (e.g. one row of a table over domains)."""
+        return Point(self.family, self.variant,
+                     tuple((k, v) for k, v in self.axes if k not in names), self.clock)
 
 
 class InputError(Exception):
@@ -164,13 +216,14 @@ class Result:
     error: str = None             # the benchmark reported an error (skipped)
     nonsense: list = field(default_factory=list)  # impossible values: bad input
     counter_counts: dict = field(default_factory=dict)  # rate counter -> repetitions with it
+    point: Point = None           # where it sits (point_of its first entry)
     noise_class: str = DEVICE
     processes: list = field(default_factory=list)  # per sample: its process (None: unknown)
 
     @property
     def family(self):
-        """First path component of the name, e.g. "reduction"."""
-        return family_of(self.name)
+        """Its point's family, e.g. "reduction"."""
+        return self.point.family
 
     @property
     def repetitions(self):
@@ -220,6 +273,11 @@ class Comparison:
     class_process: tuple = None  # (pooled sd, df) of its class's process levels, and R
     detectable_pct: float = None  # smallest slowdown that would be SLOWER; None: none
     problems: list = field(default_factory=list)  # nonsense found on either side
+
+    @property
+    def point(self):
+        """Where the benchmark sits: the run's point, the baseline's where the run lacks it."""
+        return (self.run or self.base).point
 
     @property
     def change_pct(self):
@@ -326,26 +384,85 @@ def benchmark_name(entry):
     return entry.get("run_name") or entry["name"]
 
 
-def family_of(name):
-    """Family of a benchmark name: its first path component."""
-    return name.split("/", 1)[0]
+def point_of(entry):
+    """Where an entry's benchmark sits: its csbench field, or, in a file written before
+    csbench wrote one, what its name says (point_from_name).  The one way the scripts learn
+    a benchmark's family, variant, axes and clock."""
+    if POINT_KEY in entry:
+        return point_from_field(entry[POINT_KEY], benchmark_name(entry))
+    return point_from_name(benchmark_name(entry))
 
 
-def noise_class(name, context):
+def point_from_field(value, name):
+    """The Point of an entry's csbench field; InputError naming the benchmark where the
+    field is malformed."""
+    where = f"benchmark {name!r}: its {POINT_KEY!r} field"
+    if not isinstance(value, dict):
+        raise InputError(f"{where} is not an object")
+    for key in ("family", "variant"):
+        if not isinstance(value.get(key), str) or not value[key]:
+            raise InputError(f"{where} has no {key}")
+    if value.get("clock") not in CLOCKS:
+        raise InputError(f"{where} has clock {value.get('clock')!r}, not {' or '.join(CLOCKS)}")
+    axes = value.get("axes")
+    if not isinstance(axes, dict):
+        raise InputError(f"{where} has no axes object")
+    for axis, v in axes.items():
+        if isinstance(v, bool) or not isinstance(v, (str, int, float)):
+            raise InputError(f"{where}: axis {axis!r} is {v!r}, neither a number nor a word")
+    return Point(value["family"], value["variant"], tuple(axes.items()), value["clock"])
+
+
+def point_from_name(name):
+    """The Point of a benchmark of a file written before csbench put its point into each
+    entry: the reader of older files, and the only code that reads a name's parts.
+
+    Those names read family/variant/axes..., one component an axis: wg<dims> or
+    workgroup<dims> (the workgroup), domain<dims>, <word><count> (total512: total 512) and a
+    bare word, the Gray-Scott mode (compute, compute+download, ...); Google Benchmark's own
+    suffixes (manual_time, ...) are no axes.  The host clock timed the plain loops and the
+    modes with downloads, the device the rest.
+    """
+    family, *parts = name.split("/")
+    parts = [p for p in parts if not LEGACY_GBENCH_SUFFIX_RE.match(p)]
+    variant = parts[0] if parts else ""
+    axes = tuple(legacy_axis(p) for p in parts[1:])
+    host = variant.startswith("plain_loop") or dict(axes).get("mode") in LEGACY_HOST_MODES
+    return Point(family, variant, axes, "host" if host else "device")
+
+
+def legacy_axis(part):
+    """(axis, value) of one component of an older name (see point_from_name)."""
+    for axis, pattern in (("workgroup", LEGACY_WORKGROUP_RE), ("domain", LEGACY_DOMAIN_RE)):
+        match = pattern.match(part)
+        if match:
+            return axis, match.group(1)
+    match = LEGACY_COUNT_RE.match(part)
+    if match:
+        return match.group(1), int(match.group(2))
+    return "mode", part
+
+
+def noise_class(point, context):
     """Which measurements a benchmark's noise floor comes from.
 
     CPU: plain-loop entries (variant plain_loop, plain_loop_float, ...), or
     every entry of a plain_loop-backend run.
-    Host-clocked: Gray-Scott modes with downloads, or every entry of a run
-    whose timer is the host clock.  Device-timed: the rest (GPU timestamps).
+    Host-clocked: entries the host clock times (Gray-Scott modes with
+    downloads), or every entry of a run whose timer is the host clock.
+    Device-timed: the rest (GPU timestamps).
     """
-    parts = name.split("/")
-    if (len(parts) > 1 and parts[1].startswith("plain_loop")) or \
-            context.get("backend") == "plain_loop":
+    if point.plain_loop or context.get("backend") == "plain_loop":
         return CPU
-    if name.endswith(HOST_CLOCKED_SUFFIXES) or context.get("timer") == "host":
+    if point.clock == "host" or context.get("timer") == "host":
         return HOST
     return DEVICE
+
+
+def new_result(name, entry, context):
+    """An empty Result for the benchmark of an entry, with its point and noise class."""
+    point = point_of(entry)
+    return Result(name, point=point, noise_class=noise_class(point, context))
 
 
 def entry_time_ns(entry):
@@ -412,7 +529,9 @@ def collect_results(data):
             if agg in ("median", "mean") and not entry.get("error_occurred"):
                 fallback.setdefault(name, {})[agg] = entry
             continue
-        result = results.setdefault(name, Result(name, noise_class=noise_class(name, context)))
+        if name not in results:
+            results[name] = new_result(name, entry, context)
+        result = results[name]
         if entry.get("error_occurred"):
             result.error = entry.get("error_message") or "error without message"
             continue
@@ -420,7 +539,7 @@ def collect_results(data):
     for name, aggs in fallback.items():
         if name not in results:
             agg = "median" if "median" in aggs else "mean"
-            result = results[name] = Result(name, noise_class=noise_class(name, context))
+            result = results[name] = new_result(name, aggs[agg], context)
             add_sample(result, aggs[agg], agg)
     for result in results.values():
         for key, count in result.counter_counts.items():
@@ -682,7 +801,7 @@ def family_geomeans(comparisons):
     logs = {}
     for c in comparisons:
         if c.compared:
-            logs.setdefault(family_of(c.name), []).append(math.log(c.ratio))
+            logs.setdefault(c.point.family, []).append(math.log(c.ratio))
     return {f: (math.exp(statistics.fmean(v)), len(v)) for f, v in logs.items()}
 
 

@@ -11,7 +11,9 @@ several of them pools its repetitions. The rules (findings-rules.toml beside
 this script, one entry per claim) say which benchmarks a claim compares, where
 it is judged (with fallbacks), the quantity and its thresholds. Each cell is
 one of: holds, does not hold, no difference, not measured here (with the
-reason). Values are medians over repetitions; with 3 or more repetitions the
+reason). A pattern with globs picks among the benchmarks of the family it
+names first (each entry's point: compare.point_of), whatever else its globs
+would reach. Values are medians over repetitions; with 3 or more repetitions the
 interquartile range of each benchmark bounds the quantity, and a verdict that
 the bounds would change is marked uncertain. With fewer repetitions a spread
 of +-10% is assumed, and a verdict it would change is "too few repetitions to
@@ -46,7 +48,8 @@ SCRIPTS = Path(__file__).resolve().parent
 REPO_ROOT = SCRIPTS.parent
 sys.path.insert(0, str(SCRIPTS))
 
-from compare import InputError, device_key, entry_time_ns, load_run  # noqa: E402
+from compare import (InputError, benchmark_name, device_key, entry_time_ns, load_run,  # noqa: E402
+                     point_of)
 
 PROG = "findings.py"
 DEFAULT_RULES = SCRIPTS / "findings-rules.toml"
@@ -74,6 +77,7 @@ INPUTS_LINE = re.compile(r"<!-- findings-inputs: *(.*?) *-->")
 class Samples:
     """Every repetition of one benchmark on one device."""
     name: str
+    point: object = None  # compare.Point: where it sits (point_of its first entry)
     entries: list = field(default_factory=list)
     error: str = None
 
@@ -134,12 +138,14 @@ def add_run(devices, path, data):
     for entry in data["benchmarks"]:
         if not isinstance(entry, dict) or "name" not in entry:
             raise InputError(f"{path}: a benchmark entry has no name")
-        name = entry.get("run_name") or entry["name"]
+        name = benchmark_name(entry)
         if entry.get("run_type") == "aggregate":
             if entry.get("aggregate_name") in ("median", "mean") and not entry.get("error_occurred"):
                 aggregates.setdefault(name, {})[entry["aggregate_name"]] = entry
             continue
-        samples = dev.benchmarks.setdefault(name, Samples(name))
+        if name not in dev.benchmarks:
+            dev.benchmarks[name] = Samples(name, point_of(entry))
+        samples = dev.benchmarks[name]
         if entry.get("error_occurred"):
             samples.error = entry.get("error_message") or "error without a message"
         else:
@@ -147,9 +153,12 @@ def add_run(devices, path, data):
             samples.entries.append(entry)
     # Only aggregates (--benchmark_report_aggregates_only): the median stands for one sample.
     for name, aggs in aggregates.items():
-        samples = dev.benchmarks.setdefault(name, Samples(name))
+        stand_in = aggs.get("median") or aggs["mean"]
+        if name not in dev.benchmarks:
+            dev.benchmarks[name] = Samples(name, point_of(stand_in))
+        samples = dev.benchmarks[name]
         if not samples.entries and samples.error is None:
-            samples.entries.append(aggs.get("median") or aggs["mean"])
+            samples.entries.append(stand_in)
 
 
 def load_devices(paths):
@@ -435,6 +444,13 @@ def fill(template, variables):
         return None
 
 
+def in_family(point, pattern):
+    """True when a benchmark's point is of the family a rule's pattern names first: a glob's
+    * also spans "/", and must not pick a benchmark of another family whose name begins as
+    the pattern's family does (a user's family "reduction/tiles", say)."""
+    return fnmatch.fnmatchcase(point.family, pattern.split("/", 1)[0])
+
+
 def resolve(binding, dev, variables):
     """(Stat, None) for a binding on a device, or (None, why it failed)."""
     pattern = fill(binding.match, variables)
@@ -443,7 +459,8 @@ def resolve(binding, dev, variables):
     if binding.pick is None:
         names = [pattern] if pattern in dev.benchmarks else []
     else:
-        names = [n for n in dev.benchmarks if fnmatch.fnmatchcase(n, pattern)]
+        names = [n for n in dev.benchmarks if fnmatch.fnmatchcase(n, pattern)
+                 and in_family(dev.benchmarks[n].point, pattern)]
     if not names:
         return None, f"entry missing: {pattern}"
     candidates, failures = [], []

@@ -3,8 +3,11 @@
 
     plot.py RUN.json [OTHER.json] [-o OUTDIR] [--filter REGEX]
 
-Benchmark names read family/variant/[wgWxH|workgroupWxH]/[domainWxH]/mode...
-and the plotted value is the median Gelem/s of each benchmark.
+Each benchmark is placed by its point (compare.point_of: the family, variant
+and axes csbench writes into the JSON; the name, in files written before
+that): charts are per family and mode, the mode being its axes other than
+workgroup and domain (total512/image32/compute); the plotted value is the
+median Gelem/s of each benchmark.
 
 * <family>[_<mode>]-bars.png, per family and mode: variants along x,
   Gelem/s up, one panel (bar group) per domain; with two runs each variant
@@ -33,22 +36,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from compare import EXIT_BAD_INPUT, InputError, collect_results, load_run  # noqa: E402
 
 PROG = "plot.py"
-WORKGROUP_RE = re.compile(r"^(?:wg|workgroup)(\d+(?:x\d+)*)$")
-DOMAIN_RE = re.compile(r"^domain(\d+(?:x\d+)*)$")
-# Name components Google Benchmark appends; they do not identify a configuration.
-GBENCH_SUFFIX_RE = re.compile(
-    r"^(?:manual_time|real_time|process_time|"
-    r"(?:iterations|repeats|threads|min_time|min_warmup_time):.*)$")
+# The axis a word stands for by itself in a mode (compute, not mode=compute).
+MODE_AXIS = "mode"
 
 
 @dataclass(frozen=True)
 class BenchId:
-    """A benchmark name split into its parts ("" where a part is absent)."""
+    """A benchmark's point as the charts group it ("" where a part is absent)."""
     family: str
     variant: str
     workgroup: str  # "8x32"
     domain: str     # "1920x1080"
-    mode: str       # the remaining components, e.g. "total512/image32/compute"
+    mode: str       # the other axes, e.g. "total512/image32/compute"
 
 
 @dataclass
@@ -58,21 +57,19 @@ class Series:
     values: dict  # BenchId -> median Gelem/s
 
 
-def parse_name(name):
-    """Split a csbench benchmark name into a BenchId."""
-    family, *parts = name.split("/")
-    workgroup = domain = ""
-    rest = []
-    for part in parts:
-        wg, dom = WORKGROUP_RE.match(part), DOMAIN_RE.match(part)
-        if wg and not workgroup:
-            workgroup = wg.group(1)
-        elif dom and not domain:
-            domain = dom.group(1)
-        elif not GBENCH_SUFFIX_RE.match(part):
-            rest.append(part)
-    variant = rest[0] if rest else ""
-    return BenchId(family, variant, workgroup, domain, "/".join(rest[1:]))
+def axis_label(axis, value):
+    """One axis of a mode as a chart names it: a count with its axis (total512), the mode
+    word by itself (compute), another word with its axis (layout=soa)."""
+    if isinstance(value, str):
+        return value if axis == MODE_AXIS else f"{axis}={value}"
+    return f"{axis}{value}"
+
+
+def bench_id(point):
+    """The BenchId of a point: its axes other than workgroup and domain make its mode."""
+    rest = point.without("workgroup", "domain").axes
+    return BenchId(point.family, point.variant, point.workgroup, point.domain,
+                   "/".join(axis_label(axis, value) for axis, value in rest))
 
 
 def dims_key(dims):
@@ -94,7 +91,7 @@ def throughputs(data, pattern=None):
             continue
         if pattern and not pattern.search(result.name):
             continue
-        values[parse_name(result.name)] = result.median_rate()
+        values[bench_id(result.point)] = result.median_rate()
     return values
 
 

@@ -332,7 +332,7 @@ class SuiteScaleTest(CompareTestCase):
         self.base = synth.write(self.dir / "suite-base.json", suite_run(seed=1))
 
     def test_fixture_has_every_noise_class(self):
-        classes = {compare.noise_class(name, {}) for name, _, _ in SUITE}
+        classes = {compare.noise_class(compare.point_from_name(name), {}) for name, _, _ in SUITE}
         self.assertEqual(classes, {compare.DEVICE, compare.CPU, compare.HOST})
         self.assertEqual(len(SUITE), 500)
 
@@ -458,7 +458,7 @@ class StatisticsTest(unittest.TestCase):
 
     def test_noise_classes(self):
         ctx = {"backend": "vulkan", "timer": "gpu"}
-        cls = lambda name, **kw: compare.noise_class(name, dict(ctx, **kw))
+        cls = lambda name, **kw: compare.noise_class(compare.point_from_name(name), dict(ctx, **kw))
         self.assertEqual(cls("reduction/plain_loop/domain640x480"), compare.CPU)
         self.assertEqual(cls("atomics/plain_loop_float/domain16777216x1"), compare.CPU)
         self.assertEqual(cls("reduction/prefetch4/wg8x32/domain640x480"), compare.DEVICE)
@@ -1090,6 +1090,132 @@ class CommandLineTest(CompareTestCase):
                                "--baseline", str(self.base)], capture_output=True, text=True)
         self.assertEqual(proc.returncode, 1, proc.stderr)
         self.assertIn("SLOWER", proc.stdout)
+
+
+def field_of(point):
+    """The csbench field a newer bench writes for a point."""
+    return synth.point(point.family, point.variant, point.clock, **dict(point.axes))
+
+
+class PointTest(CompareTestCase):
+    """Family, variant, axes and clock come from each entry's csbench field; older files'
+    from their names."""
+
+    def pointed(self, name, **kwargs):
+        """Write synth.make_pointed_run(**kwargs) under name; return its path."""
+        return synth.write(self.dir / name, synth.make_pointed_run(**kwargs))
+
+    def test_older_names_read_as_bench_now_writes_them(self):
+        P = compare.Point
+        cases = {
+            "reduction/unrolled/wg8x8/domain640x480":
+                P("reduction", "unrolled", (("workgroup", "8x8"), ("domain", "640x480"))),
+            "run_simulation/shared_soa/workgroup32x16/domain2048x1024/total512/image32/compute":
+                P("run_simulation", "shared_soa", (("workgroup", "32x16"), ("domain", "2048x1024"),
+                                                   ("total", 512), ("image", 32),
+                                                   ("mode", "compute"))),
+            "run_simulation/global/workgroup16x16/domain256x256/total64/image16/compute+download":
+                P("run_simulation", "global", (("workgroup", "16x16"), ("domain", "256x256"),
+                                               ("total", 64), ("image", 16),
+                                               ("mode", "compute+download")), "host"),
+            "append/ballot/wg64/domain1048576/keep50":
+                P("append", "ballot", (("workgroup", "64"), ("domain", "1048576"), ("keep", 50))),
+            "neighborhood3d/direct/wg4x4x4/domain64x64x64/manual_time":
+                P("neighborhood3d", "direct", (("workgroup", "4x4x4"), ("domain", "64x64x64"))),
+            "reduction/plain_loop/domain640x480":
+                P("reduction", "plain_loop", (("domain", "640x480"),), "host"),
+            "atomics/plain_loop_float/domain4096x4096":
+                P("atomics", "plain_loop_float", (("domain", "4096x4096"),), "host"),
+            "reduction/cub_peer/domain7680x4320":
+                P("reduction", "cub_peer", (("domain", "7680x4320"),)),
+            "run_simulation/cuda_peer/domain8192x8192/total64/image16/compute":
+                P("run_simulation", "cuda_peer", (("domain", "8192x8192"), ("total", 64),
+                                                  ("image", 16), ("mode", "compute"))),
+        }
+        for name, point in cases.items():
+            with self.subTest(name=name):
+                self.assertEqual(compare.point_from_name(name), point)
+                self.assertEqual(compare.point_of({"name": name}), point)
+        self.assertEqual(compare.point_from_name("reduction/prefetch4/wg8x32/domain640x480").workgroup,
+                         "8x32")
+        self.assertEqual(compare.point_from_name("reduction/cub_peer/domain640x480").workgroup, "")
+
+    def test_the_field_is_read_where_the_name_says_otherwise(self):
+        results = compare.collect_results(synth.make_pointed_run())
+        mine = results["mine/reduction/fast/wg64/domain1048576"]
+        self.assertEqual(mine.point, compare.Point(
+            "mine/reduction", "fast", (("workgroup", "64"), ("domain", "1048576"))))
+        self.assertEqual(mine.family, "mine/reduction")
+        # What the name alone says of it, and of the variant spelled like a workgroup:
+        self.assertEqual(compare.point_from_name(mine.name).family, "mine")
+        tiles = results["tiles/wg4/wg16x16/domain640x480"].point
+        self.assertEqual((tiles.variant, tiles.workgroup, tiles.domain), ("wg4", "16x16", "640x480"))
+        stencil = results["stencil/star/wg8x8/domain1280x720/radius2"].point
+        self.assertEqual(stencil.axis("radius"), 2)
+        self.assertEqual(stencil.without("workgroup", "domain").axes, (("radius", 2),))
+
+    def test_noise_classes_follow_the_fields_clock(self):
+        results = compare.collect_results(synth.make_pointed_run())
+        self.assertEqual(results["upload/staged/wg64/domain4096"].noise_class, compare.HOST)
+        self.assertEqual(results["tiles/plain_loop/domain640x480"].noise_class, compare.CPU)
+        self.assertEqual(results["tiles/wg4/wg8x8/domain640x480"].noise_class, compare.DEVICE)
+        # A name that reads host-clocked, timed by the device as its field says.
+        name = "run_simulation/global/workgroup8x8/domain64x64/total64/image16/compute+download"
+        data = synth.with_fields(synth.make_run(benchmarks=[(name, 1000.0, 4096)]),
+                                 {name: synth.point("run_simulation", "global", "device",
+                                                    workgroup="8x8", domain="64x64", total=64,
+                                                    image=16, mode="compute+download")})
+        self.assertEqual(compare.collect_results(data)[name].noise_class, compare.DEVICE)
+        self.assertEqual(compare.collect_results(synth.make_run(
+            benchmarks=[(name, 1000.0, 4096)]))[name].noise_class, compare.HOST)
+
+    def test_geomeans_group_by_the_fields_family(self):
+        base = self.pointed("pbase.json", seed=1, noise=0.0)
+        run = self.pointed("prun.json", seed=2, noise=0.0, scale=1.25)
+        status, out, err = run_main(run, "--baseline", base, "--report-only")
+        self.assertEqual(status, 0, err)
+        families = [line.split(":")[0] for line in out.splitlines() if line.startswith("geomean ")]
+        self.assertEqual(families, ["geomean tiles", "geomean stencil", "geomean mine/reduction",
+                                    "geomean domain2d", "geomean upload"])
+        self.assertIn("geomean mine/reduction: x0.800 throughput (-20.0%) over 2 benchmarks", out)
+
+    def test_old_and_new_files_compare_entry_for_entry(self):
+        old_run = synth.make_run(scale=1.25, seed=2, slow={SLOW: 1.3})
+        names = {e["run_name"] for e in old_run["benchmarks"]}
+        fields = {n: field_of(compare.point_from_name(n)) for n in names}
+        old_base = json.loads(self.base.read_text())
+        new_base = synth.with_fields(json.loads(self.base.read_text()), fields)
+        new_run = synth.with_fields(json.loads(json.dumps(old_run)), fields)
+        self.assertIn("csbench", new_run["benchmarks"][-1])  # an aggregate
+
+        def report(base, run):
+            """The report of run against base, both written as the same file names."""
+            folder = Path(tempfile.mkdtemp(dir=self.dir))
+            status, out, err = run_main(synth.write(folder / "run.json", run), "--baseline",
+                                        synth.write(folder / "base.json", base))
+            return status, out.replace(str(folder), "DIR"), err
+
+        old = report(old_base, old_run)
+        self.assertEqual(old[0], 1)
+        self.assertEqual(verdicts(old[1])[SLOW], "SLOWER")
+        self.assertEqual(report(old_base, new_run), old)
+        self.assertEqual(report(new_base, old_run), old)
+        self.assertEqual(report(new_base, new_run), old)
+
+    def test_a_malformed_field_is_bad_input(self):
+        cases = (("a string", "is not an object"),
+                 ({"family": "tiles", "variant": "wg4", "clock": "gpu", "axes": {}},
+                  "has clock 'gpu', not device or host"),
+                 ({"family": "", "variant": "wg4", "clock": "host", "axes": {}}, "has no family"),
+                 ({"family": "tiles", "variant": "wg4", "clock": "device"}, "has no axes object"),
+                 ({"family": "tiles", "variant": "wg4", "clock": "device",
+                   "axes": {"domain": [640, 480]}}, "axis 'domain' is [640, 480]"))
+        for field, reason in cases:
+            with self.subTest(reason=reason):
+                run = self.write("bad.json", values={SLOW: {"csbench": field}})
+                status, out, err = self.compare(run)
+                self.assert_bad_input(status, out, err, reason)
+                self.assertIn(SLOW, err)
 
 
 if __name__ == "__main__":

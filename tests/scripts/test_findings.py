@@ -187,6 +187,49 @@ class VerdictTest(TempDirCase):
             "reduction/sequential/wg16x16/domain1920x1080"].entries), 10)
 
 
+class PointTest(TempDirCase):
+    """A pattern's globs pick within the family it names, as each entry's point says."""
+
+    LOOKALIKE = "reduction/tiles/fast/wg8x8/domain1920x1080"
+
+    def lookalike(self, with_field):
+        """holds.json with five repetitions of a user's family named "reduction/tiles",
+        faster than any reduction and above every ceiling; with or without its csbench field."""
+        data = load("holds.json")
+        field = {"family": "reduction/tiles", "variant": "fast", "clock": "device",
+                 "axes": {"workgroup": "8x8", "domain": "1920x1080"}}
+        for rep in range(5):
+            entry = {"name": self.LOOKALIKE, "run_name": self.LOOKALIKE, "run_type": "iteration",
+                     "repetitions": 5, "repetition_index": rep, "real_time": 1.0,
+                     "time_unit": "us", "Gelem/s": 9999.0, "roofline%": 999.0}
+            data["benchmarks"].append(dict(entry, csbench=field) if with_field else entry)
+        return data
+
+    def test_a_user_family_is_in_no_rule(self):
+        before = {rid: v.cell() for rid, v in verdicts(FIXTURES / "holds.json").items()}
+        after = verdicts(self.write("user.json", self.lookalike(with_field=True)))
+        self.assertEqual({rid: v.cell() for rid, v in after.items()}, before)
+        self.assertEqual(before["reduction-read-bound"],
+                         "not measured here: entry missing: reduction/*/wg*/domain7680x4320")
+
+    def test_without_the_field_its_name_puts_it_in_the_family(self):
+        # A file without fields is read by its names: the lookalike's says family "reduction".
+        v = verdicts(self.write("old.json", self.lookalike(with_field=False)))
+        self.assertEqual(v["reduction-read-bound"].verdict, HOLDS)
+        self.assertIn("999%", v["reduction-read-bound"].text)
+
+    def test_samples_keep_their_point(self):
+        devices = findings.load_devices([self.write("user.json", self.lookalike(with_field=True))])
+        benchmarks = next(iter(devices.values())).benchmarks
+        self.assertEqual(benchmarks[self.LOOKALIKE].point.family, "reduction/tiles")
+        self.assertEqual(benchmarks["reduction/sequential/wg16x16/domain1920x1080"].point.variant,
+                         "sequential")
+        self.assertTrue(findings.in_family(benchmarks["reduction/sequential/wg16x16/domain1920x1080"]
+                                           .point, "reduction/*/wg*/domain1920x1080"))
+        self.assertFalse(findings.in_family(benchmarks[self.LOOKALIKE].point,
+                                            "reduction/*/wg*/domain1920x1080"))
+
+
 class OutputTest(TempDirCase):
     def test_markdown_has_one_column_per_device(self):
         status, out, _ = run_main(FIXTURES / "holds.json", FIXTURES / "quick-cpu.json")

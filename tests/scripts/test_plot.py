@@ -11,6 +11,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent / "scripts"))
 sys.path.insert(0, str(HERE / "fixtures"))
 
+import compare  # noqa: E402
 import plot  # noqa: E402
 import synth  # noqa: E402
 
@@ -73,16 +74,42 @@ class PlotTest(unittest.TestCase):
         self.assertEqual(status, 2)
         self.assertIn("Gelem/s", err)
 
-    def test_parse_name(self):
-        self.assertEqual(plot.parse_name("reduction/prefetch4/wg8x32/domain1920x1080"),
+    def test_bench_ids_of_older_files(self):
+        bench_id = lambda name: plot.bench_id(compare.point_from_name(name))
+        self.assertEqual(bench_id("reduction/prefetch4/wg8x32/domain1920x1080"),
                          plot.BenchId("reduction", "prefetch4", "8x32", "1920x1080", ""))
         self.assertEqual(
-            plot.parse_name("run_simulation/shared_soa/workgroup32x16/domain2048x1024/"
-                            "total512/image32/compute/manual_time"),
+            bench_id("run_simulation/shared_soa/workgroup32x16/domain2048x1024/"
+                     "total512/image32/compute/manual_time"),
             plot.BenchId("run_simulation", "shared_soa", "32x16", "2048x1024",
                          "total512/image32/compute"))
-        self.assertEqual(plot.parse_name("reduction/plain_loop/domain1920x1080"),
+        self.assertEqual(bench_id("reduction/plain_loop/domain1920x1080"),
                          plot.BenchId("reduction", "plain_loop", "", "1920x1080", ""))
+        self.assertEqual(bench_id("append/scan/wg64/domain1048576/keep50"),
+                         plot.BenchId("append", "scan", "64", "1048576", "keep50"))
+
+    def test_the_field_places_each_benchmark(self):
+        values = plot.throughputs(synth.make_pointed_run())
+        ids = set(values)
+        # A variant spelled like a workgroup, and a family with a "/" in its name.
+        self.assertIn(plot.BenchId("tiles", "wg4", "16x16", "1280x720", ""), ids)
+        self.assertIn(plot.BenchId("mine/reduction", "fast", "64", "1048576", ""), ids)
+        self.assertIn(plot.BenchId("stencil", "star", "8x8", "640x480", "radius2"), ids)
+        self.assertAlmostEqual(values[plot.BenchId("tiles", "wg4", "16x16", "640x480", "")],
+                               21.0, delta=0.5)
+        word = compare.Point("f", "v", (("domain", "64"), ("layout", "soa"), ("mode", "compute")))
+        self.assertEqual(plot.bench_id(word).mode, "layout=soa/compute")
+
+    def test_an_unknown_axis_plots_by_its_domain(self):
+        run = synth.write(self.dir / "p.json", synth.make_pointed_run())
+        status, out, err = run_main(run, "-o", self.dir / "p")
+        self.assertEqual(status, 0, err)
+        names = self.assert_pngs(out, self.dir / "p")
+        for name in ("stencil_radius2-bars.png", "stencil_radius2-heatmap-640x480.png",
+                     "stencil_radius2-heatmap-1280x720.png", "tiles-heatmap-640x480.png",
+                     "mine_reduction-bars.png", "upload-bars.png"):
+            self.assertIn(name, names)
+        self.assertFalse(any(n.startswith(("mine-", "stencil-")) for n in names), names)
 
     def test_best_workgroup_and_labels(self):
         ids = [plot.BenchId("f", "v", wg, "8x8", "") for wg in ("8x8", "16x16")]

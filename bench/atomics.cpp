@@ -193,9 +193,14 @@ void RegisterPlainLoops(Suite& suite, const Point& point) {
         SetThroughput(state, {.elements = static_cast<double>(count), .bytes = static_cast<double>(count) * 4});
       });
     };
-    // The float loop is named plain_loop_float in place of plain_loop.
+    // The float loop is named plain_loop_float in place of plain_loop, at the same coordinates.
     std::string name = point.name;
-    if (element == Element::kFloat) name.insert(name.find("/plain_loop/") + 11, "_float");
+    if (element == Element::kFloat) {
+      name.insert(name.find("/plain_loop/") + 11, "_float");
+      Description described = *Described(point.name);
+      described.variant = "plain_loop_float";
+      Describe(name, std::move(described));
+    }
     AddBenchmark(name, plain)->Unit(benchmark::kMillisecond);
   }
 }

@@ -16,6 +16,7 @@
 #include "harness/context.hpp"
 #include "harness/error.hpp"
 #include "harness/measure.hpp"
+#include "harness/points.hpp"
 #include "harness/roofline.hpp"
 #include "kernels/reduction/reference.hpp"
 
@@ -130,11 +131,21 @@ void Register(Suite& suite) {
   benchmark::AddCustomContext("cuda_peer", Describe());
   for (const Extent& domain : reduction::Descriptor().domains) {
     std::string name = Name({"reduction", "cub_peer", Sized("domain", domain)});
+    // CUDA events time the peers, whatever the Vulkan device's timer.
+    Describe(name, {.family = "reduction", .variant = "cub_peer", .clock = Clock::kDevice,
+                    .axes = {{"domain", Sized("", domain)}}});
     RegisterGpuCase(name, [&suite, domain, name] { return std::make_unique<ReductionCase>(suite, domain, name); });
   }
   for (const grayscott::Schedule& run : grayscott::Schedules()) {
     std::string name = Name({"run_simulation", "cuda_peer", Sized("domain", run.domain), fmt::format("total{}", run.total),
                              fmt::format("image{}", run.image), "compute"});
+    Describe(name, {.family = "run_simulation",
+                    .variant = "cuda_peer",
+                    .clock = Clock::kDevice,
+                    .axes = {{"domain", Sized("", run.domain)},
+                             {"total", static_cast<double>(run.total)},
+                             {"image", static_cast<double>(run.image)},
+                             {"mode", "compute"}}});
     RegisterGpuCase(name, [&suite, run] { return std::make_unique<GrayScottCase>(suite, run); })->Unit(benchmark::kMillisecond);
   }
 }

@@ -502,13 +502,26 @@ void Register(Suite& suite) {
     const std::string domain_name = Sized("domain", run.domain);
     const std::string total_name = fmt::format("total{}", run.total);
     const std::string image_name = fmt::format("image{}", run.image);
+    const std::vector<Coordinate> run_axes = {{"domain", Sized("", run.domain)},
+                                              {"total", static_cast<double>(run.total)},
+                                              {"image", static_cast<double>(run.image)}};
     if (suite.context != nullptr) {
       for (const Variant& variant : Variants()) {
         for (const Extent& wg : Overridden(variant.workgroups, suite.options.workgroups, false)) {
           for (Mode mode : kModes) {
+            const std::string name = Name({"run_simulation", variant.name, Sized("workgroup", wg), domain_name,
+                                           total_name, image_name, ToString(mode)});
+            std::vector<Coordinate> axes = {{"workgroup", Sized("", wg)}};
+            axes.insert(axes.end(), run_axes.begin(), run_axes.end());
+            axes.push_back({"mode", std::string(ToString(mode))});
+            // compute is timed by the device (one command buffer of all steps); the download
+            // modes by the host's clock, since the host's handling of each image is part of them.
+            Describe(name, {.family = "run_simulation",
+                            .variant = variant.name,
+                            .clock = mode == Mode::kCompute ? DeviceTimedClock(suite) : Clock::kHost,
+                            .axes = std::move(axes)});
             auto* b = RegisterCheckedCase(
-                Name({"run_simulation", variant.name, Sized("workgroup", wg), domain_name, total_name, image_name,
-                      ToString(mode)}),
+                name,
                 [&suite, &shared, &variant, wg, run, mode] {
                   return std::make_unique<GpuCase>(*suite.context, shared, variant, wg, run, mode);
                 });
@@ -540,9 +553,11 @@ void Register(Suite& suite) {
         SetThroughput(state, {.elements = cells * run.total, .bytes = kBytesPerCellStep * cells * run.total});
       });
     };
-    AddBenchmark(
-        Name({"run_simulation", "plain_loop", domain_name, total_name, image_name, "compute"}), plain)
-        ->Unit(benchmark::kMillisecond);
+    const std::string plain_name = Name({"run_simulation", "plain_loop", domain_name, total_name, image_name, "compute"});
+    std::vector<Coordinate> plain_axes = run_axes;
+    plain_axes.push_back({"mode", "compute"});
+    Describe(plain_name, {.family = "run_simulation", .variant = "plain_loop", .clock = Clock::kHost, .axes = plain_axes});
+    AddBenchmark(plain_name, plain)->Unit(benchmark::kMillisecond);
   }
 }
 

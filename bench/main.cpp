@@ -10,11 +10,13 @@
 #include <vector>
 
 #include "bench/families.hpp"
+#include "bench/manifest.hpp"
 #include "bench/quick_set.hpp"
 #include "harness/context.hpp"
 #include "harness/device_choice.hpp"
 #include "harness/error.hpp"
 #include "harness/launcher.hpp"
+#include "harness/manifest.hpp"
 #include "harness/measure.hpp"
 #include "harness/report.hpp"
 #include "harness/reporters.hpp"
@@ -47,16 +49,31 @@ int ListDevicesCommand() {
 // context at all (the plain_loop backend).
 bool OnCpu(const csbench::Context* context) { return context == nullptr || context->info().type == "cpu"; }
 
-// The run's selection: the user's filter, else the device's default set: the quick set on the
-// CPU, everything but the host's Gray-Scott loops on a GPU.
+// A family's name as a regex matching the names that begin with it.
+std::string FamilyPattern(const std::string& family) {
+  std::string pattern = "^";
+  for (char c : family) {
+    if (std::string_view(".[]{}()*+?^$|\\").find(c) != std::string_view::npos) pattern += '\\';
+    pattern += c;
+  }
+  return pattern + "/";
+}
+
+// The run's selection: the user's filter, else the manifests' families where --manifest names
+// any, else the device's default set: the quick set on the CPU, everything but the host's
+// Gray-Scott loops on a GPU.
 csbench::Selection ChooseSelection(const csbench::RunFlags& flags, const csbench::Context* context) {
   csbench::Selection selection;
   if (flags.filter) {
     selection.filter.emplace(*flags.filter);
+  } else if (!csbench::manifest::Loaded::All().empty()) {
+    for (const auto& loaded : csbench::manifest::Loaded::All()) {
+      selection.default_set.emplace_back(FamilyPattern(loaded.manifest.name));
+    }
   } else if (OnCpu(context)) {
     for (std::string_view quick : csbench::kQuickSet) selection.default_set.emplace_back(std::string(quick));
   } else {
-    selection.default_set.emplace_back("-" + std::string(csbench::kGpuDefaultLeavesOut));
+    selection.default_set.emplace_back(fmt::format("-{}", csbench::kGpuDefaultLeavesOut));
   }
   return selection;
 }
@@ -121,6 +138,23 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&rest_count, rest.data(), &PrintHelp);
   if (benchmark::ReportUnrecognizedArguments(rest_count, rest.data())) return 2;
   if (options.list_devices) return ListDevicesCommand();
+  // Users' manifests, loaded (and their shaders compiled and checked against their reflection)
+  // before any device work: a bad one is a usage error, named with its file, key and line.
+  try {
+    for (csbench::Manifest& m : csbench::LoadManifests(options.manifests)) {
+      for (const csbench::Declared& d : csbench::Declarations()) {
+        if (d.name == m.name) {
+          throw csbench::ManifestError{fmt::format("{}: [family].name: '{}' is a built-in family's name; choose "
+                                                   "another (it begins every benchmark's name)",
+                                                   m.path.string(), m.name)};
+        }
+      }
+      csbench::manifest::Describe(std::move(m));
+    }
+  } catch (const csbench::ManifestError& e) {
+    fmt::print(stderr, "csbench: {}\n", e.message);
+    return 2;
+  }
   if (options.backend == csbench::Backend::kVulkan && csbench::NamesSeveralDevices(options.device)) {
     return RunOnSeveralDevices(command_line, options, flags);
   }
@@ -172,13 +206,31 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("workgroup_override", csbench::ToString(options.workgroups));
   }
   csbench::RegisterFamilies(*suite);
+  if (!options.manifests.empty()) {
+    std::string paths;
+    for (const std::string& p : options.manifests) paths += (paths.empty() ? "" : ",") + p;
+    benchmark::AddCustomContext("manifests", paths);
+    if (context == nullptr) {
+      fmt::print(stderr, "csbench: a manifest's family runs on a Vulkan device only (it has no plain loop), and this "
+                 "run has none\n");
+      return 2;
+    }
+    try {
+      for (const auto& loaded : csbench::manifest::Loaded::All()) csbench::manifest::Register(*suite, loaded);
+    } catch (const csbench::ManifestError& e) {
+      fmt::print(stderr, "csbench: {}\n", e.message);
+      return 2;
+    }
+  }
   if (csbench::SelectedCount() == 0) {
     fmt::print(stderr, "csbench: --benchmark_filter='{}' matches none of the {} benchmarks (names as printed: "
                "--benchmark_list_tests --benchmark_filter=all lists them)\n", flags.filter.value_or(""),
                csbench::OfferedCount());
     return 2;
   }
-  if (default_set && OnCpu(context.get())) {
+  if (default_set && !options.manifests.empty()) {
+    benchmark::AddCustomContext("selection", "the manifests' families");
+  } else if (default_set && OnCpu(context.get())) {
     benchmark::AddCustomContext("selection", "quick default set");
     fmt::print(stderr, "csbench: {} is a CPU device: running the quick default set, {} of {} benchmarks "
                "(--benchmark_filter=all runs every one)\n",

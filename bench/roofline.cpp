@@ -13,6 +13,7 @@
 #include "harness/commands.hpp"
 #include "harness/context.hpp"
 #include "harness/error.hpp"
+#include "harness/family.hpp"
 #include "harness/measure.hpp"
 #include "harness/naming.hpp"
 #include "harness/roofline.hpp"
@@ -58,7 +59,15 @@ class CopyCase {
   bool read_only_;
 };
 
-void RegisterCopy(Context& context, Extent domain, uint32_t workgroup, Access access, const std::string& name) {
+void RegisterCopy(Suite& suite, Extent domain, uint32_t workgroup, Access access, const std::string& name) {
+  Context& context = *suite.context;
+  std::vector<Coordinate> axes;
+  if (workgroup != 0) axes.push_back({"workgroup", Sized("", {workgroup, 1})});
+  axes.push_back({"domain", Sized("", domain)});
+  Describe(name, {.family = "roofline",
+                  .variant = name.substr(9, name.find('/', 9) - 9),
+                  .clock = DeviceTimedClock(suite),
+                  .axes = std::move(axes)});
   RegisterGpuCase(name, [&context, domain, workgroup, access, name] {
     return std::make_unique<CopyCase>(context, domain, workgroup, access, name);
   });
@@ -68,16 +77,15 @@ void RegisterCopy(Context& context, Extent domain, uint32_t workgroup, Access ac
 
 void Register(Suite& suite) {
   if (suite.context == nullptr) return;  // a CPU memcpy says nothing about a GPU's roofline
-  Context& context = *suite.context;
   for (Extent domain : kDomains) {
     std::string domain_name = Sized("domain", domain);
-    RegisterCopy(context, domain, 0, Access::kCopy, Name({"roofline", "copy_command", domain_name}));
+    RegisterCopy(suite, domain, 0, Access::kCopy, Name({"roofline", "copy_command", domain_name}));
     for (uint32_t wg : kWorkgroups) {
-      RegisterCopy(context, domain, wg, Access::kCopy,
+      RegisterCopy(suite, domain, wg, Access::kCopy,
                    Name({"roofline", "copy_kernel", Sized("wg", {wg, 1}), domain_name}));
     }
     for (uint32_t wg : kWorkgroups) {
-      RegisterCopy(context, domain, wg, Access::kRead,
+      RegisterCopy(suite, domain, wg, Access::kRead,
                    Name({"roofline", "read_kernel", Sized("wg", {wg, 1}), domain_name}));
     }
   }

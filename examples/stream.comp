@@ -4,8 +4,7 @@
 // workgroups. The loop, the accesses and the buffers' qualifiers are the built-in stream
 // family's, so that both compile to the same code and take the same device time.
 //
-// Macros: OP, one of COPY (0), MUL (1), ADD (2), TRIAD (3). (ARRAYS, which the manifest also
-//   defines for its byte count, is not used here.)
+// Macros: OP, one of COPY (0), MUL (1), ADD (2), TRIAD (3).
 // Specialization constants: 0, 1 the workgroup's width and height (height 1).
 // Bindings: 0 a float[], 1 b float[] (read by add and triad only), 2 c float[].
 // Push constants: count, scalar.

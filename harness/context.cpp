@@ -76,6 +76,10 @@ DeviceInfo Describe(const vk::raii::PhysicalDevice& device, uint32_t index) {
   info.timestamp_period_ns = static_cast<double>(props.limits.timestampPeriod);
   info.max_workgroup_invocations = props.limits.maxComputeWorkGroupInvocations;
   info.max_workgroup_size = props.limits.maxComputeWorkGroupSize;
+  info.max_workgroup_count = props.limits.maxComputeWorkGroupCount;
+  info.max_push_constant_bytes = props.limits.maxPushConstantsSize;
+  info.max_storage_buffers_per_stage = props.limits.maxPerStageDescriptorStorageBuffers;
+  info.max_dynamic_storage_buffers = props.limits.maxDescriptorSetStorageBuffersDynamic;
   info.max_shared_memory_bytes = props.limits.maxComputeSharedMemorySize;
   info.max_storage_buffer_range = props.limits.maxStorageBufferRange;
   info.min_storage_buffer_offset_alignment = props.limits.minStorageBufferOffsetAlignment;

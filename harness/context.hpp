@@ -56,6 +56,10 @@ struct DeviceInfo {
   uint32_t timestamp_valid_bits = 0;  // of queue_family; 0: no GPU timer
   uint32_t max_workgroup_invocations = 0;
   std::array<uint32_t, 3> max_workgroup_size{};
+  std::array<uint32_t, 3> max_workgroup_count{};
+  uint32_t max_push_constant_bytes = 0;
+  uint32_t max_storage_buffers_per_stage = 0;
+  uint32_t max_dynamic_storage_buffers = 0;  // per set: every kernel binds its buffers dynamic
   uint32_t max_shared_memory_bytes = 0;
   uint64_t max_storage_buffer_range = 0;
   uint64_t min_storage_buffer_offset_alignment = 0;

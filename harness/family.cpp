@@ -25,6 +25,10 @@ std::vector<Extent> Overridden(const std::vector<Extent>& built_in, const std::v
   return chosen;
 }
 
+Clock DeviceTimedClock(const Suite& suite) {
+  return suite.context != nullptr && suite.context->gpu_timer() ? Clock::kDevice : Clock::kHost;
+}
+
 void RequireWorkgroup(const Context& context, Extent workgroup) {
   const DeviceInfo& info = context.info();
   const uint64_t invocations = uint64_t{workgroup.x} * workgroup.y * workgroup.z;

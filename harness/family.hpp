@@ -19,6 +19,7 @@
 #include "harness/check.hpp"
 #include "harness/measure.hpp"
 #include "harness/naming.hpp"
+#include "harness/points.hpp"
 #include "harness/suite.hpp"
 
 namespace csbench {
@@ -95,6 +96,22 @@ std::string PointName(const Family<V>& family, std::string_view variant, const E
   return name;
 }
 
+// The clock of a benchmark timed by MeasureDispatches (or another TimedBatch): the device's
+// timestamps where the run uses them, else the host's clock around submit and wait (a queue
+// without timestamps, --timer=host).
+Clock DeviceTimedClock(const Suite& suite);
+
+// A point's coordinates, in the order of its name: the workgroup (GPU points), the domain, the
+// extra axis.
+template <typename V>
+std::vector<Coordinate> CoordinatesOf(const Family<V>& family, const Point& point, bool gpu) {
+  std::vector<Coordinate> axes;
+  if (gpu) axes.push_back({"workgroup", SizedAs("", point.workgroup, family.style)});
+  axes.push_back({"domain", SizedAs("", point.domain, family.style)});
+  if (!family.extra.values.empty()) axes.push_back({family.extra.prefix, static_cast<double>(point.extra)});
+  return axes;
+}
+
 // Every GPU point of `family` over `domains` (the variant's own domains where it has them and no
 // override is given), in the order domain, variant, workgroup, extra value.
 template <typename V>
@@ -150,6 +167,10 @@ void RegisterFamily(Suite& suite, const Family<V>& family) {
     if (suite.context != nullptr) {
       for (const Point& p : gpu) {
         if (!(p.domain == d)) continue;
+        Describe(p.name, {.family = family.name,
+                          .variant = family.variants[p.variant].name,
+                          .clock = DeviceTimedClock(suite),
+                          .axes = CoordinatesOf(family, p, true)});
         RegisterGpuCase(p.name, [&suite, &family, p] { return family.make(suite, family.variants[p.variant], p); });
       }
     }
@@ -157,10 +178,16 @@ void RegisterFamily(Suite& suite, const Family<V>& family) {
     std::vector<uint32_t> extras = family.extra.values;
     if (extras.empty()) extras.push_back(0);
     for (uint32_t e : extras) {
-      family.plain_loop(
-          suite, {.name = PointName(family, "plain_loop", nullptr, d, family.extra.values.empty() ? nullptr : &e),
-                  .domain = d,
-                  .extra = e});
+      const Point point{.name = PointName(family, "plain_loop", nullptr, d, family.extra.values.empty() ? nullptr : &e),
+                        .domain = d,
+                        .extra = e};
+      // Described before the family registers it: a family that registers a second loop of the
+      // point (atomics' float loop) starts from this description.
+      Describe(point.name, {.family = family.name,
+                            .variant = "plain_loop",
+                            .clock = Clock::kHost,
+                            .axes = CoordinatesOf(family, point, false)});
+      family.plain_loop(suite, point);
     }
   }
 }

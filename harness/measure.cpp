@@ -106,13 +106,14 @@ uint32_t RotationCopies(uint64_t bytes, uint64_t budget_bytes, CacheMode cache) 
   return static_cast<uint32_t>((budget_bytes + bytes - 1) / bytes);
 }
 
-RotatingInput::RotatingInput(Context& context, std::span<const std::byte> data, CacheMode cache)
+RotatingInput::RotatingInput(Context& context, std::span<const std::byte> data, CacheMode cache, uint32_t copies)
     : slice_bytes_(data.size()) {
   uint64_t align = std::max<uint64_t>(context.info().min_storage_buffer_offset_alignment, 256);
   stride_ = (slice_bytes_ + align - 1) / align * align;
   // A domain too large for the device skips its benchmark, naming the limit.
   RequireMemory(context, stride_);
-  copies_ = RotationCopies(stride_, kBudgetBytes, cache);
+  copies_ = copies > 0 ? copies : RotationCopies(stride_, kBudgetBytes, cache);
+  RequireMemory(context, stride_ * copies_);
   buffer_ = std::make_unique<Buffer>(context, stride_ * copies_);
   buffer_->Upload(data, 0);
   if (copies_ > 1) {

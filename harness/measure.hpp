@@ -91,7 +91,9 @@ class RotatingInput {
  public:
   static constexpr uint64_t kBudgetBytes = 256ull << 20;
 
-  RotatingInput(Context& context, std::span<const std::byte> data, CacheMode cache);
+  // `copies`: how many (0: as many as fill kBudgetBytes); a kernel with several inputs rotates
+  // them all with one count, so that one period of its batch cycles through every copy of each.
+  RotatingInput(Context& context, std::span<const std::byte> data, CacheMode cache, uint32_t copies = 0);
 
   const Buffer& buffer() const { return *buffer_; }
   uint64_t slice_bytes() const { return slice_bytes_; }

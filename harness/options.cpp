@@ -72,8 +72,11 @@ Options ParseOptions(std::vector<std::string>& args) {
       options.domains = ParseExtents("domain", *domains);
     } else if (auto workgroups = FlagValue(arg, "workgroup")) {
       options.workgroups = ParseExtents("workgroup", *workgroups);
+    } else if (auto manifest = FlagValue(arg, "manifest")) {
+      if (manifest->empty()) throw UsageError{"--manifest needs a file or a folder: --manifest=PATH"};
+      options.manifests.emplace_back(*manifest);
     } else if (arg == "--device" || arg == "--backend" || arg == "--timer" || arg == "--cache" || arg == "--domain" ||
-               arg == "--workgroup" || arg == "--parallel") {
+               arg == "--workgroup" || arg == "--parallel" || arg == "--manifest") {
       throw UsageError{fmt::format("{} needs a value: {}=...", arg, arg)};
     } else {
       rest.emplace_back(arg);
@@ -105,6 +108,10 @@ std::string OptionsHelp() {
   --workgroup=XxY[,XxY...]  replace the built-in workgroups of every family that has them
                             (one-dimensional families: X or Xx1); a workgroup or domain the
                             device cannot run skips that benchmark, naming the limit
+  --manifest=PATH           measure the family a TOML manifest declares (a folder: each of its
+                            *.toml); repeatable. Without --benchmark_filter only the manifests'
+                            families run. A bad manifest exits with code 2, naming the file,
+                            the key and the line (docs/your-own-kernels.md)
 
 csbench runs each benchmark for at least 0.1 s (--benchmark_min_time) unless told otherwise.
 )";

@@ -28,6 +28,8 @@ struct Options {
   // one-dimensional family takes those of height 1). Empty: the built-in values.
   std::vector<Extent> domains;
   std::vector<Extent> workgroups;
+  // --manifest: files or folders of users' families, in the order given.
+  std::vector<std::string> manifests;
 };
 
 // csbench's default --benchmark_min_time, in seconds, written as the Google Benchmark it is built

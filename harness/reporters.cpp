@@ -21,6 +21,7 @@
 #include "harness/compat.hpp"
 #include "harness/console_reporter.hpp"
 #include "harness/error.hpp"
+#include "harness/points.hpp"
 #include "harness/selection.hpp"
 
 namespace csbench {
@@ -142,10 +143,29 @@ class Reporters : public benchmark::BenchmarkReporter {
   std::set<std::string> noted_;
 };
 
+// Google Benchmark's JSON, each benchmark entry with its description (harness/points.hpp). The
+// library's entries cannot be extended, so each call's text is written into memory first and the
+// field goes in after each entry's "name" line; a call's entries then reach the real stream
+// together, so that a file cut short by an interrupt still ends between entries (CompleteJson).
+class DescribedJsonReporter : public benchmark::JSONReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    std::ostream& out = GetOutputStream();
+    std::ostringstream entries;
+    SetOutputStream(&entries);
+    JSONReporter::ReportRuns(runs);
+    SetOutputStream(&out);
+    std::vector<std::string> names;
+    // The name as registered: without the "/manual_time" suffix or an aggregate's "_mean".
+    for (const Run& run : runs) names.push_back(run.run_name.function_name);
+    out << WithDescriptions(entries.str(), names);
+  }
+};
+
 // `total`: the number of benchmarks selected, for the console's [k/N].
 std::unique_ptr<benchmark::BenchmarkReporter> MakeReporter(const std::string& format, const ConsoleStyle& console,
                                                            std::size_t total) {
-  if (format == "json") return std::make_unique<benchmark::JSONReporter>();
+  if (format == "json") return MakeJsonReporter();
   if (format == "csv") return compat::MakeCsvReporter();
   return std::make_unique<ConsoleReporter>(total, console);
 }
@@ -199,6 +219,29 @@ std::string CompleteJson(const std::string& text, bool finalized, bool interrupt
   if (interrupted) json.insert(at + context_open.size(), "\n    \"interrupted\": true,");
   return json;
 }
+
+std::string WithDescriptions(std::string_view entries, const std::vector<std::string>& names) {
+  // JSONReporter opens each entry with "{", then the name on its own line; a string value cannot
+  // hold this text, since JSON escapes its quotes and line breaks.
+  constexpr std::string_view kEntryOpening = "{\n      \"name\": ";
+  std::string out;
+  size_t from = 0;
+  for (const std::string& name : names) {
+    const size_t at = entries.find(kEntryOpening, from);
+    if (at == std::string_view::npos) break;
+    const size_t line_end = entries.find('\n', at + kEntryOpening.size());
+    if (line_end == std::string_view::npos) break;
+    out.append(entries.substr(from, line_end + 1 - from));
+    from = line_end + 1;
+    if (const Description* description = Described(name)) {
+      out.append("      \"csbench\": ").append(ToJson(*description)).append(",\n");
+    }
+  }
+  out.append(entries.substr(from));
+  return out;
+}
+
+std::unique_ptr<benchmark::BenchmarkReporter> MakeJsonReporter() { return std::make_unique<DescribedJsonReporter>(); }
 
 void SetInterruptForwarder(void (*forward)(int)) { g_forward_interrupt = forward; }
 

@@ -4,8 +4,12 @@
 // devices, so the suffix is dropped from what is printed and saved.
 #pragma once
 
+#include <benchmark/benchmark.h>
+
 #include <cstddef>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -44,5 +48,15 @@ std::string WithoutTimeSuffix(std::string name);
 // valid: closed where it stopped, and marked "interrupted": true in its context when it is.
 // An empty text (the run stopped before its context) becomes a report with no benchmarks.
 std::string CompleteJson(const std::string& text, bool finalized, bool interrupted);
+
+// Google Benchmark's JSON reporter, with each benchmark entry (iterations and aggregates alike)
+// carrying the benchmark's description (harness/points.hpp) after its name:
+//   "csbench": {"family": "...", "variant": "...", "clock": "device", "axes": {"workgroup": "8x8", ...}},
+std::unique_ptr<benchmark::BenchmarkReporter> MakeJsonReporter();
+
+// `entries`, the text JSONReporter writes for one call of ReportRuns, with the "csbench" field
+// after the name of entry k, the description of `names[k]` (an entry whose name has no
+// description keeps its text as it was).
+std::string WithDescriptions(std::string_view entries, const std::vector<std::string>& names);
 
 }  // namespace csbench

@@ -33,10 +33,17 @@ class KernelIncluder : public shaderc::CompileOptions::IncluderInterface {
   };
 
  public:
-  shaderc_include_result* GetInclude(const char* requested, shaderc_include_type, const char*,
+  shaderc_include_result* GetInclude(const char* requested, shaderc_include_type type, const char* requesting,
                                      size_t) override {
     auto* r = new Result;
+    // `#include "x"` looks beside the including file first (a user's shader beside its
+    // manifest), then in the kernels folder; `#include <x>` in the kernels folder only.
     std::filesystem::path path = std::filesystem::path(KernelDirectory()) / requested;
+    if (type == shaderc_include_type_relative) {
+      std::error_code error;
+      std::filesystem::path beside = std::filesystem::path(requesting).parent_path() / requested;
+      if (std::filesystem::is_regular_file(beside, error)) path = beside;
+    }
     std::ifstream in(path, std::ios::binary);
     if (in.good()) {
       std::ostringstream text;

@@ -11,6 +11,8 @@ packages=(
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers
   libshaderc-dev glslang-dev glslang-tools spirv-tools libfmt-dev
   libbenchmark-dev libbenchmark-tools libgtest-dev
+  # users' manifests: TOML and the expressions in it
+  libtomlplusplus-dev libmuparser-dev
   # scripts: compare.py, plot.py, table.py and their tests
   python3 python3-scipy python3-matplotlib python3-statsmodels
   # packaging: CPack's DEB generator finds the binary's library dependencies with dpkg-shlibdeps,

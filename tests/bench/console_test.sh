@@ -87,13 +87,14 @@ PY
 then ok "min <= median <= max"; else bad "the order of min, median, max" "$out"; fi
 
 # The JSON of the same run keeps Google Benchmark's names and keys: each entry has exactly the
-# JSON reporter's own fields and the benchmark's counters, and the designed names.
+# JSON reporter's own fields, csbench's description of the benchmark and the benchmark's counters,
+# and the designed names.
 if /usr/bin/python3 - "$dir/run.json" "$gpu" "$cpu" <<'PY'
 import json, sys
 gpu, cpu = sys.argv[2], sys.argv[3]
-run = ["name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
+run = ["name", "csbench", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
        "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit"]
-aggregate = ["name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
+aggregate = ["name", "csbench", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
              "threads", "aggregate_name", "aggregate_unit", "iterations", "real_time", "cpu_time", "time_unit"]
 counters = {gpu: ["Gelem/s", "GB/s", "dispatches/sample", "roofline%", "tiles"], cpu: ["Gelem/s", "GB/s"]}
 want = []

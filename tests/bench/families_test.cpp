@@ -5,10 +5,15 @@
 // run ("unsupported: ...", a missing feature or limit) is skipped with the reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <string>
 #include <vector>
 
+#include "bench/families.hpp"
 #include "harness/family.hpp"
+#include "harness/points.hpp"
+#include "harness/selection.hpp"
 #include "tests/bench/vulkan_environment.hpp"
 
 namespace csbench {
@@ -48,6 +53,51 @@ INSTANTIATE_TEST_SUITE_P(Points, DeclaredFamily, ::testing::ValuesIn(AllPoints()
                            }
                            return name;
                          });
+
+std::vector<std::string> Split(const std::string& name) {
+  std::vector<std::string> parts;
+  for (size_t from = 0;;) {
+    const size_t slash = name.find('/', from);
+    parts.push_back(name.substr(from, slash - from));
+    if (slash == std::string::npos) return parts;
+    from = slash + 1;
+  }
+}
+
+// Every benchmark of the whole suite, as main registers it on the test device (nothing filters
+// it here: the selection is everything), is described, and the description is what its name
+// says: family/variant, then one part per axis, each the axis's prefix and the value's spelling.
+// The JSON report writes these descriptions, and scripts read the axes there.
+TEST(EveryBenchmark, IsDescribedAsItsNameSays) {
+  Suite* suite = testing::SharedSuite();
+  if (suite == nullptr) GTEST_SKIP() << "no Vulkan device";
+  RegisterFamilies(*suite);
+  ASSERT_GT(SelectedNames().size(), 500u);
+  size_t gpu = 0;
+  for (const std::string& name : SelectedNames()) {
+    const Description* d = Described(name);
+    ASSERT_NE(d, nullptr) << name << " has no description";
+    const std::vector<std::string> parts = Split(name);
+    ASSERT_EQ(parts.size(), 2 + d->axes.size()) << name << ": " << ToJson(*d);
+    EXPECT_EQ(parts[0], d->family) << name;
+    EXPECT_EQ(parts[1], d->variant) << name;
+    for (size_t i = 0; i < d->axes.size(); ++i) {
+      const std::string value = Spelled(d->axes[i].value);
+      const std::string& part = parts[2 + i];
+      ASSERT_TRUE(part.ends_with(value)) << name << ": axis " << d->axes[i].axis << " is " << value;
+      const std::string prefix = part.substr(0, part.size() - value.size());
+      EXPECT_TRUE(std::all_of(prefix.begin(), prefix.end(), [](char c) { return std::islower(c); }))
+          << name << ": " << d->axes[i].axis;
+    }
+    // Plain loops are timed by the host; and a GPU benchmark names its workgroup first where it has one.
+    if (d->variant.starts_with("plain_loop")) {
+      EXPECT_EQ(d->clock, Clock::kHost) << name;
+    } else if (d->axes.front().axis == "workgroup") {
+      ++gpu;
+    }
+  }
+  EXPECT_GT(gpu, 400u);
+}
 
 }  // namespace
 }  // namespace csbench

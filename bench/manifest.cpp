@@ -1,0 +1,421 @@
+// A user's family, declared in a TOML manifest (harness/manifest.hpp): its descriptor built from
+// the manifest, and its GPU case. The case does what every built-in family's does: inputs from a
+// fixed seed, rotated past the last-level cache under --cache=cold; outputs poisoned, then
+// checked against the reference variant run on the same device and against the manifest's
+// [check] expressions, before anything is timed; the timed loop and its counters are the
+// harness's (MeasureDispatches).
+#include "bench/manifest.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <limits>
+
+#include "harness/buffer.hpp"
+#include "harness/commands.hpp"
+#include "harness/context.hpp"
+#include "harness/error.hpp"
+#include "harness/expression.hpp"
+#include "harness/kernel.hpp"
+#include "kernels/random.hpp"
+
+namespace csbench::manifest {
+namespace {
+
+using Words = std::vector<uint32_t>;
+
+// The inputs of the points that share one set of input sizes (successive benchmarks of a
+// domain): their values, and their device copies. One set is kept at a time.
+struct Inputs {
+  std::string key;
+  std::vector<Words> host;  // per buffer; empty for an output
+  std::vector<std::unique_ptr<RotatingInput>> device;
+  uint32_t copies = 1;
+};
+
+// The reference variant's outputs at one point, which every other variant of the point is
+// compared with; those of one point are kept at a time.
+struct ReferenceOutputs {
+  std::string key;
+  std::vector<Words> outputs;  // per buffer; empty for an input
+};
+
+struct State {
+  std::shared_ptr<Inputs> inputs;
+  ReferenceOutputs reference;
+};
+
+uint64_t SeedOf(const std::string& family, const std::string& buffer) {
+  uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a: a seed that depends on the names alone
+  for (char c : family + "/" + buffer) hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  return hash;
+}
+
+Words MakeInput(const Manifest& m, const ManifestBuffer& b, uint64_t count) {
+  Words words(count * b.type.components);
+  const bool is_float = b.type.scalar == Scalar::kFloat;
+  switch (b.init) {
+    case ManifestBuffer::Init::kZero:
+      break;
+    case ManifestBuffer::Init::kRandom:
+      if (is_float) {
+        FillUniform({reinterpret_cast<float*>(words.data()), words.size()}, SeedOf(m.name, b.name));
+      } else {
+        const uint64_t base = SplitMix64(SeedOf(m.name, b.name));
+        for (size_t i = 0; i < words.size(); ++i) words[i] = static_cast<uint32_t>(SplitMix64(base + i) >> 48);
+      }
+      break;
+    case ManifestBuffer::Init::kIota:
+      for (size_t i = 0; i < words.size(); ++i) {
+        const float f = static_cast<float>(i);
+        if (is_float) std::memcpy(&words[i], &f, 4); else words[i] = static_cast<uint32_t>(i);
+      }
+      break;
+    case ManifestBuffer::Init::kValue: {
+      uint32_t word = 0;
+      if (is_float) {
+        const float f = static_cast<float>(b.value);
+        std::memcpy(&word, &f, 4);
+      } else {
+        word = b.value < 0 ? static_cast<uint32_t>(static_cast<int32_t>(b.value)) : static_cast<uint32_t>(b.value);
+      }
+      std::fill(words.begin(), words.end(), word);
+      break;
+    }
+  }
+  return words;
+}
+
+double AsNumber(uint32_t word, Scalar scalar) {
+  if (scalar == Scalar::kFloat) {
+    float f;
+    std::memcpy(&f, &word, 4);
+    return f;
+  }
+  return scalar == Scalar::kInt ? static_cast<double>(static_cast<int32_t>(word)) : static_cast<double>(word);
+}
+
+std::string IndexText(const ManifestBuffer& b, size_t i) {
+  const uint32_t n = b.type.components;
+  return n == 1 ? fmt::format("index {}", i) : fmt::format("index {} (element {}, component {})", i, i / n, i % n);
+}
+
+// Fails at the first element of output `got` that no invocation wrote (still poisoned) or
+// that is not a finite float.
+Comparison Unwritten(const ManifestBuffer& b, const Words& got) {
+  for (size_t i = 0; i < got.size(); ++i) {
+    const double g = AsNumber(got[i], b.type.scalar);
+    if (got[i] == kPoison || !std::isfinite(g)) {
+      return {.max_relative_error = std::numeric_limits<double>::infinity(),
+              .worst_index = i,
+              .message = got[i] == kPoison
+                             ? fmt::format("output '{}' {}: never written (still the poison value 0x{:08x})", b.name,
+                                           IndexText(b, i), kPoison)
+                             : fmt::format("output '{}' {}: got {}, not a finite number", b.name, IndexText(b, i), g)};
+    }
+  }
+  return {.passed = true};
+}
+
+// The worst element of `got` against `want` (one buffer): floats by relative error (floor 1e-6,
+// as the built-in families' Compare), integers exactly; an element still poisoned, or not a
+// finite float, fails wherever it is.
+Comparison CompareWords(const ManifestBuffer& b, const Words& got, const std::vector<double>& want, double tolerance,
+                        const std::string& against) {
+  Comparison c;
+  auto at = [&](size_t i) { return IndexText(b, i); };
+  for (size_t i = 0; i < got.size(); ++i) {
+    const double g = AsNumber(got[i], b.type.scalar);
+    double error = 0;
+    if (b.type.scalar == Scalar::kFloat) {
+      error = std::isfinite(g) ? std::abs(g - want[i]) / std::max(std::abs(want[i]), 1e-6)
+                               : std::numeric_limits<double>::infinity();
+      if (std::isnan(want[i]) && std::isnan(g)) error = 0;
+    } else {
+      error = g == want[i] ? 0 : std::numeric_limits<double>::infinity();
+    }
+    if (!(error <= c.max_relative_error)) {
+      c.max_relative_error = error;
+      c.worst_index = i;
+    }
+  }
+  const bool exact = b.type.scalar != Scalar::kFloat;
+  c.passed = exact ? c.max_relative_error == 0 : c.max_relative_error <= tolerance;
+  if (!c.passed) {
+    const size_t i = c.worst_index;
+    c.message = exact ? fmt::format("output '{}' {}: got {}, want {} ({})", b.name, at(i),
+                                    AsNumber(got[i], b.type.scalar), want[i], against)
+                      : fmt::format("output '{}' {}: got {}, want {} ({}): relative error {:.3g}, tolerance {:.1g}",
+                                    b.name, at(i), AsNumber(got[i], b.type.scalar), want[i], against,
+                                    c.max_relative_error, tolerance);
+  }
+  return c;
+}
+
+class GpuCase : public Case {
+ public:
+  GpuCase(Suite& suite, const Manifest& m, const ManifestVariant& v, const Point& point)
+      : suite_(&suite), context_(suite.context), manifest_(&m), variant_(&v), point_(point),
+        values_(EvaluatePoint(m, v, point.workgroup, point.domain)) {
+    const DeviceInfo& info = context_->info();
+    for (const std::string& feature : v.requires_features) {
+      const bool has = feature == "subgroup_arithmetic"         ? info.subgroup_arithmetic
+                       : feature == "subgroup_ballot"           ? info.subgroup_ballot
+                       : feature == "subgroup_shuffle_relative" ? info.subgroup_shuffle_relative
+                                                                : info.float_atomic_add;
+      RequireSupport(has, fmt::format("variant {} requires {}, which the device lacks", v.name, feature));
+    }
+    RequireWorkgroup(*context_, point.workgroup);
+    for (size_t i = 0; i < 3; ++i) {
+      RequireSupport(values_.groups[i] <= info.max_workgroup_count[i],
+                     fmt::format("{} workgroups in dimension {} exceed the device's maxComputeWorkGroupCount ({})",
+                                 values_.groups[i], "xyz"[i], info.max_workgroup_count[i]));
+    }
+    const uint32_t push_bytes = static_cast<uint32_t>(4 * values_.push.size());
+    RequireSupport(push_bytes <= info.max_push_constant_bytes,
+                   fmt::format("{} bytes of push constants exceed the device's maxPushConstantsSize ({})", push_bytes,
+                               info.max_push_constant_bytes));
+    const auto buffers = static_cast<uint32_t>(m.buffers.size());
+    RequireSupport(buffers <= info.max_dynamic_storage_buffers && buffers <= info.max_storage_buffers_per_stage,
+                   fmt::format("{} storage buffers exceed the device's maxDescriptorSetStorageBuffersDynamic ({}) or "
+                               "maxPerStageDescriptorStorageBuffers ({})",
+                               buffers, info.max_dynamic_storage_buffers, info.max_storage_buffers_per_stage));
+    for (size_t i = 0; i < m.buffers.size(); ++i) RequireStorage(*context_, values_.counts[i] * m.buffers[i].type.Bytes());
+    kernel_ = std::make_unique<Kernel>(*context_, KernelSpec{.label = v.name,
+                                                             .source = v.source.string(),
+                                                             .defines = v.defines,
+                                                             .local_size = {point.workgroup.x, point.workgroup.y, 1},
+                                                             .bindings = buffers,
+                                                             .push_bytes = push_bytes});
+    for (const PushValue& p : values_.push) push_.push_back(p.bits);
+    inputs_ = SharedInputs();
+    std::vector<BufferRange> ranges;
+    outputs_.resize(m.buffers.size());
+    for (size_t i = 0; i < m.buffers.size(); ++i) {
+      const uint64_t bytes = values_.counts[i] * m.buffers[i].type.Bytes();
+      if (m.buffers[i].output) {
+        outputs_[i] = std::make_unique<Buffer>(*context_, bytes);
+        ranges.push_back({outputs_[i].get(), 0});
+      } else {
+        ranges.push_back({&inputs_->device[i]->buffer(), bytes});
+      }
+    }
+    bindings_ = std::make_unique<Bindings>(kernel_->Bind(ranges));
+  }
+
+  // This variant's outputs from one poisoned run (words per buffer; empty for an input).
+  std::vector<Words> Run() {
+    context_->Run([&](Commands& c) {
+      for (const auto& out : outputs_) {
+        if (out) c.Fill(*out, kPoison);
+      }
+      c.Barrier();
+      Record(c, 0);
+    });
+    std::vector<Words> got(outputs_.size());
+    for (size_t i = 0; i < outputs_.size(); ++i) {
+      if (!outputs_[i]) continue;
+      got[i].resize(values_.counts[i] * manifest_->buffers[i].type.components);
+      outputs_[i]->Download(std::as_writable_bytes(std::span(got[i])));
+    }
+    return got;
+  }
+
+  Comparison Check() override {
+    const std::vector<Words> got = Run();
+    const Manifest& m = *manifest_;
+    for (size_t i = 0; i < m.buffers.size(); ++i) {
+      const ManifestBuffer& b = m.buffers[i];
+      if (!b.output) continue;
+      // Every element written, and a finite float: what the reference variant is checked for
+      // at least, and a clearer message than a comparison for the others.
+      Comparison c = Unwritten(b, got[i]);
+      if (!c.passed) return c;
+      if (auto expression = variant_->check.find(b.name); expression != variant_->check.end()) {
+        c = CompareWords(b, got[i], Expected(b, got[i].size(), expression->second), variant_->tolerance,
+                         fmt::format("[check] {} = \"{}\"", b.name, expression->second));
+        if (!c.passed) return c;
+      }
+    }
+    const ManifestVariant* reference = ReferenceVariant();
+    if (reference == variant_) {
+      State& state = suite_->Shared<State>(StateKey());
+      state.reference = {ReferenceKey(), got};
+    } else if (reference != nullptr) {
+      const std::vector<Words>& want = ReferenceRun(*reference);
+      for (size_t i = 0; i < m.buffers.size(); ++i) {
+        const ManifestBuffer& b = m.buffers[i];
+        if (!b.output) continue;
+        if (want[i].size() != got[i].size()) {
+          return {.max_relative_error = std::numeric_limits<double>::infinity(),
+                  .message = fmt::format("output '{}' has {} values, the reference variant's {}", b.name,
+                                         got[i].size(), want[i].size())};
+        }
+        Comparison c = CompareWords(b, got[i], Numbers(want[i], b), variant_->tolerance,
+                                    fmt::format("the reference variant {}", reference->name));
+        if (!c.passed) return c;
+      }
+    }
+    return {.passed = true};
+  }
+
+  void Measure(benchmark::State& state) override {
+    MeasureDispatches(state, *context_, point_.name, [&](Commands& c, uint32_t i) { Record(c, i); }, inputs_->copies,
+                      {.elements = values_.elements, .bytes = values_.bytes, .read_only = manifest_->read_only});
+  }
+
+ private:
+  std::string StateKey() const { return "manifest:" + manifest_->name; }
+  std::string ReferenceKey() const {
+    return fmt::format("{}/{}", Sized("wg", point_.workgroup), Sized("domain", point_.domain));
+  }
+
+  const ManifestVariant* ReferenceVariant() const {
+    for (const ManifestVariant& v : manifest_->variants) {
+      if (v.reference) return &v;
+    }
+    return nullptr;
+  }
+
+  // The reference variant's outputs at this point: kept from its own check, or run now (when a
+  // filter left its benchmark out, or it ran at another point last).
+  const std::vector<Words>& ReferenceRun(const ManifestVariant& reference) {
+    State& state = suite_->Shared<State>(StateKey());
+    if (state.reference.key != ReferenceKey()) {
+      GpuCase made(*suite_, *manifest_, reference, point_);
+      state.reference = {ReferenceKey(), made.Run()};
+    }
+    return state.reference.outputs;
+  }
+
+  static std::vector<double> Numbers(const Words& words, const ManifestBuffer& b) {
+    std::vector<double> numbers(words.size());
+    for (size_t i = 0; i < words.size(); ++i) numbers[i] = AsNumber(words[i], b.type.scalar);
+    return numbers;
+  }
+
+  // `text` at each of the output's `scalars` indices, over the inputs' values at the same index.
+  std::vector<double> Expected(const ManifestBuffer& out, size_t scalars, const std::string& text) const {
+    const Manifest& m = *manifest_;
+    std::vector<std::string> names = {"i", "W", "H"};
+    std::vector<const ManifestBuffer*> inputs;
+    std::vector<const Words*> words;
+    for (size_t i = 0; i < m.buffers.size(); ++i) {
+      if (m.buffers[i].output) continue;
+      names.push_back(m.buffers[i].name);
+      inputs.push_back(&m.buffers[i]);
+      words.push_back(&inputs_->host[i]);
+    }
+    Expression expression(text, names);
+    std::vector<double> values(names.size());
+    values[1] = point_.domain.x;
+    values[2] = point_.domain.y;
+    std::vector<double> want(scalars);
+    for (size_t k = 0; k < scalars; ++k) {
+      values[0] = static_cast<double>(k);
+      for (size_t j = 0; j < inputs.size(); ++j) {
+        // EvaluatePoint made sure that every input an expression names is as long as the output.
+        values[3 + j] = k < words[j]->size() ? AsNumber((*words[j])[k], inputs[j]->type.scalar)
+                                             : std::numeric_limits<double>::quiet_NaN();
+      }
+      try {
+        want[k] = expression.EvaluateInOrder(values.data());
+      } catch (const ExpressionError& e) {
+        throw Error(fmt::format("[check] {} = \"{}\" at index {}: {}", out.name, text, k, e.message));
+      }
+    }
+    return want;
+  }
+
+  // The inputs of this point's sizes: the kept ones, or made now (and kept in their place).
+  std::shared_ptr<Inputs> SharedInputs() {
+    const Manifest& m = *manifest_;
+    std::string key = suite_->options.cache == CacheMode::kCold ? "cold" : "warm";
+    for (size_t i = 0; i < m.buffers.size(); ++i) {
+      if (!m.buffers[i].output) key += fmt::format("/{}", values_.counts[i]);
+    }
+    State& state = suite_->Shared<State>(StateKey());
+    if (state.inputs && state.inputs->key == key) return state.inputs;
+    state.inputs.reset();  // before the new copies are made: both may not fit
+    auto made = std::make_shared<Inputs>();
+    made->key = key;
+    made->host.resize(m.buffers.size());
+    made->device.resize(m.buffers.size());
+    // One count of copies for every input, from their bytes together, so that a batch's period
+    // cycles through all of them.
+    const uint64_t align = std::max<uint64_t>(context_->info().min_storage_buffer_offset_alignment, 256);
+    uint64_t stride = 0;
+    for (size_t i = 0; i < m.buffers.size(); ++i) {
+      if (!m.buffers[i].output) stride += (values_.counts[i] * m.buffers[i].type.Bytes() + align - 1) / align * align;
+    }
+    made->copies = RotationCopies(stride, RotatingInput::kBudgetBytes, suite_->options.cache);
+    for (size_t i = 0; i < m.buffers.size(); ++i) {
+      if (m.buffers[i].output) continue;
+      made->host[i] = MakeInput(m, m.buffers[i], values_.counts[i]);
+      made->device[i] = std::make_unique<RotatingInput>(*context_, std::as_bytes(std::span(made->host[i])),
+                                                        suite_->options.cache, made->copies);
+    }
+    state.inputs = made;
+    return made;
+  }
+
+  void Record(Commands& c, uint32_t i) const {
+    std::vector<uint32_t> offsets(manifest_->buffers.size(), 0);
+    for (size_t b = 0; b < offsets.size(); ++b) {
+      if (!manifest_->buffers[b].output) offsets[b] = inputs_->device[b]->Offset(i);
+    }
+    c.Dispatch(*kernel_, *bindings_,
+               {static_cast<uint32_t>(values_.groups[0]), static_cast<uint32_t>(values_.groups[1]),
+                static_cast<uint32_t>(values_.groups[2])},
+               offsets, std::as_bytes(std::span(push_)));
+  }
+
+  Suite* suite_;
+  Context* context_;
+  const Manifest* manifest_;
+  const ManifestVariant* variant_;
+  Point point_;
+  PointValues values_;
+  std::vector<uint32_t> push_;
+  std::shared_ptr<Inputs> inputs_;
+  std::vector<std::unique_ptr<Buffer>> outputs_;
+  std::unique_ptr<Kernel> kernel_;
+  std::unique_ptr<Bindings> bindings_;
+};
+
+}  // namespace
+
+std::deque<Loaded>& Loaded::All() {
+  static std::deque<Loaded> loaded;
+  return loaded;
+}
+
+const Loaded& Describe(Manifest manifest) {
+  Loaded& loaded = Loaded::All().emplace_back();
+  loaded.manifest = std::move(manifest);
+  const Manifest& m = loaded.manifest;
+  loaded.family = Family<ManifestVariant>{
+      .name = m.name,
+      .variants = m.variants,
+      .domains = m.domains,
+      .test_domains = m.test_domains.empty() ? m.domains : m.test_domains,
+      .style = m.one_dimensional ? Style::kCount : Style::kPair,
+      .one_dimensional = m.one_dimensional,
+      .make = [&m](Suite& suite, const ManifestVariant& v, const Point& p) -> std::unique_ptr<Case> {
+        return std::make_unique<GpuCase>(suite, m, v, p);
+      }};
+  return loaded;
+}
+
+void Register(Suite& suite, const Loaded& loaded) {
+  // Every point's expressions under the run's --domain and --workgroup overrides: a value that
+  // is no use there is the manifest's error, reported before anything runs.
+  for (const Point& p : GpuPoints(loaded.family, suite.options.domains, suite.options.workgroups, nullptr)) {
+    EvaluatePoint(loaded.manifest, loaded.family.variants[p.variant], p.workgroup, p.domain);
+  }
+  RegisterFamily(suite, loaded.family);
+}
+
+}  // namespace csbench::manifest

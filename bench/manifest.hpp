@@ -1,0 +1,29 @@
+// The families of users' manifests (--manifest): each manifest's descriptor, built once and kept
+// for the process, and its registration.
+#pragma once
+
+#include <deque>
+
+#include "harness/family.hpp"
+#include "harness/manifest.hpp"
+#include "harness/suite.hpp"
+
+namespace csbench::manifest {
+
+// A loaded manifest and the descriptor built from it (whose cases refer to the manifest).
+struct Loaded {
+  Manifest manifest;
+  Family<ManifestVariant> family;
+  // Every manifest described in this process, in the order described; they live as long as it.
+  static std::deque<Loaded>& All();
+};
+
+// Keeps `manifest` and builds its family's descriptor: its variants, workgroups and domains, with
+// names styled as the built-in families' (wg<X>/domain<N> when every size is one-dimensional).
+const Loaded& Describe(Manifest manifest);
+
+// Registers the family's benchmarks, after evaluating every point's expressions under the run's
+// --domain and --workgroup overrides (throws ManifestError for a value that is no use there).
+void Register(Suite& suite, const Loaded& loaded);
+
+}  // namespace csbench::manifest

@@ -1,0 +1,103 @@
+#include "harness/expression.hpp"
+
+#include <fmt/format.h>
+#include <muParser.h>
+
+#include <cmath>
+#include <vector>
+
+namespace csbench {
+
+struct Expression::Parser {
+  mu::Parser parser;
+  std::vector<double> slots;  // the variables' storage, one per name, in order
+};
+
+namespace {
+
+double Ceil(double x) { return std::ceil(x); }
+double Floor(double x) { return std::floor(x); }
+
+std::string Describe(const mu::Parser::exception_type& e) {
+  std::string message = e.GetMsg();
+  // muparser counts positions from 0; a user counts characters from 1.
+  if (e.GetPos() >= 0 && static_cast<size_t>(e.GetPos()) <= e.GetExpr().size()) {
+    message += fmt::format(" (at character {})", e.GetPos() + 1);
+  }
+  return message;
+}
+
+}  // namespace
+
+bool IsVariableName(const std::string& name) {
+  if (name.empty() || name.size() > 64) return false;
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  if (!letter(name[0])) return false;
+  for (char c : name) {
+    if (!letter(c) && !(c >= '0' && c <= '9')) return false;
+  }
+  return true;
+}
+
+Expression::Expression(const std::string& text, const std::vector<std::string>& variables)
+    : text_(text), names_(variables), parser_(std::make_unique<Parser>()) {
+  // muparser copes with any bytes, but a manifest's expression is a short line of arithmetic:
+  // refuse what cannot be one before the library sees it.
+  if (text.empty()) throw ExpressionError{"an empty expression"};
+  if (text.size() > 1024) throw ExpressionError{fmt::format("an expression of {} characters (at most 1024)", text.size())};
+  for (char c : text) {
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) {
+      throw ExpressionError{"an expression may hold printable ASCII characters only"};
+    }
+  }
+  parser_->slots.assign(names_.size(), 1.0);
+  try {
+    parser_->parser.DefineFun("ceil", Ceil);
+    parser_->parser.DefineFun("floor", Floor);
+    for (size_t i = 0; i < names_.size(); ++i) parser_->parser.DefineVar(names_[i], &parser_->slots[i]);
+    parser_->parser.SetExpr(text);
+    // muparser parses on first evaluation: do it now, so that a syntax error or an unknown name
+    // is reported when the manifest loads, not when a benchmark runs. The value is not used.
+    parser_->parser.Eval();
+  } catch (const mu::Parser::exception_type& e) {
+    throw ExpressionError{Describe(e)};
+  }
+}
+
+Expression::~Expression() = default;
+Expression::Expression(Expression&&) noexcept = default;
+Expression& Expression::operator=(Expression&&) noexcept = default;
+
+double Expression::Evaluate(const std::map<std::string, double>& values) {
+  for (size_t i = 0; i < names_.size(); ++i) {
+    auto it = values.find(names_[i]);
+    if (it == values.end()) throw ExpressionError{fmt::format("no value for {}", names_[i])};
+    parser_->slots[i] = it->second;
+  }
+  return EvaluateInOrder(parser_->slots.data());
+}
+
+double Expression::EvaluateInOrder(const double* values) {
+  if (values != parser_->slots.data()) std::copy(values, values + names_.size(), parser_->slots.begin());
+  double value = 0;
+  try {
+    value = parser_->parser.Eval();
+  } catch (const mu::Parser::exception_type& e) {
+    throw ExpressionError{Describe(e)};
+  }
+  if (!std::isfinite(value)) {
+    throw ExpressionError{fmt::format("gives {} (a division by zero, or a function outside its domain)", value)};
+  }
+  return value;
+}
+
+std::vector<std::string> Expression::Used() const {
+  std::vector<std::string> used;
+  try {
+    for (const auto& [name, pointer] : parser_->parser.GetUsedVar()) used.push_back(name);
+  } catch (const mu::Parser::exception_type&) {
+  }
+  return used;
+}
+
+}  // namespace csbench

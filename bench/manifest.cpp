@@ -309,22 +309,24 @@ class GpuCase : public Case {
       words.push_back(&inputs_->host[i]);
     }
     Expression expression(text, names);
-    std::vector<double> values(names.size());
-    values[1] = point_.domain.x;
-    values[2] = point_.domain.y;
     std::vector<double> want(scalars);
-    for (size_t k = 0; k < scalars; ++k) {
-      values[0] = static_cast<double>(k);
-      for (size_t j = 0; j < inputs.size(); ++j) {
-        // EvaluatePoint made sure that every input an expression names is as long as the output.
-        values[3 + j] = k < words[j]->size() ? AsNumber((*words[j])[k], inputs[j]->type.scalar)
-                                             : std::numeric_limits<double>::quiet_NaN();
+    const double width = point_.domain.x, height = point_.domain.y;
+    // EvaluatePoint made sure that every input an expression names is as long as the output.
+    auto fill = [&](size_t variable, size_t start, size_t n, double* values) {
+      for (size_t k = 0; k < n; ++k) {
+        const size_t at = start + k;
+        values[k] = variable == 0   ? static_cast<double>(at)
+                    : variable == 1 ? width
+                    : variable == 2 ? height
+                    : at < words[variable - 3]->size()
+                        ? AsNumber((*words[variable - 3])[at], inputs[variable - 3]->type.scalar)
+                        : std::numeric_limits<double>::quiet_NaN();
       }
-      try {
-        want[k] = expression.EvaluateInOrder(values.data());
-      } catch (const ExpressionError& e) {
-        throw Error(fmt::format("[check] {} = \"{}\" at index {}: {}", out.name, text, k, e.message));
-      }
+    };
+    try {
+      expression.EvaluateEach(scalars, fill, want.data());
+    } catch (const ExpressionError& e) {
+      throw Error(fmt::format("[check] {} = \"{}\": {}", out.name, text, e.message));
     }
     return want;
   }

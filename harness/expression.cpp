@@ -3,14 +3,25 @@
 #include <fmt/format.h>
 #include <muParser.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
 namespace csbench {
 
+namespace {
+
+// Points evaluated per pass of EvaluateColumns: each variable's storage holds this many values.
+constexpr size_t kChunk = 4096;
+
+}  // namespace
+
 struct Expression::Parser {
   mu::Parser parser;
-  std::vector<double> slots;  // the variables' storage, one per name, in order
+  // The variables' storage, kChunk values per name, in order: muparser reads the first of each
+  // in a single evaluation, and all of them in bulk mode.
+  std::vector<double> slots;
+  double& Slot(size_t variable, size_t point = 0) { return slots[variable * kChunk + point]; }
 };
 
 namespace {
@@ -50,11 +61,11 @@ Expression::Expression(const std::string& text, const std::vector<std::string>& 
       throw ExpressionError{"an expression may hold printable ASCII characters only"};
     }
   }
-  parser_->slots.assign(names_.size(), 1.0);
+  parser_->slots.assign(names_.size() * kChunk, 1.0);
   try {
     parser_->parser.DefineFun("ceil", Ceil);
     parser_->parser.DefineFun("floor", Floor);
-    for (size_t i = 0; i < names_.size(); ++i) parser_->parser.DefineVar(names_[i], &parser_->slots[i]);
+    for (size_t i = 0; i < names_.size(); ++i) parser_->parser.DefineVar(names_[i], &parser_->Slot(i));
     parser_->parser.SetExpr(text);
     // muparser parses on first evaluation: do it now, so that a syntax error or an unknown name
     // is reported when the manifest loads, not when a benchmark runs. The value is not used.
@@ -72,13 +83,35 @@ double Expression::Evaluate(const std::map<std::string, double>& values) {
   for (size_t i = 0; i < names_.size(); ++i) {
     auto it = values.find(names_[i]);
     if (it == values.end()) throw ExpressionError{fmt::format("no value for {}", names_[i])};
-    parser_->slots[i] = it->second;
+    parser_->Slot(i) = it->second;
   }
-  return EvaluateInOrder(parser_->slots.data());
+  return Evaluated();
 }
 
 double Expression::EvaluateInOrder(const double* values) {
-  if (values != parser_->slots.data()) std::copy(values, values + names_.size(), parser_->slots.begin());
+  for (size_t i = 0; i < names_.size(); ++i) parser_->Slot(i) = values[i];
+  return Evaluated();
+}
+
+void Expression::EvaluateEach(size_t count, const Fill& fill, double* out) {
+  for (size_t start = 0; start < count; start += kChunk) {
+    const size_t n = std::min(kChunk, count - start);
+    for (size_t v = 0; v < names_.size(); ++v) fill(v, start, n, &parser_->Slot(v));
+    try {
+      parser_->parser.Eval(out + start, static_cast<int>(n));
+    } catch (const mu::Parser::exception_type& e) {
+      throw ExpressionError{Describe(e)};
+    }
+    for (size_t k = 0; k < n; ++k) {
+      if (!std::isfinite(out[start + k])) {
+        throw ExpressionError{fmt::format("gives {} at point {} (a division by zero, or a function outside its domain)",
+                                          out[start + k], start + k)};
+      }
+    }
+  }
+}
+
+double Expression::Evaluated() {
   double value = 0;
   try {
     value = parser_->parser.Eval();

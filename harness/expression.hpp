@@ -4,6 +4,7 @@
 // sqrt, log2, rint, the operators and ?:) there are ceil and floor, which size dispatches.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -36,11 +37,20 @@ class Expression {
   double EvaluateInOrder(const double* values);
 
   const std::string& text() const { return text_; }
+  // The value at each of `count` points into `out` (muparser's bulk mode: one pass of its
+  // bytecode per chunk of points, several times faster than a call per point).
+  // `fill(variable, start, n, values)` writes the values of variable `variable` (in the order
+  // named at construction) at points start .. start + n - 1. Throws ExpressionError, naming the
+  // point, for a result that is not finite.
+  using Fill = std::function<void(size_t variable, size_t start, size_t n, double* values)>;
+  void EvaluateEach(size_t count, const Fill& fill, double* out);
+
   // The variables the text uses, of those it was given.
   std::vector<std::string> Used() const;
 
  private:
   struct Parser;
+  double Evaluated();  // one value from the variables' first slots
   std::string text_;
   std::vector<std::string> names_;
   std::unique_ptr<Parser> parser_;

@@ -17,7 +17,8 @@
 namespace csbench {
 namespace {
 
-constexpr std::array<ElementType, 9> kElementTypes = {{
+// const, not constexpr: clang before 16 cannot build a std::string in a constant expression.
+const std::array<ElementType, 9> kElementTypes = {{
     {"float", Scalar::kFloat, 1},
     {"vec2", Scalar::kFloat, 2},
     {"vec4", Scalar::kFloat, 4},
@@ -615,7 +616,10 @@ PointValues EvaluatePoint(const Manifest& m, const ManifestVariant& variant, Ext
   }
   // A check reads each input at the output's index: every input it names must be as long.
   for (const auto& [output, text] : variant.check) {
-    const auto out = std::find_if(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.name == output; });
+    // A named copy: clang before 16 cannot capture a structured binding.
+    const std::string& output_name = output;
+    const auto out =
+        std::find_if(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.name == output_name; });
     const uint64_t scalars = p.counts[out - m.buffers.begin()] * out->type.components;
     std::vector<std::string> used;
     try {

@@ -1,0 +1,74 @@
+// Every variant x workgroup of every manifest in examples/ on its test domains, checked as a
+// benchmark is (against the reference variant and its [check] expressions) on the Vulkan device
+// (lavapipe without a GPU) with the validation layer on: the examples a user copies must pass
+// wherever csbench runs. The points come from the descriptor each manifest builds, by the same
+// TestPoints path as the built-in families'.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "bench/manifest.hpp"
+#include "harness/family.hpp"
+#include "tests/bench/vulkan_environment.hpp"
+
+namespace csbench {
+namespace {
+
+std::vector<TestPoint> ExamplePoints() {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(CSBENCH_EXAMPLES_DIR)) {
+    if (entry.path().extension() == ".toml") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<TestPoint> points;
+  for (const auto& file : files) {
+    // A manifest that does not load fails here, before any test runs, with its one-line message.
+    const manifest::Loaded* loaded = nullptr;
+    try {
+      loaded = &manifest::Describe(LoadManifest(file));
+    } catch (const ManifestError& e) {
+      ADD_FAILURE() << e.message;
+      continue;
+    }
+    for (TestPoint& p : TestPoints(loaded->family)) points.push_back(std::move(p));
+  }
+  return points;
+}
+
+class ExampleManifest : public ::testing::TestWithParam<TestPoint> {};
+
+TEST_P(ExampleManifest, PassesItsCheck) {
+  Suite* suite = testing::SharedSuite();
+  if (suite == nullptr) GTEST_SKIP() << "no Vulkan device";
+  std::unique_ptr<Case> gpu;
+  try {
+    gpu = GetParam().make(*suite);
+  } catch (const std::exception& e) {
+    if (std::string_view(e.what()).starts_with("unsupported:")) GTEST_SKIP() << e.what();
+    FAIL() << e.what();
+  }
+  const Comparison check = gpu->Check();
+  EXPECT_TRUE(check.passed) << check.message;
+  testing::ExpectNoNewValidationMessages();
+}
+
+TEST(ExampleManifests, AreFourAndEachHasPoints) {
+  // saxpy, blur, tile_sum, stream: a folder that lost one (or a loader that reads none) fails.
+  EXPECT_GE(ExamplePoints().size(), 4u * 2u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Points, ExampleManifest, ::testing::ValuesIn(ExamplePoints()),
+                         [](const ::testing::TestParamInfo<TestPoint>& info) {
+                           std::string name = info.param.name;
+                           for (char& c : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace csbench

@@ -154,11 +154,21 @@ Comparison CompareWords(const ManifestBuffer& b, const Words& got, const std::ve
   return c;
 }
 
+// EvaluatePoint, its error an Error (registration evaluated every point already: this is a
+// guard, so that no ManifestError can escape a benchmark).
+PointValues Evaluated(const Manifest& m, const ManifestVariant& v, const Point& point) {
+  try {
+    return EvaluatePoint(m, v, point.workgroup, point.domain);
+  } catch (const ManifestError& e) {
+    throw Error(e.message);
+  }
+}
+
 class GpuCase : public Case {
  public:
   GpuCase(Suite& suite, const Manifest& m, const ManifestVariant& v, const Point& point)
       : suite_(&suite), context_(suite.context), manifest_(&m), variant_(&v), point_(point),
-        values_(EvaluatePoint(m, v, point.workgroup, point.domain)) {
+        values_(Evaluated(m, v, point)) {
     const DeviceInfo& info = context_->info();
     for (const std::string& feature : v.requires_features) {
       const bool has = feature == "subgroup_arithmetic"         ? info.subgroup_arithmetic
@@ -415,7 +425,7 @@ void Register(Suite& suite, const Loaded& loaded) {
   // Every point's expressions under the run's --domain and --workgroup overrides: a value that
   // is no use there is the manifest's error, reported before anything runs.
   for (const Point& p : GpuPoints(loaded.family, suite.options.domains, suite.options.workgroups, nullptr)) {
-    EvaluatePoint(loaded.manifest, loaded.family.variants[p.variant], p.workgroup, p.domain);
+    EvaluatePointAndReference(loaded.manifest, loaded.family.variants[p.variant], p.workgroup, p.domain);
   }
   RegisterFamily(suite, loaded.family);
 }

@@ -117,6 +117,11 @@ std::map<std::string, double> PointVariables(const ManifestVariant& variant, Ext
 // is not a number, is negative or not whole where a count is meant, or too large for its use.
 PointValues EvaluatePoint(const Manifest& manifest, const ManifestVariant& variant, Extent workgroup, Extent domain);
 
+// EvaluatePoint of `variant`, and of the reference variant at the same point (it runs there to
+// be compared with `variant`).
+void EvaluatePointAndReference(const Manifest& manifest, const ManifestVariant& variant, Extent workgroup,
+                               Extent domain);
+
 // Parses and checks `text`, the manifest at `path` (used for messages and to resolve sources;
 // nothing is read). Evaluates every expression at every point the manifest declares (variants x
 // workgroups x domains and test domains), so that a bad value is an error now, not a skipped

@@ -495,13 +495,15 @@ run_phase compare all in_root python3 scripts/compare.py build/fresh-machine-ben
 # --- the installed copy ----------------------------------------------------------------------------
 # From /tmp, so that nothing is found through the working directory: the binary lists the devices,
 # runs one benchmark (its check passes or the exit code says not), and the installed compare.py
-# reads that run against the installed baselines.
+# reads that run against the installed baselines; an installed example manifest runs and passes
+# its checks (toml++ and muparser at run time, the examples where the package puts them).
 installed_checks() { # installed_checks PREFIX: the commands, as one bash -c script
   printf '%s\n' "set -e" "cd /tmp" "$1/bin/csbench --list-devices" \
     "$1/bin/csbench --benchmark_filter='$installed_filter' --benchmark_min_time=0.01 --benchmark_out=/tmp/installed.json --benchmark_out_format=json" \
     "$1/bin/csbench-compare /tmp/installed.json --report-only" \
     "$1/bin/csbench-findings --help >/dev/null" \
-    "test -f $1/share/csbench/kernels/reduction/tree.comp"
+    "test -f $1/share/csbench/kernels/reduction/tree.comp" \
+    "$1/bin/csbench --manifest=$1/share/csbench/examples/saxpy.toml --domain=1000 --benchmark_min_time=0.01"
 }
 run_phase install tail in_root cmake --install build --prefix "$install_prefix"
 run_phase installed all in_root bash -c "$(installed_checks "$install_prefix")"

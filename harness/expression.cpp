@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <regex>
 #include <vector>
 
 namespace csbench {
@@ -31,7 +32,15 @@ double Floor(double x) { return std::floor(x); }
 
 std::string Describe(const mu::Parser::exception_type& e) {
   std::string message = e.GetMsg();
-  // muparser counts positions from 0; a user counts characters from 1.
+  // A name that is no variable and no function: muparser calls it an unexpected token.
+  if (e.GetCode() == mu::ecUNASSIGNABLE_TOKEN && IsVariableName(e.GetToken())) {
+    message = fmt::format("unknown name '{}'", e.GetToken());
+  }
+  // muparser counts positions from 0 and writes them into most messages; a user counts
+  // characters from 1: the message keeps one position, the user's.
+  static const std::regex kPosition(R"(\s*\(position: \d+\)|\s+at (expression )?position \d+)");
+  message = std::regex_replace(message, kPosition, "");
+  if (message.ends_with('.')) message.pop_back();
   if (e.GetPos() >= 0 && static_cast<size_t>(e.GetPos()) <= e.GetExpr().size()) {
     message += fmt::format(" (at character {})", e.GetPos() + 1);
   }

@@ -4,6 +4,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -46,6 +47,31 @@ std::string Quoted(std::string_view text) {
   }
   if (text.size() > 80) shown += "...";
   return "'" + shown + "'";
+}
+
+// A compiler's log as one line (a manifest's error is one line): its lines joined by " | ".
+std::string OneLine(std::string_view text) {
+  std::string line;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view part = text.substr(start, end - start);
+    while (!part.empty() && std::isspace(static_cast<unsigned char>(part.front()))) part.remove_prefix(1);
+    while (!part.empty() && std::isspace(static_cast<unsigned char>(part.back()))) part.remove_suffix(1);
+    if (!part.empty()) line += (line.empty() ? "" : " | ") + std::string(part);
+    start = end + 1;
+  }
+  return line;
+}
+
+// A TOML float as text that still reads as a float: with a '.', so that 2.0 stays a float push
+// constant (a '.' marks one) and a float macro in GLSL, not the integer 2; "1e-06" -> "1.0e-06".
+std::string FloatText(double x) {
+  std::string text = fmt::format("{}", x);
+  if (!std::isfinite(x) || text.find('.') != std::string::npos) return text;
+  const size_t e = text.find('e');
+  return e == std::string::npos ? text + ".0" : text.insert(e, ".0");
 }
 
 // Reads one manifest's text: every failure is a ManifestError naming the file, the line and the key.
@@ -108,7 +134,7 @@ class Reader {
     if (node == nullptr) return std::nullopt;
     if (node->is_string()) return node->as_string()->get();
     if (node->is_integer()) return std::to_string(node->as_integer()->get());
-    if (node->is_floating_point()) return fmt::format("{}", node->as_floating_point()->get());
+    if (node->is_floating_point()) return FloatText(node->as_floating_point()->get());
     Fail(LineOf(*node), key, "expected an expression (a string such as \"W * H\", or a number)");
   }
 
@@ -370,7 +396,7 @@ void ReadDefines(const Reader& r, const toml::node& node, const std::string& whe
     } else if (value.is_floating_point()) {
       const double x = value.as_floating_point()->get();
       if (!std::isfinite(x)) r.Fail(Reader::LineOf(value), full, "expected a finite number");
-      v.defines.push_back({name, fmt::format("{}", x)});
+      v.defines.push_back({name, FloatText(x)});
       v.numeric_defines[name] = x;
     } else if (value.is_boolean()) {
       v.defines.push_back({name, value.as_boolean()->get() ? "true" : "false"});
@@ -482,6 +508,89 @@ std::string ReadText(const std::filesystem::path& path) {
   return text.str();
 }
 
+// toml++ 3.3 (Debian 12) reaches __builtin_unreachable when it asks whether some non-ASCII
+// characters are whitespace (U+00A1 to U+0499, for one; its issues 190 and 295): it asks that of
+// any character outside a string or a comment (up to the end of a number, quotes included, which
+// it reads ahead), and of the first character after a line-ending backslash in a string. TOML allows non-ASCII text only inside strings and comments, so such
+// text is refused here, before the parser sees it; strings and comments keep any UTF-8.
+void RefuseNonAsciiOutsideStrings(const Reader& r, std::string_view text) {
+  enum class In { kCode, kComment, kBasic, kLiteral, kMultiBasic, kMultiLiteral } in = In::kCode;
+  bool boundary = true;  // the last character may end a token: what follows may begin a value
+  bool scanned = false;  // inside a value the parser reads ahead
+  uint32_t line = 1;
+  auto non_ascii = [](char c) { return static_cast<unsigned char>(c) >= 0x80; };
+  auto refuse = [&](std::string_view where) {
+    r.Fail(line, "TOML",
+           fmt::format("a non-ASCII character {}: TOML allows one only inside a string or a comment", where));
+  };
+  // A UTF-8 byte order mark may open the file (the parser skips it).
+  size_t i = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') ++line;
+    switch (in) {
+      case In::kCode: {
+        if (non_ascii(c)) refuse("outside a string or comment");
+        const bool value_end =
+            c == ' ' || c == '\t' || (c >= '\n' && c <= '\r') || c == ']' || c == '}' || c == ',' || c == '#';
+        // A value that begins with a digit or a sign (a number, a date) is read ahead by the
+        // parser to its end, quotes included: a quote there opens no string.
+        if (scanned && !value_end) break;
+        scanned = false;
+        if (boundary && ((c >= '0' && c <= '9') || c == '+' || c == '-')) {
+          scanned = true;
+        } else if (c == '#') {
+          in = In::kComment;
+        } else if (c == '"' || c == '\'') {
+          const bool multi = text.substr(i, 3) == std::string(3, c);
+          in = c == '"' ? (multi ? In::kMultiBasic : In::kBasic) : (multi ? In::kMultiLiteral : In::kLiteral);
+          if (multi) i += 2;
+        }
+        boundary = value_end || c == '=' || c == '[' || c == '{';
+        break;
+      }
+      case In::kComment:
+        if (c == '\n') in = In::kCode;
+        boundary = true;
+        break;
+      case In::kBasic:
+      case In::kLiteral:
+        if (in == In::kBasic && c == '\\' && i + 1 < text.size() && text[i + 1] != '\n') {
+          if (non_ascii(text[i + 1])) refuse("after a backslash");
+          ++i;  // an escaped quote does not end the string
+        } else if (c == '\n' || c == (in == In::kBasic ? '"' : '\'')) {
+          in = In::kCode;
+          boundary = c == '\n';
+        }
+        break;
+      case In::kMultiBasic:
+      case In::kMultiLiteral: {
+        const char quote = in == In::kMultiBasic ? '"' : '\'';
+        if (in == In::kMultiBasic && c == '\\') {
+          // A line-ending backslash: the parser skips the whitespace after it and asks of the
+          // first other character whether it is whitespace too.
+          size_t next = i + 1;
+          while (next < text.size() && (text[next] == ' ' || text[next] == '\t' || text[next] == '\r' ||
+                                        text[next] == '\n')) {
+            if (text[next] == '\n') ++line;
+            ++next;
+          }
+          if (next < text.size() && non_ascii(text[next])) refuse("after a backslash");
+          i = next == i + 1 ? next : next - 1;  // skip an escaped character, or the whitespace
+        } else if (c == quote && text.substr(i, 3) == std::string(3, quote)) {
+          // Up to two more quotes are the string's own last characters.
+          size_t end = i + 3;
+          while (end < text.size() && end < i + 5 && text[end] == quote) ++end;
+          i = end - 1;
+          in = In::kCode;
+          boundary = false;
+        }
+        break;
+      }
+    }
+  }
+}
+
 // The buffers of `m` against the storage buffers variant `v`'s shader declares: each at its
 // binding in set 0, with its element type, an output writable and an input readable; and no
 // binding the shader declares left without a buffer (it would be bound to nothing).
@@ -490,7 +599,7 @@ void CheckBindings(const Manifest& m, const ManifestVariant& v, const std::strin
   try {
     declared = ReflectStorageBuffers(ReadText(v.source), v.source.string(), v.defines, {KernelDirectory()});
   } catch (const std::exception& e) {
-    throw ManifestError{fmt::format("{}.source: the shader's reflection failed: {}", where, e.what())};
+    throw ManifestError{fmt::format("{}.source: the shader's reflection failed: {}", where, OneLine(e.what()))};
   }
   auto described = [](const ShaderBuffer& d) {
     return fmt::format("binding {} (block {}{})", d.binding, d.block,
@@ -546,7 +655,7 @@ void CheckShaders(const Manifest& m) {
     try {
       CompileKernel(v.source.string(), v.defines, v.name);  // cached: the benchmarks reuse it
     } catch (const std::exception& e) {
-      throw ManifestError{fmt::format("{}.source: the shader does not compile: {}", where, e.what())};
+      throw ManifestError{fmt::format("{}.source: the shader does not compile: {}", where, OneLine(e.what()))};
     }
     CheckBindings(m, v, where);
   }
@@ -640,17 +749,26 @@ PointValues EvaluatePoint(const Manifest& m, const ManifestVariant& variant, Ext
   }
   p.elements = Evaluate(m, variant.elements, names, values, "elements", point);
   p.bytes = Evaluate(m, variant.bytes, names, values, "bytes", point);
-  if (p.elements <= 0 || p.bytes < 0) {
+  if (p.elements <= 0 || p.bytes <= 0) {
     throw ManifestError{fmt::format("{}: elements and bytes at {} give {} and {}: expected more than 0 "
-                                    "elements and no negative bytes",
+                                    "elements and bytes",
                                     m.path.string(), point, p.elements, p.bytes)};
   }
   return p;
 }
 
+void EvaluatePointAndReference(const Manifest& m, const ManifestVariant& variant, Extent workgroup, Extent domain) {
+  EvaluatePoint(m, variant, workgroup, domain);
+  // The reference variant runs at every point of the others, to compare with them there.
+  for (const ManifestVariant& v : m.variants) {
+    if (v.reference && &v != &variant) EvaluatePoint(m, v, workgroup, domain);
+  }
+}
+
 Manifest ParseManifest(std::string_view text, const std::filesystem::path& path) {
   Reader r(path);
   toml::table root;
+  RefuseNonAsciiOutsideStrings(r, text);
   try {
     root = toml::parse(text, path.string());
   } catch (const toml::parse_error& e) {
@@ -692,7 +810,7 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
   for (const ManifestVariant& v : m.variants) {
     for (Extent wg : v.workgroups) {
       m.one_dimensional = m.one_dimensional && wg.y == 1;
-      for (Extent d : domains) EvaluatePoint(m, v, wg, d);
+      for (Extent d : domains) EvaluatePointAndReference(m, v, wg, d);
     }
   }
   return m;

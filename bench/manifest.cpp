@@ -413,7 +413,9 @@ const Loaded& Describe(Manifest manifest) {
       .variants = m.variants,
       .domains = m.domains,
       .test_domains = m.test_domains.empty() ? m.domains : m.test_domains,
-      .style = m.one_dimensional ? Style::kCount : Style::kPair,
+      // wg<X>x<Y>/domain<W>x<H> also where every size is one-dimensional, as the built-in
+      // one-dimensional families write theirs (stream/copy/wg64x1/domain65536x1).
+      .style = Style::kPair,
       .one_dimensional = m.one_dimensional,
       .make = [&m](Suite& suite, const ManifestVariant& v, const Point& p) -> std::unique_ptr<Case> {
         return std::make_unique<GpuCase>(suite, m, v, p);

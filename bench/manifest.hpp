@@ -19,7 +19,7 @@ struct Loaded {
 };
 
 // Keeps `manifest` and builds its family's descriptor: its variants, workgroups and domains, with
-// names styled as the built-in families' (wg<X>/domain<N> when every size is one-dimensional).
+// names as the built-in families': <family>/<variant>/wg<X>x<Y>/domain<W>x<H>.
 const Loaded& Describe(Manifest manifest);
 
 // Registers the family's benchmarks, after evaluating every point's expressions under the run's

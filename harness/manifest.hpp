@@ -82,8 +82,8 @@ struct Manifest {
   std::vector<Extent> domains;
   std::vector<Extent> workgroups;
   std::vector<Extent> test_domains;
-  // Every domain and workgroup is one-dimensional: names then read wg<X>/domain<N>, as the
-  // built-in one-dimensional families' do.
+  // Every domain and workgroup is one-dimensional: --domain and --workgroup then give the family
+  // only their values of height 1, as to the built-in one-dimensional families.
   bool one_dimensional = true;
   std::string elements = "W * H";
   std::string bytes;

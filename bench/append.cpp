@@ -107,7 +107,7 @@ GpuCase::GpuCase(Suite& suite, const Variant& row, const Point& point)
       name_(point.name),
       variant_(&row),
       workgroup_(point.workgroup.x),
-      keep_percent_(point.extra) {
+      keep_percent_(static_cast<uint32_t>(point.Number("keep"))) {
   const uint32_t count = point.domain.x;
   Inputs& inputs = SharedInputs(suite);
   RequireSupport(!variant_->needs_subgroup_ballot || context_->info().subgroup_ballot,
@@ -205,25 +205,25 @@ void GpuCase::Measure(benchmark::State& state) {
 
 void RegisterPlainLoop(Suite& suite, const Point& point) {
   const uint32_t count = point.domain.x;
-  const uint32_t keep = point.extra;
+  const uint32_t keep = static_cast<uint32_t>(point.Number("keep"));
   Inputs& inputs = SharedInputs(suite);
-  auto plain = [&suite, &inputs, count, keep](benchmark::State& state) {
-    RunGuarded(state, [&] {
-      const Inputs::Domain& data = inputs.For(count, nullptr, suite.options.cache);
-      const float threshold = Threshold(keep);
-      std::vector<float> out(count);
-      uint32_t kept = 0;
-      for (auto _ : state) {
-        kept = Compact(data.values, threshold, out);
-        benchmark::DoNotOptimize(kept);
-        benchmark::ClobberMemory();
-      }
-      SetThroughput(state, {.elements = static_cast<double>(count),
-                            .bytes = (count + static_cast<double>(kept) + 1) * sizeof(float)});
-      state.counters["kept"] = static_cast<double>(kept) / count;
-    });
-  };
-  AddBenchmark(point.name, plain)->Unit(benchmark::kMillisecond);
+  AddPlainLoop(point.name, [&suite, &inputs, count, keep](benchmark::State& state) {
+    const Inputs::Domain& data = inputs.For(count, nullptr, suite.options.cache);
+    const float threshold = Threshold(keep);
+    std::vector<float> out(count);
+    uint32_t kept = 0;
+    MeasurePlainLoop(
+        state,
+        [&] {
+          kept = Compact(data.values, threshold, out);
+          benchmark::DoNotOptimize(kept);
+        },
+        [&] {
+          return Work{.elements = static_cast<double>(count),
+                      .bytes = (count + static_cast<double>(kept) + 1) * sizeof(float)};
+        });
+    state.counters["kept"] = static_cast<double>(kept) / count;
+  });
 }
 
 }  // namespace
@@ -251,7 +251,7 @@ const Family<Variant>& Descriptor() {
       .domains = {{16u << 20}},
       .test_domains = {{100003}, {37}},
       .style = Style::kCount,
-      .extra = {.prefix = "keep", .values = {1, 50, 99}},
+      .axes = {{.name = "keep", .prefix = "keep", .values = {1, 50, 99}}},
       .make = MakeCase<GpuCase>,
       .plain_loop = RegisterPlainLoop};
   return family;

@@ -47,7 +47,7 @@ class Inputs : public FloatInputs {
 // The family's inputs in the suite.
 Inputs& SharedInputs(Suite& suite);
 
-// Domains count floats; the extra axis is the keep percentage (keep1, keep50, keep99). Each GPU
+// Domains count floats; a further axis, keep, is the keep percentage (keep1, keep50, keep99). Each GPU
 // case poisons the output and the counter, runs two dispatches as the timed loop records them
 // (poisoning the output again between them, so the second's values are checked and a counter
 // the record did not reset shows), then compares: the count exactly, the kept values as a

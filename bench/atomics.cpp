@@ -181,17 +181,17 @@ void RegisterPlainLoops(Suite& suite, const Point& point) {
   Inputs& inputs = suite.Shared<Inputs>("atomics");
   for (Element element : {Element::kUint, Element::kFloat}) {
     auto plain = [&suite, &inputs, count, element](benchmark::State& state) {
-      RunGuarded(state, [&] {
-        const Domain& data = inputs.For(count, element, nullptr, suite.options.cache);
-        for (auto _ : state) {
-          if (element == Element::kFloat) {
-            benchmark::DoNotOptimize(Sum(data.halves));
-          } else {
-            benchmark::DoNotOptimize(Sum(data.integers));
-          }
-        }
-        SetThroughput(state, {.elements = static_cast<double>(count), .bytes = static_cast<double>(count) * 4});
-      });
+      const Domain& data = inputs.For(count, element, nullptr, suite.options.cache);
+      MeasurePlainLoop(
+          state,
+          [&] {
+            if (element == Element::kFloat) {
+              benchmark::DoNotOptimize(Sum(data.halves));
+            } else {
+              benchmark::DoNotOptimize(Sum(data.integers));
+            }
+          },
+          {.elements = static_cast<double>(count), .bytes = static_cast<double>(count) * 4});
     };
     // The float loop is named plain_loop_float in place of plain_loop, at the same coordinates.
     std::string name = point.name;
@@ -201,7 +201,7 @@ void RegisterPlainLoops(Suite& suite, const Point& point) {
       described.variant = "plain_loop_float";
       Describe(name, std::move(described));
     }
-    AddBenchmark(name, plain)->Unit(benchmark::kMillisecond);
+    AddPlainLoop(name, plain);
   }
 }
 

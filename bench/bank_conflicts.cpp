@@ -176,20 +176,18 @@ void RegisterPlainLoop(Suite& suite, const Point& point) {
   const Extent matrix = point.domain;
   if (matrix.y == 1) return;  // the strided reads' domains: nothing to transpose
   Inputs& inputs = suite.Shared<Inputs>("bank_conflicts");
-  auto plain = [&suite, &inputs, matrix](benchmark::State& state) {
-    RunGuarded(state, [&] {
-      const Domain& data = inputs.For(matrix, nullptr, suite.options.cache);
-      std::vector<float> out(size_t{matrix.x} * matrix.y);
-      for (auto _ : state) {
-        Transpose(std::span(data.values).first(out.size()), matrix.x, matrix.y, out);
-        benchmark::DoNotOptimize(out.data());
-        benchmark::ClobberMemory();
-      }
-      const double elements = static_cast<double>(matrix.x) * matrix.y;
-      SetThroughput(state, {.elements = elements, .bytes = elements * 8});
-    });
-  };
-  AddBenchmark(point.name, plain)->Unit(benchmark::kMillisecond);
+  AddPlainLoop(point.name, [&suite, &inputs, matrix](benchmark::State& state) {
+    const Domain& data = inputs.For(matrix, nullptr, suite.options.cache);
+    std::vector<float> out(size_t{matrix.x} * matrix.y);
+    const double elements = static_cast<double>(matrix.x) * matrix.y;
+    MeasurePlainLoop(
+        state,
+        [&] {
+          Transpose(std::span(data.values).first(out.size()), matrix.x, matrix.y, out);
+          benchmark::DoNotOptimize(out.data());
+        },
+        {.elements = elements, .bytes = elements * 8});
+  });
 }
 
 }  // namespace

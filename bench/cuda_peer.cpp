@@ -1,6 +1,8 @@
 // The CUDA peers' benchmarks: reduction/cub_peer/domain<W>x<H>, timed by CUDA events in the
 // same way the Vulkan variants are timed by timestamps (back-to-back launches, cold inputs
-// rotated through 256 MiB, one iteration = one reduction), checked against the CPU reference.
+// rotated through 256 MiB, one iteration = one reduction), checked against the CPU reference;
+// and run_simulation/cuda_peer/... at the Gray-Scott family's runs. Each peer is a family of one
+// variant without workgroups, named as the family it is the peer of, and declared as "cuda_peer".
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
@@ -15,26 +17,41 @@
 #include "bench/reduction.hpp"
 #include "harness/context.hpp"
 #include "harness/error.hpp"
+#include "harness/family.hpp"
 #include "harness/measure.hpp"
-#include "harness/points.hpp"
 #include "harness/roofline.hpp"
 #include "kernels/reduction/reference.hpp"
 
 namespace csbench::cuda_peer {
 namespace {
 
+// A peer is a variant of the family it is the peer of, without workgroups (CUDA picks its own).
+struct Variant {
+  std::string name;
+  std::vector<Extent> workgroups;
+};
+
+// A peer's case, made where a CUDA device is (registration asks first; the families' test, which
+// makes the cases of every declared family, skips the peers without one).
+template <typename C>
+std::unique_ptr<Case> MakePeer(Suite& suite, const Variant& variant, const Point& point) {
+  std::string why;
+  RequireSupport(DeviceAvailable(why), fmt::format("no CUDA device: {}", why));
+  return std::make_unique<C>(suite, variant, point);
+}
+
 // The CUB luminance sum of one domain's image, checked against the CPU reference.
-class ReductionCase {
+class ReductionCase : public Case {
  public:
-  ReductionCase(Suite& suite, Extent domain, std::string name)
+  ReductionCase(Suite& suite, const Variant&, const Point& point)
       : suite_(&suite),
-        name_(std::move(name)),
-        pixels_(static_cast<double>(domain.x) * domain.y),
-        image_(&suite.Shared<reduction::Inputs>("reduction").Image(domain)),
+        name_(point.name),
+        pixels_(point.domain.Count()),
+        image_(&suite.Shared<reduction::Inputs>("reduction").Image(point.domain)),
         peer_(image_->data(), image_->size(),
               RotationCopies(image_->size() * sizeof(float), RotatingInput::kBudgetBytes, suite.options.cache)) {}
 
-  Comparison Check() {
+  Comparison Check() override {
     const double want = reduction::TotalLuminance(*image_);
     const double got = peer_.Run();
     Comparison c;
@@ -46,17 +63,13 @@ class ReductionCase {
     return c;
   }
 
-  void Measure(benchmark::State& state) {
+  void Measure(benchmark::State& state) override {
+    // The first call of a count captures its graph: a calibration on it would count the capture.
     peer_.Time(8);
-    const uint32_t batch = StableBatchSize(name_, peer_.Time(8) / 8, 1);
-    // The same warm-up as the Vulkan variants (MeasureDispatches).
-    WarmUp(suite_->context, [&] { return peer_.Time(batch); });
-    while (state.KeepRunningBatch(batch)) state.SetIterationTime(peer_.Time(batch));
-    NoteDeviceBusy();
-    state.counters["dispatches/sample"] = batch;
-    const Work work{.elements = pixels_, .bytes = pixels_ * 16 + 4, .read_only = true};
-    SetThroughput(state, work);
-    if (suite_->context != nullptr) SetRooflinePercent(state, work, *suite_->context);
+    // The Vulkan variants' strategy (MeasureDispatches) over the peer's CUDA events.
+    MeasureTimedBatches(
+        state, suite_->context, name_, [&](uint32_t count) { return peer_.Time(count); }, 8, 1,
+        {.elements = pixels_, .bytes = pixels_ * 16 + 4, .read_only = true});
   }
 
  private:
@@ -74,18 +87,20 @@ GrayScott MakeGrayScott(const grayscott::State& initial) {
                    {l.width, l.height, l.stride, l.lead, l.plane}, initial.u.data(), initial.v.data());
 }
 
-// The CUDA Gray-Scott step on one schedule's domain, checked on the Vulkan variants' check domain.
-class GrayScottCase {
+// The CUDA Gray-Scott step on one run's domain, checked on the Vulkan variants' check domain.
+class GrayScottCase : public Case {
  public:
-  GrayScottCase(Suite& suite, const grayscott::Schedule& run)
+  GrayScottCase(Suite& suite, const Variant&, const Point& point)
       : suite_(&suite),
-        run_(run),
-        cells_(static_cast<double>(run.domain.x) * run.domain.y),
-        peer_(MakeGrayScott(grayscott::InitialState(run.domain.x, run.domain.y,
-                                                    grayscott::CentralRegion(run.domain.x, run.domain.y),
+        run_{.domain = point.domain,
+             .total = static_cast<uint32_t>(point.Number("total")),
+             .image = static_cast<uint32_t>(point.Number("image"))},
+        cells_(point.domain.Count()),
+        peer_(MakeGrayScott(grayscott::InitialState(run_.domain.x, run_.domain.y,
+                                                    grayscott::CentralRegion(run_.domain.x, run_.domain.y),
                                                     grayscott::kSeed))) {}
 
-  Comparison Check() {
+  Comparison Check() override {
     using namespace grayscott;
     const State initial = InitialState(kCheckDomain.x, kCheckDomain.y, {0, 0, kCheckDomain.x, kCheckDomain.y}, kSeed);
     GrayScott check = MakeGrayScott(initial);
@@ -97,18 +112,14 @@ class GrayScottCase {
     return c;
   }
 
-  void Measure(benchmark::State& state) {
-    // The same warm-up as the Vulkan variants (Simulation::MeasureCompute).
-    WarmUp(suite_->context, [&] {
-      peer_.Reset();
-      return peer_.Run(run_.total);
-    });
-    for (auto _ : state) {
-      peer_.Reset();
-      state.SetIterationTime(peer_.Run(run_.total));
-    }
-    NoteDeviceBusy();
-    SetThroughput(state, {.elements = cells_ * run_.total, .bytes = grayscott::kBytesPerCellStep * cells_ * run_.total});
+  void Measure(benchmark::State& state) override {
+    // The Vulkan variants' strategy (Simulation::MeasureCompute) over the peer's CUDA events.
+    // Without roofline%, as the stored baselines' entries of this peer were measured: compare.py
+    // reports a rate counter that one side has and the other lacks.
+    MeasureTimedRuns(
+        state, suite_->context, [&] { peer_.Reset(); }, [&] { return peer_.Run(run_.total); },
+        {.elements = cells_ * run_.total, .bytes = grayscott::kBytesPerCellStep * cells_ * run_.total},
+        /*roofline=*/false);
     state.SetLabel("gpu clock");
   }
 
@@ -119,7 +130,40 @@ class GrayScottCase {
   GrayScott peer_;
 };
 
-}  // namespace
+
+// reduction/cub_peer/domain<W>x<H> at the reduction family's domains.
+const Family<Variant>& ReductionPeer() {
+  static const Family<Variant> family{.name = "reduction",
+                                      .variants = {{.name = "cub_peer"}},
+                                      .domains = reduction::Descriptor().domains,
+                                      .test_domains = reduction::Descriptor().test_domains,
+                                      .one_dimensional = false,
+                                      .takes_overrides = false,
+                                      .timer = [](const Point&) { return Timer::kPeerDevice; },
+                                      .make = MakePeer<ReductionCase>};
+  return family;
+}
+
+// run_simulation/cuda_peer/domain<W>x<H>/total<N>/image<M>/compute at the Gray-Scott family's
+// runs: its domains and run lengths, in mode compute.
+const Family<Variant>& GrayScottPeer() {
+  static const Family<Variant> family = [] {
+    const Family<grayscott::Variant>& vulkan = grayscott::Descriptor();
+    std::vector<Axis> axes = vulkan.axes;
+    axes.back().values.erase(axes.back().values.begin() + 1, axes.back().values.end());  // mode compute
+    return Family<Variant>{.name = vulkan.name,
+                           .variants = {{.name = "cuda_peer"}},
+                           .domains = vulkan.domains,
+                           .test_domains = {grayscott::kCheckDomain},
+                           .one_dimensional = false,
+                           .takes_overrides = false,
+                           .axes = std::move(axes),
+                           .timer = [](const Point&) { return Timer::kPeerDevice; },
+                           .unit = benchmark::kMillisecond,
+                           .make = MakePeer<GrayScottCase>};
+  }();
+  return family;
+}
 
 void Register(Suite& suite) {
   if (suite.options.backend == Backend::kPlainLoop) return;
@@ -129,25 +173,17 @@ void Register(Suite& suite) {
     return;
   }
   benchmark::AddCustomContext("cuda_peer", Describe());
-  for (const Extent& domain : reduction::Descriptor().domains) {
-    std::string name = Name({"reduction", "cub_peer", Sized("domain", domain)});
-    // CUDA events time the peers, whatever the Vulkan device's timer.
-    Describe(name, {.family = "reduction", .variant = "cub_peer", .clock = Clock::kDevice,
-                    .axes = {{"domain", Sized("", domain)}}});
-    RegisterGpuCase(name, [&suite, domain, name] { return std::make_unique<ReductionCase>(suite, domain, name); });
-  }
-  for (const grayscott::Schedule& run : grayscott::Schedules()) {
-    std::string name = Name({"run_simulation", "cuda_peer", Sized("domain", run.domain), fmt::format("total{}", run.total),
-                             fmt::format("image{}", run.image), "compute"});
-    Describe(name, {.family = "run_simulation",
-                    .variant = "cuda_peer",
-                    .clock = Clock::kDevice,
-                    .axes = {{"domain", Sized("", run.domain)},
-                             {"total", static_cast<double>(run.total)},
-                             {"image", static_cast<double>(run.image)},
-                             {"mode", "compute"}}});
-    RegisterGpuCase(name, [&suite, run] { return std::make_unique<GrayScottCase>(suite, run); })->Unit(benchmark::kMillisecond);
-  }
+  RegisterFamily(suite, ReductionPeer());
+  RegisterFamily(suite, GrayScottPeer());
 }
 
+std::vector<TestPoint> PeerTestPoints() {
+  std::vector<TestPoint> points = TestPoints(ReductionPeer());
+  for (TestPoint& p : TestPoints(GrayScottPeer())) points.push_back(std::move(p));
+  return points;
+}
+
+const Declaration kDeclared("cuda_peer", Register, PeerTestPoints);
+
+}  // namespace
 }  // namespace csbench::cuda_peer

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <chrono>
 #include <map>
 #include <optional>
 #include <string>
@@ -55,7 +54,8 @@ Extent TileOf(const Variant& variant, Extent workgroup) {
 // run-major, so an 8192x8192 state, half a gigabyte, is made once and the previous domain's is
 // freed first), and each variant and workgroup's check. The check runs the kernel a benchmark
 // times (the same source, defines and local size; the domain is a push constant) on the check
-// domain, so one check per variant and workgroup covers its every domain and mode.
+// domain, so one check per variant and workgroup covers its every domain and mode; a point of
+// the family's test checks its own (small) domain.
 class FamilyState {
  public:
   const State& For(Extent domain) {
@@ -66,10 +66,10 @@ class FamilyState {
     return *current_;
   }
 
-  const Comparison& CheckOf(Context& context, const Variant& variant, Extent workgroup) {
-    const std::string key = Name({variant.name, Sized("workgroup", workgroup)});
+  const Comparison& CheckOf(Context& context, const Variant& variant, Extent workgroup, Extent domain) {
+    const std::string key = Name({variant.name, Sized("workgroup", workgroup), Sized("domain", domain)});
     auto it = checks_.find(key);
-    if (it == checks_.end()) it = checks_.emplace(key, Check(context, variant, workgroup)).first;
+    if (it == checks_.end()) it = checks_.emplace(key, Check(context, variant, workgroup, domain)).first;
     return it->second;
   }
 
@@ -78,21 +78,44 @@ class FamilyState {
   std::map<std::string, Comparison> checks_;
 };
 
+FamilyState& Shared(Suite& suite) { return suite.Shared<FamilyState>("grayscott"); }
+
+Mode ModeNamed(std::string_view name) {
+  for (Mode mode : kModes) {
+    if (ToString(mode) == name) return mode;
+  }
+  throw Error(fmt::format("no Gray-Scott mode {}", name));
+}
+
+// The workgroup a point runs at. A subgroup-row variant's table holds NVIDIA's subgroup size as
+// its x; the family's test runs its rows at the test device's size (8 on lavapipe), so that every
+// device checks the kernel. A benchmark runs the table's, and a device of another size skips it.
+Extent RunAt(Context& context, const Variant& variant, const Point& point) {
+  const DeviceInfo& info = context.info();
+  if (point.test && variant.subgroup_rows && info.min_subgroup_size == info.max_subgroup_size) {
+    return {info.subgroup_size, point.workgroup.y};
+  }
+  return point.workgroup;
+}
+
 // One benchmark: the variant's simulation of the domain, in one mode.
-class GpuCase {
+class GpuCase : public Case {
  public:
-  GpuCase(Context& context, FamilyState& shared, const Variant& variant, Extent workgroup, const Schedule& run, Mode mode)
-      : context_(&context),
-        shared_(&shared),
+  GpuCase(Suite& suite, const Variant& variant, const Point& point)
+      : context_(suite.context),
+        shared_(&Shared(suite)),
         variant_(&variant),
-        workgroup_(workgroup),
-        run_(run),
-        mode_(mode),
-        simulation_(context, variant, workgroup, shared.For(run.domain)) {}
+        workgroup_(RunAt(*context_, variant, point)),
+        run_{.domain = point.domain,
+             .total = static_cast<uint32_t>(point.Number("total")),
+             .image = static_cast<uint32_t>(point.Number("image"))},
+        mode_(ModeNamed(point.Text("mode"))),
+        check_domain_(point.test ? point.domain : kCheckDomain),
+        simulation_(*context_, variant, workgroup_, shared_->For(run_.domain)) {}
 
-  Comparison Check() { return shared_->CheckOf(*context_, *variant_, workgroup_); }
+  Comparison Check() override { return shared_->CheckOf(*context_, *variant_, workgroup_, check_domain_); }
 
-  void Measure(benchmark::State& state) {
+  void Measure(benchmark::State& state) override {
     if (mode_ == Mode::kCompute) {
       simulation_.MeasureCompute(state, run_.total);
     } else {
@@ -107,8 +130,63 @@ class GpuCase {
   Extent workgroup_;
   Schedule run_;
   Mode mode_;
+  Extent check_domain_;
   Simulation simulation_;
 };
+
+// The host's loop: the same steps as the GPU's, from the same initial state.
+void RegisterPlainLoop(Suite& suite, const Point& point) {
+  // The download modes have nothing to download on the host: one loop per run, in mode compute.
+  if (point.Text("mode") != ToString(Mode::kCompute)) return;
+  FamilyState& shared = Shared(suite);
+  const Schedule run{.domain = point.domain,
+                     .total = static_cast<uint32_t>(point.Number("total")),
+                     .image = static_cast<uint32_t>(point.Number("image"))};
+  AddPlainLoop(point.name, [&shared, run](benchmark::State& state) {
+    const State& initial = shared.For(run.domain);
+    State simulation = initial;
+    State scratch = initial;
+    const double cells = static_cast<double>(initial.layout.cells());
+    MeasurePlainLoop(
+        state,
+        [&] {
+          Simulate(simulation, scratch, run.total);
+          benchmark::DoNotOptimize(simulation.v.data());
+        },
+        {.elements = cells * run.total, .bytes = kBytesPerCellStep * cells * run.total},
+        [&] {
+          simulation.u = initial.u;
+          simulation.v = initial.v;
+        });
+  });
+}
+
+// The check on a CPU device: lavapipe allows 32 KiB of shared memory a workgroup. A fused variant
+// whose table holds only larger tiles is also checked by the family's test at the tallest 64-wide
+// workgroup within it, so that such a device runs its step count and rows too (a GPU runs the
+// table's workgroups).
+std::vector<Extent> SmallDeviceWorkgroups(const Variant& variant) {
+  constexpr uint32_t kSmallDeviceShared = 32768;
+  const bool all_large = std::ranges::all_of(
+      variant.workgroups, [&](Extent wg) { return SharedBytes(variant, wg) > kSmallDeviceShared; });
+  if (variant.steps <= 1 || !all_large) return {};
+  Extent small{64, 1};
+  while (SharedBytes(variant, {64, small.y + 1}) <= kSmallDeviceShared) ++small.y;
+  return {small};
+}
+
+void Register(Suite& suite) {
+  if (suite.context != nullptr) {
+    benchmark::AddCustomContext("run_simulation_clock",
+                                "compute: `timer` (GPU timestamps around one command buffer of all steps); "
+                                "compute+download, compute+download+sum: host clock (real time) from the first "
+                                "submission until the host has handled the last image (+sum: counter "
+                                "host_threads threads sum each image)");
+  }
+  RegisterFamily(suite, Descriptor());
+}
+
+const Declaration kDeclared("run_simulation", Register, [] { return TestPoints(Descriptor()); });
 
 }  // namespace
 
@@ -387,21 +465,15 @@ void Simulation::RunImages(const std::function<void(uint32_t, std::span<const fl
 
 void Simulation::MeasureCompute(benchmark::State& state, uint32_t total) {
   TimedBatch timed(*s_->context, [&](Commands& c) { s_->RecordSteps(c, 0, total); });
-  WarmUp(s_->context, [&] {
-    Reset();
-    return timed.Run();
-  });
-  for (auto _ : state) {
-    // Untimed: the iteration's time is the batch's alone (UseManualTime).
-    Reset();
-    state.SetIterationTime(timed.Run());
-    s_->current = s_->After(0, total);
-  }
-  NoteDeviceBusy();
   const double cells = static_cast<double>(s_->layout.cells());
-  const Work work{.elements = cells * total, .bytes = kBytesPerCellStep * cells * total};
-  SetThroughput(state, work);
-  SetRooflinePercent(state, work, *s_->context);
+  MeasureTimedRuns(
+      state, s_->context, [&] { Reset(); },
+      [&] {
+        const double seconds = timed.Run();
+        s_->current = s_->After(0, total);
+        return seconds;
+      },
+      {.elements = cells * total, .bytes = kBytesPerCellStep * cells * total});
   if (!s_->statistics) s_->statistics = PipelineStatistics(*s_->context, s_->spec);
   for (const PipelineStatistic& stat : *s_->statistics) state.counters["stat:" + stat.name] = stat.value;
   state.SetLabel(s_->context->gpu_timer() ? "gpu clock" : "host clock");
@@ -432,27 +504,12 @@ void Simulation::MeasureImages(benchmark::State& state, uint32_t total, uint32_t
       for (double band : bands) checksum += band;
     });
   };
-  WarmUp(s_->context, [&] {
-    Reset();
-    const auto start = std::chrono::steady_clock::now();
-    run();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  });
-  for (auto _ : state) {
-    state.PauseTiming();
-    Reset();
-    state.ResumeTiming();
-    run();
-  }
-  NoteDeviceBusy();
-  benchmark::DoNotOptimize(checksum);
   const double cells = static_cast<double>(layout.cells());
-  const Work work{.elements = cells * total, .bytes = kBytesPerCellStep * cells * total};
-  SetThroughput(state, work);
-  SetRooflinePercent(state, work, *s_->context);
+  MeasureHostClocked(
+      state, s_->context, [&] { Reset(); }, run, {.elements = cells * total, .bytes = kBytesPerCellStep * cells * total});
+  benchmark::DoNotOptimize(checksum);
   state.counters["images"] = total / image;
   if (sum) state.counters["host_threads"] = threads->threads();
-  state.SetLabel("host clock");
 }
 
 Comparison CompareWithReference(const State& initial, const State& got, uint32_t steps) {
@@ -484,81 +541,52 @@ Comparison Check(Context& context, const Variant& variant, Extent workgroup, Ext
   return CompareWithReference(initial, simulation.Simulate(steps), steps);
 }
 
-void Register(Suite& suite) {
-  FamilyState& shared = suite.Shared<FamilyState>("grayscott");
-  if (suite.context != nullptr) {
-    benchmark::AddCustomContext("run_simulation_clock",
-                                "compute: `timer` (GPU timestamps around one command buffer of all steps); "
-                                "compute+download, compute+download+sum: host clock (real time) from the first "
-                                "submission until the host has handled the last image (+sum: counter "
-                                "host_threads threads sum each image)");
-  }
-  // --domain replaces the runs' domains (each at the chapter's total512/image32), --workgroup the
-  // variants' workgroups.
-  std::vector<Schedule> runs = Schedules();
-  if (!suite.options.domains.empty()) runs.clear();
-  for (Extent domain : suite.options.domains) runs.push_back({.domain = domain, .total = 512, .image = 32});
-  for (const Schedule& run : runs) {
-    const std::string domain_name = Sized("domain", run.domain);
-    const std::string total_name = fmt::format("total{}", run.total);
-    const std::string image_name = fmt::format("image{}", run.image);
-    const std::vector<Coordinate> run_axes = {{"domain", Sized("", run.domain)},
-                                              {"total", static_cast<double>(run.total)},
-                                              {"image", static_cast<double>(run.image)}};
-    if (suite.context != nullptr) {
-      for (const Variant& variant : Variants()) {
-        for (const Extent& wg : Overridden(variant.workgroups, suite.options.workgroups, false)) {
-          for (Mode mode : kModes) {
-            const std::string name = Name({"run_simulation", variant.name, Sized("workgroup", wg), domain_name,
-                                           total_name, image_name, ToString(mode)});
-            std::vector<Coordinate> axes = {{"workgroup", Sized("", wg)}};
-            axes.insert(axes.end(), run_axes.begin(), run_axes.end());
-            axes.push_back({"mode", std::string(ToString(mode))});
-            // compute is timed by the device (one command buffer of all steps); the download
-            // modes by the host's clock, since the host's handling of each image is part of them.
-            Describe(name, {.family = "run_simulation",
-                            .variant = variant.name,
-                            .clock = mode == Mode::kCompute ? DeviceTimedClock(suite) : Clock::kHost,
-                            .axes = std::move(axes)});
-            auto* b = RegisterCheckedCase(
-                name,
-                [&suite, &shared, &variant, wg, run, mode] {
-                  return std::make_unique<GpuCase>(*suite.context, shared, variant, wg, run, mode);
-                });
-            b->Unit(benchmark::kMillisecond);
-            if (mode == Mode::kCompute) {
-              b->UseManualTime();
-            } else {
-              b->UseRealTime();
-            }
-          }
-        }
-      }
+const Family<Variant>& Descriptor() {
+  static const Family<Variant> family = [] {
+    // 67x45: partial tiles on the right and bottom edges for every tile size. 13x7: a domain
+    // smaller than most tiles, so one workgroup covers it and most of its work-items have no
+    // cell. 131x97 (fused variants): at least two tiles on each axis for every fused tile, so
+    // halos overlap both ways and the last tiles are partial.
+    const std::vector<Extent> test_domains = {kCheckDomain, {13, 7}};
+    std::vector<Variant> variants = Variants();
+    for (Variant& v : variants) {
+      if (v.steps <= 1) continue;
+      v.test_domains = test_domains;
+      v.test_domains.push_back({131, 97});
+      v.test_workgroups = SmallDeviceWorkgroups(v);
     }
-    auto plain = [&shared, run](benchmark::State& state) {
-      RunGuarded(state, [&] {
-        const State& initial = shared.For(run.domain);
-        State simulation = initial;
-        State scratch = initial;
-        for (auto _ : state) {
-          state.PauseTiming();
-          simulation.u = initial.u;
-          simulation.v = initial.v;
-          state.ResumeTiming();
-          Simulate(simulation, scratch, run.total);
-          benchmark::DoNotOptimize(simulation.v.data());
-          benchmark::ClobberMemory();
-        }
-        const double cells = static_cast<double>(initial.layout.cells());
-        SetThroughput(state, {.elements = cells * run.total, .bytes = kBytesPerCellStep * cells * run.total});
-      });
-    };
-    const std::string plain_name = Name({"run_simulation", "plain_loop", domain_name, total_name, image_name, "compute"});
-    std::vector<Coordinate> plain_axes = run_axes;
-    plain_axes.push_back({"mode", "compute"});
-    Describe(plain_name, {.family = "run_simulation", .variant = "plain_loop", .clock = Clock::kHost, .axes = plain_axes});
-    AddBenchmark(plain_name, plain)->Unit(benchmark::kMillisecond);
-  }
+    // Each built-in domain has its own run length; a --domain runs the chapter's, the first.
+    const Schedule& chapter = Schedules().front();
+    Axis total{.name = "total", .prefix = "total", .values = {chapter.total}, .tested = false};
+    Axis image{.name = "image", .prefix = "image", .values = {chapter.image}, .tested = false};
+    std::vector<Extent> domains;
+    for (const Schedule& run : Schedules()) {
+      domains.push_back(run.domain);
+      total.by_domain.push_back({run.domain, {run.total}});
+      image.by_domain.push_back({run.domain, {run.image}});
+    }
+    const Axis mode{.name = "mode",
+                    .prefix = "",
+                    .values = {ToString(Mode::kCompute), ToString(Mode::kComputeDownload),
+                               ToString(Mode::kComputeDownloadSum)},
+                    .tested = false};
+    return Family<Variant>{
+        .name = "run_simulation",
+        .variants = std::move(variants),
+        .domains = std::move(domains),
+        .test_domains = test_domains,
+        .workgroup_prefix = "workgroup",
+        .one_dimensional = false,
+        .axes = {total, image, mode},
+        // compute: the device's timestamps around one command buffer of all steps. The download
+        // modes: the host's clock, since the host's handling of each image is part of them.
+        .timer = [](const Point& p) { return p.Text("mode") == ToString(Mode::kCompute) ? Timer::kTimestamps
+                                                                                        : Timer::kHostClock; },
+        .unit = benchmark::kMillisecond,
+        .make = MakeCase<GpuCase>,
+        .plain_loop = RegisterPlainLoop};
+  }();
+  return family;
 }
 
 }  // namespace csbench::grayscott

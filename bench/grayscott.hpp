@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "harness/check.hpp"
+#include "harness/family.hpp"
 #include "harness/kernel.hpp"
 #include "harness/naming.hpp"
 #include "harness/suite.hpp"
@@ -36,6 +37,10 @@ struct Variant {
   // shared memory.
   bool subgroup_rows = false;
   std::vector<Extent> workgroups;
+  // The family's test (Descriptor() fills these): the variant's own test domains, where it has
+  // them, and workgroups it checks besides the table's.
+  std::vector<Extent> test_domains;
+  std::vector<Extent> test_workgroups;
 };
 
 const std::vector<Variant>& Variants();
@@ -133,7 +138,12 @@ Comparison CompareWithReference(const State& initial, const State& got, uint32_t
 Comparison Check(Context& context, const Variant& variant, Extent workgroup, Extent domain = kCheckDomain,
                  uint32_t steps = kCheckSteps);
 
-// Registers every variant x workgroup x run x mode (with a device) and the plain-loop benchmarks.
-void Register(Suite& suite);
+// The family: run_simulation/<variant>/workgroup<X>x<Y>/domain<W>x<H>/total<N>/image<M>/<mode>,
+// every variant x workgroup x run x mode (with a device), and the plain loop of each run in mode
+// compute. Each run's length (total, image) is the run's own on the built-in domains and the
+// chapter's (512 steps, an image every 32) on a --domain. The family's test checks every variant
+// x workgroup on small domains (the fused variants also on one of several tiles a side), each
+// at its first run length and mode, which the check does not depend on.
+const Family<Variant>& Descriptor();
 
 }  // namespace csbench::grayscott

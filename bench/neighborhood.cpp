@@ -165,19 +165,17 @@ Family<Variant> BlurFamily(std::string name, std::vector<Variant> variants, std:
   family.plain_loop = [name, filter](Suite& suite, const Point& point) {
     const Extent domain = point.domain;
     Inputs& inputs = suite.Shared<Inputs>(name);
-    auto plain = [&inputs, filter, domain](benchmark::State& state) {
-      RunGuarded(state, [&] {
-        const Domain& data = inputs.For(domain, filter, false, nullptr, CacheMode::kWarm);
-        std::vector<float> out(data.image.size());
-        for (auto _ : state) {
-          filter(data.image, domain, out);
-          benchmark::DoNotOptimize(out.data());
-          benchmark::ClobberMemory();
-        }
-        SetThroughput(state, {.elements = domain.Count(), .bytes = domain.Count() * 32});
-      });
-    };
-    AddBenchmark(point.name, plain)->Unit(benchmark::kMillisecond);
+    AddPlainLoop(point.name, [&inputs, filter, domain](benchmark::State& state) {
+      const Domain& data = inputs.For(domain, filter, false, nullptr, CacheMode::kWarm);
+      std::vector<float> out(data.image.size());
+      MeasurePlainLoop(
+          state,
+          [&] {
+            filter(data.image, domain, out);
+            benchmark::DoNotOptimize(out.data());
+          },
+          {.elements = domain.Count(), .bytes = domain.Count() * 32});
+    });
   };
   return family;
 }

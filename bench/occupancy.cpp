@@ -113,19 +113,17 @@ class GpuCase : public Case {
 void RegisterPlainLoop(Suite& suite, const Point& point) {
   const uint32_t count = point.domain.x;
   Inputs& inputs = suite.Shared<Inputs>("occupancy");
-  auto plain = [&inputs, count](benchmark::State& state) {
-    RunGuarded(state, [&] {
-      const Domain& data = inputs.For(count, nullptr);
-      std::vector<float> out(count);
-      for (auto _ : state) {
-        LiveValues(data.seeds, count, 32, kRounds, out);
-        benchmark::DoNotOptimize(out.data());
-        benchmark::ClobberMemory();
-      }
-      SetThroughput(state, {.elements = double(count), .bytes = double(count) * 20});
-    });
-  };
-  AddBenchmark(point.name, plain)->Unit(benchmark::kMillisecond);
+  AddPlainLoop(point.name, [&inputs, count](benchmark::State& state) {
+    const Domain& data = inputs.For(count, nullptr);
+    std::vector<float> out(count);
+    MeasurePlainLoop(
+        state,
+        [&] {
+          LiveValues(data.seeds, count, 32, kRounds, out);
+          benchmark::DoNotOptimize(out.data());
+        },
+        {.elements = double(count), .bytes = double(count) * 20});
+  });
 }
 
 Variant Row(uint32_t live) {

@@ -183,21 +183,19 @@ void GpuCase::Measure(benchmark::State& state) {
 void RegisterPlainLoop(Suite& suite, const Point& point) {
   const Extent domain = point.domain;
   Inputs& inputs = suite.Shared<Inputs>("reduction");
-  auto plain = [&suite, &inputs, domain](benchmark::State& state) {
-    RunGuarded(state, [&] {
-      const Inputs::Domain& data = inputs.For(domain, nullptr, suite.options.cache);
-      Extent tiles = TilesOf(domain, kPlainLoopTile);
-      std::vector<float> out(size_t{tiles.x} * tiles.y);
-      for (auto _ : state) {
-        TileLuminance(data.image, domain.x, domain.y, kPlainLoopTile.x, kPlainLoopTile.y, out);
-        benchmark::DoNotOptimize(out.data());
-        benchmark::ClobberMemory();
-      }
-      double pixels = static_cast<double>(domain.x) * domain.y;
-      SetThroughput(state, {.elements = pixels, .bytes = pixels * 16 + static_cast<double>(tiles.x) * tiles.y * 4});
-    });
-  };
-  AddBenchmark(point.name, plain)->Unit(benchmark::kMillisecond);
+  AddPlainLoop(point.name, [&suite, &inputs, domain](benchmark::State& state) {
+    const Inputs::Domain& data = inputs.For(domain, nullptr, suite.options.cache);
+    Extent tiles = TilesOf(domain, kPlainLoopTile);
+    std::vector<float> out(size_t{tiles.x} * tiles.y);
+    const double pixels = static_cast<double>(domain.x) * domain.y;
+    MeasurePlainLoop(
+        state,
+        [&] {
+          TileLuminance(data.image, domain.x, domain.y, kPlainLoopTile.x, kPlainLoopTile.y, out);
+          benchmark::DoNotOptimize(out.data());
+        },
+        {.elements = pixels, .bytes = pixels * 16 + static_cast<double>(tiles.x) * tiles.y * 4});
+  });
 }
 
 }  // namespace

@@ -22,22 +22,26 @@
 namespace csbench::roofline {
 namespace {
 
-// Domains count vec4 elements (16 bytes): 256 MiB and 512 MiB.
-const std::vector<Extent> kDomains = {{4096, 4096}, {4096, 8192}};
-const std::vector<uint32_t> kWorkgroups = {64, 256, 1024};
+struct Variant {
+  std::string name;
+  // Empty: the copy command, which has no workgroup.
+  std::vector<Extent> workgroups;
+  Access access = Access::kCopy;
+};
 
-// One copy benchmark: the copier of `domain` vec4 elements, by the copy command (workgroup 0) or
-// the kernel.
-class CopyCase {
+// One copy benchmark: the copier of `domain` vec4 elements, by the copy command (a variant
+// without workgroups) or the kernel.
+class CopyCase : public Case {
  public:
-  CopyCase(Context& context, Extent domain, uint32_t workgroup, Access access, std::string name)
-      : context_(&context),
-        name_(std::move(name)),
-        elements_(static_cast<double>(domain.x) * domain.y),
-        copier_(context, uint64_t{domain.x} * domain.y * 16, workgroup, access),
-        read_only_(access == Access::kRead) {}
+  CopyCase(Suite& suite, const Variant& variant, const Point& point)
+      : context_(suite.context),
+        name_(point.name),
+        elements_(point.domain.Count()),
+        copier_(*suite.context, uint64_t{point.domain.x} * point.domain.y * 16,
+                variant.workgroups.empty() ? 0 : point.workgroup.x, variant.access),
+        read_only_(variant.access == Access::kRead) {}
 
-  Comparison Check() {
+  Comparison Check() override {
     Comparison c;
     c.passed = copier_.Check();
     if (!c.passed) c.message = read_only_ ? "a workgroup's XOR of what it read differs from the CPU's"
@@ -45,7 +49,7 @@ class CopyCase {
     return c;
   }
 
-  void Measure(benchmark::State& state) {
+  void Measure(benchmark::State& state) override {
     MeasureDispatches(
         state, *context_, name_, [&](Commands& c, uint32_t) { copier_.Record(c); }, 1,
         {.elements = elements_, .bytes = static_cast<double>(copier_.traffic()), .read_only = read_only_});
@@ -59,36 +63,26 @@ class CopyCase {
   bool read_only_;
 };
 
-void RegisterCopy(Suite& suite, Extent domain, uint32_t workgroup, Access access, const std::string& name) {
-  Context& context = *suite.context;
-  std::vector<Coordinate> axes;
-  if (workgroup != 0) axes.push_back({"workgroup", Sized("", {workgroup, 1})});
-  axes.push_back({"domain", Sized("", domain)});
-  Describe(name, {.family = "roofline",
-                  .variant = name.substr(9, name.find('/', 9) - 9),
-                  .clock = DeviceTimedClock(suite),
-                  .axes = std::move(axes)});
-  RegisterGpuCase(name, [&context, domain, workgroup, access, name] {
-    return std::make_unique<CopyCase>(context, domain, workgroup, access, name);
-  });
+const Family<Variant>& Descriptor() {
+  // Domains count vec4 elements (16 bytes): 256 MiB and 512 MiB. No --domain or --workgroup: the
+  // ceilings are measured beyond the caches, at the sizes every device's baseline has. No plain
+  // loop: a CPU memcpy says nothing about a GPU's roofline.
+  static const std::vector<Extent> kWorkgroups = {{64, 1}, {256, 1}, {1024, 1}};
+  static const Family<Variant> family{
+      .name = "roofline",
+      .variants = {{.name = "copy_command"},
+                   {.name = "copy_kernel", .workgroups = kWorkgroups},
+                   {.name = "read_kernel", .workgroups = kWorkgroups, .access = Access::kRead}},
+      .domains = {{4096, 4096}, {4096, 8192}},
+      // A partial last workgroup and block of loads; a copy smaller than one workgroup.
+      .test_domains = {{333, 187}, {7, 3}},
+      .one_dimensional = false,
+      .takes_overrides = false,
+      .make = MakeCase<CopyCase>};
+  return family;
 }
+
+const Declaration kDeclared = Declare(&Descriptor);
 
 }  // namespace
-
-void Register(Suite& suite) {
-  if (suite.context == nullptr) return;  // a CPU memcpy says nothing about a GPU's roofline
-  for (Extent domain : kDomains) {
-    std::string domain_name = Sized("domain", domain);
-    RegisterCopy(suite, domain, 0, Access::kCopy, Name({"roofline", "copy_command", domain_name}));
-    for (uint32_t wg : kWorkgroups) {
-      RegisterCopy(suite, domain, wg, Access::kCopy,
-                   Name({"roofline", "copy_kernel", Sized("wg", {wg, 1}), domain_name}));
-    }
-    for (uint32_t wg : kWorkgroups) {
-      RegisterCopy(suite, domain, wg, Access::kRead,
-                   Name({"roofline", "read_kernel", Sized("wg", {wg, 1}), domain_name}));
-    }
-  }
-}
-
 }  // namespace csbench::roofline

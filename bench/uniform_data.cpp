@@ -112,19 +112,17 @@ class GpuCase : public Case {
 void RegisterPlainLoop(Suite& suite, const Point& point) {
   const uint32_t count = point.domain.x;
   Inputs& inputs = suite.Shared<Inputs>("uniform_data");
-  auto plain = [&inputs, count](benchmark::State& state) {
-    RunGuarded(state, [&] {
-      Data& data = inputs.For(count, 4, 256, nullptr, CacheMode::kWarm);
-      std::vector<float> out(data.positions.size());
-      for (auto _ : state) {
-        Transform(data.positions, data.matrices, 4, 256, out);
-        benchmark::DoNotOptimize(out.data());
-        benchmark::ClobberMemory();
-      }
-      SetThroughput(state, {.elements = double(count), .bytes = double(count) * 32});
-    });
-  };
-  AddBenchmark(point.name, plain)->Unit(benchmark::kMillisecond);
+  AddPlainLoop(point.name, [&inputs, count](benchmark::State& state) {
+    Data& data = inputs.For(count, 4, 256, nullptr, CacheMode::kWarm);
+    std::vector<float> out(data.positions.size());
+    MeasurePlainLoop(
+        state,
+        [&] {
+          Transform(data.positions, data.matrices, 4, 256, out);
+          benchmark::DoNotOptimize(out.data());
+        },
+        {.elements = double(count), .bytes = double(count) * 32});
+  });
 }
 
 Variant Row(const char* name, uint32_t rows, std::vector<Define> defines) {

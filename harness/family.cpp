@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
 
 #include "harness/context.hpp"
 #include "harness/error.hpp"
@@ -25,8 +24,70 @@ std::vector<Extent> Overridden(const std::vector<Extent>& built_in, const std::v
   return chosen;
 }
 
+const AxisValue& Point::Value(std::string_view axis) const {
+  for (const Coordinate& c : axes) {
+    if (c.axis == axis) return c.value;
+  }
+  throw Error(fmt::format("{} has no axis {}", name, axis));
+}
+
+std::vector<std::vector<Coordinate>> Combinations(const std::vector<Axis>& axes, const Extent* built_in, bool test) {
+  std::vector<std::vector<Coordinate>> combinations = {{}};
+  for (const Axis& axis : axes) {
+    const std::vector<AxisValue>* values = &axis.values;
+    for (const auto& [domain, own] : axis.by_domain) {
+      if (built_in != nullptr && domain == *built_in) values = &own;
+    }
+    const size_t count = test && !axis.tested ? std::min<size_t>(values->size(), 1) : values->size();
+    std::vector<std::vector<Coordinate>> longer;
+    for (const std::vector<Coordinate>& c : combinations) {
+      for (size_t i = 0; i < count; ++i) {
+        const AxisValue& value = (*values)[i];
+        longer.push_back(c);
+        longer.back().push_back({axis.name, value});
+      }
+    }
+    combinations = std::move(longer);
+  }
+  return combinations;
+}
+
+Point MakePoint(const Naming& naming, size_t variant, std::string_view variant_name, const Extent* workgroup,
+                Extent domain, const std::vector<Coordinate>& further) {
+  Point point{.name = Name({naming.family, variant_name}), .variant = variant, .domain = domain};
+  if (workgroup != nullptr) {
+    point.workgroup = *workgroup;
+    point.name.append("/").append(SizedAs(naming.workgroup_prefix, *workgroup, naming.style));
+    point.axes.push_back({"workgroup", SizedAs("", *workgroup, naming.style)});
+  }
+  point.name.append("/").append(SizedAs("domain", domain, naming.style));
+  point.axes.push_back({"domain", SizedAs("", domain, naming.style)});
+  for (size_t i = 0; i < further.size(); ++i) {
+    point.name.append("/").append((*naming.axes)[i].prefix).append(Spelled(further[i].value));
+    point.axes.push_back(further[i]);
+  }
+  return point;
+}
+
 Clock DeviceTimedClock(const Suite& suite) {
   return suite.context != nullptr && suite.context->gpu_timer() ? Clock::kDevice : Clock::kHost;
+}
+
+Clock ClockOf(const Suite& suite, Timer timer) {
+  switch (timer) {
+    case Timer::kTimestamps: return DeviceTimedClock(suite);
+    case Timer::kHostClock: return Clock::kHost;
+    case Timer::kPeerDevice: return Clock::kDevice;
+  }
+  return Clock::kHost;
+}
+
+benchmark::internal::Benchmark* RegisterTimedCase(const std::string& name, Timer timer, benchmark::TimeUnit unit,
+                                                  std::function<std::unique_ptr<Case>()> make) {
+  auto* b = RegisterCheckedCase(name, std::move(make))->Unit(unit);
+  // Google Benchmark's real time where the host's clock times the run: its loop's own timing is
+  // the measurement. Otherwise the case hands each sample's time over (SetIterationTime).
+  return timer == Timer::kHostClock ? b->UseRealTime() : b->UseManualTime();
 }
 
 void RequireWorkgroup(const Context& context, Extent workgroup) {
@@ -70,25 +131,20 @@ Declaration::Declaration(std::string name, std::function<void(Suite&)> register_
   Declarations().push_back({std::move(name), std::move(register_all), std::move(test_points)});
 }
 
-void RegisterDeclared(Suite& suite, std::initializer_list<std::string_view> names) {
-  static std::set<std::string> registered;
+void RegisterInOrder(Suite& suite, std::span<const std::string_view> order) {
   std::vector<const Declared*> chosen;
-  if (names.size() == 0) {
+  for (std::string_view name : order) {
     for (const Declared& d : Declarations()) {
-      if (!registered.contains(d.name)) chosen.push_back(&d);
+      if (d.name == name) chosen.push_back(&d);
     }
-    std::sort(chosen.begin(), chosen.end(), [](const Declared* a, const Declared* b) { return a->name < b->name; });
   }
-  for (std::string_view name : names) {
-    auto it =
-        std::find_if(Declarations().begin(), Declarations().end(), [&](const Declared& d) { return d.name == name; });
-    Require(it != Declarations().end(), fmt::format("no family named {} is declared", name));
-    chosen.push_back(&*it);
+  std::vector<const Declared*> others;
+  for (const Declared& d : Declarations()) {
+    if (std::find(order.begin(), order.end(), d.name) == order.end()) others.push_back(&d);
   }
-  for (const Declared* d : chosen) {
-    registered.insert(d->name);
-    d->register_all(suite);
-  }
+  std::sort(others.begin(), others.end(), [](const Declared* a, const Declared* b) { return a->name < b->name; });
+  chosen.insert(chosen.end(), others.begin(), others.end());
+  for (const Declared* d : chosen) d->register_all(suite);
 }
 
 }  // namespace csbench

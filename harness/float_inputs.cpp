@@ -83,20 +83,18 @@ void FloatMapCase::Measure(benchmark::State& state) {
 void RegisterFloatPlainLoop(const std::string& name, FloatInputs& inputs, uint32_t count,
                             std::function<void(std::span<const float>, std::span<float>)> transform,
                             double bytes_per_element) {
-  auto plain = [&inputs, count, bytes_per_element, transform = std::move(transform)](benchmark::State& state) {
-    RunGuarded(state, [&] {
-      // No device copies: the plain loop runs without a context too.
-      const FloatInputs::Domain& data = inputs.For(count, nullptr, CacheMode::kWarm);
-      std::vector<float> out(count);
-      for (auto _ : state) {
-        transform(data.values, out);
-        benchmark::DoNotOptimize(out.data());
-        benchmark::ClobberMemory();
-      }
-      SetThroughput(state, {.elements = static_cast<double>(count), .bytes = count * bytes_per_element});
-    });
-  };
-  AddBenchmark(name, plain)->Unit(benchmark::kMillisecond);
+  AddPlainLoop(name, [&inputs, count, bytes_per_element, transform = std::move(transform)](benchmark::State& state) {
+    // No device copies: the plain loop runs without a context too.
+    const FloatInputs::Domain& data = inputs.For(count, nullptr, CacheMode::kWarm);
+    std::vector<float> out(count);
+    MeasurePlainLoop(
+        state,
+        [&] {
+          transform(data.values, out);
+          benchmark::DoNotOptimize(out.data());
+        },
+        {.elements = static_cast<double>(count), .bytes = count * bytes_per_element});
+  });
 }
 
 }  // namespace csbench

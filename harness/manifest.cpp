@@ -481,17 +481,6 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
   }
 }
 
-// Evaluates `text` over `variables` as what `key` means, with the point in the message.
-double Evaluate(const Manifest& m, const std::string& text, const std::vector<std::string>& names,
-                const std::map<std::string, double>& values, std::string_view key, std::string_view point) {
-  try {
-    Expression e(text, names);
-    return e.Evaluate(values);
-  } catch (const ExpressionError& e) {
-    throw ManifestError{fmt::format("{}: {}: {} at {}: {}", m.path.string(), key, Quoted(text), point, e.message)};
-  }
-}
-
 uint64_t WholeNumber(const Manifest& m, double value, double most, std::string_view key, const std::string& text,
                      std::string_view point, std::string_view what) {
   if (value != std::floor(value) || value < 1 || value > most) {
@@ -501,6 +490,155 @@ uint64_t WholeNumber(const Manifest& m, double value, double most, std::string_v
   return static_cast<uint64_t>(value);
 }
 
+// One variant's expressions, parsed once and evaluated at each point: a manifest may declare
+// 100000 points, and muparser takes microseconds to parse an expression but nanoseconds to
+// evaluate it (parsing every expression anew at each point took seconds to load one manifest).
+class PointEvaluator {
+ public:
+  PointEvaluator(const Manifest& m, const ManifestVariant& v) : m_(m), v_(v), names_(SizeVariables(v)) {
+    values_.assign(4, 0.0);
+    for (const auto& [name, value] : v.numeric_defines) values_.push_back(value);  // names_'s order
+    for (const ManifestBuffer& b : m.buffers) {
+      counts_.push_back(Parse(b.count, fmt::format("[[buffer]] '{}'.count", b.name)));
+    }
+    for (size_t i = 0; i < m.push.size(); ++i) {
+      push_.push_back(Parse(m.push[i], fmt::format("[push].constants[{}]", i)));
+    }
+    for (size_t i = 0; i < 3; ++i) groups_.push_back(Parse(m.groups[i], fmt::format("[dispatch].groups[{}]", i)));
+    elements_.push_back(Parse(v.elements, "elements"));
+    bytes_.push_back(Parse(v.bytes, "bytes"));
+    // A check reads each input at the output's index: the inputs it names must be as long.
+    for (const auto& [output, text] : v.check) {
+      // A named copy: clang before 16 cannot capture a structured binding.
+      const std::string& output_name = output;
+      Reads reads{.text = text};
+      reads.output = std::find_if(m.buffers.begin(), m.buffers.end(),
+                                  [&](const auto& b) { return b.name == output_name; }) - m.buffers.begin();
+      std::vector<std::string> used;
+      try {
+        used = Expression(text, CheckVariables(m)).Used();
+      } catch (const ExpressionError& e) {
+        throw ManifestError{fmt::format("{}: check {}: {}: {}", m.path.string(), output, Quoted(text), e.message)};
+      }
+      for (size_t i = 0; i < m.buffers.size(); ++i) {
+        if (std::find(used.begin(), used.end(), m.buffers[i].name) != used.end()) reads.inputs.push_back(i);
+      }
+      checks_.push_back(std::move(reads));
+    }
+  }
+
+  PointValues At(Extent workgroup, Extent domain) {
+    values_[0] = domain.x;
+    values_[1] = domain.y;
+    values_[2] = workgroup.x;
+    values_[3] = workgroup.y;
+    // Formatted only for a message.
+    auto point = [&] {
+      return fmt::format("variant {}, workgroup {}, domain {}", v_.name, Sized("", workgroup), Sized("", domain));
+    };
+    const Manifest& m = m_;
+    PointValues p;
+    for (size_t i = 0; i < m.buffers.size(); ++i) {
+      const ManifestBuffer& b = m.buffers[i];
+      const double most = kMaxBufferBytes / b.type.Bytes();
+      const double count = Value(counts_[i], point);
+      if (count != std::floor(count) || count < 1 || count > most) {
+        WholeNumber(m, count, most, counts_[i].key, b.count, point(),
+                    fmt::format("a whole number of {} elements from 1, at most 2^48 bytes", b.type.glsl));
+      }
+      p.counts.push_back(static_cast<uint64_t>(count));
+    }
+    for (size_t i = 0; i < m.push.size(); ++i) {
+      const double value = Value(push_[i], point);
+      PushValue v{.is_float = m.push[i].find('.') != std::string::npos};
+      if (v.is_float) {
+        const float f = static_cast<float>(value);
+        if (!std::isfinite(f)) {
+          throw ManifestError{fmt::format("{}: {}: {} at {} gives {}, beyond a 32-bit float", m.path.string(),
+                                          push_[i].key, Quoted(m.push[i]), point(), value)};
+        }
+        std::memcpy(&v.bits, &f, sizeof f);
+      } else {
+        if (value != std::floor(value) || value < -2147483648.0 || value > 4294967295.0) {
+          throw ManifestError{fmt::format("{}: {}: {} at {} gives {}: expected a whole number that fits 32 bits "
+                                          "(write a '.' in it for a float)",
+                                          m.path.string(), push_[i].key, Quoted(m.push[i]), point(), value)};
+        }
+        v.bits = value < 0 ? static_cast<uint32_t>(static_cast<int32_t>(value)) : static_cast<uint32_t>(value);
+      }
+      p.push.push_back(v);
+    }
+    for (size_t i = 0; i < 3; ++i) {
+      const double groups = Value(groups_[i], point);
+      if (groups != std::floor(groups) || groups < 1 || groups > 4294967295.0) {
+        WholeNumber(m, groups, 4294967295.0, groups_[i].key, m.groups[i], point(),
+                    "a whole number of workgroups from 1");
+      }
+      p.groups[i] = static_cast<uint64_t>(groups);
+    }
+    for (const Reads& reads : checks_) {
+      const ManifestBuffer& out = m.buffers[reads.output];
+      const uint64_t scalars = p.counts[reads.output] * out.type.components;
+      for (size_t i : reads.inputs) {
+        const ManifestBuffer& in = m.buffers[i];
+        if (p.counts[i] * in.type.components < scalars) {
+          throw ManifestError{fmt::format("{}: check {} = {} at {}: reads '{}' at the same index, but '{}' has {} "
+                                          "values and '{}' {}",
+                                          m.path.string(), out.name, Quoted(reads.text), point(), in.name, in.name,
+                                          p.counts[i] * in.type.components, out.name, scalars)};
+        }
+      }
+    }
+    p.elements = Value(elements_[0], point);
+    p.bytes = Value(bytes_[0], point);
+    if (p.elements <= 0 || p.bytes <= 0) {
+      throw ManifestError{fmt::format("{}: elements and bytes at {} give {} and {}: expected more than 0 "
+                                      "elements and bytes",
+                                      m.path.string(), point(), p.elements, p.bytes)};
+    }
+    return p;
+  }
+
+ private:
+  // An expression and the key it was written under, for messages.
+  struct Keyed {
+    Expression expression;
+    std::string key;
+  };
+  struct Reads {
+    size_t output = 0;
+    std::string text;
+    std::vector<size_t> inputs;  // the buffers the check's expression names
+  };
+
+  Keyed Parse(const std::string& text, std::string key) const {
+    try {
+      return {Expression(text, names_), std::move(key)};
+    } catch (const ExpressionError& e) {
+      throw ManifestError{
+          fmt::format("{}: {}: {} (variant {}): {}", m_.path.string(), key, Quoted(text), v_.name, e.message)};
+    }
+  }
+
+  // The expression's value at the point, or a ManifestError naming its key and the point.
+  template <typename Point>
+  double Value(Keyed& keyed, const Point& point) {
+    try {
+      return keyed.expression.EvaluateInOrder(values_.data());
+    } catch (const ExpressionError& error) {
+      throw ManifestError{fmt::format("{}: {}: {} at {}: {}", m_.path.string(), keyed.key,
+                                      Quoted(keyed.expression.text()), point(), error.message)};
+    }
+  }
+
+  const Manifest& m_;
+  const ManifestVariant& v_;
+  std::vector<std::string> names_;  // W, H, WG_X, WG_Y, then the numeric defines
+  std::vector<double> values_;      // in names_'s order
+  std::vector<Keyed> counts_, push_, groups_, elements_, bytes_;
+  std::vector<Reads> checks_;
+};
+
 std::string ReadText(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
@@ -508,15 +646,25 @@ std::string ReadText(const std::filesystem::path& path) {
   return text.str();
 }
 
-// toml++ 3.3 (Debian 12) reaches __builtin_unreachable when it asks whether some non-ASCII
-// characters are whitespace (U+00A1 to U+0499, for one; its issues 190 and 295): it asks that of
-// any character outside a string or a comment (up to the end of a number, quotes included, which
-// it reads ahead), and of the first character after a line-ending backslash in a string. TOML allows non-ASCII text only inside strings and comments, so such
-// text is refused here, before the parser sees it; strings and comments keep any UTF-8.
-void RefuseNonAsciiOutsideStrings(const Reader& r, std::string_view text) {
+// Defects of toml++ 3.3 (Debian 12), kept from the parser by refusing their input first:
+// - it reaches __builtin_unreachable when it asks whether some non-ASCII characters are
+//   whitespace (U+00A1 to U+0499, for one; its issues 190 and 295). It asks that of any character
+//   outside a string or a comment (up to the end of a number, quotes included, which it reads
+//   ahead) and of the first character after a line-ending backslash in a string. TOML allows
+//   non-ASCII text only inside strings and comments, and there it stays allowed;
+// - it assumes (TOML_ASSERT_ASSUME: undefined behaviour where NDEBUG makes it __builtin_assume,
+//   as in a clang release build) that a table header's key begins right after "[" or "[[" and
+//   blanks (its pull request 301), that no '}' stands where an array's value belongs, that a
+//   digit follows the 'T' of a date that has a ':' after it, and that a date, a space and a
+//   digit begin a time of two digits.
+// Each was found by tests/fuzz/manifest_fuzz.
+void RefuseTomlParserTraps(const Reader& r, std::string_view text) {
   enum class In { kCode, kComment, kBasic, kLiteral, kMultiBasic, kMultiLiteral } in = In::kCode;
   bool boundary = true;  // the last character may end a token: what follows may begin a value
   bool scanned = false;  // inside a value the parser reads ahead
+  bool line_start = true;  // only blanks so far on this line
+  bool date = false;       // the read-ahead value has a '-' or ':' after its first character
+  char last = '\0';        // the last character outside blanks, comments and strings' insides
   uint32_t line = 1;
   auto non_ascii = [](char c) { return static_cast<unsigned char>(c) >= 0x80; };
   auto refuse = [&](std::string_view where) {
@@ -531,14 +679,40 @@ void RefuseNonAsciiOutsideStrings(const Reader& r, std::string_view text) {
     switch (in) {
       case In::kCode: {
         if (non_ascii(c)) refuse("outside a string or comment");
+        if (c == '}' && (last == '[' || last == ',')) {
+          r.Fail(line, "TOML", "a '}' where an array's value belongs (after '[' or ',')");
+        }
+        if (line_start && c == '[') {
+          size_t next = i + 1 < text.size() && text[i + 1] == '[' ? i + 2 : i + 1;
+          while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
+          if (next < text.size() && !std::isalnum(static_cast<unsigned char>(text[next])) &&
+              std::string_view("_-\"']").find(text[next]) == std::string_view::npos) {
+            r.Fail(line, "TOML", "a table header must begin with a key: [name] or [[name]]");
+          }
+        }
+        line_start = c == '\n' || (line_start && (c == ' ' || c == '\t'));
         const bool value_end =
             c == ' ' || c == '\t' || (c >= '\n' && c <= '\r') || c == ']' || c == '}' || c == ',' || c == '#';
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '#') last = c;
+        const bool digit_next = i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1]));
         // A value that begins with a digit or a sign (a number, a date) is read ahead by the
         // parser to its end, quotes included: a quote there opens no string.
-        if (scanned && !value_end) break;
+        if (scanned && !value_end) {
+          if (c == '-' || c == ':') date = true;
+          if (date && (c == 'T' || c == 't') && !digit_next) {
+            r.Fail(line, "TOML", "a date's 'T' must be followed by its time (1979-05-27T07:32:00)");
+          }
+          break;
+        }
+        if (scanned && date && c == ' ' && digit_next) {
+          const bool time = i + 3 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 2])) &&
+                            text[i + 3] == ':';
+          if (!time) r.Fail(line, "TOML", "a time after a date and a space must begin hh: (1979-05-27 07:32:00)");
+        }
         scanned = false;
         if (boundary && ((c >= '0' && c <= '9') || c == '+' || c == '-')) {
           scanned = true;
+          date = false;
         } else if (c == '#') {
           in = In::kComment;
         } else if (c == '"' || c == '\'') {
@@ -552,6 +726,7 @@ void RefuseNonAsciiOutsideStrings(const Reader& r, std::string_view text) {
       case In::kComment:
         if (c == '\n') in = In::kCode;
         boundary = true;
+        line_start = c == '\n';
         break;
       case In::kBasic:
       case In::kLiteral:
@@ -561,6 +736,7 @@ void RefuseNonAsciiOutsideStrings(const Reader& r, std::string_view text) {
         } else if (c == '\n' || c == (in == In::kBasic ? '"' : '\'')) {
           in = In::kCode;
           boundary = c == '\n';
+          line_start = c == '\n';
         }
         break;
       case In::kMultiBasic:
@@ -584,6 +760,7 @@ void RefuseNonAsciiOutsideStrings(const Reader& r, std::string_view text) {
           i = end - 1;
           in = In::kCode;
           boundary = false;
+          line_start = false;
         }
         break;
       }
@@ -686,75 +863,7 @@ std::map<std::string, double> PointVariables(const ManifestVariant& variant, Ext
 }
 
 PointValues EvaluatePoint(const Manifest& m, const ManifestVariant& variant, Extent workgroup, Extent domain) {
-  const std::map<std::string, double> values = PointVariables(variant, workgroup, domain);
-  const std::vector<std::string> names = SizeVariables(variant);
-  const std::string point =
-      fmt::format("variant {}, workgroup {}, domain {}", variant.name, Sized("", workgroup), Sized("", domain));
-  PointValues p;
-  for (const ManifestBuffer& b : m.buffers) {
-    const std::string key = fmt::format("[[buffer]] '{}'.count", b.name);
-    const double count = Evaluate(m, b.count, names, values, key, point);
-    p.counts.push_back(WholeNumber(m, count, kMaxBufferBytes / b.type.Bytes(), key, b.count, point,
-                                   fmt::format("a whole number of {} elements from 1, at most 2^48 bytes", b.type.glsl)));
-  }
-  for (size_t i = 0; i < m.push.size(); ++i) {
-    const std::string key = fmt::format("[push].constants[{}]", i);
-    const double value = Evaluate(m, m.push[i], names, values, key, point);
-    PushValue v{.is_float = m.push[i].find('.') != std::string::npos};
-    if (v.is_float) {
-      const float f = static_cast<float>(value);
-      if (!std::isfinite(f)) {
-        throw ManifestError{fmt::format("{}: {}: {} at {} gives {}, beyond a 32-bit float", m.path.string(), key,
-                                        Quoted(m.push[i]), point, value)};
-      }
-      std::memcpy(&v.bits, &f, sizeof f);
-    } else {
-      if (value != std::floor(value) || value < -2147483648.0 || value > 4294967295.0) {
-        throw ManifestError{fmt::format("{}: {}: {} at {} gives {}: expected a whole number that fits 32 bits (write a "
-                                        "'.' in it for a float)",
-                                        m.path.string(), key, Quoted(m.push[i]), point, value)};
-      }
-      v.bits = value < 0 ? static_cast<uint32_t>(static_cast<int32_t>(value)) : static_cast<uint32_t>(value);
-    }
-    p.push.push_back(v);
-  }
-  for (size_t i = 0; i < 3; ++i) {
-    const std::string key = fmt::format("[dispatch].groups[{}]", i);
-    const double groups = Evaluate(m, m.groups[i], names, values, key, point);
-    p.groups[i] = WholeNumber(m, groups, 4294967295.0, key, m.groups[i], point, "a whole number of workgroups from 1");
-  }
-  // A check reads each input at the output's index: every input it names must be as long.
-  for (const auto& [output, text] : variant.check) {
-    // A named copy: clang before 16 cannot capture a structured binding.
-    const std::string& output_name = output;
-    const auto out =
-        std::find_if(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.name == output_name; });
-    const uint64_t scalars = p.counts[out - m.buffers.begin()] * out->type.components;
-    std::vector<std::string> used;
-    try {
-      used = Expression(text, CheckVariables(m)).Used();
-    } catch (const ExpressionError& e) {
-      throw ManifestError{fmt::format("{}: check {}: {}: {}", m.path.string(), output, Quoted(text), e.message)};
-    }
-    for (size_t i = 0; i < m.buffers.size(); ++i) {
-      const ManifestBuffer& in = m.buffers[i];
-      if (std::find(used.begin(), used.end(), in.name) == used.end()) continue;
-      if (p.counts[i] * in.type.components < scalars) {
-        throw ManifestError{fmt::format("{}: check {} = {} at {}: reads '{}' at the same index, but '{}' has {} "
-                                        "values and '{}' {}",
-                                        m.path.string(), output, Quoted(text), point, in.name, in.name,
-                                        p.counts[i] * in.type.components, output, scalars)};
-      }
-    }
-  }
-  p.elements = Evaluate(m, variant.elements, names, values, "elements", point);
-  p.bytes = Evaluate(m, variant.bytes, names, values, "bytes", point);
-  if (p.elements <= 0 || p.bytes <= 0) {
-    throw ManifestError{fmt::format("{}: elements and bytes at {} give {} and {}: expected more than 0 "
-                                    "elements and bytes",
-                                    m.path.string(), point, p.elements, p.bytes)};
-  }
-  return p;
+  return PointEvaluator(m, variant).At(workgroup, domain);
 }
 
 void EvaluatePointAndReference(const Manifest& m, const ManifestVariant& variant, Extent workgroup, Extent domain) {
@@ -768,7 +877,7 @@ void EvaluatePointAndReference(const Manifest& m, const ManifestVariant& variant
 Manifest ParseManifest(std::string_view text, const std::filesystem::path& path) {
   Reader r(path);
   toml::table root;
-  RefuseNonAsciiOutsideStrings(r, text);
+  RefuseTomlParserTraps(r, text);
   try {
     root = toml::parse(text, path.string());
   } catch (const toml::parse_error& e) {
@@ -808,9 +917,18 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
   }
   for (Extent d : domains) m.one_dimensional = m.one_dimensional && d.y == 1;
   for (const ManifestVariant& v : m.variants) {
+    PointEvaluator evaluator(m, v);
+    // The reference variant runs at every point of the others, to compare with them there.
+    std::vector<PointEvaluator> references;
+    for (const ManifestVariant& other : m.variants) {
+      if (other.reference && &other != &v) references.emplace_back(m, other);
+    }
     for (Extent wg : v.workgroups) {
       m.one_dimensional = m.one_dimensional && wg.y == 1;
-      for (Extent d : domains) EvaluatePointAndReference(m, v, wg, d);
+      for (Extent d : domains) {
+        evaluator.At(wg, d);
+        for (PointEvaluator& reference : references) reference.At(wg, d);
+      }
     }
   }
   return m;

@@ -39,29 +39,105 @@ uint32_t StableBatchSize(const std::string& key, double seconds_per_dispatch, ui
 
 void MeasureDispatches(benchmark::State& state, Context& context, const std::string& key,
                        const std::function<void(Commands&, uint32_t)>& record, uint32_t period, Work work) {
-  auto record_batch = [&](uint32_t count) {
-    return TimedBatch(context, [&](Commands& c) {
-      for (uint32_t i = 0; i < count; ++i) {
-        if (i > 0) c.Barrier();
-        record(c, i);
-      }
-    });
+  // The latest batch recorded, by its dispatch count: the calibration's, then the timed size's.
+  std::unique_ptr<TimedBatch> batch;
+  uint32_t recorded = 0;
+  auto time_batch = [&](uint32_t count) {
+    if (batch == nullptr || recorded != count) {
+      batch.reset();
+      batch = std::make_unique<TimedBatch>(context, [&](Commands& c) {
+        for (uint32_t i = 0; i < count; ++i) {
+          if (i > 0) c.Barrier();
+          record(c, i);
+        }
+      });
+      recorded = count;
+    }
+    return batch->Run();
   };
   // Calibrate on one pass over the rotation (the check before timing has already run the
   // pipeline once; on a slow device, lavapipe reads 7680x4320 in about a second, each pass
-  // counts), then warm a GPU up on batches of the timed size.
-  TimedBatch probe = record_batch(std::max<uint32_t>(period, 1));
-  double per_dispatch = probe.Run() / std::max<uint32_t>(period, 1);
-  uint32_t batch = StableBatchSize(key, per_dispatch, period);
-  TimedBatch timed = record_batch(batch);
-  WarmUp(&context, [&] { return timed.Run(); });
+  // counts).
+  MeasureTimedBatches(state, &context, key, time_batch, std::max<uint32_t>(period, 1), period, work);
+}
+
+void MeasureTimedBatches(benchmark::State& state, Context* device, const std::string& key,
+                         const std::function<double(uint32_t)>& time_batch, uint32_t probe, uint32_t period,
+                         Work work) {
+  const double per_dispatch = time_batch(probe) / probe;
+  const uint32_t batch = StableBatchSize(key, per_dispatch, period);
+  // Warm a GPU up on batches of the timed size.
+  WarmUp(device, [&] { return time_batch(batch); });
   while (state.KeepRunningBatch(batch)) {
-    state.SetIterationTime(timed.Run());
+    state.SetIterationTime(time_batch(batch));
   }
   NoteDeviceBusy();
   state.counters["dispatches/sample"] = batch;
   SetThroughput(state, work);
-  SetRooflinePercent(state, work, context);
+  if (device != nullptr) SetRooflinePercent(state, work, *device);
+}
+
+void MeasureTimedRuns(benchmark::State& state, Context* device, const std::function<void()>& reset,
+                      const std::function<double()>& run, Work work, bool roofline) {
+  WarmUp(device, [&] {
+    reset();
+    return run();
+  });
+  for (auto _ : state) {
+    // Untimed: the iteration's time is the run's alone (UseManualTime).
+    reset();
+    state.SetIterationTime(run());
+  }
+  NoteDeviceBusy();
+  SetThroughput(state, work);
+  if (roofline && device != nullptr) SetRooflinePercent(state, work, *device);
+}
+
+void MeasureHostClocked(benchmark::State& state, Context* device, const std::function<void()>& reset,
+                        const std::function<void()>& run, Work work) {
+  WarmUp(device, [&] {
+    reset();
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  });
+  for (auto _ : state) {
+    state.PauseTiming();
+    reset();
+    state.ResumeTiming();
+    run();
+  }
+  NoteDeviceBusy();
+  SetThroughput(state, work);
+  if (device != nullptr) SetRooflinePercent(state, work, *device);
+  state.SetLabel("host clock");
+}
+
+void MeasurePlainLoop(benchmark::State& state, const std::function<void()>& iteration,
+                      const std::function<Work()>& work, const std::function<void()>& untimed_reset) {
+  for (auto _ : state) {
+    if (untimed_reset) {
+      state.PauseTiming();
+      untimed_reset();
+      state.ResumeTiming();
+    }
+    iteration();
+    benchmark::ClobberMemory();
+  }
+  SetThroughput(state, work());
+}
+
+void MeasurePlainLoop(benchmark::State& state, const std::function<void()>& iteration, Work work,
+                      const std::function<void()>& untimed_reset) {
+  MeasurePlainLoop(state, iteration, [work] { return work; }, untimed_reset);
+}
+
+benchmark::internal::Benchmark* AddPlainLoop(const std::string& name,
+                                             std::function<void(benchmark::State&)> measure) {
+  return AddBenchmark(name, [measure = std::move(measure)](benchmark::State& state) {
+           RunGuarded(state, [&] { measure(state); });
+         })
+      ->Unit(benchmark::kMillisecond);
 }
 
 namespace {

@@ -71,6 +71,14 @@ uint32_t WarmUp(Context* device, const std::function<double()>& run, double min_
 // Marks the end of timed device work; every timed loop that begins with WarmUp ends with it.
 void NoteDeviceBusy();
 
+// The measurement strategies. Each owns its warm-up, its timing and its counters, so that every
+// benchmark timed one way is timed alike: the Vulkan variants, the CUDA peers and a user's
+// kernels are compared as equals, and a stored baseline stays comparable with a new run.
+//
+// Device-timed: the benchmark is registered under UseManualTime and each sample's time comes from
+// the device (timestamps, CUDA events; the host's clock around submit and wait where the run has
+// no timestamps).
+//
 // Times dispatches under UseManualTime. `record(commands, i)` records the i-th dispatch of a
 // batch; the harness puts a barrier between dispatches, so each is timed on its own and none
 // overlaps the next. One benchmark iteration is one dispatch; a batch of BatchSize() of them is
@@ -79,6 +87,50 @@ void NoteDeviceBusy();
 // `key` names the benchmark (for StableBatchSize).
 void MeasureDispatches(benchmark::State& state, Context& context, const std::string& key,
                        const std::function<void(Commands&, uint32_t)>& record, uint32_t period, Work work);
+
+// MeasureDispatches over any timer of batches: `time_batch(count)` runs `count` dispatches (a
+// multiple of `period`, the number of rotated inputs) back to back and returns their seconds by
+// the device's clock. Calibrates the batch on `probe` dispatches, warms `device` up (null: no
+// clock probe) on batches of the timed size, times batches until Google Benchmark has enough,
+// and sets `dispatches/sample`, the throughput counters and, with a device, `roofline%`.
+void MeasureTimedBatches(benchmark::State& state, Context* device, const std::string& key,
+                         const std::function<double(uint32_t)>& time_batch, uint32_t probe, uint32_t period,
+                         Work work);
+
+// Times whole runs under UseManualTime, one iteration a run (Gray-Scott's steps, its CUDA peer's):
+// `reset()`, untimed, restores the initial state, and `run()` runs and returns its seconds by the
+// device's clock. Warms `device` up on runs first. Sets the throughput counters, and `roofline%`
+// where `roofline` (and a device) says so.
+void MeasureTimedRuns(benchmark::State& state, Context* device, const std::function<void()>& reset,
+                      const std::function<double()>& run, Work work, bool roofline = true);
+
+// Host-clocked: the benchmark is registered under UseRealTime, since what it measures includes
+// the host's own work (a download and what the host does with it), which no device timer sees.
+//
+// Times whole runs by the host's clock, one iteration a run: `reset()` is untimed (the timer is
+// paused around it), `run()` is timed from its first submission until it returns. Warms `device`
+// up on runs, each timed by the host's clock. Sets the throughput counters, `roofline%` (with a
+// device) and the label "host clock".
+void MeasureHostClocked(benchmark::State& state, Context* device, const std::function<void()>& reset,
+                        const std::function<void()>& run, Work work);
+
+// Plain CPU loops: the host's clock (Google Benchmark's own), in milliseconds.
+//
+// Times `iteration`, the plain loop of one point, by Google Benchmark's clock: one iteration a
+// call, after `untimed_reset()` where given (the timer paused around it). A call's results must
+// escape (benchmark::DoNotOptimize) in `iteration`; memory is clobbered after each call, so that
+// what it wrote counts as used. No warm-up: the host runs at its own clocks, and Google
+// Benchmark's calls before the timed one warm the caches. `work` is asked after the loop (append
+// counts what the last run kept); sets the throughput counters.
+void MeasurePlainLoop(benchmark::State& state, const std::function<void()>& iteration,
+                      const std::function<Work()>& work, const std::function<void()>& untimed_reset = {});
+void MeasurePlainLoop(benchmark::State& state, const std::function<void()>& iteration, Work work,
+                      const std::function<void()>& untimed_reset = {});
+
+// Registers the plain loop `name`: `measure` runs guarded (an Error skips the benchmark with its
+// message, RunGuarded), in milliseconds.
+benchmark::internal::Benchmark* AddPlainLoop(const std::string& name,
+                                             std::function<void(benchmark::State&)> measure);
 
 // Number of copies of an input of `bytes` bytes that fill `budget_bytes` (at least one; one when
 // the cache is meant to stay warm).

@@ -39,17 +39,26 @@ std::string Quoted(std::string_view text) {
 
 std::string_view ToString(Clock clock) { return clock == Clock::kDevice ? "device" : "host"; }
 
+double AxisValue::number() const {
+  if (!is_number()) throw Error(fmt::format("the axis value {} is a word, not a number", std::get<std::string>(value_)));
+  return std::get<double>(value_);
+}
+
+const std::string& AxisValue::text() const {
+  if (is_number()) throw Error(fmt::format("the axis value {} is a number, not a word", std::get<double>(value_)));
+  return std::get<std::string>(value_);
+}
+
 std::string Spelled(const AxisValue& value) {
-  if (const auto* text = std::get_if<std::string>(&value)) return *text;
   // fmt writes the shortest form that reads back the same: 512, not 512.0; 0.25 as it is.
-  return fmt::format("{}", std::get<double>(value));
+  return value.is_number() ? fmt::format("{}", value.number()) : value.text();
 }
 
 void Describe(const std::string& name, Description description) {
   for (const Coordinate& c : description.axes) {
     // JSON has no infinity or NaN.
-    if (const auto* number = std::get_if<double>(&c.value)) {
-      Require(std::isfinite(*number), fmt::format("{}: axis {} is not a finite number", name, c.axis));
+    if (c.value.is_number()) {
+      Require(std::isfinite(c.value.number()), fmt::format("{}: axis {} is not a finite number", name, c.axis));
     }
   }
   Descriptions().insert_or_assign(name, std::move(description));
@@ -66,7 +75,7 @@ std::string ToJson(const Description& description) {
   for (const Coordinate& c : description.axes) {
     if (!axes.empty()) axes += ", ";
     axes += Quoted(c.axis) + ": ";
-    axes += std::holds_alternative<double>(c.value) ? Spelled(c.value) : Quoted(Spelled(c.value));
+    axes += c.value.is_number() ? Spelled(c.value) : Quoted(c.value.text());
   }
   return fmt::format("{{\"family\": {}, \"variant\": {}, \"clock\": {}, \"axes\": {{{}}}}}", Quoted(description.family),
                      Quoted(description.variant), Quoted(ToString(description.clock)), axes);

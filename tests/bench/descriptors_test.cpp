@@ -186,7 +186,8 @@ TEST(AppendNames, CarryTheKeepRatio) {
 TEST(AppendInputs, TheRatiosShareOneInputAndKeepAboutTheirFraction) {
   append::Inputs inputs;
   const append::Inputs::Domain& data = inputs.For(100003, nullptr, CacheMode::kWarm);
-  for (uint32_t keep : append::Descriptor().extra.values) {
+  for (const AxisValue& value : append::Descriptor().axes.at(0).values) {
+    const uint32_t keep = static_cast<uint32_t>(value.number());
     const double kept = static_cast<double>(inputs.Kept(data, keep).size()) / data.count;
     EXPECT_NEAR(kept, keep / 100.0, 0.01) << keep << "%";
   }

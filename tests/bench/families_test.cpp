@@ -1,4 +1,4 @@
-// Every declared family's GPU variants x workgroups (x its extra axis) on the family's test
+// Every declared family's GPU variants x workgroups (x its further axes) on the family's test
 // domains, each checked against its reference on the Vulkan device (lavapipe without a GPU) with
 // the validation layer on (ctest sets CSBENCH_VALIDATION=1). The points come from the families'
 // descriptors: a new family is tested here with no line of its own. A point the device cannot
@@ -53,6 +53,22 @@ INSTANTIATE_TEST_SUITE_P(Points, DeclaredFamily, ::testing::ValuesIn(AllPoints()
                            }
                            return name;
                          });
+
+// The registration order names declared families (a typo would leave a family to the end of the
+// run, unordered); the CUDA peers are declared only where a CUDA toolkit built them.
+TEST(FamilyOrder, NamesDeclaredFamiliesOnly) {
+  for (std::string_view name : kFamilyOrder) {
+    const bool declared = std::any_of(Declarations().begin(), Declarations().end(),
+                                      [&](const Declared& d) { return d.name == name; });
+#ifndef CSBENCH_WITH_CUDA
+    if (name == "cuda_peer") {
+      EXPECT_FALSE(declared);
+      continue;
+    }
+#endif
+    EXPECT_TRUE(declared) << name;
+  }
+}
 
 std::vector<std::string> Split(const std::string& name) {
   std::vector<std::string> parts;

@@ -1,4 +1,4 @@
-// Every Gray-Scott variant x workgroup against the plain loop on small odd-sized domains, the
+// The Gray-Scott family's test points (families_test.cpp checks each against the plain loop), the
 // download pipeline's images against the plain loop's, and the refusals, on the Vulkan device with
 // validation (synchronization validation included) on.
 #include "bench/grayscott.hpp"
@@ -16,43 +16,6 @@
 
 namespace csbench::grayscott {
 namespace {
-
-struct Case {
-  const Variant* variant;
-  Extent workgroup;
-  Extent domain;
-};
-
-// What ctest lists after the test's name (gtest would otherwise print the case's bytes).
-void PrintTo(const Case& c, std::ostream* os) {
-  *os << c.variant->name << " " << c.workgroup.x << "x" << c.workgroup.y << " on " << c.domain.x << "x" << c.domain.y;
-}
-
-std::vector<Case> Cases() {
-  std::vector<Case> cases;
-  // 67x45: partial tiles on the right and bottom edges for every tile size. 13x7: a domain smaller
-  // than most tiles, so one workgroup covers it and most of its work-items have no cell. 131x97
-  // (fused variants only): at least two tiles on each axis for every fused tile, so halos overlap
-  // both ways and the last tiles are partial.
-  for (Extent domain : {kCheckDomain, Extent{13, 7}, Extent{131, 97}}) {
-    for (const Variant& v : Variants()) {
-      if (domain == Extent{131, 97} && v.steps == 1) continue;
-      for (Extent wg : v.workgroups) cases.push_back({&v, wg, domain});
-      // A fused variant whose table holds only tiles over 32 KiB (a CPU device's limit, e.g.
-      // lavapipe's) is also checked at the tallest 64-wide workgroup within it, so that such a
-      // device runs its step count and rows too (the GPU runs the table's workgroups).
-      constexpr uint32_t kSmallDeviceShared = 32768;
-      const bool all_large = std::ranges::all_of(
-          v.workgroups, [&](Extent wg) { return SharedBytes(v, wg) > kSmallDeviceShared; });
-      if (v.steps > 1 && all_large) {
-        Extent small{64, 1};
-        while (SharedBytes(v, {64, small.y + 1}) <= kSmallDeviceShared) ++small.y;
-        cases.push_back({&v, small, domain});
-      }
-    }
-  }
-  return cases;
-}
 
 // Callers keep a copy: GCC 13 and later warn (-Wdangling-reference) of a reference bound to what a
 // call returns when one of its arguments was a temporary, here the name.
@@ -73,32 +36,42 @@ std::optional<Extent> OnDevice(const Variant& variant, Extent workgroup, const D
   return Extent{info.subgroup_size, workgroup.y};
 }
 
-class GrayScottVariant : public ::testing::TestWithParam<Case> {};
-
-TEST_P(GrayScottVariant, MatchesThePlainLoop) {
-  Context* context = testing::SharedContext();
-  if (context == nullptr) GTEST_SKIP() << "no Vulkan device";
-  const Case& c = GetParam();
-  const std::optional<Extent> on_device = OnDevice(*c.variant, c.workgroup, context->info());
-  if (!on_device) GTEST_SKIP() << "the device's compute subgroups vary in size; the variant skips it";
-  const Extent workgroup = *on_device;
-  SCOPED_TRACE(::testing::Message() << "run at workgroup " << workgroup.x << "x" << workgroup.y);
-  if (SharedBytes(*c.variant, workgroup) > context->info().max_shared_memory_bytes) {
-    GTEST_SKIP() << "the device allows " << context->info().max_shared_memory_bytes << " bytes of shared memory";
-  }
-  Comparison check = Check(*context, *c.variant, workgroup, c.domain, kCheckSteps);
-  EXPECT_TRUE(check.passed) << check.message;
-  EXPECT_LE(check.max_relative_error, kTolerance);
-  testing::ExpectNoNewValidationMessages();
+// The family's test (families_test.cpp checks each of its points on the device): every variant
+// at every workgroup of its table on 67x45 and 13x7, the fused ones also on 131x97, and a fused
+// variant whose tiles all exceed a CPU device's 32 KiB also at a smaller workgroup; each at one
+// run length and mode, which the check does not depend on, and on its own domain.
+TEST(GrayScottTest, CoversEveryVariantAndWorkgroupOnTheTestDomains) {
+  std::set<std::string> names;
+  for (const TestPoint& p : TestPoints(Descriptor())) EXPECT_TRUE(names.insert(p.name).second) << p.name;
+  size_t want = 0;
+  for (const Variant& v : Variants()) want += v.workgroups.size() * (v.steps > 1 ? 3 : 2);
+  const Variant rows12 = Named("fused6_rows12");
+  ASSERT_EQ(rows12.workgroups, (std::vector<Extent>{{64, 8}}));
+  EXPECT_EQ(names.size(), want + 3);  // fused6_rows12 at 64x5 on three domains
+  EXPECT_TRUE(names.count("run_simulation/fused6_rows12/workgroup64x5/domain131x97/total512/image32/compute"));
+  EXPECT_TRUE(names.count("run_simulation/global/workgroup8x8/domain13x7/total512/image32/compute"));
+  EXPECT_FALSE(names.count("run_simulation/global/workgroup8x8/domain131x97/total512/image32/compute"));
+  EXPECT_FALSE(names.count("run_simulation/global/workgroup8x8/domain13x7/total512/image32/compute+download"));
+  for (const Point& p : GpuPoints(Descriptor(), {}, {}, &Descriptor().test_domains)) EXPECT_TRUE(p.test) << p.name;
 }
 
-INSTANTIATE_TEST_SUITE_P(AllVariants, GrayScottVariant, ::testing::ValuesIn(Cases()),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           const Case& c = info.param;
-                           return c.variant->name + "_workgroup" + std::to_string(c.workgroup.x) + "x" +
-                                  std::to_string(c.workgroup.y) + "_domain" + std::to_string(c.domain.x) + "x" +
-                                  std::to_string(c.domain.y);
-                         });
+// The benchmarks' names: each built-in domain with its own run, a --domain with the chapter's.
+TEST(GrayScottTest, EachDomainRunsItsOwnScheduleAndAnOverrideTheChapters) {
+  const std::vector<Point> points = GpuPoints(Descriptor(), {}, {}, nullptr);
+  std::set<std::string> runs;
+  for (const Point& p : points) {
+    runs.insert(p.name.substr(p.name.find("/domain")));
+    EXPECT_FALSE(p.test);
+  }
+  EXPECT_EQ(runs, (std::set<std::string>{"/domain2048x1024/total512/image32/compute",
+                                         "/domain2048x1024/total512/image32/compute+download",
+                                         "/domain2048x1024/total512/image32/compute+download+sum",
+                                         "/domain8192x8192/total64/image16/compute",
+                                         "/domain8192x8192/total64/image16/compute+download",
+                                         "/domain8192x8192/total64/image16/compute+download+sum"}));
+  EXPECT_EQ(GpuPoints(Descriptor(), {{8192, 8192}}, {{16, 8}}, nullptr).front().name,
+            "run_simulation/global/workgroup16x8/domain8192x8192/total512/image32/compute");
+}
 
 TEST(GrayScottCheck, CatchesAWrongKernel) {
   // The check must be able to fail: V off by 1e-4 per step must not pass.

@@ -45,13 +45,53 @@ TEST(FamilySweep, PointsCarryTheirAxes) {
   EXPECT_EQ(points[2].domain, (Extent{1000, 1}));
 }
 
-TEST(FamilySweep, CountStyleAndExtraAxis) {
+TEST(FamilySweep, CountStyleAndAFurtherAxis) {
   Family<Row> family = OneDimensional();
   family.style = Style::kCount;
-  family.extra = {.prefix = "keep", .values = {1, 99}};
-  EXPECT_EQ(Names(GpuPoints(family, {}, {}, nullptr)).front(), "fam/a/wg64/domain1000/keep1");
-  EXPECT_EQ(GpuPoints(family, {}, {}, nullptr).size(), 12u);
-  EXPECT_EQ(GpuPoints(family, {}, {}, nullptr)[1].extra, 99u);
+  family.axes = {{.name = "keep", .prefix = "keep", .values = {1, 99}}};
+  const std::vector<Point> points = GpuPoints(family, {}, {}, nullptr);
+  EXPECT_EQ(points.front().name, "fam/a/wg64/domain1000/keep1");
+  EXPECT_EQ(points.size(), 12u);
+  EXPECT_EQ(points[1].name, "fam/a/wg64/domain1000/keep99");
+  EXPECT_EQ(points[1].Number("keep"), 99.0);
+  // The coordinates are the name's parts without their prefixes, numbers as numbers.
+  EXPECT_EQ(points[1].axes, (std::vector<Coordinate>{{"workgroup", "64"}, {"domain", "1000"}, {"keep", 99}}));
+}
+
+TEST(FamilySweep, SeveralAxesVaryTheLastFastestAndAnEmptyPrefixWritesTheValueAlone) {
+  Family<Row> family = OneDimensional();
+  family.variants.resize(1);
+  family.variants[0].workgroups = {{64}};
+  family.domains = {{1000}};
+  family.axes = {{.name = "total", .prefix = "total", .values = {512, 64}},
+                 {.name = "mode", .prefix = "", .values = {"compute", "compute+download"}}};
+  const std::vector<Point> points = GpuPoints(family, {}, {}, nullptr);
+  EXPECT_EQ(Names(points), (std::vector<std::string>{"fam/a/wg64x1/domain1000x1/total512/compute",
+                                                     "fam/a/wg64x1/domain1000x1/total512/compute+download",
+                                                     "fam/a/wg64x1/domain1000x1/total64/compute",
+                                                     "fam/a/wg64x1/domain1000x1/total64/compute+download"}));
+  EXPECT_EQ(points[3].Number("total"), 64.0);
+  EXPECT_EQ(points[3].Text("mode"), "compute+download");
+  EXPECT_EQ(points[3].Text("domain"), "1000x1");
+  // A missing axis, or a value of the other kind, is an error, not a default.
+  EXPECT_THROW(points[3].Value("keep"), Error);
+  EXPECT_THROW(points[3].Number("mode"), Error);
+  EXPECT_THROW(points[3].Text("total"), Error);
+}
+
+TEST(FamilySweep, PlainLoopsHaveNoWorkgroupAndTakeEveryCombination) {
+  Family<Row> family = OneDimensional();
+  family.axes = {{.name = "keep", .prefix = "keep", .values = {1, 99}}};
+  std::vector<Point> loops;
+  family.plain_loop = [&](Suite&, const Point& p) { loops.push_back(p); };
+  Suite suite;  // no device: only the plain loops register
+  RegisterFamily(suite, family);
+  ASSERT_EQ(loops.size(), 4u);
+  EXPECT_EQ(loops[1].name, "fam/plain_loop/domain1000x1/keep99");
+  EXPECT_EQ(loops[1].axes, (std::vector<Coordinate>{{"domain", "1000x1"}, {"keep", 99}}));
+  const Description* described = Described(loops[1].name);
+  ASSERT_NE(described, nullptr);
+  EXPECT_EQ(*described, (Description{.family = "fam", .variant = "plain_loop", .clock = Clock::kHost, .axes = loops[1].axes}));
 }
 
 TEST(FamilySweep, OverridesReplaceTheBuiltInValues) {

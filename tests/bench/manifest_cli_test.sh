@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Users' manifests on the command line (bench --manifest): every file of tests/manifests/bad/ is
+# refused with exit 2 and one line on stderr naming the file and the error its first line
+# expects ("# expect: <text>"); the examples run and pass on the machine's device (lavapipe in the
+# build roots) at small domains, and the scripts read their JSON; a variant that is wrong on
+# purpose (tests/manifests/wrong/) fails its check, naming the buffer, the index and both values.
+set -uo pipefail
+bench=$1
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+manifests=$root/tests/manifests
+python=/usr/bin/python3
+. "$here/check.sh"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+# refused <description> <expected text> <name the line must hold> -- bench arguments...
+# Passes when the bench exits 2, prints nothing on stdout and exactly one line on stderr, which
+# starts "csbench: " and holds both texts (compared literally, not as patterns).
+refused() {
+  local what=$1 want=$2 name=$3
+  shift 4
+  "$bench" "$@" >"$dir/out" 2>"$dir/err"
+  local rc=$? lines
+  lines=$(grep -c '' "$dir/err")
+  local line
+  line=$(head -1 "$dir/err")
+  if [[ $rc -eq 2 && $lines -eq 1 && ! -s $dir/out && $line == "csbench: "* && $line == *"$name"* &&
+        $line == *"$want"* ]]; then
+    echo "ok: $what"
+  else
+    echo "FAIL: $what (exit $rc, want 2; $lines stderr lines, want 1; want '$name' and '$want'):"
+    head -c 2000 "$dir/err"
+    head -5 "$dir/out"
+    fail=1
+  fi
+}
+
+# Every bad manifest, refused at load (--benchmark_list_tests: nothing runs).
+count=0
+for file in "$manifests"/bad/*.toml; do
+  want=$(sed -n '1s/^# expect: //p' "$file")
+  if [[ -z $want ]]; then
+    echo "FAIL: $file does not begin with '# expect: <text of its error>'"
+    fail=1
+    continue
+  fi
+  refused "bad/$(basename "$file")" "$want" "$(basename "$file")" -- \
+    --manifest="$file" --benchmark_list_tests
+  count=$((count + 1))
+done
+if ((count >= 25)); then echo "ok: $count bad manifests"; else echo "FAIL: only $count bad manifests"; fail=1; fi
+
+refused "a --manifest that does not exist" "no such file or folder" "no_such_manifest.toml" -- \
+  --manifest="$dir/no_such_manifest.toml" --benchmark_list_tests
+refused "a --manifest folder with no *.toml" "the folder holds no *.toml manifest" "bad/shaders" -- \
+  --manifest="$manifests/bad/shaders" --benchmark_list_tests
+refused "one family loaded twice" "both declare the family manifest_test_copy" "copy.toml" -- \
+  --manifest="$manifests/good/copy.toml" --manifest="$manifests/good" --benchmark_list_tests
+
+# The manifest the bad ones break loads: each bad one fails for its own reason. A folder loads
+# its *.toml, and with no filter only the manifests' families are listed.
+copy_name='^manifest_test_copy/plain/wg64(x1)?/domain1024(x1)?$'
+check "the good manifest lists its one benchmark" 0 "$copy_name" -- \
+  "$bench" --manifest="$manifests/good" --benchmark_list_tests
+listed=$("$bench" --manifest="$manifests/good" --benchmark_list_tests 2>/dev/null)
+if [[ $(grep -c . <<<"$listed") -eq 1 ]] && grep -qE "$copy_name" <<<"$listed"; then
+  echo "ok: only the manifest's family is listed"
+else
+  echo "FAIL: the listing holds more than the manifest's family:"; head -5 <<<"$listed"; fail=1
+fi
+
+# Every example runs at small domains (1000 for the 1-D families, 37x29 for the 2-D one) in one
+# process: exit 0, every benchmark listed has its result, none failed and none skipped except
+# as unsupported by the device.
+"$bench" --manifest="$root/examples" --domain=1000,37x29 --benchmark_list_tests >"$dir/examples.list" 2>/dev/null
+"$bench" --manifest="$root/examples" --domain=1000,37x29 --benchmark_min_time=0.01 \
+  --benchmark_out="$dir/examples.json" --benchmark_out_format=json >"$dir/examples.txt" 2>&1
+rc=$?
+if [[ $rc -eq 0 ]] && $python - "$dir/examples.json" "$dir/examples.list" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+listed = open(sys.argv[2]).read().split()
+families = {name.split("/")[0] for name in listed}
+assert families == {"blur", "saxpy", "stream_manifest", "tile_sum"}, families
+assert any(name.endswith("/domain37x29") for name in listed), listed
+assert any(name.endswith("/domain1000") or name.endswith("/domain1000x1") for name in listed), listed
+results = {b["name"]: b for b in run["benchmarks"]}
+assert sorted(results) == sorted(listed), (sorted(results), listed)
+for name, b in results.items():
+    if b.get("error_occurred"):
+        assert b["error_message"].startswith("unsupported:"), (name, b["error_message"])
+    else:
+        assert b["Gelem/s"] > 0 and b["GB/s"] > 0, b
+PY
+then
+  echo "ok: the examples run and pass at --domain=1000,37x29 ($(grep -c . "$dir/examples.list") benchmarks)"
+else
+  echo "FAIL: the examples' run (exit $rc):"; tail -20 "$dir/examples.txt"; fail=1
+fi
+
+# The scripts read the examples' JSON: families they do not know are compared, plotted and
+# left out of the findings without an error.
+check "compare.py reads the examples' run" 0 "SAME" -- \
+  $python "$root/scripts/compare.py" "$dir/examples.json" --baseline "$dir/examples.json"
+check "plot.py draws the examples' run" 0 "" -- $python "$root/scripts/plot.py" -o "$dir/plots" "$dir/examples.json"
+if compgen -G "$dir/plots/saxpy*.png" >/dev/null && compgen -G "$dir/plots/blur*.png" >/dev/null; then
+  echo "ok: plot.py wrote the families' charts"
+else
+  echo "FAIL: plot.py's charts: $(ls "$dir/plots" 2>&1)"; fail=1
+fi
+check "findings.py reads the examples' run" 0 "" -- $python "$root/scripts/findings.py" "$dir/examples.json"
+
+# A variant wrong at one index fails: exit 1, naming the buffer, the index, and the value got
+# against the value wanted (1e-3 apart); the right variant of the same family passes.
+"$bench" --manifest="$manifests/wrong/saxpy_off.toml" --benchmark_min_time=0.01 \
+  --benchmark_out="$dir/wrong.json" --benchmark_out_format=json >"$dir/wrong.out" 2>"$dir/wrong.err"
+rc=$?
+message=$(grep -oE "manifest_test_wrong/off_at_1234/[^ :]+: output 'out' index 1234: got [-0-9.e]+, want [-0-9.e]+" \
+  "$dir/wrong.err")
+if [[ $rc -eq 1 && -n $message ]] && $python - "$dir/wrong.json" "$message" <<'PY'
+import json, re, sys
+got, want = map(float, re.search(r"got (\S+), want (\S+)", sys.argv[2]).groups())
+assert abs((got - want) - 1e-3) < 1e-5, (got, want)
+results = json.load(open(sys.argv[1]))["benchmarks"]
+(exact,) = [b for b in results if b["name"].startswith("manifest_test_wrong/exact/")]
+(off,) = [b for b in results if b["name"].startswith("manifest_test_wrong/off_at_1234/")]
+assert not exact.get("error_occurred") and exact["Gelem/s"] > 0, exact
+assert off["error_occurred"], off
+PY
+then
+  echo "ok: a variant wrong at one index exits 1 and names out, the index and both values"
+else
+  echo "FAIL: the wrong variant (exit $rc, want 1):"; tail -5 "$dir/wrong.err"; fail=1
+fi
+exit $fail

@@ -1,0 +1,14 @@
+#version 450
+// copy.comp with a third storage buffer at binding 2, which the manifest that uses it does not
+// declare.
+layout(local_size_x_id = 0, local_size_y_id = 1) in;
+
+layout(std430, set = 0, binding = 0) readonly buffer X { float x[]; };
+layout(std430, set = 0, binding = 1) writeonly buffer Out { float result[]; };
+layout(std430, set = 0, binding = 2) readonly buffer Scale { float scale[]; };
+layout(push_constant) uniform Parameters { uint n; };
+
+void main() {
+  const uint i = gl_GlobalInvocationID.x;
+  if (i < n) result[i] = scale[0] * x[i];
+}

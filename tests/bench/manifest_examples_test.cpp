@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cctype>
 #include <filesystem>
 #include <string>
@@ -18,11 +19,22 @@
 namespace csbench {
 namespace {
 
+// The examples folder: CSBENCH_EXAMPLES_DIR where set, else the source tree's, else ./examples
+// (a test binary copied beside a checkout, as onto a GPU machine).
+std::filesystem::path ExamplesDirectory() {
+  if (const char* dir = std::getenv("CSBENCH_EXAMPLES_DIR"); dir != nullptr && *dir != '\0') return dir;
+  std::error_code error;
+  if (std::filesystem::is_directory(CSBENCH_EXAMPLES_DIR, error)) return CSBENCH_EXAMPLES_DIR;
+  return "examples";
+}
+
 std::vector<TestPoint> ExamplePoints() {
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(CSBENCH_EXAMPLES_DIR)) {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(ExamplesDirectory(), error)) {
     if (entry.path().extension() == ".toml") files.push_back(entry.path());
   }
+  if (error) ADD_FAILURE() << "cannot list " << ExamplesDirectory() << ": " << error.message();
   std::sort(files.begin(), files.end());
   std::vector<TestPoint> points;
   for (const auto& file : files) {

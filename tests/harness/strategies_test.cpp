@@ -1,0 +1,117 @@
+// The measurement strategies without a device: what each times, what it leaves untimed, and the
+// counters it sets, read from a run of Google Benchmark itself.
+#include <benchmark/benchmark.h>
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness/measure.hpp"
+
+namespace csbench {
+namespace {
+
+class Collect : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& runs) override { runs_.insert(runs_.end(), runs.begin(), runs.end()); }
+  std::vector<Run> runs_;
+};
+
+// The one run of benchmark `name`, `fn`, at a fixed number of iterations. The device-timed
+// strategies warm up on their own runs unless the device has just been busy: each test's `fn`
+// marks it so (NoteDeviceBusy), and counts only the timed loop.
+benchmark::BenchmarkReporter::Run RunOf(const std::string& name, std::function<void(benchmark::State&)> fn,
+                                        benchmark::IterationCount iterations, bool manual_time) {
+  auto* b = benchmark::RegisterBenchmark(name.c_str(), std::move(fn))->Iterations(iterations);
+  if (manual_time) b->UseManualTime();
+  Collect collect;
+  // A fixed iteration count puts "/iterations:N" into the name.
+  benchmark::RunSpecifiedBenchmarks(&collect, "^" + name + "/iterations:");
+  EXPECT_EQ(collect.runs_.size(), 1u);
+  return collect.runs_.empty() ? benchmark::BenchmarkReporter::Run{} : collect.runs_.front();
+}
+
+TEST(Strategies, APlainLoopResetsUntimedBeforeEachIterationAndAsksTheWorkAfterTheLoop) {
+  int resets = 0, iterations = 0, asked = 0;
+  const auto run = RunOf(
+      "strategies/plain_loop",
+      [&](benchmark::State& state) {
+        MeasurePlainLoop(
+            state, [&] { ++iterations; },
+            [&] {
+              ++asked;
+              return Work{.elements = static_cast<double>(iterations), .bytes = 8};
+            },
+            [&] {
+              EXPECT_EQ(resets, iterations);  // each reset comes before its iteration
+              ++resets;
+            });
+      },
+      7, false);
+  EXPECT_EQ(iterations, 7);
+  EXPECT_EQ(resets, 7);
+  EXPECT_EQ(asked, 1);
+  EXPECT_TRUE(run.counters.count("Gelem/s"));
+  EXPECT_TRUE(run.counters.count("GB/s"));
+  EXPECT_FALSE(run.counters.count("roofline%"));
+}
+
+TEST(Strategies, TimedRunsReportTheRunsOwnSeconds) {
+  int resets = 0;
+  const auto run = RunOf(
+      "strategies/timed_runs",
+      [&](benchmark::State& state) {
+        NoteDeviceBusy();
+        MeasureTimedRuns(
+            state, nullptr, [&] { ++resets; }, [] { return 2e-3; }, {.elements = 1e6, .bytes = 8e6});
+      },
+      5, true);
+  EXPECT_EQ(resets, 5);
+  // 2 ms a run by the run's own clock, whatever the host's clock saw: 1e6 elements in 2 ms.
+  EXPECT_NEAR(run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit), 2e-3, 1e-12);
+  EXPECT_NEAR(run.counters.at("Gelem/s").value, 0.5, 1e-9);
+  EXPECT_FALSE(run.counters.count("roofline%"));  // no device, no ceiling
+}
+
+TEST(Strategies, TimedBatchesCalibrateOnTheProbeAndTimeWholeBatches) {
+  std::vector<uint32_t> counts;
+  const auto run = RunOf(
+      "strategies/timed_batches",
+      [&](benchmark::State& state) {
+        NoteDeviceBusy();
+        MeasureTimedBatches(
+            state, nullptr, "strategies/timed_batches",
+            [&](uint32_t count) {
+              counts.push_back(count);
+              return count / 4096.0;  // 244 us a dispatch, exact in binary
+            },
+            8, 4, {.elements = 1, .bytes = 1});
+      },
+      24, true);
+  // The probe of 8, then batches of at least 2 ms: 9 dispatches, rounded up to a multiple of the
+  // period, 4. A sample's time is its batch's, shared by the batch's iterations.
+  EXPECT_EQ(counts, (std::vector<uint32_t>{8, 12, 12}));
+  EXPECT_EQ(run.counters.at("dispatches/sample").value, 12);
+  EXPECT_EQ(run.iterations, 24);
+  EXPECT_NEAR(run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit), 1 / 4096.0, 1e-12);
+}
+
+TEST(Strategies, HostClockedRunsSayWhichClock) {
+  int resets = 0, runs = 0;
+  const auto run = RunOf(
+      "strategies/host_clocked",
+      [&](benchmark::State& state) {
+        NoteDeviceBusy();
+        MeasureHostClocked(
+            state, nullptr, [&] { ++resets; }, [&] { ++runs; }, {.elements = 1, .bytes = 1});
+      },
+      3, false);
+  EXPECT_EQ(resets, 3);
+  EXPECT_EQ(runs, 3);
+  EXPECT_EQ(run.report_label, "host clock");
+}
+
+}  // namespace
+}  // namespace csbench

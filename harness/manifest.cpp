@@ -680,7 +680,7 @@ void RefuseTomlParserTraps(const Reader& r, std::string_view text) {
       case In::kCode: {
         if (non_ascii(c)) refuse("outside a string or comment");
         if (c == '}' && (last == '[' || last == ',')) {
-          r.Fail(line, "TOML", "a '}' where an array's value belongs (after '[' or ',')");
+          r.Fail(line, "TOML", "a '}' right after '[' or ',' (a value or ']' belongs there)");
         }
         if (line_start && c == '[') {
           size_t next = i + 1 < text.size() && text[i + 1] == '[' ? i + 2 : i + 1;

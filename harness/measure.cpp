@@ -179,7 +179,7 @@ void SetRooflinePercent(benchmark::State& state, Work work, Context& context) {
 
 uint32_t RotationCopies(uint64_t bytes, uint64_t budget_bytes, CacheMode cache) {
   if (cache == CacheMode::kWarm || bytes == 0 || bytes >= budget_bytes) return 1;
-  return static_cast<uint32_t>((budget_bytes + bytes - 1) / bytes);
+  return static_cast<uint32_t>(std::min<uint64_t>((budget_bytes + bytes - 1) / bytes, kMaxRotationCopies));
 }
 
 RotatingInput::RotatingInput(Context& context, std::span<const std::byte> data, CacheMode cache, uint32_t copies)

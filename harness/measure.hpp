@@ -133,7 +133,12 @@ benchmark::internal::Benchmark* AddPlainLoop(const std::string& name,
                                              std::function<void(benchmark::State&)> measure);
 
 // Number of copies of an input of `bytes` bytes that fill `budget_bytes` (at least one; one when
-// the cache is meant to stay warm).
+// the cache is meant to stay warm), at most kMaxRotationCopies: an input smaller than the budget
+// over that (64 KiB of the 256 MiB budget) is not rotated past the last-level cache, and its
+// dispatch is mostly launch anyway. Uncapped, a 256-byte input took a million copies: the command
+// buffer that makes them crashed Mesa 25's lavapipe, and every batch was rounded up to a million
+// dispatches. No built-in family's default domain is that small.
+inline constexpr uint32_t kMaxRotationCopies = 4096;
 uint32_t RotationCopies(uint64_t bytes, uint64_t budget_bytes, CacheMode cache);
 
 // Copies of one input laid out in one buffer, so that successive dispatches read different

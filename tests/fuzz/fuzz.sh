@@ -6,7 +6,7 @@
 # (examples/*.toml, tests/manifests/bad/*.toml) with tests/fuzz/manifest.dict.
 # Exit 0: nothing found. 1: a finding, its input in BUILD_DIR/fuzz-artifacts/ and the log in
 # BUILD_DIR/fuzz.log (reproduce it with: BUILD_DIR/tests/fuzz/manifest_fuzz INPUT). 77: no clang
-# or no libFuzzer here, skipped (Debian: apt-get install clang libclang-rt-14-dev).
+# or no libFuzzer here, skipped (Debian: apt-get install clang libclang-rt-dev).
 # Longer runs take the same flags, e.g. tests/fuzz/fuzz.sh 3600.
 set -uo pipefail
 seconds=${1:-60}
@@ -23,7 +23,7 @@ probe=$(mktemp -d)
 trap 'rm -rf "$probe"' EXIT
 echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' >"$probe/t.cpp"
 if ! clang++ -fsanitize=fuzzer "$probe/t.cpp" -o "$probe/t" 2>/dev/null; then
-  echo "fuzz.sh: clang++ cannot link libFuzzer (Debian: libclang-rt-14-dev): skipped"
+  echo "fuzz.sh: clang++ cannot link libFuzzer (Debian: apt-get install libclang-rt-dev): skipped"
   exit 77
 fi
 

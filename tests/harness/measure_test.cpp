@@ -32,6 +32,10 @@ TEST(RotationCopies, FillsTheBudget) {
   EXPECT_EQ(RotationCopies(100, 1000, CacheMode::kWarm), 1u);
   // 1080p RGBA float: 33 MB, nine copies to cover 256 MiB.
   EXPECT_EQ(RotationCopies(1920ull * 1080 * 16, RotatingInput::kBudgetBytes, CacheMode::kCold), 9u);
+  // A tiny input: capped, not a million copies.
+  EXPECT_EQ(RotationCopies(256, RotatingInput::kBudgetBytes, CacheMode::kCold), kMaxRotationCopies);
+  EXPECT_EQ(RotationCopies(64 << 10, RotatingInput::kBudgetBytes, CacheMode::kCold), 4096u);
+  EXPECT_EQ(RotationCopies((64 << 10) + 256, RotatingInput::kBudgetBytes, CacheMode::kCold), 4081u);
 }
 
 // Runs that take the given times in turn (the last one repeats).

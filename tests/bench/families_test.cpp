@@ -30,29 +30,9 @@ std::vector<TestPoint> AllPoints() {
 
 class DeclaredFamily : public ::testing::TestWithParam<TestPoint> {};
 
-TEST_P(DeclaredFamily, MatchesTheReference) {
-  Suite* suite = testing::SharedSuite();
-  if (suite == nullptr) GTEST_SKIP() << "no Vulkan device";
-  std::unique_ptr<Case> gpu;
-  try {
-    gpu = GetParam().make(*suite);
-  } catch (const std::exception& e) {
-    if (std::string_view(e.what()).starts_with("unsupported:")) GTEST_SKIP() << e.what();
-    FAIL() << e.what();
-  }
-  const Comparison check = gpu->Check();
-  EXPECT_TRUE(check.passed) << check.message;
-  testing::ExpectNoNewValidationMessages();
-}
+TEST_P(DeclaredFamily, MatchesTheReference) { testing::CheckPoint(GetParam()); }
 
-INSTANTIATE_TEST_SUITE_P(Points, DeclaredFamily, ::testing::ValuesIn(AllPoints()),
-                         [](const ::testing::TestParamInfo<TestPoint>& info) {
-                           std::string name = info.param.name;
-                           for (char& c : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           }
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Points, DeclaredFamily, ::testing::ValuesIn(AllPoints()), testing::PointTestName);
 
 // The registration order names declared families (a typo would leave a family to the end of the
 // run, unordered); the CUDA peers are declared only where a CUDA toolkit built them.

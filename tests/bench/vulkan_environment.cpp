@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace csbench::testing {
 namespace {
@@ -45,6 +47,29 @@ void ExpectNoNewValidationMessages() {
   uint32_t now = ValidationMessages();
   EXPECT_EQ(now, Get().seen_messages) << "the validation layer reported messages (printed above)";
   Get().seen_messages = now;
+}
+
+void CheckPoint(const TestPoint& point) {
+  Suite* suite = SharedSuite();
+  if (suite == nullptr) GTEST_SKIP() << "no Vulkan device";
+  std::unique_ptr<Case> gpu;
+  try {
+    gpu = point.make(*suite);
+  } catch (const std::exception& e) {
+    if (std::string_view(e.what()).starts_with("unsupported:")) GTEST_SKIP() << e.what();
+    FAIL() << e.what();
+  }
+  const Comparison check = gpu->Check();
+  EXPECT_TRUE(check.passed) << check.message;
+  ExpectNoNewValidationMessages();
+}
+
+std::string PointTestName(const ::testing::TestParamInfo<TestPoint>& info) {
+  std::string name = info.param.name;
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
 }
 
 }  // namespace csbench::testing

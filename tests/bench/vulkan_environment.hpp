@@ -2,7 +2,12 @@
 // with the validation layer on when CSBENCH_VALIDATION=1 (ctest sets it).
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <string>
+
 #include "harness/context.hpp"
+#include "harness/family.hpp"
 #include "harness/suite.hpp"
 
 namespace csbench::testing {
@@ -15,5 +20,13 @@ Suite* SharedSuite();
 
 // Fails the current test when the validation layer reported anything since the last call.
 void ExpectNoNewValidationMessages();
+
+// The test of one point of a family, built-in or a manifest's: its case made on the shared suite
+// (skipped with the reason where the device cannot run it, or there is no device), checked as a
+// benchmark is checked before it is timed, and no new validation message.
+void CheckPoint(const TestPoint& point);
+
+// A point's benchmark name as a GoogleTest name (every character not a letter or digit an '_').
+std::string PointTestName(const ::testing::TestParamInfo<TestPoint>& info);
 
 }  // namespace csbench::testing

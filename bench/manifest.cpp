@@ -357,10 +357,9 @@ class GpuCase : public Case {
     made->device.resize(m.buffers.size());
     // One count of copies for every input, from their bytes together, so that a batch's period
     // cycles through all of them.
-    const uint64_t align = std::max<uint64_t>(context_->info().min_storage_buffer_offset_alignment, 256);
     uint64_t stride = 0;
     for (size_t i = 0; i < m.buffers.size(); ++i) {
-      if (!m.buffers[i].output) stride += (values_.counts[i] * m.buffers[i].type.Bytes() + align - 1) / align * align;
+      if (!m.buffers[i].output) stride += RotatingInput::Stride(*context_, values_.counts[i] * m.buffers[i].type.Bytes());
     }
     made->copies = RotationCopies(stride, RotatingInput::kBudgetBytes, suite_->options.cache);
     for (size_t i = 0; i < m.buffers.size(); ++i) {

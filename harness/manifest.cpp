@@ -639,8 +639,10 @@ class PointEvaluator {
   std::vector<Reads> checks_;
 };
 
-std::string ReadText(const std::filesystem::path& path) {
+// The whole of the file at `path`; `what` names it in the error when it cannot be read.
+std::string ReadText(const std::filesystem::path& path, std::string_view what) {
   std::ifstream in(path, std::ios::binary);
+  if (!in.good()) throw ManifestError{fmt::format("{}: cannot read this {}", path.string(), what)};
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -774,7 +776,7 @@ void RefuseTomlParserTraps(const Reader& r, std::string_view text) {
 void CheckBindings(const Manifest& m, const ManifestVariant& v, const std::string& where) {
   std::vector<ShaderBuffer> declared;
   try {
-    declared = ReflectStorageBuffers(ReadText(v.source), v.source.string(), v.defines, {KernelDirectory()});
+    declared = ReflectStorageBuffers(ReadText(v.source, "shader"), v.source.string(), v.defines, {KernelDirectory()});
   } catch (const std::exception& e) {
     throw ManifestError{fmt::format("{}.source: the shader's reflection failed: {}", where, OneLine(e.what()))};
   }
@@ -935,11 +937,7 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
 }
 
 Manifest LoadManifest(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in.good()) throw ManifestError{fmt::format("{}: cannot read this manifest", path.string())};
-  std::ostringstream text;
-  text << in.rdbuf();
-  Manifest m = ParseManifest(text.str(), path);
+  Manifest m = ParseManifest(ReadText(path, "manifest"), path);
   // The compiler resolves a relative source against the kernels folder: make it the manifest's.
   std::error_code error;
   for (ManifestVariant& v : m.variants) v.source = std::filesystem::absolute(v.source, error);

@@ -182,10 +182,13 @@ uint32_t RotationCopies(uint64_t bytes, uint64_t budget_bytes, CacheMode cache) 
   return static_cast<uint32_t>(std::min<uint64_t>((budget_bytes + bytes - 1) / bytes, kMaxRotationCopies));
 }
 
+uint64_t RotatingInput::Stride(const Context& context, uint64_t bytes) {
+  const uint64_t align = std::max<uint64_t>(context.info().min_storage_buffer_offset_alignment, 256);
+  return (bytes + align - 1) / align * align;
+}
+
 RotatingInput::RotatingInput(Context& context, std::span<const std::byte> data, CacheMode cache, uint32_t copies)
-    : slice_bytes_(data.size()) {
-  uint64_t align = std::max<uint64_t>(context.info().min_storage_buffer_offset_alignment, 256);
-  stride_ = (slice_bytes_ + align - 1) / align * align;
+    : slice_bytes_(data.size()), stride_(Stride(context, data.size())) {
   // A domain too large for the device skips its benchmark, naming the limit.
   RequireMemory(context, stride_);
   copies_ = copies > 0 ? copies : RotationCopies(stride_, kBudgetBytes, cache);

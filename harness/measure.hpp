@@ -152,6 +152,10 @@ class RotatingInput {
   // them all with one count, so that one period of its batch cycles through every copy of each.
   RotatingInput(Context& context, std::span<const std::byte> data, CacheMode cache, uint32_t copies = 0);
 
+  // The bytes between copies of a slice of `bytes`: the device's dynamic-offset alignment, at
+  // least 256.
+  static uint64_t Stride(const Context& context, uint64_t bytes);
+
   const Buffer& buffer() const { return *buffer_; }
   uint64_t slice_bytes() const { return slice_bytes_; }
   uint32_t copies() const { return copies_; }

@@ -96,6 +96,7 @@ class GrayScottCase : public Case {
              .total = static_cast<uint32_t>(point.Number("total")),
              .image = static_cast<uint32_t>(point.Number("image"))},
         cells_(point.domain.Count()),
+        name_(point.name),
         peer_(MakeGrayScott(grayscott::InitialState(run_.domain.x, run_.domain.y,
                                                     grayscott::CentralRegion(run_.domain.x, run_.domain.y),
                                                     grayscott::kSeed))) {}
@@ -117,16 +118,16 @@ class GrayScottCase : public Case {
     // Without roofline%, as the stored baselines' entries of this peer were measured: compare.py
     // reports a rate counter that one side has and the other lacks.
     MeasureTimedRuns(
-        state, suite_->context, [&] { peer_.Reset(); }, [&] { return peer_.Run(run_.total); },
-        {.elements = cells_ * run_.total, .bytes = grayscott::kBytesPerCellStep * cells_ * run_.total},
+        state, suite_->context, name_, [&] { peer_.Reset(); }, [&] { return peer_.Run(run_.total); },
+        {.elements = cells_ * run_.total, .bytes = grayscott::kBytesPerCellStep * cells_ * run_.total}, "gpu clock",
         /*roofline=*/false);
-    state.SetLabel("gpu clock");
   }
 
  private:
   Suite* suite_;
   grayscott::Schedule run_;
   double cells_;
+  std::string name_;
   GrayScott peer_;
 };
 

@@ -111,15 +111,16 @@ class GpuCase : public Case {
              .image = static_cast<uint32_t>(point.Number("image"))},
         mode_(ModeNamed(point.Text("mode"))),
         check_domain_(point.test ? point.domain : kCheckDomain),
+        name_(point.name),
         simulation_(*context_, variant, workgroup_, shared_->For(run_.domain)) {}
 
   Comparison Check() override { return shared_->CheckOf(*context_, *variant_, workgroup_, check_domain_); }
 
   void Measure(benchmark::State& state) override {
     if (mode_ == Mode::kCompute) {
-      simulation_.MeasureCompute(state, run_.total);
+      simulation_.MeasureCompute(state, name_, run_.total);
     } else {
-      simulation_.MeasureImages(state, run_.total, run_.image, mode_ == Mode::kComputeDownloadSum);
+      simulation_.MeasureImages(state, name_, run_.total, run_.image, mode_ == Mode::kComputeDownloadSum);
     }
   }
 
@@ -131,6 +132,7 @@ class GpuCase : public Case {
   Schedule run_;
   Mode mode_;
   Extent check_domain_;
+  std::string name_;
   Simulation simulation_;
 };
 
@@ -463,23 +465,24 @@ void Simulation::RunImages(const std::function<void(uint32_t, std::span<const fl
   s_->current = (s_->images->size() * Passes(s_->variant, s_->image)) % 2;
 }
 
-void Simulation::MeasureCompute(benchmark::State& state, uint32_t total) {
+void Simulation::MeasureCompute(benchmark::State& state, const std::string& key, uint32_t total) {
   TimedBatch timed(*s_->context, [&](Commands& c) { s_->RecordSteps(c, 0, total); });
   const double cells = static_cast<double>(s_->layout.cells());
   MeasureTimedRuns(
-      state, s_->context, [&] { Reset(); },
+      state, s_->context, key, [&] { Reset(); },
       [&] {
         const double seconds = timed.Run();
         s_->current = s_->After(0, total);
         return seconds;
       },
-      {.elements = cells * total, .bytes = kBytesPerCellStep * cells * total});
+      {.elements = cells * total, .bytes = kBytesPerCellStep * cells * total},
+      s_->context->gpu_timer() ? "gpu clock" : "host clock");
   if (!s_->statistics) s_->statistics = PipelineStatistics(*s_->context, s_->spec);
   for (const PipelineStatistic& stat : *s_->statistics) state.counters["stat:" + stat.name] = stat.value;
-  state.SetLabel(s_->context->gpu_timer() ? "gpu clock" : "host clock");
 }
 
-void Simulation::MeasureImages(benchmark::State& state, uint32_t total, uint32_t image, bool sum) {
+void Simulation::MeasureImages(benchmark::State& state, const std::string& key, uint32_t total, uint32_t image,
+                               bool sum) {
   PrepareImages(total, image);
   const Layout& layout = s_->layout;
   double checksum = 0.0;
@@ -506,7 +509,7 @@ void Simulation::MeasureImages(benchmark::State& state, uint32_t total, uint32_t
   };
   const double cells = static_cast<double>(layout.cells());
   MeasureHostClocked(
-      state, s_->context, [&] { Reset(); }, run, {.elements = cells * total, .bytes = kBytesPerCellStep * cells * total});
+      state, s_->context, key, [&] { Reset(); }, run, {.elements = cells * total, .bytes = kBytesPerCellStep * cells * total});
   benchmark::DoNotOptimize(checksum);
   state.counters["images"] = total / image;
   if (sum) state.counters["host_threads"] = threads->threads();

@@ -119,10 +119,11 @@ class Simulation {
 
   // The timed loops; one iteration is one whole run of `total` steps from the initial state.
   // compute: GPU timestamps around the `total` dispatches of one command buffer.
-  void MeasureCompute(benchmark::State& state, uint32_t total);
+  // `key` names the benchmark.
+  void MeasureCompute(benchmark::State& state, const std::string& key, uint32_t total);
   // compute+download(+sum): the host clock from the first submission until the last image has
   // been handled, since host work is part of what is measured.
-  void MeasureImages(benchmark::State& state, uint32_t total, uint32_t image, bool sum);
+  void MeasureImages(benchmark::State& state, const std::string& key, uint32_t total, uint32_t image, bool sum);
 
  private:
   struct Impl;

@@ -21,6 +21,7 @@
 #include "harness/report.hpp"
 #include "harness/reporters.hpp"
 #include "harness/run_flags.hpp"
+#include "harness/run_notes.hpp"
 #include "harness/selection.hpp"
 
 namespace {
@@ -186,6 +187,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  csbench::KeepSamples(options.samples);
   auto suite = std::make_unique<csbench::Suite>();
   suite->context = context.get();
   suite->options = options;

@@ -14,6 +14,9 @@ class Context;
 struct ClockRecord {
   double best_seconds = 0;
   uint32_t capped = 0;
+  // The fastest run of the process: the clock guard's reference, which a device that stays
+  // slower never lowers (best_seconds follows it, to bound the cost of raising).
+  double fastest_seconds = 0;
 };
 
 // Runs `probe` (one fixed piece of work; returns its seconds) until the device is back at its
@@ -27,8 +30,18 @@ struct ClockRecord {
 uint32_t RaiseClocks(const std::function<double()>& probe, ClockRecord& record, double first_seconds = 1.0,
                      double max_seconds = 1.0, double tolerance = 0.03);
 
+// The clock guard's rule: a probe run `seconds` long against the record. Returns the ratio of
+// the run to the fastest run recorded (1: the device is at its best clocks; 1.10: 10% slower),
+// lowering the record when the run beats it.
+double GuardRatio(double seconds, ClockRecord& record);
+
+// How much slower than its fastest the probe may run before a measurement counts as made with
+// the clocks down: above the probe's own run-to-run spread at full clocks.
+inline constexpr double kGuardTolerance = 0.05;
+
 // The probe of a device: kernels/harness/clock_probe.comp on every invocation of 1024 groups,
-// sized on first use so that one run lasts about 2 ms at the clocks of that moment.
+// sized on first use so that one run lasts about 0.5 ms at the clocks of that moment: short
+// enough to run after every timed loop, long enough that its launch is noise.
 class ClockProbe {
  public:
   explicit ClockProbe(Context& context);
@@ -37,6 +50,8 @@ class ClockProbe {
   double Run();
   // Raises the device's clocks with RaiseClocks and this device's record.
   uint32_t Raise();
+  // Runs the probe once (after raising the clocks the first time) and returns GuardRatio().
+  double Guard();
   uint32_t iterations() const { return iterations_; }
 
  private:
@@ -49,5 +64,8 @@ class ClockProbe {
 // The context's probe (made on first use) raising its clocks; 0 runs on a CPU device, which has
 // no clocks of its own to raise.
 uint32_t RaiseClocks(Context& context);
+
+// The context's probe run once as the clock guard: its GuardRatio(), or 0 on a CPU device.
+double ClockGuard(Context& context);
 
 }  // namespace csbench

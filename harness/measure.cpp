@@ -13,6 +13,7 @@
 #include "harness/error.hpp"
 #include "harness/family.hpp"
 #include "harness/roofline.hpp"
+#include "harness/run_notes.hpp"
 #include "harness/timing.hpp"
 
 namespace csbench {
@@ -30,10 +31,11 @@ uint32_t BatchSize(double seconds_per_dispatch, uint32_t period, double target_s
   return (n + period - 1) / period * period;
 }
 
-uint32_t StableBatchSize(const std::string& key, double seconds_per_dispatch, uint32_t period) {
+uint32_t StableBatchSize(const std::string& key, const std::function<double()>& seconds_per_dispatch,
+                         uint32_t period) {
   static std::map<std::string, uint32_t> sizes;
   auto [it, inserted] = sizes.try_emplace(key, 0);
-  if (inserted) it->second = BatchSize(seconds_per_dispatch, period);
+  if (inserted) it->second = BatchSize(seconds_per_dispatch(), period);
   return it->second;
 }
 
@@ -61,39 +63,105 @@ void MeasureDispatches(benchmark::State& state, Context& context, const std::str
   MeasureTimedBatches(state, &context, key, time_batch, std::max<uint32_t>(period, 1), period, work);
 }
 
+std::vector<double> MeasureGuarded(size_t count, const std::function<double()>& sample, const ClockGuardHooks& guard,
+                                   RunNote& note) {
+  std::vector<double> times;
+  for (note.measured = 1;; ++note.measured) {
+    {
+      Spending spending(note.measured == 1 ? Phase::kTimed : Phase::kGuard);
+      times.clear();
+      for (size_t i = 0; i < count; ++i) times.push_back(sample());
+    }
+    note.clock_guard = guard.read ? guard.read() : 0;
+    note.throttled = note.clock_guard > 1 + kGuardTolerance;
+    if (!note.throttled || note.measured >= kMaxMeasurements || (guard.memory && guard.memory->still_throttled)) {
+      break;
+    }
+    if (guard.raise) guard.raise();
+  }
+  if (guard.memory) guard.memory->still_throttled = note.throttled;
+  return times;
+}
+
+ClockGuardHooks GuardOf(Context* device) {
+  static GuardMemory memory;
+  if (device == nullptr || device->info().type == "cpu") return {};
+  return {.read = [device] { return ClockGuard(*device); }, .raise = [device] { RaiseClocks(*device); },
+          .memory = &memory};
+}
+
+namespace {
+
+// `label`, and the clock guard's reading where the clocks were still down.
+std::string Labelled(std::string_view label, const RunNote& note) {
+  if (!note.throttled) return std::string(label);
+  return fmt::format("{}{}clocks down x{:.2f}", label, label.empty() ? "" : ", ", note.clock_guard);
+}
+
+// Hands `times` (from MeasureGuarded, one per pass of the loop) to Google Benchmark's loop in
+// passes of `batch` iterations, and notes the run.
+void Report(benchmark::State& state, const std::string& key, uint64_t batch, std::vector<double> times,
+            RunNote note, const std::function<double()>& sample, std::string_view label = {}) {
+  size_t taken = 0;
+  while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch))) {
+    // MeasureGuarded took as many as the loop makes passes; one more is measured, never invented.
+    if (taken == times.size()) times.push_back(sample());
+    state.SetIterationTime(times[taken++]);
+  }
+  note.iterations = static_cast<uint64_t>(state.iterations());
+  if (KeepingSamples()) note.samples = std::move(times);
+  state.SetLabel(Labelled(label, note));
+  AddRunNote(key, std::move(note));
+}
+
+// The passes Google Benchmark's loop makes in batches of `batch` iterations.
+size_t Passes(const benchmark::State& state, uint64_t batch) {
+  const auto wanted = static_cast<uint64_t>(state.max_iterations);
+  return static_cast<size_t>((wanted + batch - 1) / batch);
+}
+
+}  // namespace
+
 void MeasureTimedBatches(benchmark::State& state, Context* device, const std::string& key,
                          const std::function<double(uint32_t)>& time_batch, uint32_t probe, uint32_t period,
                          Work work) {
-  const double per_dispatch = time_batch(probe) / probe;
-  const uint32_t batch = StableBatchSize(key, per_dispatch, period);
-  // Warm a GPU up on batches of the timed size.
-  WarmUp(device, [&] { return time_batch(batch); });
-  while (state.KeepRunningBatch(batch)) {
-    state.SetIterationTime(time_batch(batch));
-  }
+  const uint32_t batch = StableBatchSize(
+      key,
+      [&] {
+        Spending spending(Phase::kCalibration);
+        return time_batch(probe) / probe;
+      },
+      period);
+  const auto sample = [&] { return time_batch(batch); };
+  WarmUp(device, sample);
+  RunNote note;
+  std::vector<double> times = MeasureGuarded(Passes(state, batch), sample, GuardOf(device), note);
+  Report(state, key, batch, std::move(times), std::move(note), sample);
   NoteDeviceBusy();
   state.counters["dispatches/sample"] = batch;
   SetThroughput(state, work);
   if (device != nullptr) SetRooflinePercent(state, work, *device);
 }
 
-void MeasureTimedRuns(benchmark::State& state, Context* device, const std::function<void()>& reset,
-                      const std::function<double()>& run, Work work, bool roofline) {
-  WarmUp(device, [&] {
+void MeasureTimedRuns(benchmark::State& state, Context* device, const std::string& key,
+                      const std::function<void()>& reset, const std::function<double()>& run, Work work,
+                      std::string_view label, bool roofline) {
+  // Untimed: each sample's time is its run's alone (UseManualTime).
+  const auto sample = [&] {
     reset();
     return run();
-  });
-  for (auto _ : state) {
-    // Untimed: the iteration's time is the run's alone (UseManualTime).
-    reset();
-    state.SetIterationTime(run());
-  }
+  };
+  WarmUp(device, sample);
+  RunNote note;
+  std::vector<double> times = MeasureGuarded(Passes(state, 1), sample, GuardOf(device), note);
+  Report(state, key, 1, std::move(times), std::move(note), sample, label);
   NoteDeviceBusy();
   SetThroughput(state, work);
   if (roofline && device != nullptr) SetRooflinePercent(state, work, *device);
 }
 
-void MeasureHostClocked(benchmark::State& state, Context* device, const std::function<void()>& reset,
+void MeasureHostClocked(benchmark::State& state, Context* device, const std::string& key,
+                        const std::function<void()>& reset,
                         const std::function<void()>& run, Work work) {
   WarmUp(device, [&] {
     reset();
@@ -101,16 +169,27 @@ void MeasureHostClocked(benchmark::State& state, Context* device, const std::fun
     run();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   });
-  for (auto _ : state) {
-    state.PauseTiming();
-    reset();
-    state.ResumeTiming();
-    run();
+  {
+    Spending spending(Phase::kTimed);
+    for (auto _ : state) {
+      state.PauseTiming();
+      reset();
+      state.ResumeTiming();
+      run();
+    }
   }
+  // Google Benchmark's own clock timed the loop, so it cannot be measured again: the guard only
+  // marks a loop that ended with the clocks down.
+  RunNote note;
+  note.iterations = static_cast<uint64_t>(state.iterations());
+  const ClockGuardHooks guard = GuardOf(device);
+  note.clock_guard = guard.read ? guard.read() : 0;
+  note.throttled = note.clock_guard > 1 + kGuardTolerance;
+  state.SetLabel(Labelled("host clock", note));
+  AddRunNote(key, std::move(note));
   NoteDeviceBusy();
   SetThroughput(state, work);
   if (device != nullptr) SetRooflinePercent(state, work, *device);
-  state.SetLabel("host clock");
 }
 
 void MeasurePlainLoop(benchmark::State& state, const std::function<void()>& iteration,
@@ -154,6 +233,7 @@ uint32_t WarmUp(Context* device, const std::function<double()>& run, double min_
   // A CPU device has no clocks of its own to raise, and one run there can take a second.
   if (device != nullptr && device->info().type == "cpu") return 0;
   if (idle.count() < min_idle_seconds) return 0;
+  Spending spending(Phase::kWarmUp);
   if (device != nullptr) RaiseClocks(*device);
   double elapsed = 0;
   double previous = 0;

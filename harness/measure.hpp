@@ -13,7 +13,9 @@
 
 #include "harness/buffer.hpp"
 #include "harness/check.hpp"
+#include "harness/ledger.hpp"
 #include "harness/options.hpp"
+#include "harness/run_notes.hpp"
 #include "harness/selection.hpp"
 
 namespace csbench {
@@ -50,7 +52,9 @@ uint32_t BatchSize(double seconds_per_dispatch, uint32_t period, double target_s
 // BatchSize() the first time `key` (the benchmark's name) asks, the same number after that:
 // Google Benchmark requires every repetition of a benchmark to run the same number of
 // iterations, and KeepRunningBatch rounds them up to whole batches.
-uint32_t StableBatchSize(const std::string& key, double seconds_per_dispatch, uint32_t period);
+// `seconds_per_dispatch` is asked only then: the calibration runs once per benchmark.
+uint32_t StableBatchSize(const std::string& key, const std::function<double()>& seconds_per_dispatch,
+                         uint32_t period);
 
 // Warms `device` (null: no probe, as for tests) up for a timed loop of `run` (which returns the
 // seconds one untimed run took, on whichever clock the caller times with). A GPU lowers its
@@ -61,13 +65,15 @@ uint32_t StableBatchSize(const std::string& key, double seconds_per_dispatch, ui
 // longer than any fixed warm-up time (an H100 ran a 6.5 us kernel at 15 us for seven
 // repetitions after a 0.2 s warm-up on the kernel itself). Then `run` runs for at least
 // `min_seconds`, and until a run is no longer 1% faster than the one before, for at most
-// `max_seconds` (caches, the kernel's own ramp). Nothing runs when the device finished timed
-// work less than `min_idle_seconds` ago (NoteDeviceBusy): Google Benchmark calls a benchmark
-// again right after its previous call, with the clocks still up. Nothing runs on a CPU device
-// (lavapipe): it has no clocks of its own to raise, and one run there can take a second.
+// `max_seconds` (caches, the kernel's own ramp): twice where neither time is reached, since the
+// clocks are the probe's business and the clock guard after the loop (MeasureGuarded) catches
+// what the probe missed. Nothing runs when the device finished timed work less than
+// `min_idle_seconds` ago (NoteDeviceBusy): Google Benchmark calls a benchmark again right after
+// its previous call, with the clocks still up. Nothing runs on a CPU device (lavapipe): it has
+// no clocks of its own to raise, and one run there can take a second.
 // Returns the number of runs of `run` (0: none).
-uint32_t WarmUp(Context* device, const std::function<double()>& run, double min_seconds = 0.2,
-                double max_seconds = 1.0, double min_idle_seconds = 0.01);
+uint32_t WarmUp(Context* device, const std::function<double()>& run, double min_seconds = 0,
+                double max_seconds = 0.05, double min_idle_seconds = 0.01);
 // Marks the end of timed device work; every timed loop that begins with WarmUp ends with it.
 void NoteDeviceBusy();
 
@@ -88,30 +94,65 @@ void NoteDeviceBusy();
 void MeasureDispatches(benchmark::State& state, Context& context, const std::string& key,
                        const std::function<void(Commands&, uint32_t)>& record, uint32_t period, Work work);
 
+// What MeasureGuarded asks of the device's clocks (GuardOf(device) for the real ones; a test's
+// own for a test). Empty functions: nothing guards (a CPU device, no device).
+struct GuardMemory {
+  bool still_throttled = false;  // the previous guarded loop ended with the clocks down
+};
+struct ClockGuardHooks {
+  std::function<double()> read;   // the probe's time over its fastest (ClockGuard)
+  std::function<void()> raise;    // the clocks raised again (RaiseClocks)
+  GuardMemory* memory = nullptr;  // shared by the loops of one device
+};
+ClockGuardHooks GuardOf(Context* device);
+
+// The measurements a guarded loop may take: the first, and two more where the guard finds the
+// clocks down.
+inline constexpr uint32_t kMaxMeasurements = 3;
+
+// Takes `count` samples (each `sample()`'s seconds), then reads the clock guard: where the
+// probe runs more than kGuardTolerance slower than its fastest, the clocks were down
+// (throttled, or another process on the device), and the samples are taken again after raising
+// them, at most kMaxMeasurements times in all, or only once where the previous guarded loop of
+// the device also ended with the clocks down (a device that stays slow costs one measurement a
+// loop, not three). The last samples are returned, never none; `note` says what the guard read,
+// how many times the samples were taken, and whether the clocks were still down.
+std::vector<double> MeasureGuarded(size_t count, const std::function<double()>& sample, const ClockGuardHooks& guard,
+                                   RunNote& note);
+
 // MeasureDispatches over any timer of batches: `time_batch(count)` runs `count` dispatches (a
 // multiple of `period`, the number of rotated inputs) back to back and returns their seconds by
-// the device's clock. Calibrates the batch on `probe` dispatches, warms `device` up (null: no
-// clock probe) on batches of the timed size, times batches until Google Benchmark has enough,
-// and sets `dispatches/sample`, the throughput counters and, with a device, `roofline%`.
+// the device's clock. Calibrates the batch on `probe` dispatches (the benchmark's first call
+// only), warms `device` up (null: no clock probe) on batches of the timed size, takes as many
+// batches as Google Benchmark's loop will ask for under the clock guard (MeasureGuarded), hands
+// them to the loop, and sets `dispatches/sample`, the throughput counters and, with a device,
+// `roofline%`. The guard's reading (and, with --samples, the batches' times) go into the run's
+// note (harness/run_notes.hpp), and a loop still measured with the clocks down is labelled so.
 void MeasureTimedBatches(benchmark::State& state, Context* device, const std::string& key,
                          const std::function<double(uint32_t)>& time_batch, uint32_t probe, uint32_t period,
                          Work work);
 
 // Times whole runs under UseManualTime, one iteration a run (Gray-Scott's steps, its CUDA peer's):
 // `reset()`, untimed, restores the initial state, and `run()` runs and returns its seconds by the
-// device's clock. Warms `device` up on runs first. Sets the throughput counters, and `roofline%`
-// where `roofline` (and a device) says so.
-void MeasureTimedRuns(benchmark::State& state, Context* device, const std::function<void()>& reset,
-                      const std::function<double()>& run, Work work, bool roofline = true);
+// device's clock. Warms `device` up on runs first, and measures under the clock guard as
+// MeasureTimedBatches does. Sets the throughput counters, `label` (with the guard's reading
+// where the clocks were still down), and `roofline%` where `roofline` (and a device) says so.
+// `key` names the benchmark.
+void MeasureTimedRuns(benchmark::State& state, Context* device, const std::string& key,
+                      const std::function<void()>& reset, const std::function<double()>& run, Work work,
+                      std::string_view label = {}, bool roofline = true);
 
 // Host-clocked: the benchmark is registered under UseRealTime, since what it measures includes
 // the host's own work (a download and what the host does with it), which no device timer sees.
 //
 // Times whole runs by the host's clock, one iteration a run: `reset()` is untimed (the timer is
 // paused around it), `run()` is timed from its first submission until it returns. Warms `device`
-// up on runs, each timed by the host's clock. Sets the throughput counters, `roofline%` (with a
-// device) and the label "host clock".
-void MeasureHostClocked(benchmark::State& state, Context* device, const std::function<void()>& reset,
+// up on runs, each timed by the host's clock. The clock guard runs after the loop and marks it
+// when the clocks were down (Google Benchmark's clock timed it: it cannot be taken again). Sets
+// the throughput counters, `roofline%` (with a device) and the label "host clock". `key` names
+// the benchmark.
+void MeasureHostClocked(benchmark::State& state, Context* device, const std::string& key,
+                        const std::function<void()>& reset,
                         const std::function<void()>& run, Work work);
 
 // Plain CPU loops: the host's clock (Google Benchmark's own), in milliseconds.
@@ -215,8 +256,14 @@ benchmark::internal::Benchmark* RegisterCheckedCase(const std::string& name, Mak
   return AddBenchmark(name, [name, make](benchmark::State& state) {
     RunGuarded(state, [&] {
       auto& gpu = CurrentCase(name, [&] {
-        auto made = make();
-        Comparison check = made->Check();
+        auto made = [&] {
+          Spending spending(Phase::kCase);
+          return make();
+        }();
+        Comparison check = [&] {
+          Spending spending(Phase::kCheck);
+          return made->Check();
+        }();
         if (!check.passed) throw std::runtime_error(check.message);
         return made;
       });

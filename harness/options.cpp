@@ -57,6 +57,8 @@ Options ParseOptions(std::vector<std::string>& args) {
       options.list_devices = true;
     } else if (arg == "--validation") {
       options.validation = true;
+    } else if (arg == "--samples") {
+      options.samples = true;
     } else if (auto device = FlagValue(arg, "device")) {
       if (device->empty()) throw UsageError{"--device needs an index or a name substring"};
       options.device = *device;
@@ -103,6 +105,8 @@ std::string OptionsHelp() {
   --cache=cold|warm         cold (default): rotate inputs so that no run is served from the
                             last-level cache; warm: reuse one input
   --validation              enable the Khronos validation layer (also CSBENCH_VALIDATION=1)
+  --samples                 write each run's samples (seconds of each timed batch, or of each
+                            run) into the JSON entry: "csbench": {"samples_s": [...]}
   --domain=WxH[,WxH...]     replace the built-in domains of every family (one-dimensional
                             families: W or Wx1 elements); plain loops follow
   --workgroup=XxY[,XxY...]  replace the built-in workgroups of every family that has them

@@ -24,6 +24,7 @@ struct Options {
   TimerChoice timer = TimerChoice::kAuto;
   CacheMode cache = CacheMode::kCold;
   bool validation = false;  // Khronos validation layer with synchronization validation
+  bool samples = false;     // --samples: each run's samples in its JSON entry
   // --domain and --workgroup: replace the built-in values of every family with that axis (a
   // one-dimensional family takes those of height 1). Empty: the built-in values.
   std::vector<Extent> domains;

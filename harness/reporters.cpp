@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -21,7 +22,9 @@
 #include "harness/compat.hpp"
 #include "harness/console_reporter.hpp"
 #include "harness/error.hpp"
+#include "harness/ledger.hpp"
 #include "harness/points.hpp"
+#include "harness/run_notes.hpp"
 #include "harness/selection.hpp"
 
 namespace csbench {
@@ -49,6 +52,17 @@ struct OutputFile {
 OutputFile& TheOutputFile() {
   static OutputFile file;
   return file;
+}
+
+// The run's time spent (harness/ledger.hpp), as "time_spent" in the JSON's context.
+void WithTimeSpent(std::ostringstream& json, const TimeSpent& spent) {
+  std::string text = json.str();
+  const std::string_view context_open = "\"context\": {";
+  const size_t at = text.find(context_open);
+  if (at == std::string::npos) return;
+  text.insert(at + context_open.size(), "\n    \"time_spent\": " + ToJson(spent) + ",");
+  json.str(text);
+  json.seekp(0, std::ios::end);
 }
 
 bool WriteWhole(const std::string& path, const std::string& text) {
@@ -143,6 +157,33 @@ class Reporters : public benchmark::BenchmarkReporter {
   std::set<std::string> noted_;
 };
 
+// Each run's note (harness/run_notes.hpp) as JSON members, empty for aggregates and for runs
+// whose loop left none (plain loops, skipped runs).
+std::vector<std::string> NotesOf(const std::vector<benchmark::BenchmarkReporter::Run>& runs) {
+  using Run = benchmark::BenchmarkReporter::Run;
+  std::map<std::string, size_t> counts;
+  for (const Run& run : runs) {
+    if (run.run_type == Run::RT_Iteration) ++counts[run.run_name.function_name];
+  }
+  std::map<std::string, std::vector<RunNote>> notes;
+  for (const auto& [name, count] : counts) notes[name] = TakeRunNotes(name, count);
+  // A benchmark's notes match its runs from the last backwards: a run without a note (one that
+  // failed) leaves the earlier ones unmatched rather than shifted.
+  std::vector<std::string> members(runs.size());
+  std::map<std::string, size_t> seen;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const Run& run = runs[i];
+    if (run.run_type != Run::RT_Iteration) continue;
+    const std::vector<RunNote>& mine = notes[run.run_name.function_name];
+    const size_t k = seen[run.run_name.function_name]++;
+    const size_t from_end = counts[run.run_name.function_name] - k;
+    if (from_end > mine.size()) continue;
+    const RunNote& note = mine[mine.size() - from_end];
+    if (note.iterations == static_cast<uint64_t>(run.iterations)) members[i] = ToJsonMembers(note);
+  }
+  return members;
+}
+
 // Google Benchmark's JSON, each benchmark entry with its description (harness/points.hpp). The
 // library's entries cannot be extended, so each call's text is written into memory first and the
 // field goes in after each entry's "name" line; a call's entries then reach the real stream
@@ -158,7 +199,7 @@ class DescribedJsonReporter : public benchmark::JSONReporter {
     std::vector<std::string> names;
     // The name as registered: without the "/manual_time" suffix or an aggregate's "_mean".
     for (const Run& run : runs) names.push_back(run.run_name.function_name);
-    out << WithDescriptions(entries.str(), names);
+    out << WithDescriptions(entries.str(), names, NotesOf(runs));
   }
 };
 
@@ -220,21 +261,27 @@ std::string CompleteJson(const std::string& text, bool finalized, bool interrupt
   return json;
 }
 
-std::string WithDescriptions(std::string_view entries, const std::vector<std::string>& names) {
+std::string WithDescriptions(std::string_view entries, const std::vector<std::string>& names,
+                             const std::vector<std::string>& notes) {
   // JSONReporter opens each entry with "{", then the name on its own line; a string value cannot
   // hold this text, since JSON escapes its quotes and line breaks.
   constexpr std::string_view kEntryOpening = "{\n      \"name\": ";
   std::string out;
   size_t from = 0;
-  for (const std::string& name : names) {
+  for (size_t i = 0; i < names.size(); ++i) {
+    const std::string& name = names[i];
     const size_t at = entries.find(kEntryOpening, from);
     if (at == std::string_view::npos) break;
     const size_t line_end = entries.find('\n', at + kEntryOpening.size());
     if (line_end == std::string_view::npos) break;
     out.append(entries.substr(from, line_end + 1 - from));
     from = line_end + 1;
+    const std::string note = i < notes.size() ? notes[i] : std::string();
     if (const Description* description = Described(name)) {
-      out.append("      \"csbench\": ").append(ToJson(*description)).append(",\n");
+      std::string object = ToJson(*description);
+      // The run's note goes in the same object, after the description's members.
+      if (!note.empty()) object.insert(object.size() - 1, ", " + note);
+      out.append("      \"csbench\": ").append(object).append(",\n");
     }
   }
   out.append(entries.substr(from));
@@ -282,8 +329,11 @@ RunSummary RunBenchmarks(const RunFlags& flags, const std::vector<std::string>& 
   }
   Reporters reporters(MakeReporter(flags.format, console, total), std::move(file), summary);
   benchmark::RunSpecifiedBenchmarks(&reporters);
+  const TimeSpent spent = Spent();
+  fmt::print(stderr, "csbench: time spent: {}\n", ToText(spent));
   if (!flags.out.empty()) {
     std::lock_guard lock(TheOutputFile().lock);
+    if (flags.out_format == "json") WithTimeSpent(TheOutputFile().text, spent);
     if (!WriteWhole(flags.out, FileText(TheOutputFile(), false))) {
       summary.failed.emplace_back("--benchmark_out", fmt::format("cannot write {}", flags.out));
     }

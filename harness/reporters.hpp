@@ -50,13 +50,16 @@ std::string WithoutTimeSuffix(std::string name);
 std::string CompleteJson(const std::string& text, bool finalized, bool interrupted);
 
 // Google Benchmark's JSON reporter, with each benchmark entry (iterations and aggregates alike)
-// carrying the benchmark's description (harness/points.hpp) after its name:
-//   "csbench": {"family": "...", "variant": "...", "clock": "device", "axes": {"workgroup": "8x8", ...}},
+// carrying the benchmark's description (harness/points.hpp) after its name, and each run of a
+// timed loop its note (harness/run_notes.hpp) in the same object:
+//   "csbench": {"family": "...", "variant": "...", "clock": "device", "axes": {"workgroup": "8x8", ...},
+//               "clock_guard": 1.0040, "measured": 1},
 std::unique_ptr<benchmark::BenchmarkReporter> MakeJsonReporter();
 
 // `entries`, the text JSONReporter writes for one call of ReportRuns, with the "csbench" field
-// after the name of entry k, the description of `names[k]` (an entry whose name has no
-// description keeps its text as it was).
-std::string WithDescriptions(std::string_view entries, const std::vector<std::string>& names);
+// after the name of entry k, the description of `names[k]` with `notes[k]`'s members where given
+// (an entry whose name has no description keeps its text as it was).
+std::string WithDescriptions(std::string_view entries, const std::vector<std::string>& names,
+                             const std::vector<std::string>& notes = {});
 
 }  // namespace csbench

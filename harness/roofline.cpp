@@ -13,6 +13,7 @@
 #include "harness/context.hpp"
 #include "harness/error.hpp"
 #include "harness/kernel.hpp"
+#include "harness/ledger.hpp"
 #include "harness/measure.hpp"
 #include "harness/timing.hpp"
 #include "kernels/random.hpp"
@@ -148,6 +149,7 @@ const Roofline& MeasuredRoofline(Context& context) {
   static Context* measured_on = nullptr;
   static Roofline roofline;
   if (measured_on == &context) return roofline;
+  Spending spending(Phase::kCeiling);
   const uint64_t bytes = kRooflineBytes;
   roofline = {};
   {

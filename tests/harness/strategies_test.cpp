@@ -65,7 +65,7 @@ TEST(Strategies, TimedRunsReportTheRunsOwnSeconds) {
       [&](benchmark::State& state) {
         NoteDeviceBusy();
         MeasureTimedRuns(
-            state, nullptr, [&] { ++resets; }, [] { return 2e-3; }, {.elements = 1e6, .bytes = 8e6});
+            state, nullptr, "strategies/timed_runs", [&] { ++resets; }, [] { return 2e-3; }, {.elements = 1e6, .bytes = 8e6});
       },
       5, true);
   EXPECT_EQ(resets, 5);
@@ -91,7 +91,8 @@ TEST(Strategies, TimedBatchesCalibrateOnTheProbeAndTimeWholeBatches) {
       },
       24, true);
   // The probe of 8, then batches of at least 2 ms: 9 dispatches, rounded up to a multiple of the
-  // period, 4. A sample's time is its batch's, shared by the batch's iterations.
+  // period, 4. A sample's time is its batch's, shared by the batch's iterations. Without a device
+  // nothing warms up or guards: the loop's two passes are the two batches.
   EXPECT_EQ(counts, (std::vector<uint32_t>{8, 12, 12}));
   EXPECT_EQ(run.counters.at("dispatches/sample").value, 12);
   EXPECT_EQ(run.iterations, 24);
@@ -105,7 +106,7 @@ TEST(Strategies, HostClockedRunsSayWhichClock) {
       [&](benchmark::State& state) {
         NoteDeviceBusy();
         MeasureHostClocked(
-            state, nullptr, [&] { ++resets; }, [&] { ++runs; }, {.elements = 1, .bytes = 1});
+            state, nullptr, "strategies/host_clocked", [&] { ++resets; }, [&] { ++runs; }, {.elements = 1, .bytes = 1});
       },
       3, false);
   EXPECT_EQ(resets, 3);

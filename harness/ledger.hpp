@@ -1,0 +1,56 @@
+// Where a run's wall time goes: each phase of a benchmark's life (making its case, checking it,
+// warming the device up, guarding the clocks, calibrating, the timed loop) adds the host's wall
+// time it took to one account, so that a run can say what it cost besides the timed work.
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace csbench {
+
+enum class Phase {
+  kCase,         // inputs, references, device buffers, pipelines: making a benchmark's case
+  kCheck,        // the run against the CPU reference before timing
+  kWarmUp,       // untimed runs of the kernel before its timed loop
+  kClockRaise,   // the clock probe run until the device is back at its clocks
+  kGuard,        // the clock probe after a timed loop, and the loops measured again after it
+  kCalibration,  // the untimed runs that size a batch
+  kTimed,        // the timed loops (host wall time, waiting for the device included)
+  kCeiling,      // the device's ceilings (the copy roofline) measured on first use
+  kCount
+};
+
+std::string_view ToString(Phase phase);
+
+// Adds the wall time from its construction to its destruction to `phase`, less the time of the
+// Spending scopes opened inside it on the same thread (each second counts once, in the innermost
+// phase). Scopes on other threads than the run's first (work done beside the timed loop) are
+// not counted.
+class Spending {
+ public:
+  explicit Spending(Phase phase);
+  ~Spending();
+  Spending(const Spending&) = delete;
+  Spending& operator=(const Spending&) = delete;
+
+ private:
+  Phase phase_;
+  Spending* outer_;
+  double started_;  // seconds since the process began, when this scope last resumed
+};
+
+struct TimeSpent {
+  double wall_seconds = 0;  // since the process began
+  std::array<double, static_cast<size_t>(Phase::kCount)> seconds{};
+  double Other() const;     // wall time outside every phase: Google Benchmark, start-up, reports
+};
+
+TimeSpent Spent();
+
+// {"wall_s": 12.3, "case_s": 1.2, ..., "other_s": 0.4}
+std::string ToJson(const TimeSpent& spent);
+// "12.3 s: case 1.2 s, check 0.3 s, ..., other 0.4 s"
+std::string ToText(const TimeSpent& spent);
+
+}  // namespace csbench

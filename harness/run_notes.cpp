@@ -1,0 +1,54 @@
+#include "harness/run_notes.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <map>
+#include <mutex>
+
+namespace csbench {
+namespace {
+
+struct Notes {
+  std::mutex lock;
+  bool keep_samples = false;
+  std::map<std::string, std::vector<RunNote>, std::less<>> by_name;
+};
+
+Notes& TheNotes() {
+  static Notes notes;
+  return notes;
+}
+
+}  // namespace
+
+void KeepSamples(bool keep) { TheNotes().keep_samples = keep; }
+bool KeepingSamples() { return TheNotes().keep_samples; }
+
+void AddRunNote(const std::string& name, RunNote note) {
+  Notes& notes = TheNotes();
+  std::lock_guard lock(notes.lock);
+  notes.by_name[name].push_back(std::move(note));
+}
+
+std::vector<RunNote> TakeRunNotes(const std::string& name, size_t runs) {
+  Notes& notes = TheNotes();
+  std::lock_guard lock(notes.lock);
+  auto it = notes.by_name.find(name);
+  if (it == notes.by_name.end()) return {};
+  std::vector<RunNote> all = std::move(it->second);
+  notes.by_name.erase(it);
+  if (all.size() > runs) all.erase(all.begin(), all.end() - static_cast<std::ptrdiff_t>(runs));
+  return all;
+}
+
+std::string ToJsonMembers(const RunNote& note) {
+  std::string json;
+  if (note.clock_guard > 0) json += fmt::format("\"clock_guard\": {:.4f}, ", note.clock_guard);
+  json += fmt::format("\"measured\": {}", note.measured);
+  if (note.throttled) json += ", \"throttled\": true";
+  if (!note.samples.empty()) json += fmt::format(", \"samples_s\": [{:.6e}]", fmt::join(note.samples, ", "));
+  return json;
+}
+
+}  // namespace csbench

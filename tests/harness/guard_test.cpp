@@ -1,0 +1,175 @@
+// The clock guard (MeasureGuarded, GuardRatio), the notes it leaves for the JSON report, and the
+// ledger of where a run's time goes.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "harness/clock_probe.hpp"
+#include "harness/ledger.hpp"
+#include "harness/measure.hpp"
+#include "harness/points.hpp"
+#include "harness/reporters.hpp"
+#include "harness/run_notes.hpp"
+
+namespace csbench {
+namespace {
+
+// A guard that reads the given ratios in turn (the last one repeats) and counts its raises.
+struct FakeGuard {
+  std::vector<double> ratios;
+  size_t reads = 0;
+  int raises = 0;
+  GuardMemory memory;
+  ClockGuardHooks Hooks() {
+    return {.read = [this] { return ratios[std::min(reads++, ratios.size() - 1)]; },
+            .raise = [this] { ++raises; },
+            .memory = &memory};
+  }
+};
+
+// Samples numbered by the measurement they belong to: 1.0, 1.0 for the first, 2.0, 2.0 ...
+struct NumberedSamples {
+  int taken = 0;
+  size_t per_measurement;
+  double operator()() { return 1.0 + static_cast<double>(taken++ / per_measurement); }
+};
+
+TEST(ClockGuard, MeasuresOnceWhenTheClocksAreUp) {
+  FakeGuard guard{.ratios = {1.01}};
+  NumberedSamples samples{.per_measurement = 2};
+  RunNote note;
+  EXPECT_EQ(MeasureGuarded(2, std::ref(samples), guard.Hooks(), note), (std::vector<double>{1.0, 1.0}));
+  EXPECT_EQ(note.measured, 1u);
+  EXPECT_FALSE(note.throttled);
+  EXPECT_DOUBLE_EQ(note.clock_guard, 1.01);
+  EXPECT_EQ(guard.raises, 0);
+}
+
+TEST(ClockGuard, MeasuresAgainAfterRaisingWhenTheClocksWereDown) {
+  // Down after the first measurement (20% slower), up after the second.
+  FakeGuard guard{.ratios = {1.20, 1.00}};
+  NumberedSamples samples{.per_measurement = 3};
+  RunNote note;
+  EXPECT_EQ(MeasureGuarded(3, std::ref(samples), guard.Hooks(), note), (std::vector<double>{2.0, 2.0, 2.0}));
+  EXPECT_EQ(note.measured, 2u);
+  EXPECT_FALSE(note.throttled);
+  EXPECT_EQ(guard.raises, 1);
+  EXPECT_FALSE(guard.memory.still_throttled);
+}
+
+TEST(ClockGuard, StopsAfterThreeMeasurementsAndSaysTheClocksWereStillDown) {
+  FakeGuard guard{.ratios = {1.20}};
+  NumberedSamples samples{.per_measurement = 1};
+  RunNote note;
+  // Never an empty result: the last measurement's samples, marked.
+  EXPECT_EQ(MeasureGuarded(1, std::ref(samples), guard.Hooks(), note), (std::vector<double>{3.0}));
+  EXPECT_EQ(note.measured, kMaxMeasurements);
+  EXPECT_TRUE(note.throttled);
+  EXPECT_DOUBLE_EQ(note.clock_guard, 1.20);
+  EXPECT_EQ(guard.raises, 2);
+  EXPECT_TRUE(guard.memory.still_throttled);
+  // The next loop on a device still down is measured once and marked, not three times.
+  RunNote next;
+  EXPECT_EQ(MeasureGuarded(1, std::ref(samples), guard.Hooks(), next).size(), 1u);
+  EXPECT_EQ(next.measured, 1u);
+  EXPECT_TRUE(next.throttled);
+  // Once a loop finds the clocks up again, the retries come back.
+  guard.ratios = {1.0};
+  RunNote up;
+  MeasureGuarded(1, std::ref(samples), guard.Hooks(), up);
+  EXPECT_FALSE(up.throttled);
+  guard.ratios = {1.3, 1.0};
+  guard.reads = 0;
+  RunNote again;
+  MeasureGuarded(1, std::ref(samples), guard.Hooks(), again);
+  EXPECT_EQ(again.measured, 2u);
+}
+
+TEST(ClockGuard, TheToleranceIsTheBoundary) {
+  FakeGuard guard{.ratios = {1 + kGuardTolerance}};
+  NumberedSamples samples{.per_measurement = 1};
+  RunNote note;
+  MeasureGuarded(1, std::ref(samples), guard.Hooks(), note);
+  EXPECT_FALSE(note.throttled);
+}
+
+TEST(ClockGuard, WithoutAGuardMeasuresOnce) {
+  NumberedSamples samples{.per_measurement = 4};
+  RunNote note;
+  EXPECT_EQ(MeasureGuarded(4, std::ref(samples), ClockGuardHooks{}, note).size(), 4u);
+  EXPECT_EQ(note.measured, 1u);
+  EXPECT_EQ(note.clock_guard, 0);
+  EXPECT_FALSE(note.throttled);
+}
+
+TEST(ClockGuard, RatioIsAgainstTheFastestRunEver) {
+  ClockRecord record;
+  EXPECT_DOUBLE_EQ(GuardRatio(2e-3, record), 1.0);  // the first reading is the fastest so far
+  EXPECT_DOUBLE_EQ(GuardRatio(2.2e-3, record), 1.1);
+  EXPECT_DOUBLE_EQ(GuardRatio(1e-3, record), 1.0);  // a faster run lowers the record
+  EXPECT_DOUBLE_EQ(GuardRatio(2e-3, record), 2.0);
+  // RaiseClocks accepting a slower device (two capped raises) leaves the guard's reference alone.
+  record.best_seconds = 5e-3;
+  RaiseClocks([] { return 5e-3; }, record, 0.01, 0.01);
+  EXPECT_DOUBLE_EQ(record.fastest_seconds, 1e-3);
+}
+
+TEST(RunNotes, TheLastCallsAreTheReportedRuns) {
+  TakeRunNotes("notes/a", 100);
+  for (uint64_t iterations : {1, 7, 70, 70, 70}) AddRunNote("notes/a", {.iterations = iterations});
+  const std::vector<RunNote> notes = TakeRunNotes("notes/a", 3);
+  ASSERT_EQ(notes.size(), 3u);
+  for (const RunNote& n : notes) EXPECT_EQ(n.iterations, 70u);
+  EXPECT_TRUE(TakeRunNotes("notes/a", 3).empty());  // taken: a later benchmark of that name starts afresh
+}
+
+TEST(RunNotes, JsonMembers) {
+  EXPECT_EQ(ToJsonMembers({.iterations = 5, .clock_guard = 1.0123, .measured = 1}),
+            "\"clock_guard\": 1.0123, \"measured\": 1");
+  EXPECT_EQ(ToJsonMembers({.iterations = 5, .clock_guard = 1.25, .measured = 3, .throttled = true}),
+            "\"clock_guard\": 1.2500, \"measured\": 3, \"throttled\": true");
+  EXPECT_EQ(ToJsonMembers({.iterations = 5, .measured = 1, .samples = {0.5, 0.25}}),
+            "\"measured\": 1, \"samples_s\": [5.000000e-01, 2.500000e-01]");
+}
+
+TEST(RunNotes, GoIntoTheDescribedEntry) {
+  Describe("notes/described", {.family = "notes", .variant = "described"});
+  const std::string entries = "{\n      \"name\": \"notes/described\",\n      \"iterations\": 5\n    }";
+  const std::string json = WithDescriptions(entries, {"notes/described"}, {"\"measured\": 2"});
+  EXPECT_NE(json.find("\"csbench\": {\"family\": \"notes\", \"variant\": \"described\", \"clock\": \"device\", "
+                      "\"axes\": {}, \"measured\": 2},"),
+            std::string::npos)
+      << json;
+}
+
+TEST(Ledger, EachSecondCountsOnceInTheInnermostPhase) {
+  const TimeSpent before = Spent();
+  {
+    Spending outer(Phase::kCase);
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    {
+      Spending inner(Phase::kCheck);
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  // Another thread's phases are not the run's wall time.
+  std::thread([] {
+    Spending beside(Phase::kCase);
+    std::this_thread::sleep_for(std::chrono::milliseconds(40));
+  }).join();
+  const TimeSpent after = Spent();
+  const double case_s = after.seconds[static_cast<size_t>(Phase::kCase)] - before.seconds[static_cast<size_t>(Phase::kCase)];
+  const double check_s =
+      after.seconds[static_cast<size_t>(Phase::kCheck)] - before.seconds[static_cast<size_t>(Phase::kCheck)];
+  EXPECT_NEAR(case_s, 0.050, 0.015);
+  EXPECT_NEAR(check_s, 0.050, 0.015);
+  EXPECT_GE(after.Other(), 0.0);
+  EXPECT_NE(ToJson(after).find("\"check_s\": "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace csbench

@@ -55,6 +55,21 @@ benchmarks, 7 against 7 cannot reach Holm's first step even when every sample
 of the run is below every sample of the baseline).
 FASTER is decided the same way in the other direction and never fails.
 
+A repetition measured with the clocks down: on a GPU, bench's clock guard times a
+probe after each timed loop and, while the probe is slower than its fastest by more
+than 5%, measures a GPU-timed loop again (3 times in all at most); a repetition whose
+clocks were still down at the end carries "throttled": true in its entry's csbench
+field (with clock_guard, the probe's time over its fastest).  A benchmark any of whose run's repetitions is
+throttled is never SLOWER nor FASTER: where its numbers say either, it is UNSURE (so
+it never fails the call), and the report says why, e.g. "measured with the clocks down
+(guard x1.12 in 2 of 9 repetitions)".  A throttled repetition of the baseline (a stored
+baseline is recorded from runs, its notes kept) can only have made the baseline
+slower and noisier: a SLOWER verdict against it stands (the run is slower still than
+a baseline at full clocks would be), a FASTER one is UNSURE with the baseline's
+reason; record warns about such benchmarks, to be recorded again (join --filter, then
+merge --replace).  Throttled benchmarks stay in the correction, so the verdicts of
+the others do not change.  Runs without these notes compare as they always did.
+
 A run whose context says interrupted (a benchmark stopped by Ctrl-C or a CI
 timeout) is partial: only its entries are compared, and the baseline's other
 entries are listed as NOT_RUN, not MISSING.  A benchmark that both sides skipped
@@ -145,7 +160,9 @@ RECORD_OWNED_FLAGS = ("--benchmark_repetitions", "--benchmark_out",
 # Noise classes: each gets its noise floor from its own entries.
 DEVICE, CPU, HOST = "device-timed", "cpu", "host-clocked"
 NOISE_CLASSES = (DEVICE, CPU, HOST)
-# Where a benchmark sits (family, variant, axes, clock): the field csbench writes into each entry.
+# Where a benchmark sits (family, variant, axes, clock): the field csbench writes into each entry;
+# in a run of a timed loop it also holds the loop's note (clock_guard, measured, throttled,
+# samples_s).
 POINT_KEY = "csbench"
 CLOCKS = ("device", "host")
 # Files written before that field: how their names spelled each part (point_from_name only).
@@ -219,6 +236,8 @@ class Result:
     point: Point = None           # where it sits (point_of its first entry)
     noise_class: str = DEVICE
     processes: list = field(default_factory=list)  # per sample: its process (None: unknown)
+    guards: list = field(default_factory=list)     # per sample: clock_guard (None: no guard)
+    throttled: list = field(default_factory=list)  # per sample: measured with the clocks down
 
     @property
     def family(self):
@@ -256,6 +275,20 @@ class Result:
         """Robust relative spread of the throughputs, or None with too few samples."""
         return relative_spread(self.throughputs(use_rate))
 
+    @property
+    def throttled_count(self):
+        """How many samples were measured with the clocks down."""
+        return sum(self.throttled)
+
+    def clocks_down(self):
+        """Why its samples cannot stand for the device at full clocks, e.g. "guard x1.12
+        in 2 of 9 repetitions"; None when no sample is throttled."""
+        if not self.throttled_count:
+            return None
+        guards = [g for g, t in zip(self.guards, self.throttled) if t and g is not None]
+        worst = f"guard x{max(guards):.2f} in " if guards else ""
+        return f"{worst}{self.throttled_count} of {self.repetitions} repetitions"
+
 
 @dataclass
 class Comparison:
@@ -273,6 +306,8 @@ class Comparison:
     class_process: tuple = None  # (pooled sd, df) of its class's process levels, and R
     detectable_pct: float = None  # smallest slowdown that would be SLOWER; None: none
     problems: list = field(default_factory=list)  # nonsense found on either side
+    would_be: str = None         # SLOWER or FASTER, made UNSURE by throttled samples
+    caveats: list = field(default_factory=list)  # why the samples may not hold (clocks down)
 
     @property
     def point(self):
@@ -502,11 +537,25 @@ def add_sample(result, entry, label):
         return
     result.times_ns.append(time_ns)
     result.processes.append(entry.get(PROCESS_KEY))
+    guard, throttled = run_note(entry)
+    result.guards.append(guard)
+    result.throttled.append(throttled)
     for key in RATE_KEYS:
         if key in entry:
             result.counter_counts[key] = result.counter_counts.get(key, 0) + 1
     if RATE_KEY in entry:
         result.rates.append(float(entry[RATE_KEY]))
+
+
+def run_note(entry):
+    """(clock_guard or None, throttled) of an entry's note; (None, False) without one (an
+    aggregate, a plain loop, a file written before the notes)."""
+    note = entry.get(POINT_KEY)
+    if not isinstance(note, dict):
+        return None, False
+    guard = note.get("clock_guard")
+    guard = float(guard) if positive_finite(guard) else None
+    return guard, note.get("throttled") is True
 
 
 def collect_results(data):
@@ -789,11 +838,25 @@ def decide_verdicts(comparisons, threshold_pct, noise_factor):
         if pooled_bar is not None:
             c.process_bar = max(c.process_bar or 0.0, pooled_bar)
         c.verdict = classify(c.change_pct, c.noise, c.p_adjusted, threshold_pct, noise_factor, c.process_bar)
+        distrust_throttled(c)
         c.detectable_pct = change_bar(c.noise, threshold_pct, noise_factor, c.process_bar)
         if c.p_slower is None or \
                 smallest_pvalue(c.base.repetitions, c.run.repetitions) * len(tested) >= ALPHA:
             c.detectable_pct = None  # no test, or even total separation would not survive
     return len(tested)
+
+
+def distrust_throttled(c):
+    """Make a verdict that throttled samples may have made UNSURE (see the module's
+    docstring): any throttled repetition of the run, both directions; of the baseline, FASTER
+    only (a slowed baseline hides a regression, never invents one)."""
+    run_down, base_down = c.run.clocks_down(), c.base.clocks_down()
+    if run_down:
+        c.caveats.append(f"measured with the clocks down ({run_down})")
+    if base_down:
+        c.caveats.append(f"baseline measured with the clocks down ({base_down})")
+    if (run_down and c.verdict in ("SLOWER", "FASTER")) or (base_down and c.verdict == "FASTER"):
+        c.would_be, c.verdict = c.verdict, "UNSURE"
 
 
 def family_geomeans(comparisons):
@@ -944,6 +1007,7 @@ def notes(comparisons, floors, threshold_pct, noise_factor, class_spreads=None, 
     if undetectable:
         lines.append(f"{undetectable} benchmarks could not have been found SLOWER: their "
                      "repetitions are too few for a U test to survive the correction")
+    lines += throttle_lines(comparisons)
     for c in comparisons:
         if c.verdict == "SKIPPED":
             continue  # the table's row says it; the reason is the same on both sides
@@ -953,6 +1017,29 @@ def notes(comparisons, floors, threshold_pct, noise_factor, class_spreads=None, 
         for problem in c.problems:
             lines.append(f"ERROR {c.name}: nonsense in the {problem}")
     return lines
+
+
+def throttle_lines(comparisons):
+    """What the clock guard's notes did to the verdicts: how many benchmarks of each side were
+    throttled, and each verdict made UNSURE by them with its reason; nothing without notes."""
+    lines = []
+    for side, attr in (("run", "run"), ("baseline", "base")):
+        down = sum(getattr(c, attr) is not None and getattr(c, attr).throttled_count > 0
+                   for c in comparisons if c.compared)
+        if down:
+            never = "never SLOWER nor FASTER" if side == "run" else "never FASTER"
+            lines.append(f"{down} benchmarks of the {side} were measured with the clocks down in "
+                         f"some repetitions (throttled): {never}")
+    for c in comparisons:
+        if c.would_be:
+            lines.append(f"UNSURE {c.name}: {c.change_pct:+.1f}% would be {c.would_be}, but "
+                         + "; ".join(c.caveats))
+    return lines
+
+
+def throttled_entries(rc):
+    """How many benchmarks of a run have a repetition measured with the clocks down."""
+    return sum(c.run is not None and c.run.throttled_count > 0 for c in rc.comparisons)
 
 
 def run_header(rc):
@@ -976,9 +1063,11 @@ def summary_lines(runs, n_tests, status, fail_on=NOISE_CLASSES):
              f"{n_tests} U tests corrected together (Holm)"]
     for rc in runs:
         counts = {v: sum(c.verdict == v for c in rc.comparisons) for v in VERDICTS}
+        throttled = throttled_entries(rc)
         lines.append(f"{rc.device} [{rc.key}] ({rc.run_path}"
                      f"{', PARTIAL' if rc.interrupted else ''}): "
-                     + ", ".join(f"{n} {v}" for v, n in counts.items() if n))
+                     + ", ".join(f"{n} {v}" for v, n in counts.items() if n)
+                     + (f"; {throttled} measured with the clocks down" if throttled else ""))
     for rc in runs:
         for c in rc.comparisons:
             if c.verdict == "SLOWER":
@@ -986,6 +1075,9 @@ def summary_lines(runs, n_tests, status, fail_on=NOISE_CLASSES):
                     f"; not failing: {c.base.noise_class}, not in --fail-on"
                 lines.append(f"SLOWER on {rc.device} [{rc.key}]: {c.name} {c.change_pct:+.1f}% "
                              f"(noise {fmt_noise(c)}, {fmt_test(c)}{not_failing})")
+            elif c.would_be == "SLOWER":
+                lines.append(f"UNSURE on {rc.device} [{rc.key}]: {c.name} {c.change_pct:+.1f}% "
+                             f"(would be SLOWER, but {'; '.join(c.caveats)}; not failing)")
     if tuple(fail_on) != NOISE_CLASSES:
         lines.append(f"failing classes (--fail-on): {', '.join(fail_on)}")
     lines.append(f"exit status {status}")
@@ -1291,6 +1383,11 @@ def cmd_record(args, extra):
     os.replace(tmp, dest)
     for name in failed:
         print(f"warning: {name} reported an error and has no baseline", file=sys.stderr)
+    for r in results.values():
+        if r.throttled_count:
+            print(f"warning: {r.name} was measured with the clocks down ({r.clocks_down()}): "
+                  "runs compared with it are never FASTER; record it again (join --filter, "
+                  "then merge --replace)", file=sys.stderr)
     print(f"recorded {len(results) - len(failed)} benchmarks x {args.repetitions} "
           f"repetitions ({args.runs} run{'s' if args.runs > 1 else ''}) for "
           f"{data['context'].get('device', 'unknown device')} in {dest}")

@@ -16,6 +16,7 @@ sys.path.insert(0, str(REPO / "scripts"))
 sys.path.insert(0, str(HERE / "fixtures"))
 
 import compare  # noqa: E402
+import notes  # noqa: E402
 import synth  # noqa: E402
 
 SLOW = "reduction/naive/wg8x32/domain1920x1080"
@@ -639,6 +640,9 @@ out = next(a.split("=", 1)[1] for a in args if a.startswith("--benchmark_out="))
 reps = int(next(a.split("=", 1)[1] for a in args if a.startswith("--benchmark_repetitions=")))
 data = synth.make_run(repetitions=reps, seed=int(os.environ.get("FAKE_SEED", "1")),
                      interrupted=os.environ.get("FAKE_EXIT") == "130")
+if os.environ.get("FAKE_THROTTLED"):  # that benchmark's first repetition measured with the clocks down
+    import notes
+    data = notes.with_notes(data, throttled={{os.environ["FAKE_THROTTLED"]: ((0,), 1.09)}})
 data["context"]["argv"] = args
 open(out, "w").write(json.dumps(data))
 sys.exit(int(os.environ.get("FAKE_EXIT", "0")))
@@ -1220,3 +1224,136 @@ class PointTest(CompareTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+OTHER = "reduction/prefetch4/wg16x16/domain3840x2160"
+
+
+class ThrottleTest(CompareTestCase):
+    """Repetitions measured with the clocks down (the clock guard's "throttled") never make a
+    verdict either way; runs with notes but no throttling compare as those without."""
+
+    def setUp(self):
+        super().setUp()
+        self.base = synth.write(self.dir / "base.json", notes.with_notes(synth.make_run(seed=1)))
+
+    def noted(self, name, throttled=None, **kwargs):
+        """Write notes.with_notes(synth.make_run(**kwargs), throttled) under name."""
+        return synth.write(self.dir / name, notes.with_notes(synth.make_run(**kwargs), throttled))
+
+    def test_throttled_slowdown_is_unsure_and_passes(self):
+        run = self.noted("run.json", {SLOW: ((0, 4), 1.12)}, seed=2, slow={SLOW: 1.25})
+        status, out, err = self.compare(run)
+        self.assertEqual(status, 0, err)
+        self.assertEqual(verdicts(out)[SLOW], "UNSURE")
+        self.assertEqual(set(verdicts(out).values()) - {"UNSURE"}, {"SAME"})
+        self.assertIn(f"UNSURE {SLOW}: -19.6% would be SLOWER, but measured with the clocks down "
+                      "(guard x1.12 in 2 of 9 repetitions)", out)
+        self.assertIn(f"UNSURE on Synthetic GPU A [10de-2330-2434596864]: {SLOW} -19.6% "
+                      "(would be SLOWER, but measured with the clocks down", out)
+        self.assertIn("1 measured with the clocks down", out)
+        self.assertNotIn("SLOWER on", out)
+
+    def test_unthrottled_slowdown_beside_a_throttled_one_still_fails(self):
+        run = self.noted("run.json", {SLOW: ((3,), 1.07)}, seed=2, slow={SLOW: 1.25, OTHER: 1.25})
+        status, out, err = self.compare(run)
+        self.assertEqual(status, 1, err)
+        self.assertEqual(verdicts(out)[SLOW], "UNSURE")
+        self.assertEqual(verdicts(out)[OTHER], "SLOWER")
+        self.assertIn(f"SLOWER on Synthetic GPU A [10de-2330-2434596864]: {OTHER} -20.", out)
+        self.assertIn("(guard x1.07 in 1 of 9 repetitions)", out)
+
+    def test_throttled_slowdown_does_not_fail_markdown_or_script(self):
+        run = self.noted("run.json", {SLOW: ((0,), 1.2)}, seed=2, slow={SLOW: 1.25})
+        status, out, _ = self.compare(run, "--markdown")
+        self.assertEqual(status, 0)
+        self.assertIn("measured with the clocks down (guard x1.20 in 1 of 9 repetitions)", out)
+        proc = subprocess.run([sys.executable, str(REPO / "scripts" / "compare.py"), str(run),
+                               "--baseline", str(self.base)], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+
+    def test_throttled_speedup_is_unsure(self):
+        run = self.noted("run.json", {SLOW: ((1,), 1.1)}, seed=2, slow={SLOW: 0.8})
+        status, out, err = self.compare(run)
+        self.assertEqual(status, 0, err)
+        self.assertEqual(verdicts(out)[SLOW], "UNSURE")
+        self.assertIn("would be FASTER, but measured with the clocks down", out)
+
+    def test_throttled_without_a_change_stays_same(self):
+        run = self.noted("run.json", {SLOW: ((1,), 1.1)}, seed=2)
+        status, out, err = self.compare(run)
+        self.assertEqual(status, 0, err)
+        self.assertEqual(set(verdicts(out).values()), {"SAME"})
+        self.assertIn("1 benchmarks of the run were measured with the clocks down in some "
+                      "repetitions (throttled): never SLOWER nor FASTER", out)
+
+    def test_throttled_baseline_keeps_slower_but_not_faster(self):
+        # A repetition of the baseline taken with the clocks down made the baseline slower: a run
+        # slower still is slower than the baseline at full clocks, a faster one may not be.
+        self.base = synth.write(self.dir / "base.json", notes.with_notes(
+            synth.make_run(seed=1), throttled={SLOW: ((2,), 1.15)}))
+        status, out, err = self.compare(self.noted("slow.json", seed=2, slow={SLOW: 1.25}))
+        self.assertEqual(status, 1, err)
+        self.assertEqual(verdicts(out)[SLOW], "SLOWER")
+        self.assertIn("1 benchmarks of the baseline were measured with the clocks down in some "
+                      "repetitions (throttled): never FASTER", out)
+        status, out, err = self.compare(self.noted("fast.json", seed=2, slow={SLOW: 0.8}))
+        self.assertEqual(status, 0, err)
+        self.assertEqual(verdicts(out)[SLOW], "UNSURE")
+        self.assertIn("would be FASTER, but baseline measured with the clocks down "
+                      "(guard x1.15 in 1 of 9 repetitions)", out)
+
+    def test_notes_without_throttling_compare_as_before(self):
+        # The same numbers with and without notes (guard readings, samples_s lists, a context
+        # whose time_spent is an object) give the same report, byte for byte.
+        for kwargs in ({"seed": 2}, {"seed": 2, "slow": {SLOW: 1.25}}, {"seed": 3, "scale": 0.8}):
+            with self.subTest(**kwargs):
+                base, run = self.dir / "b.json", self.dir / "r.json"
+                synth.write(base, synth.make_run(seed=1))
+                synth.write(run, synth.make_run(**kwargs))
+                before = run_main(run, "--baseline", base)
+                synth.write(base, notes.with_notes(synth.make_run(seed=1)))
+                synth.write(run, notes.with_notes(synth.make_run(**kwargs)))
+                data = json.loads(run.read_text())
+                self.assertIsInstance(data["context"]["time_spent"], dict)
+                self.assertTrue(any("samples_s" in e["csbench"] for e in data["benchmarks"]))
+                self.assertEqual(run_main(run, "--baseline", base), before)
+
+    def test_context_with_time_spent_loads_merges_and_joins(self):
+        run = self.noted("run.json", seed=2)
+        data = compare.load_run(run)
+        self.assertEqual(data["context"]["time_spent"]["wall_s"], 12.5)
+        self.assertEqual(compare.key_of(data, run), synth.DEVICE_A["device_key"])
+        parts = [self.noted("a.json", seed=3, drop=[SLOW]),
+                 self.noted("b.json", seed=3, benchmarks=[s for s in synth.default_benchmarks()
+                                                          if s[0] == SLOW])]
+        status, out, err = run_main("merge", self.dir / "merged.json", *parts)
+        self.assertEqual(status, 0, err)
+        status, out, err = run_main("join", self.dir / "joined.json", run, self.dir / "merged.json")
+        self.assertEqual(status, 0, err)
+        joined = json.loads((self.dir / "joined.json").read_text())
+        self.assertEqual(joined["context"]["time_spent"], notes.TIME_SPENT)
+        status, out, err = run_main(run, "--baseline", self.dir / "joined.json")
+        self.assertEqual(status, 0, err)
+        self.assertEqual(set(verdicts(out).values()), {"SAME"})
+
+    def test_joined_baseline_keeps_throttled_repetitions(self):
+        down = self.noted("down.json", {SLOW: ((0,), 1.3)}, seed=3, repetitions=3)
+        up = self.noted("up.json", seed=4, repetitions=3)
+        status, _, err = run_main("join", self.dir / "joined.json", up, down)
+        self.assertEqual(status, 0, err)
+        result = compare.collect_results(compare.load_run(self.dir / "joined.json"))[SLOW]
+        self.assertEqual(result.throttled, [False] * 3 + [True, False, False])
+        self.assertEqual(result.clocks_down(), "guard x1.30 in 1 of 6 repetitions")
+
+    def test_record_warns_about_a_throttled_benchmark(self):
+        bench = self.dir / "bench"
+        bench.write_text(FAKE_BENCH.format(python=sys.executable, fixtures=str(HERE / "fixtures")))
+        bench.chmod(0o755)
+        os.environ["FAKE_THROTTLED"] = SLOW
+        self.addCleanup(os.environ.pop, "FAKE_THROTTLED")
+        status, out, err = run_main("record", "--bench", bench, "--out", self.dir / "baselines")
+        self.assertEqual(status, 0, err)
+        self.assertEqual(err.count("measured with the clocks down"), 1, err)
+        self.assertIn(f"warning: {SLOW} was measured with the clocks down "
+                      "(guard x1.09 in 3 of 9 repetitions)", err)

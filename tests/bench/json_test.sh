@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Each benchmark's description in a real run's JSON report: every entry, repetitions and
 # aggregates alike, carries "csbench" with the family, variant, clock and axes that its name says,
-# numbers as JSON numbers. Small overridden domains keep the run short; the roofline, which takes
-# no override, is its largest part.
+# numbers as JSON numbers; each run of a timed loop adds its note (the clock guard's reading, how
+# often it was measured, its samples with --samples); the context says where the wall time went.
+# Small overridden domains keep the run short; the roofline, which takes no override, is its
+# largest part.
 set -uo pipefail
 bench=$1
 fail=0
@@ -22,7 +24,10 @@ names = set()
 for b in entries:
     assert "error_occurred" not in b, b
     c = b["csbench"]
-    assert set(c) == {"family", "variant", "clock", "axes"}, c
+    description = {"family", "variant", "clock", "axes"}
+    # Aggregates carry the description alone; a run of a timed loop adds its note.
+    notes = {"clock_guard", "measured", "throttled"} if b["run_type"] == "iteration" else set()
+    assert description <= set(c) <= description | notes, c
     assert c["clock"] in ("device", "host"), c
     name = b["run_name"]  # an aggregate's "name" ends in _mean, _median...
     names.add(name)
@@ -35,7 +40,8 @@ for b in entries:
 assert len(names) == 10, sorted(names)
 assert sum(b["run_type"] == "aggregate" for b in entries) >= 10 * 3, len(entries)
 
-by_name = {b["name"]: b["csbench"] for b in entries}
+# The descriptions alone (the notes are checked below).
+by_name = {b["name"]: {k: v for k, v in b["csbench"].items() if k in description} for b in entries}
 gs = "run_simulation/global/workgroup8x8/domain64x32/total512/image32/"
 assert by_name[gs + "compute"] == {
     "family": "run_simulation", "variant": "global", "clock": "device",
@@ -52,19 +58,76 @@ assert by_name["append/plain_loop/domain4096/keep50"]["axes"] == {"domain": "409
 assert by_name["atomics/plain_loop_float/domain4096x1"]["variant"] == "plain_loop_float"
 assert by_name["roofline/copy_command/domain4096x4096"] == {
     "family": "roofline", "variant": "copy_command", "clock": "device", "axes": {"domain": "4096x4096"}}
+
+# Every run of a device-timed loop says how often it was measured (the guard measures again while
+# the clocks are down); without --samples no entry carries samples.
+device_runs = [b for b in entries if b["run_type"] == "iteration" and b["csbench"]["clock"] == "device"]
+assert len(device_runs) == 4 * 2, [b["name"] for b in device_runs]
+for b in device_runs:
+    measured = b["csbench"]["measured"]
+    assert isinstance(measured, int) and not isinstance(measured, bool) and measured >= 1, b
+assert not [b["name"] for b in entries if "samples_s" in b["csbench"]]
+# A CPU device (lavapipe) has no clocks of its own to guard.
+if d["context"].get("device_type") == "cpu":
+    assert not [b["name"] for b in entries if "clock_guard" in b["csbench"]]
+else:
+    assert all(b["csbench"]["clock_guard"] > 0 for b in device_runs), device_runs
+
+# Where the wall time went: each phase its share, together no more than the whole.
+spent = d["context"]["time_spent"]
+assert isinstance(spent, dict) and "wall_s" in spent, spent
+phases = {k: v for k, v in spent.items() if k != "wall_s"}
+assert len(phases) >= 5 and all(k.endswith("_s") for k in phases), spent
+assert all(isinstance(v, (int, float)) and v >= 0 for v in spent.values()), spent
+# Each phase is rounded to 1 ms in the JSON.
+assert spent["wall_s"] >= sum(phases.values()) - 0.001 * (len(phases) + 1), spent
+assert spent["timed_s"] > 0, spent
 PY
 then
-  echo "ok: every JSON entry carries its family, variant, clock and axes"
+  echo "ok: every JSON entry carries its family, variant, clock and axes, each device-timed run its note; the context says where the time went"
 else
   echo "FAIL: the JSON's descriptions (exit $rc):"; tail -20 "$dir/out.txt"; fail=1
 fi
 
-# --benchmark_format=json on the console writes them too.
-out=$("$bench" --benchmark_format=json --benchmark_min_time=0.01 \
-  --benchmark_filter='^reduction/plain_loop/domain640x480$' 2>/dev/null)
-if /usr/bin/python3 -c 'import json,sys; (b,) = json.loads(sys.stdin.read())["benchmarks"]
-assert b["csbench"]["axes"] == {"domain": "640x480"}, b' <<<"$out"; then
-  echo "ok: the console's JSON carries the descriptions"
+# --benchmark_format=json on the console writes them too; with --samples each run of a device-timed
+# loop lists the seconds of its samples: one per batch of dispatches/sample iterations, or one per
+# iteration where each iteration is a run of its own, together the entry's time. The warm cache
+# keeps the batches small, so that a repetition has many.
+out=$("$bench" --benchmark_format=json --samples --cache=warm --domain=64x32 --benchmark_repetitions=2 \
+  --benchmark_min_time=0.2 \
+  --benchmark_filter='^(reduction/(sequential/wg8x8|plain_loop)/domain64x32|run_simulation/global/workgroup8x8/domain64x32/total512/image32/compute)$' \
+  2>/dev/null)
+if /usr/bin/python3 - <(printf '%s' "$out") <<'PY'
+import json, math, sys
+
+entries = json.load(open(sys.argv[1]))["benchmarks"]
+by_name = {b["name"]: b for b in entries}
+assert by_name["reduction/plain_loop/domain64x32_median"]["csbench"]["axes"] == {"domain": "64x32"}
+runs = [b for b in entries if b["run_type"] == "iteration"]
+assert len(runs) == 3 * 2, [b["name"] for b in runs]
+seconds = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+many = 0
+for b in runs:
+    c = b["csbench"]
+    if c["clock"] != "device":
+        assert "samples_s" not in c and "measured" not in c, b  # a plain loop has no note
+        continue
+    samples = c["samples_s"]
+    assert isinstance(samples, list) and samples, b
+    assert all(isinstance(s, float) and s > 0 for s in samples), samples
+    batch = int(b.get("dispatches/sample", 1))
+    assert len(samples) == math.ceil(b["iterations"] / batch), (b["name"], b["iterations"], batch, len(samples))
+    real_s = b["real_time"] * seconds[b["time_unit"]]
+    assert math.isclose(sum(samples) / b["iterations"], real_s, rel_tol=1e-4), (b["name"], sum(samples), real_s)
+    assert c["measured"] >= 1, b
+    many += len(samples) > 1
+assert many == 4, "every device-timed repetition should hold several samples here"
+for b in entries:
+    if b["run_type"] == "aggregate":
+        assert set(b["csbench"]) == {"family", "variant", "clock", "axes"}, b
+PY
+then
+  echo "ok: the console's JSON carries the descriptions, and with --samples each device-timed run's samples"
 else
   echo "FAIL: the console's JSON:"; echo "$out" | tail; fail=1
 fi

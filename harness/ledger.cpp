@@ -47,6 +47,8 @@ std::string_view ToString(Phase phase) {
     case Phase::kCalibration: return "calibration";
     case Phase::kTimed: return "timed";
     case Phase::kCeiling: return "ceiling";
+    case Phase::kRelease: return "release";
+    case Phase::kMeasure: return "measure";
     case Phase::kCount: break;
   }
   return "?";

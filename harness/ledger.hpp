@@ -18,6 +18,8 @@ enum class Phase {
   kCalibration,  // the untimed runs that size a batch
   kTimed,        // the timed loops (host wall time, waiting for the device included)
   kCeiling,      // the device's ceilings (the copy roofline) measured on first use
+  kRelease,      // the previous benchmark's case freed before the next one is made
+  kMeasure,      // a case's own work around its timed loop (recording a run, statistics, ...)
   kCount
 };
 

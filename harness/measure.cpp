@@ -39,23 +39,44 @@ uint32_t StableBatchSize(const std::string& key, const std::function<double()>& 
   return it->second;
 }
 
+namespace {
+
+// The timed batch of the current case (CurrentCase), kept across Google Benchmark's calls of its
+// benchmark: recording thousands of dispatches again for each of a benchmark's ten or so calls
+// cost more host time than some of its timed loops. Freed with the case, before its buffers go.
+struct KeptBatch {
+  std::string key;
+  uint32_t count = 0;
+  std::unique_ptr<TimedBatch> batch;
+};
+
+KeptBatch& TheKeptBatch() {
+  static KeptBatch kept;
+  return kept;
+}
+
+}  // namespace
+
 void MeasureDispatches(benchmark::State& state, Context& context, const std::string& key,
                        const std::function<void(Commands&, uint32_t)>& record, uint32_t period, Work work) {
-  // The latest batch recorded, by its dispatch count: the calibration's, then the timed size's.
-  std::unique_ptr<TimedBatch> batch;
-  uint32_t recorded = 0;
+  // A batch may outlive this call only while the case whose buffers it records is the current
+  // one (ReleaseCurrentCase frees it first).
+  const bool keep = CurrentCaseSlot().name == key && CurrentCaseSlot().value != nullptr;
+  KeptBatch local;
+  KeptBatch& kept = keep ? TheKeptBatch() : local;
+  if (kept.key != key) kept = KeptBatch{.key = key};
   auto time_batch = [&](uint32_t count) {
-    if (batch == nullptr || recorded != count) {
-      batch.reset();
-      batch = std::make_unique<TimedBatch>(context, [&](Commands& c) {
+    if (kept.batch == nullptr || kept.count != count) {
+      kept.batch.reset();
+      kept.batch = std::make_unique<TimedBatch>(context, [&](Commands& c) {
         for (uint32_t i = 0; i < count; ++i) {
           if (i > 0) c.Barrier();
           record(c, i);
         }
       });
-      recorded = count;
+      kept.count = count;
     }
-    return batch->Run();
+    return kept.batch->Run();
   };
   // Calibrate on one pass over the rotation (the check before timing has already run the
   // pipeline once; on a slow device, lavapipe reads 7680x4320 in about a second, each pass
@@ -288,6 +309,7 @@ CaseSlot& CurrentCaseSlot() {
 }
 
 void ReleaseCurrentCase() {
+  TheKeptBatch() = KeptBatch{};
   CaseSlot& slot = CurrentCaseSlot();
   slot.value.reset();
   slot.name.clear();

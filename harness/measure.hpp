@@ -240,7 +240,10 @@ auto& CurrentCase(const std::string& name, Make make) {
   using Case = typename decltype(make())::element_type;
   CaseSlot& slot = CurrentCaseSlot();
   if (slot.name != name || !slot.value) {
-    ReleaseCurrentCase();
+    {
+      Spending spending(Phase::kRelease);
+      ReleaseCurrentCase();
+    }
     std::shared_ptr<Case> made = make();
     slot.value = made;
     slot.name = name;
@@ -267,6 +270,7 @@ benchmark::internal::Benchmark* RegisterCheckedCase(const std::string& name, Mak
         if (!check.passed) throw std::runtime_error(check.message);
         return made;
       });
+      Spending spending(Phase::kMeasure);
       gpu.Measure(state);
     });
   });

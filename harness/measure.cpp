@@ -215,6 +215,7 @@ void MeasureHostClocked(benchmark::State& state, Context* device, const std::str
 
 void MeasurePlainLoop(benchmark::State& state, const std::function<void()>& iteration,
                       const std::function<Work()>& work, const std::function<void()>& untimed_reset) {
+  Spending spending(Phase::kTimed);
   for (auto _ : state) {
     if (untimed_reset) {
       state.PauseTiming();

@@ -26,6 +26,11 @@
 
 namespace {
 
+// Repetitions of a device's default set when --benchmark_repetitions is not given, and the
+// minimum time of each when --benchmark_min_time is not given either.
+constexpr const char* kDefaultRepetitions = "3";
+constexpr const char* kDefaultRepetitionMinTime = "0.05" CSBENCH_MIN_TIME_UNIT;
+
 void PrintHelp() {
   benchmark::PrintDefaultHelp();
   fmt::print("\n{}", csbench::OptionsHelp());
@@ -73,8 +78,19 @@ csbench::Selection ChooseSelection(const csbench::RunFlags& flags, const csbench
     }
   } else if (OnCpu(context)) {
     for (std::string_view quick : csbench::kQuickSet) selection.default_set.emplace_back(std::string(quick));
+    // The DirectCompute claim that a group below one subgroup wastes the machine compares these
+    // two sizes (scripts/findings-rules.toml); the device decides which they are.
+    if (context != nullptr && context->info().subgroup_size > 1) {
+      const uint32_t size = context->info().subgroup_size;
+      selection.default_set.emplace_back(fmt::format("^group_size/scale_add/wg({}|{})x1/", size, size / 2));
+    }
   } else {
-    selection.default_set.emplace_back(fmt::format("-{}", csbench::kGpuDefaultLeavesOut));
+    // One negative filter: the default set's filters select a name when any of them matches it.
+    std::string left_out;
+    for (std::string_view pattern : csbench::kGpuDefaultLeavesOut) {
+      left_out += fmt::format("{}({})", left_out.empty() ? "" : "|", pattern);
+    }
+    selection.default_set.emplace_back("-" + left_out);
   }
   return selection;
 }
@@ -126,11 +142,28 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "csbench: {}\n", e.message);
     return 2;
   }
+  // A device's default set (no --benchmark_filter, no --manifest) runs each benchmark
+  // kDefaultRepetitions times unless --benchmark_repetitions says otherwise: scripts/findings.py
+  // needs 3 repetitions to measure a spread, and with one it leaves undecided every claim that
+  // an assumed +-10% could turn. Google Benchmark finds the iteration count on the first
+  // repetition only; each further one costs about the minimum time.
+  std::string repetitions;  // as given; Google Benchmark's default is 1
+  for (const std::string& a : args) {
+    if (a.starts_with("--benchmark_repetitions=")) repetitions = a.substr(a.find('=') + 1);
+  }
+  const bool default_repetitions = repetitions.empty() && !flags.filter && options.manifests.empty();
+  if (default_repetitions) {
+    repetitions = kDefaultRepetitions;
+    args.insert(args.begin() + 1, "--benchmark_repetitions=" + repetitions);
+  }
+  if (repetitions.empty()) repetitions = "1";
   // csbench's default minimum time is shorter than Google Benchmark's 0.5 s: a GPU sample is a
   // batch of at least 2 ms timed by the device's clock, so 0.1 s is 50 samples or more, and the
-  // whole suite stays within minutes. --benchmark_min_time overrides it.
+  // whole suite stays within minutes. The default set's repetitions take half that each (25
+  // samples or more, 75 in all), so that three cost a GPU about what one of 0.1 s did.
+  // --benchmark_min_time overrides both.
   if (!flags.min_time_given) {
-    flags.min_time = csbench::kDefaultMinTime;
+    flags.min_time = default_repetitions ? kDefaultRepetitionMinTime : csbench::kDefaultMinTime;
     args.insert(args.begin() + 1, std::string("--benchmark_min_time=") + flags.min_time);
   }
   std::vector<char*> rest;
@@ -194,6 +227,7 @@ int main(int argc, char** argv) {
   if (context == nullptr) suite->options.backend = csbench::Backend::kPlainLoop;
   for (const auto& [name, value] : run_context) benchmark::AddCustomContext(name, value);
   benchmark::AddCustomContext("min_time", flags.min_time);
+  benchmark::AddCustomContext("repetitions", repetitions);
   csbench::Selection selection;
   try {
     selection = ChooseSelection(flags, context.get());

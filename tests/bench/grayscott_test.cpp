@@ -63,7 +63,10 @@ TEST(GrayScottTest, EachDomainRunsItsOwnScheduleAndAnOverrideTheChapters) {
     runs.insert(p.name.substr(p.name.find("/domain")));
     EXPECT_FALSE(p.test);
   }
-  EXPECT_EQ(runs, (std::set<std::string>{"/domain2048x1024/total512/image32/compute",
+  EXPECT_EQ(runs, (std::set<std::string>{"/domain1024x512/total32/image4/compute",
+                                         "/domain1024x512/total32/image4/compute+download",
+                                         "/domain1024x512/total32/image4/compute+download+sum",
+                                         "/domain2048x1024/total512/image32/compute",
                                          "/domain2048x1024/total512/image32/compute+download",
                                          "/domain2048x1024/total512/image32/compute+download+sum",
                                          "/domain8192x8192/total64/image16/compute",

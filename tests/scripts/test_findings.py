@@ -2,7 +2,9 @@
 
 import copy
 import io
+import itertools
 import json
+import re
 import sys
 import tempfile
 import unittest
@@ -80,6 +82,80 @@ class RulesTest(unittest.TestCase):
             status, _, err = run_main("--rules", bad, FIXTURES / "holds.json")
             self.assertEqual(status, findings.EXIT_BAD_INPUT)
             self.assertIn("claim 'x'", err)
+
+
+def cpp_string_array(header, name):
+    """The strings of `inline constexpr std::string_view NAME[] = {...};` in a C++ header, with
+    adjacent literals joined and escapes undone (the filters are plain ASCII)."""
+    text = (REPO / header).read_text()
+    body = text[text.index(name + "[] = {"):]
+    body = body[:body.index("};")]
+    body = re.sub(r"//[^\n]*", "", body)
+    strings = []
+    for item in body.split(","):
+        literals = re.findall(r'"((?:[^"\\]|\\.)*)"', item)
+        if literals:
+            strings.append("".join(literals).encode().decode("unicode_escape"))
+    return strings
+
+
+QUICK_SET = cpp_string_array("bench/quick_set.hpp", "kQuickSet")
+GPU_LEAVES_OUT = cpp_string_array("bench/quick_set.hpp", "kGpuDefaultLeavesOut")
+SHORT_RUN = "1024x512/total32/image4"   # the quick set's Gray-Scott run
+
+
+def quick_selects(name, subgroup_size=8):
+    """Whether a CPU device's default run selects `name` (bench/main.cpp's ChooseSelection:
+    the quick set and the group sizes at the subgroup size and half of it)."""
+    patterns = QUICK_SET + [f"^group_size/scale_add/wg({subgroup_size}|{subgroup_size // 2})x1/"]
+    return any(re.search(p, name) for p in patterns)
+
+
+class QuickSetTest(unittest.TestCase):
+    """The quick default set holds what every rule needs on a CPU device; a GPU's default set
+    leaves the quick set's short Gray-Scott run out and uses the chapter's runs first."""
+
+    def placements(self, rule, variables):
+        """Every combination of the rule's where (and over) lists, as {placeholder: value}."""
+        lists = dict(rule.where, **rule.over)
+        keys = list(lists)
+        for combo in itertools.product(*(lists[k] for k in keys)):
+            yield dict(variables, **dict(zip(keys, combo)))
+
+    def test_every_rule_that_applies_to_a_cpu_finds_its_benchmarks(self):
+        # The benchmarks a rule names outright (a glob's choices depend on the families' lists,
+        # which only the binary knows: a real run checks those).
+        variables = {"subgroup_size": "8", "half_subgroup": "4"}
+        for rule in RULES:
+            named = [b.match for b in rule.bindings.values()
+                     if not b.optional and b.pick is None and "*" not in b.match]
+            if rule.on_cpu.get("not_applicable") or not named:
+                continue
+            found = any(all(quick_selects(m.format(**v)) for m in named)
+                        for v in self.placements(rule, variables))
+            self.assertTrue(found, f"{rule.id}: the quick set selects no placement of {named}")
+
+    def test_the_short_gray_scott_run_is_every_rule_s_last_fallback(self):
+        rules = [r for r in RULES if "run" in r.where]
+        self.assertGreaterEqual(len(rules), 9)
+        for rule in rules:
+            self.assertEqual(rule.where["run"][-1], SHORT_RUN, rule.id)
+            self.assertEqual(rule.where["run"][:-1].count(SHORT_RUN), 0, rule.id)
+
+    def test_a_gpu_default_run_leaves_out_only_what_it_must(self):
+        left_out = lambda name: any(re.search(p, name) for p in GPU_LEAVES_OUT)
+        short = f"run_simulation/global/workgroup32x16/domain{SHORT_RUN}/compute"
+        self.assertTrue(left_out(short))
+        self.assertTrue(left_out("run_simulation/plain_loop/domain2048x1024/total512/image32/compute"))
+        self.assertTrue(left_out("group_size/scale_add/wg8x1/domain16777216x1"))
+        for kept in ("run_simulation/global/workgroup32x16/domain2048x1024/total512/image32/compute",
+                     "run_simulation/fused2/workgroup32x4/domain8192x8192/total64/image16/compute",
+                     "group_size/scale_add/wg16x1/domain16777216x1",
+                     "group_size/scale_add/wg128x1/domain16777216x1",
+                     "reduction/prefetch4/wg4x16/domain640x480"):
+            self.assertFalse(left_out(kept), kept)
+        # The quick set no longer runs the chapter's Gray-Scott run (seconds a run on lavapipe).
+        self.assertFalse(quick_selects(short.replace(SHORT_RUN, "2048x1024/total512/image32")))
 
 
 class VerdictTest(TempDirCase):

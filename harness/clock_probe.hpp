@@ -40,8 +40,9 @@ double GuardRatio(double seconds, ClockRecord& record);
 inline constexpr double kGuardTolerance = 0.05;
 
 // The probe of a device: kernels/harness/clock_probe.comp on every invocation of 1024 groups,
-// sized on first use so that one run lasts about 0.5 ms at the clocks of that moment: short
-// enough to run after every timed loop, long enough that its launch is noise.
+// eight dispatches a run, sized on first use so that one run lasts about 2 ms at the clocks of
+// that moment: as long as a timed batch, so that what slows a batch (lower clocks, another
+// process sharing the device) slows the probe too.
 class ClockProbe {
  public:
   explicit ClockProbe(Context& context);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -221,6 +222,14 @@ int main(int argc, char** argv) {
   }
 
   csbench::KeepSamples(options.samples);
+  // Cases made ahead on a second thread on a GPU timed by its timestamps (harness/measure.hpp);
+  // CSBENCH_PREFETCH=0 turns it off (for a run that compares the two), =1 on (for a test on a CPU
+  // device).
+  const std::string prefetch_env = std::getenv("CSBENCH_PREFETCH") != nullptr ? std::getenv("CSBENCH_PREFETCH") : "";
+  const bool prefetch = prefetch_env == "1" || (prefetch_env != "0" && context != nullptr &&
+                                                context->info().type != "cpu" && context->gpu_timer());
+  csbench::EnablePrefetch(prefetch);
+  if (context != nullptr) benchmark::AddCustomContext("prefetch", prefetch ? "on" : "off");
   auto suite = std::make_unique<csbench::Suite>();
   suite->context = context.get();
   suite->options = options;

@@ -280,6 +280,7 @@ Context::~Context() {
 uint32_t ValidationMessages() { return g_validation_messages.load(); }
 
 void Context::SubmitAndWait(const vk::raii::CommandBuffer& command_buffer) {
+  auto lock = LockDevice();
   vk::CommandBuffer handle = *command_buffer;
   vk::SubmitInfo submit{.commandBufferCount = 1, .pCommandBuffers = &handle};
   CSBENCH_VK(queue_.submit(submit, *fence_));
@@ -297,6 +298,7 @@ void Context::SubmitAndWait(const vk::raii::CommandBuffer& command_buffer) {
 }
 
 void Context::Run(const std::function<void(Commands&)>& record) {
+  auto lock = LockDevice();
   auto buffers = CSBENCH_VK(vk::raii::CommandBuffers(
       device_, vk::CommandBufferAllocateInfo{.commandPool = *command_pool_,
                                              .level = vk::CommandBufferLevel::ePrimary,

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -98,6 +99,12 @@ class Context {
   // Records `record` into a one-shot command buffer, submits it and waits.
   void Run(const std::function<void(Commands&)>& record);
 
+  // Held around every use of the command pool (allocating, recording, freeing a command buffer)
+  // and of the queue (a submission until its fence signals), by whichever thread: a case made
+  // ahead on a second thread (Prefetch, harness/measure.hpp) then submits between two timed
+  // batches, never during one.
+  std::unique_lock<std::recursive_mutex> LockDevice() const { return std::unique_lock(device_lock_); }
+
   // Harness-internal access.
   const vk::raii::Device& device() const { return device_; }
   const vk::raii::PhysicalDevice& physical_device() const { return physical_device_; }
@@ -126,6 +133,7 @@ class Context {
   vk::raii::CommandPool command_pool_ = nullptr;
   vk::raii::Fence fence_ = nullptr;
   std::map<std::string, std::string> probe_findings_;
+  mutable std::recursive_mutex device_lock_;
   std::unique_ptr<ClockProbe> clock_probe_;  // last: released before the device
 };
 

@@ -84,7 +84,8 @@ Clock ClockOf(const Suite& suite, Timer timer) {
 
 benchmark::internal::Benchmark* RegisterTimedCase(const std::string& name, Timer timer, benchmark::TimeUnit unit,
                                                   std::function<std::unique_ptr<Case>()> make) {
-  auto* b = RegisterCheckedCase(name, std::move(make))->Unit(unit);
+  // Made ahead only where Vulkan's timestamps time it (RegisterPrefetch).
+  auto* b = RegisterCheckedCase(name, std::move(make), timer == Timer::kTimestamps)->Unit(unit);
   // Google Benchmark's real time where the host's clock times the run: its loop's own timing is
   // the measurement. Otherwise the case hands each sample's time over (SetIterationTime).
   return timer == Timer::kHostClock ? b->UseRealTime() : b->UseManualTime();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <future>
 #include <map>
 
 #include "harness/clock_probe.hpp"
@@ -309,11 +310,91 @@ CaseSlot& CurrentCaseSlot() {
   return slot;
 }
 
-void ReleaseCurrentCase() {
+namespace {
+
+// The case being made ahead, on its own thread.
+struct Ahead {
+  std::map<std::string, std::function<std::shared_ptr<void>()>, std::less<>> makers;  // RegisterPrefetch
+  bool enabled = false;
+  std::string name;  // whose case `made` is (empty: none)
+  std::future<std::shared_ptr<void>> made;
+};
+
+Ahead& TheAhead() {
+  static Ahead ahead;
+  return ahead;
+}
+
+// Waits for the case made ahead (if any) and drops it, and what it threw.
+void DropAhead() {
+  Ahead& ahead = TheAhead();
+  if (ahead.name.empty()) return;
+  try {
+    ahead.made.get();
+  } catch (...) {
+  }
+  ahead.name.clear();
+}
+
+// The case made ahead for `name`, waited for (null when none was); rethrows what its making threw.
+std::shared_ptr<void> TakeAhead(const std::string& name) {
+  Ahead& ahead = TheAhead();
+  if (ahead.name.empty()) return nullptr;
+  if (ahead.name != name) {
+    DropAhead();  // a guess that missed (random interleaving, a filter's order)
+    return nullptr;
+  }
+  ahead.name.clear();
+  Spending spending(Phase::kCase);  // the main thread waiting for it
+  return ahead.made.get();
+}
+
+// Starts making the case of the benchmark after `name` in the run's order, where both may.
+void StartAheadOf(const std::string& name) {
+  Ahead& ahead = TheAhead();
+  if (!ahead.enabled || !ahead.name.empty() || !ahead.makers.contains(name)) return;
+  const std::vector<std::string>& order = SelectedNames();
+  auto it = std::find(order.begin(), order.end(), name);
+  if (it == order.end() || ++it == order.end()) return;
+  auto maker = ahead.makers.find(*it);
+  if (maker == ahead.makers.end()) return;
+  ahead.name = *it;
+  ahead.made = std::async(std::launch::async, maker->second);
+}
+
+void ReleaseKeptCase() {
   TheKeptBatch() = KeptBatch{};
   CaseSlot& slot = CurrentCaseSlot();
   slot.value.reset();
   slot.name.clear();
+}
+
+}  // namespace
+
+void RegisterPrefetch(const std::string& name, std::function<std::shared_ptr<void>()> make) {
+  TheAhead().makers[name] = std::move(make);
+}
+
+void EnablePrefetch(bool enable) { TheAhead().enabled = enable; }
+
+std::shared_ptr<void> CaseFor(const std::string& name, const std::function<std::shared_ptr<void>()>& make) {
+  CaseSlot& slot = CurrentCaseSlot();
+  if (slot.name == name && slot.value) return slot.value;
+  {
+    Spending spending(Phase::kRelease);
+    ReleaseKeptCase();
+  }
+  std::shared_ptr<void> made = TakeAhead(name);
+  if (!made) made = make();
+  slot.value = made;
+  slot.name = name;
+  StartAheadOf(name);
+  return made;
+}
+
+void ReleaseCurrentCase() {
+  DropAhead();
+  ReleaseKeptCase();
 }
 
 std::vector<float> PoisonedRun(Context& context, const Buffer& output, size_t floats,

@@ -232,44 +232,59 @@ CaseSlot& CurrentCaseSlot();
 // Frees the kept case; main calls it before the device goes.
 void ReleaseCurrentCase();
 
-// The case of benchmark `name`: the kept one, or `make()`'s (a std::unique_ptr or
-// std::shared_ptr), made after the previous case is freed. `make` throws when the case cannot
-// be made or fails its check; nothing is kept then.
+// The case of benchmark `name`, type-erased: the kept one; else the one made ahead for it
+// (Prefetch), waited for; else `make()`'s, made after the previous case is freed. A new case
+// starts the making of the next selected benchmark's case ahead, where both may (Prefetch).
+std::shared_ptr<void> CaseFor(const std::string& name, const std::function<std::shared_ptr<void>()>& make);
+
+// The case of benchmark `name` (CaseFor): `make()` returns a std::unique_ptr or std::shared_ptr,
+// and throws when the case cannot be made or fails its check; nothing is kept then.
 template <typename Make>
 auto& CurrentCase(const std::string& name, Make make) {
   using Case = typename decltype(make())::element_type;
-  CaseSlot& slot = CurrentCaseSlot();
-  if (slot.name != name || !slot.value) {
-    {
-      Spending spending(Phase::kRelease);
-      ReleaseCurrentCase();
-    }
-    std::shared_ptr<Case> made = make();
-    slot.value = made;
-    slot.name = name;
-  }
-  return *static_cast<Case*>(slot.value.get());
+  std::shared_ptr<void> value = CaseFor(name, [&]() -> std::shared_ptr<void> { return std::shared_ptr<Case>(make()); });
+  return *static_cast<Case*>(value.get());
 }
+
+// Making the next benchmark's case ahead. Making a case (inputs, references, device buffers,
+// pipelines, the check against the CPU reference) took 115 s of a 369 s whole-suite run on an
+// H200 with the device idle (docs/perf-notes.md, section 10): on a second host thread it is done
+// while the device measures the benchmark before. The device's queue and command pool are taken
+// under one lock (Context::LockDevice), so the second thread's submissions (uploads, the check's
+// dispatch) run between two timed batches, never during one.
+//
+// Registers `name`'s making for the thread ahead: a benchmark whose every timed loop is timed by
+// Vulkan timestamps, and whose making touches the device only through Context. A benchmark timed
+// by the host's clock (the second thread's work would be in its time) or by another API (a CUDA
+// peer's stream takes no lock) is not registered, and nothing is made ahead beside it.
+void RegisterPrefetch(const std::string& name, std::function<std::shared_ptr<void>()> make);
+// Whether cases are made ahead: main turns it on for a GPU (not for a CPU device, whose device is
+// the host's cores, nor where CSBENCH_PREFETCH=0 says not to).
+void EnablePrefetch(bool enable);
 
 // Registers one benchmark whose case must pass its check before it is timed: `make()` builds the
 // case (kernel, inputs, output: anything with Check() returning a Comparison and
-// Measure(state)). A failure of either skips the benchmark. The caller picks the clock.
+// Measure(state)). A failure of either skips the benchmark. The caller picks the clock;
+// `prefetch` says the case may be made ahead (RegisterPrefetch).
 template <typename Make>
-benchmark::internal::Benchmark* RegisterCheckedCase(const std::string& name, Make make) {
-  return AddBenchmark(name, [name, make](benchmark::State& state) {
+benchmark::internal::Benchmark* RegisterCheckedCase(const std::string& name, Make make, bool prefetch = false) {
+  using Case = typename decltype(make())::element_type;
+  std::function<std::shared_ptr<void>()> made_and_checked = [make]() -> std::shared_ptr<void> {
+    std::shared_ptr<Case> made = [&] {
+      Spending spending(Phase::kCase);
+      return std::shared_ptr<Case>(make());
+    }();
+    Comparison check = [&] {
+      Spending spending(Phase::kCheck);
+      return made->Check();
+    }();
+    if (!check.passed) throw std::runtime_error(check.message);
+    return made;
+  };
+  if (prefetch) RegisterPrefetch(name, made_and_checked);
+  return AddBenchmark(name, [name, made_and_checked](benchmark::State& state) {
     RunGuarded(state, [&] {
-      auto& gpu = CurrentCase(name, [&] {
-        auto made = [&] {
-          Spending spending(Phase::kCase);
-          return make();
-        }();
-        Comparison check = [&] {
-          Spending spending(Phase::kCheck);
-          return made->Check();
-        }();
-        if (!check.passed) throw std::runtime_error(check.message);
-        return made;
-      });
+      auto& gpu = *static_cast<Case*>(CaseFor(name, made_and_checked).get());
       Spending spending(Phase::kMeasure);
       gpu.Measure(state);
     });

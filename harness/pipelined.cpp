@@ -11,6 +11,7 @@ PipelinedBatches::PipelinedBatches(Context& context, uint32_t count,
                                    const std::function<void(Commands&, uint32_t)>& record)
     : context_(&context), in_flight_(count, false) {
   Require(count > 0, "a pipeline of 0 batches");
+  auto lock = context.LockDevice();
   const vk::raii::Device& device = context.device();
   command_buffers_ = CSBENCH_VK(
       vk::raii::CommandBuffers(device, vk::CommandBufferAllocateInfo{.commandPool = *context.command_pool(),
@@ -29,16 +30,18 @@ PipelinedBatches::PipelinedBatches(Context& context, uint32_t count,
 }
 
 PipelinedBatches::~PipelinedBatches() {
+  auto lock = context_->LockDevice();
   std::vector<vk::Fence> pending;
   for (uint32_t i = 0; i < fences_.size(); ++i) {
     if (in_flight_[i]) pending.push_back(*fences_[i]);
   }
-  if (pending.empty()) return;
   // Destructors never throw: a failed wait leaves the device to Context's waitIdle.
   try {
-    (void)context_->device().waitForFences(pending, VK_TRUE, kSubmissionTimeoutNs);
+    if (!pending.empty()) (void)context_->device().waitForFences(pending, VK_TRUE, kSubmissionTimeoutNs);
   } catch (...) {
   }
+  // Freed under the lock: freeing a command buffer is a use of the context's pool.
+  command_buffers_.clear();
 }
 
 void PipelinedBatches::Submit(uint32_t i) {
@@ -56,6 +59,7 @@ void PipelinedBatches::Wait(uint32_t i) {
 }
 
 void PipelinedBatches::Run(uint32_t depth, const std::function<void(uint32_t)>& done) {
+  auto lock = context_->LockDevice();
   const uint32_t count = size();
   depth = std::clamp<uint32_t>(depth, 1, count);
   for (uint32_t i = 0; i < depth; ++i) Submit(i);

@@ -24,6 +24,7 @@ double TimestampDeltaNs(uint64_t begin, uint64_t end, uint32_t valid_bits, doubl
 }
 
 TimedBatch::TimedBatch(Context& context, const std::function<void(Commands&)>& record) : context_(&context) {
+  auto lock = context.LockDevice();
   const vk::raii::Device& device = context.device();
   command_buffers_ = CSBENCH_VK(vk::raii::CommandBuffers(
       device, vk::CommandBufferAllocateInfo{.commandPool = *context.command_pool(),
@@ -48,6 +49,12 @@ TimedBatch::TimedBatch(Context& context, const std::function<void(Commands&)>& r
   if (context.gpu_timer()) cb.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, *queries_, 1);
   commands.Barrier();
   cb.end();
+}
+
+TimedBatch::~TimedBatch() {
+  // Freeing the command buffer is a use of the context's pool.
+  auto lock = context_->LockDevice();
+  command_buffers_.clear();
 }
 
 double TimedBatch::Run() {

@@ -22,6 +22,9 @@ double TimestampDeltaNs(uint64_t begin, uint64_t end, uint32_t valid_bits, doubl
 class TimedBatch {
  public:
   TimedBatch(Context& context, const std::function<void(Commands&)>& record);
+  ~TimedBatch();
+  TimedBatch(const TimedBatch&) = delete;
+  TimedBatch& operator=(const TimedBatch&) = delete;
   // Submits, waits and returns the seconds the recorded work took.
   double Run();
 

@@ -7,8 +7,11 @@
 #include <functional>
 #include <memory>
 #include <thread>
-#include <vector>
 #include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "harness/selection.hpp"
 
 namespace csbench {
 namespace {
@@ -115,6 +118,51 @@ TEST(CurrentCase, KeepsNothingWhenMakingFails) {
   EXPECT_EQ(CurrentCase("c", [] { return std::make_unique<CountedCase>(7); }).id, 7);
   EXPECT_EQ(CountedCase::made, 1);
   ReleaseCurrentCase();
+}
+
+TEST(CaseAhead, TheNextBenchmarksCaseIsMadeOnAnotherThreadAndTakenWhenItsTurnComes) {
+  ReleaseCurrentCase();
+  for (const char* name : {"ahead/a", "ahead/b", "ahead/c"}) AddBenchmark(name, [](benchmark::State&) {});
+  const std::thread::id main_thread = std::this_thread::get_id();
+  std::thread::id b_made_on;
+  int made_by_b_maker = 0;
+  RegisterPrefetch("ahead/a", [] { return std::static_pointer_cast<void>(std::make_shared<CountedCase>(1)); });
+  RegisterPrefetch("ahead/b", [&]() -> std::shared_ptr<void> {
+    b_made_on = std::this_thread::get_id();
+    ++made_by_b_maker;
+    return std::make_shared<CountedCase>(2);
+  });
+  // c cannot be made ahead (not registered): it is made when its turn comes.
+  EnablePrefetch(true);
+  bool b_made_in_turn = false;
+  EXPECT_EQ(CurrentCase("ahead/a", [] { return std::make_unique<CountedCase>(1); }).id, 1);
+  EXPECT_EQ(CurrentCase("ahead/b", [&] {
+              b_made_in_turn = true;
+              return std::make_unique<CountedCase>(20);
+            }).id,
+            2);
+  EXPECT_FALSE(b_made_in_turn);
+  EXPECT_EQ(made_by_b_maker, 1);
+  EXPECT_NE(b_made_on, main_thread);
+  EXPECT_EQ(CurrentCase("ahead/c", [] { return std::make_unique<CountedCase>(3); }).id, 3);
+  EnablePrefetch(false);
+  ReleaseCurrentCase();
+}
+
+TEST(CaseAhead, AMissedGuessIsDroppedAndWhatItThrewIsNotLost) {
+  ReleaseCurrentCase();
+  for (const char* name : {"miss/a", "miss/b"}) AddBenchmark(name, [](benchmark::State&) {});
+  RegisterPrefetch("miss/a", [] { return std::static_pointer_cast<void>(std::make_shared<CountedCase>(1)); });
+  RegisterPrefetch("miss/b", []() -> std::shared_ptr<void> { throw std::runtime_error("b's check failed"); });
+  EnablePrefetch(true);
+  CurrentCase("miss/a", [] { return std::make_unique<CountedCase>(1); });
+  // b's making failed on the other thread: its turn rethrows it, and keeps nothing.
+  EXPECT_THROW(CurrentCase("miss/b", [] { return std::make_unique<CountedCase>(2); }), std::runtime_error);
+  // a again (random interleaving): made in its turn, after dropping nothing.
+  EXPECT_EQ(CurrentCase("miss/a", [] { return std::make_unique<CountedCase>(7); }).id, 7);
+  EnablePrefetch(false);
+  ReleaseCurrentCase();
+  EXPECT_EQ(CountedCase::alive, 0);
 }
 
 }  // namespace

@@ -117,7 +117,13 @@ std::string OptionsHelp() {
                             families run. A bad manifest exits with code 2, naming the file,
                             the key and the line (docs/your-own-kernels.md)
 
-csbench runs each benchmark for at least 0.1 s (--benchmark_min_time) unless told otherwise.
+Unless told otherwise (--benchmark_repetitions, --benchmark_min_time), a run of the default set
+(no --benchmark_filter, no --manifest) repeats each benchmark 3 times for at least 0.05 s each, so
+that scripts/findings.py measures a spread; a run with a filter runs each benchmark once for at
+least 0.1 s. On a GPU, the next benchmark's case is made on a second thread while the device
+measures the current one (CSBENCH_PREFETCH=0 turns that off). Each timed loop is followed by the
+clock guard: a loop measured with the clocks down is measured again, at most three times, and
+marked "clocks down" when they stay down.
 )";
 }
 

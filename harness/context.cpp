@@ -277,6 +277,26 @@ Context::~Context() {
   if (*device_) device_.waitIdle();
 }
 
+void FairLock::lock() {
+  std::unique_lock guard(mutex_);
+  if (depth_ > 0 && owner_ == std::this_thread::get_id()) {
+    ++depth_;
+    return;
+  }
+  const uint64_t ticket = next_++;
+  turn_.wait(guard, [&] { return serving_ == ticket; });
+  owner_ = std::this_thread::get_id();
+  depth_ = 1;
+}
+
+void FairLock::unlock() {
+  std::lock_guard guard(mutex_);
+  if (--depth_ > 0) return;
+  owner_ = {};
+  ++serving_;
+  turn_.notify_all();
+}
+
 uint32_t ValidationMessages() { return g_validation_messages.load(); }
 
 void Context::SubmitAndWait(const vk::raii::CommandBuffer& command_buffer) {

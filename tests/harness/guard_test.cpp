@@ -2,12 +2,15 @@
 // ledger of where a run's time goes.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "harness/clock_probe.hpp"
+#include "harness/context.hpp"
 #include "harness/ledger.hpp"
 #include "harness/measure.hpp"
 #include "harness/points.hpp"
@@ -169,6 +172,37 @@ TEST(Ledger, EachSecondCountsOnceInTheInnermostPhase) {
   EXPECT_NEAR(check_s, 0.050, 0.015);
   EXPECT_GE(after.Other(), 0.0);
   EXPECT_NE(ToJson(after).find("\"check_s\": "), std::string::npos);
+}
+
+TEST(FairLock, AWaitingThreadGoesBeforeTheHolderTakesItAgain) {
+  // The timed loop takes the device lock again right after each batch; a thread waiting for it
+  // (a case made ahead) must get it in between.
+  FairLock lock;
+  std::vector<int> order;
+  std::atomic<bool> waiting = false;
+  lock.lock();
+  std::thread other([&] {
+    waiting = true;
+    std::lock_guard guard(lock);
+    order.push_back(2);
+  });
+  while (!waiting) std::this_thread::yield();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the other thread now waits
+  order.push_back(1);
+  lock.unlock();
+  {
+    std::lock_guard again(lock);
+    order.push_back(3);
+  }
+  other.join();
+  EXPECT_EQ(order, (std::vector<int>{1, 2, 3}));
+}
+
+TEST(FairLock, IsRecursive) {
+  FairLock lock;
+  std::lock_guard outer(lock);
+  std::lock_guard inner(lock);  // Context::Run submits through SubmitAndWait, both locking
+  SUCCEED();
 }
 
 }  // namespace

@@ -156,6 +156,13 @@ class QuickSetTest(unittest.TestCase):
             self.assertFalse(left_out(kept), kept)
         # The quick set no longer runs the chapter's Gray-Scott run (seconds a run on lavapipe).
         self.assertFalse(quick_selects(short.replace(SHORT_RUN, "2048x1024/total512/image32")))
+        # The CUDA peer's short run has no workgroup in its name, and is left out too.
+        self.assertTrue(left_out(f"run_simulation/cuda_peer/domain{SHORT_RUN}/compute"))
+        # No entry of a stored GPU baseline is left out: a default run still matches it entry for
+        # entry.
+        for path in (HERE.parent.parent / "baselines").glob("10de-*.json"):
+            names = {b["name"] for b in json.loads(path.read_text())["benchmarks"]}
+            self.assertEqual([n for n in sorted(names) if left_out(n)], [], path.name)
 
 
 class VerdictTest(TempDirCase):

@@ -225,7 +225,8 @@ int main(int argc, char** argv) {
   // Cases made ahead on a second thread on a GPU timed by its timestamps (harness/measure.hpp);
   // CSBENCH_PREFETCH=0 turns it off (for a run that compares the two), =1 on (for a test on a CPU
   // device).
-  const std::string prefetch_env = std::getenv("CSBENCH_PREFETCH") != nullptr ? std::getenv("CSBENCH_PREFETCH") : "";
+  const char* prefetch_variable = std::getenv("CSBENCH_PREFETCH");
+  const std::string prefetch_env = prefetch_variable != nullptr ? prefetch_variable : "";
   const bool prefetch = prefetch_env == "1" || (prefetch_env != "0" && context != nullptr &&
                                                 context->info().type != "cpu" && context->gpu_timer());
   csbench::EnablePrefetch(prefetch);

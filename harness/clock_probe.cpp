@@ -20,7 +20,7 @@ uint32_t RaiseClocks(const std::function<double()>& probe, ClockRecord& record, 
   for (uint32_t runs = 1;; ++runs) {
     const double seconds = probe();
     elapsed += seconds;
-    if (record.fastest_seconds <= 0 || seconds < record.fastest_seconds) record.fastest_seconds = seconds;
+    GuardRatio(seconds, record);  // keeps the guard's reference, the fastest run
     const bool improving = best == 0 || seconds < best * 0.99;
     best = best == 0 ? seconds : std::min(best, seconds);
     if (first) {

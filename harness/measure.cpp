@@ -85,6 +85,16 @@ void MeasureDispatches(benchmark::State& state, Context& context, const std::str
   MeasureTimedBatches(state, &context, key, time_batch, std::max<uint32_t>(period, 1), period, work);
 }
 
+namespace {
+
+// The guard's reading after a loop, into `note`: the ratio, and whether it says the clocks were down.
+void ReadGuard(const ClockGuardHooks& guard, RunNote& note) {
+  note.clock_guard = guard.read ? guard.read() : 0;
+  note.throttled = note.clock_guard > 1 + kGuardTolerance;
+}
+
+}  // namespace
+
 std::vector<double> MeasureGuarded(size_t count, const std::function<double()>& sample, const ClockGuardHooks& guard,
                                    RunNote& note) {
   std::vector<double> times;
@@ -94,8 +104,7 @@ std::vector<double> MeasureGuarded(size_t count, const std::function<double()>& 
       times.clear();
       for (size_t i = 0; i < count; ++i) times.push_back(sample());
     }
-    note.clock_guard = guard.read ? guard.read() : 0;
-    note.throttled = note.clock_guard > 1 + kGuardTolerance;
+    ReadGuard(guard, note);
     if (!note.throttled || note.measured >= kMaxMeasurements || (guard.memory && guard.memory->still_throttled)) {
       break;
     }
@@ -136,10 +145,18 @@ void Report(benchmark::State& state, const std::string& key, uint64_t batch, std
   AddRunNote(key, std::move(note));
 }
 
-// The passes Google Benchmark's loop makes in batches of `batch` iterations.
-size_t Passes(const benchmark::State& state, uint64_t batch) {
-  const auto wanted = static_cast<uint64_t>(state.max_iterations);
-  return static_cast<size_t>((wanted + batch - 1) / batch);
+
+// The device-timed loop of both strategies: the warm-up on `sample`, the samples Google
+// Benchmark's loop will ask for (passes of `batch` iterations) under the clock guard, handed to
+// the loop and noted.
+void GuardedLoop(benchmark::State& state, Context* device, const std::string& key, uint64_t batch,
+                 const std::function<double()>& sample, std::string_view label = {}) {
+  WarmUp(device, sample);
+  RunNote note;
+  const size_t passes = static_cast<size_t>((static_cast<uint64_t>(state.max_iterations) + batch - 1) / batch);
+  std::vector<double> times = MeasureGuarded(passes, sample, GuardOf(device), note);
+  Report(state, key, batch, std::move(times), std::move(note), sample, label);
+  NoteDeviceBusy();
 }
 
 }  // namespace
@@ -154,12 +171,7 @@ void MeasureTimedBatches(benchmark::State& state, Context* device, const std::st
         return time_batch(probe) / probe;
       },
       period);
-  const auto sample = [&] { return time_batch(batch); };
-  WarmUp(device, sample);
-  RunNote note;
-  std::vector<double> times = MeasureGuarded(Passes(state, batch), sample, GuardOf(device), note);
-  Report(state, key, batch, std::move(times), std::move(note), sample);
-  NoteDeviceBusy();
+  GuardedLoop(state, device, key, batch, [&] { return time_batch(batch); });
   state.counters["dispatches/sample"] = batch;
   SetThroughput(state, work);
   if (device != nullptr) SetRooflinePercent(state, work, *device);
@@ -173,11 +185,7 @@ void MeasureTimedRuns(benchmark::State& state, Context* device, const std::strin
     reset();
     return run();
   };
-  WarmUp(device, sample);
-  RunNote note;
-  std::vector<double> times = MeasureGuarded(Passes(state, 1), sample, GuardOf(device), note);
-  Report(state, key, 1, std::move(times), std::move(note), sample, label);
-  NoteDeviceBusy();
+  GuardedLoop(state, device, key, 1, sample, label);
   SetThroughput(state, work);
   if (roofline && device != nullptr) SetRooflinePercent(state, work, *device);
 }
@@ -204,9 +212,7 @@ void MeasureHostClocked(benchmark::State& state, Context* device, const std::str
   // marks a loop that ended with the clocks down.
   RunNote note;
   note.iterations = static_cast<uint64_t>(state.iterations());
-  const ClockGuardHooks guard = GuardOf(device);
-  note.clock_guard = guard.read ? guard.read() : 0;
-  note.throttled = note.clock_guard > 1 + kGuardTolerance;
+  ReadGuard(GuardOf(device), note);
   state.SetLabel(Labelled("host clock", note));
   AddRunNote(key, std::move(note));
   NoteDeviceBusy();

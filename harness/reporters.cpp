@@ -54,13 +54,21 @@ OutputFile& TheOutputFile() {
   return file;
 }
 
+constexpr std::string_view kContextOpening = "\"context\": {";
+
+// `json` (Google Benchmark's report, its context written) with `member` ("\"key\": value") as
+// the context's first member; false where the text has no context yet.
+bool WithContextMember(std::string& json, std::string_view member) {
+  const size_t at = json.find(kContextOpening);
+  if (at == std::string::npos) return false;
+  json.insert(at + kContextOpening.size(), fmt::format("\n    {},", member));
+  return true;
+}
+
 // The run's time spent (harness/ledger.hpp), as "time_spent" in the JSON's context.
 void WithTimeSpent(std::ostringstream& json, const TimeSpent& spent) {
   std::string text = json.str();
-  const std::string_view context_open = "\"context\": {";
-  const size_t at = text.find(context_open);
-  if (at == std::string::npos) return;
-  text.insert(at + context_open.size(), "\n    \"time_spent\": " + ToJson(spent) + ",");
+  if (!WithContextMember(text, "\"time_spent\": " + ToJson(spent))) return;
   json.str(text);
   json.seekp(0, std::ios::end);
 }
@@ -249,15 +257,13 @@ void OnSignal(int signal_number) {
 
 std::string CompleteJson(const std::string& text, bool finalized, bool interrupted) {
   std::string json = text;
-  const std::string_view context_open = "\"context\": {";
-  size_t at = json.find(context_open);
-  if (at == std::string::npos || json.find("\"benchmarks\": [") == std::string::npos) {
+  if (json.find(kContextOpening) == std::string::npos || json.find("\"benchmarks\": [") == std::string::npos) {
     // Stopped before the reporter wrote its context: a report with no benchmarks.
     return fmt::format("{{\n  \"context\": {{\n    \"interrupted\": {}\n  }},\n  \"benchmarks\": []\n}}\n",
                        interrupted ? "true" : "false");
   }
   if (!finalized) json += "\n  ]\n}\n";
-  if (interrupted) json.insert(at + context_open.size(), "\n    \"interrupted\": true,");
+  if (interrupted) WithContextMember(json, "\"interrupted\": true");
   return json;
 }
 

@@ -43,3 +43,17 @@ python3_compare=/usr/share/benchmark/compare.py
 /usr/bin/python3 "$python3_compare" benchmarks "$dir/run.json" "$dir/run.json" >"$dir/compare.txt"
 grep -q "reduction/prefetch4/wg8x32/domain640x480" "$dir/compare.txt"
 echo "ok: Google Benchmark's compare.py reads the JSON"
+# Cases made ahead on a second thread (on by default on a GPU only; CSBENCH_PREFETCH=1 here):
+# every benchmark still passes its check, with the validation layer watching both threads' use
+# of the device (exit 3 on any message, 1 on a failed check).
+CSBENCH_PREFETCH=1 CSBENCH_VALIDATION=1 "$bench" --benchmark_filter='^(reduction|stream)/.*domain(640x480|65536x1)$' \
+  --benchmark_min_time=0.001 --benchmark_out="$dir/ahead.json" >"$dir/ahead.txt" 2>&1 || {
+  cat "$dir/ahead.txt"; echo "FAIL: cases made ahead"; exit 1; }
+/usr/bin/python3 - "$dir/ahead.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["context"]["prefetch"] == "on", d["context"].get("prefetch")
+ran = [b for b in d["benchmarks"] if not b.get("error_message", "").startswith("unsupported: ")]
+assert len(ran) >= 10 and not [b for b in ran if b.get("error_occurred")], [b["name"] for b in ran]
+print(f"ok: {len(ran)} benchmarks with cases made ahead, all checked")
+PY

@@ -23,6 +23,19 @@ TEST(ParseOptions, TakesCsbenchFlagsAndLeavesTheRest) {
   EXPECT_EQ(args, (std::vector<std::string>{"bench", "--benchmark_filter=reduction", "--benchmark_min_time=0.1"}));
 }
 
+TEST(ParseOptions, SamplesIsAPlainSwitch) {
+  auto args = Args({"--samples", "--benchmark_repetitions=3"});
+  EXPECT_TRUE(ParseOptions(args).samples);
+  EXPECT_EQ(args, (std::vector<std::string>{"bench", "--benchmark_repetitions=3"}));
+  // With a value it is not csbench's flag: it stays for Google Benchmark, which refuses an
+  // unknown flag (exit code 2), rather than being read as on or off.
+  auto with_value = Args({"--samples=yes"});
+  EXPECT_FALSE(ParseOptions(with_value).samples);
+  EXPECT_EQ(with_value, (std::vector<std::string>{"bench", "--samples=yes"}));
+  auto none = Args({});
+  EXPECT_FALSE(ParseOptions(none).samples);
+}
+
 TEST(ParseOptions, Defaults) {
   auto args = Args({});
   Options o = ParseOptions(args);

@@ -7,6 +7,7 @@
 #include <array>
 #include <bit>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -73,9 +74,34 @@ class FamilyState {
     return it->second;
   }
 
+  // The simulation of `variant` at `workgroup` on `domain`, shared by the benchmarks of its three
+  // modes (one after another in a run): each mode made its own before, and making one at
+  // 8192x8192 (1.5 GiB of states, 512 MiB uploaded, a pipeline) cost as much as measuring it.
+  // The latest is kept here until another is asked for (or the family's state goes).
+  std::shared_ptr<Simulation> SimulationFor(Context& context, const Variant& variant, Extent workgroup, Extent domain) {
+    const std::string key = Name({variant.name, Sized("workgroup", workgroup), Sized("domain", domain)});
+    std::lock_guard lock(simulation_lock_);
+    if (simulation_ != nullptr && simulation_key_ == key) return simulation_;
+    simulation_.reset();  // before the next is made: the latest two at most are alive
+    simulation_key_.clear();
+    simulation_ = std::make_shared<Simulation>(context, variant, workgroup, For(domain));
+    simulation_key_ = key;
+    return simulation_;
+  }
+  // Lets `simulation` go with the last case that holds it (the last mode's).
+  void Forget(const Simulation* simulation) {
+    std::lock_guard lock(simulation_lock_);
+    if (simulation_.get() != simulation) return;
+    simulation_.reset();
+    simulation_key_.clear();
+  }
+
  private:
   std::unique_ptr<State> current_;
   std::map<std::string, Comparison> checks_;
+  std::mutex simulation_lock_;  // cases may be made on the thread ahead (harness/measure.hpp)
+  std::shared_ptr<Simulation> simulation_;
+  std::string simulation_key_;
 };
 
 FamilyState& Shared(Suite& suite) { return suite.Shared<FamilyState>("grayscott"); }
@@ -112,15 +138,20 @@ class GpuCase : public Case {
         mode_(ModeNamed(point.Text("mode"))),
         check_domain_(point.test ? point.domain : kCheckDomain),
         name_(point.name),
-        simulation_(*context_, variant, workgroup_, shared_->For(run_.domain)) {}
+        simulation_(shared_->SimulationFor(*context_, variant, workgroup_, run_.domain)) {}
+
+  ~GpuCase() override {
+    // The modes run in kModes' order: after the last, nothing asks for this simulation again.
+    if (mode_ == std::end(kModes)[-1]) shared_->Forget(simulation_.get());
+  }
 
   Comparison Check() override { return shared_->CheckOf(*context_, *variant_, workgroup_, check_domain_); }
 
   void Measure(benchmark::State& state) override {
     if (mode_ == Mode::kCompute) {
-      simulation_.MeasureCompute(state, name_, run_.total);
+      simulation_->MeasureCompute(state, name_, run_.total);
     } else {
-      simulation_.MeasureImages(state, name_, run_.total, run_.image, mode_ == Mode::kComputeDownloadSum);
+      simulation_->MeasureImages(state, name_, run_.total, run_.image, mode_ == Mode::kComputeDownloadSum);
     }
   }
 
@@ -133,7 +164,7 @@ class GpuCase : public Case {
   Mode mode_;
   Extent check_domain_;
   std::string name_;
-  Simulation simulation_;
+  std::shared_ptr<Simulation> simulation_;
 };
 
 // The host's loop: the same steps as the GPU's, from the same initial state.
@@ -327,6 +358,9 @@ struct Simulation::Impl {
   uint32_t image = 0;
   std::unique_ptr<Buffer> slots;  // kSlots V planes, host-visible
   std::unique_ptr<PipelinedBatches> images;
+  // The compute mode's run of `compute_total` steps, recorded once for all of its calls.
+  std::unique_ptr<TimedBatch> compute;
+  uint32_t compute_total = 0;
 
   uint64_t plane_bytes() const { return layout.plane * sizeof(float); }
   uint64_t PlaneOffset(uint32_t state, uint32_t species) const { return (2 * state + species) * plane_bytes(); }
@@ -470,7 +504,12 @@ void Simulation::RunImages(const std::function<void(uint32_t, std::span<const fl
 }
 
 void Simulation::MeasureCompute(benchmark::State& state, const std::string& key, uint32_t total) {
-  TimedBatch timed(*s_->context, [&](Commands& c) { s_->RecordSteps(c, 0, total); });
+  if (s_->compute == nullptr || s_->compute_total != total) {
+    s_->compute.reset();
+    s_->compute = std::make_unique<TimedBatch>(*s_->context, [&](Commands& c) { s_->RecordSteps(c, 0, total); });
+    s_->compute_total = total;
+  }
+  TimedBatch& timed = *s_->compute;
   const double cells = static_cast<double>(s_->layout.cells());
   MeasureTimedRuns(
       state, s_->context, key, [&] { Reset(); },

@@ -222,6 +222,8 @@ int main(int argc, char** argv) {
   }
 
   csbench::KeepSamples(options.samples);
+  // A device-timed call samples until its samples add up to the minimum time (harness/measure.hpp).
+  csbench::SetMinSampleSeconds(std::stod(flags.min_time));
   // Cases made ahead on a second thread on a GPU timed by its timestamps (harness/measure.hpp);
   // CSBENCH_PREFETCH=0 turns it off (for a run that compares the two), =1 on (for a test on a CPU
   // device).

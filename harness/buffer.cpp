@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "harness/commands.hpp"
 #include "harness/context.hpp"
@@ -12,9 +13,16 @@
 namespace csbench {
 namespace {
 
-// Transfers larger than this go through the staging buffer in pieces, so that a 530 MB image
-// does not need a second 530 MB of host-visible memory.
-constexpr uint64_t kStagingBytes = 64ull << 20;
+// A staging buffer of the context's (Context::TakeStaging), given back when the transfer is done.
+struct Staging {
+  explicit Staging(Context& context) : context(context), buffer(context.TakeStaging()) {}
+  ~Staging() { context.ReturnStaging(std::move(buffer)); }
+  Staging(const Staging&) = delete;
+  Staging& operator=(const Staging&) = delete;
+
+  Context& context;
+  std::unique_ptr<Buffer> buffer;
+};
 
 }  // namespace
 
@@ -56,7 +64,8 @@ void Buffer::Upload(std::span<const std::byte> bytes, uint64_t offset) {
     std::memcpy(mapped_ + offset, bytes.data(), bytes.size());
     return;
   }
-  Buffer staging(*context_, std::min<uint64_t>(bytes.size(), kStagingBytes), Memory::kHost);
+  Staging lease(*context_);
+  Buffer& staging = *lease.buffer;
   for (uint64_t done = 0; done < bytes.size(); done += staging.size()) {
     uint64_t n = std::min<uint64_t>(staging.size(), bytes.size() - done);
     std::memcpy(staging.mapped_, bytes.data() + done, n);
@@ -70,7 +79,8 @@ void Buffer::Download(std::span<std::byte> out, uint64_t offset) const {
     std::memcpy(out.data(), mapped_ + offset, out.size());
     return;
   }
-  Buffer staging(*context_, std::min<uint64_t>(out.size(), kStagingBytes), Memory::kHost);
+  Staging lease(*context_);
+  const Buffer& staging = *lease.buffer;
   for (uint64_t done = 0; done < out.size(); done += staging.size()) {
     uint64_t n = std::min<uint64_t>(staging.size(), out.size() - done);
     context_->Run([&](Commands& c) { c.Copy(*this, offset + done, staging, 0, n); });

@@ -12,6 +12,10 @@ class Context;
 
 enum class Memory { kDevice, kHost };
 
+// Transfers larger than this go through the staging buffer in pieces, so that a 530 MB image
+// does not need a second 530 MB of host-visible memory.
+inline constexpr uint64_t kStagingBytes = 64ull << 20;
+
 class Buffer {
  public:
   // kDevice: device-local storage buffer (also a copy source and destination).

@@ -6,13 +6,16 @@
 #include <atomic>
 #include <cctype>
 #include <charconv>
+#include <chrono>
 #include <iostream>
 
+#include "harness/buffer.hpp"
 #include "harness/clock_probe.hpp"
 #include "harness/commands.hpp"
 #include "harness/compat.hpp"
 #include "harness/device_choice.hpp"
 #include "harness/error.hpp"
+#include "harness/ledger.hpp"
 #include "harness/report.hpp"
 
 namespace csbench {
@@ -284,7 +287,13 @@ void FairLock::lock() {
     return;
   }
   const uint64_t ticket = next_++;
-  turn_.wait(guard, [&] { return serving_ == ticket; });
+  if (serving_ == ticket) {
+    NoteDeviceLock(0);
+  } else {
+    const auto start = std::chrono::steady_clock::now();
+    turn_.wait(guard, [&] { return serving_ == ticket; });
+    NoteDeviceLock(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
   owner_ = std::this_thread::get_id();
   depth_ = 1;
 }
@@ -295,6 +304,23 @@ void FairLock::unlock() {
   owner_ = {};
   ++serving_;
   turn_.notify_all();
+}
+
+std::unique_ptr<Buffer> Context::TakeStaging() {
+  {
+    std::lock_guard guard(staging_lock_);
+    if (!staging_.empty()) {
+      std::unique_ptr<Buffer> kept = std::move(staging_.back());
+      staging_.pop_back();
+      return kept;
+    }
+  }
+  return std::make_unique<Buffer>(*this, kStagingBytes, Memory::kHost);
+}
+
+void Context::ReturnStaging(std::unique_ptr<Buffer> buffer) {
+  std::lock_guard guard(staging_lock_);
+  if (buffer != nullptr && staging_.size() < 2) staging_.push_back(std::move(buffer));
 }
 
 uint32_t ValidationMessages() { return g_validation_messages.load(); }

@@ -99,6 +99,8 @@ class FairLock {
   uint32_t depth_ = 0;
 };
 
+class Buffer;
+
 class Context {
  public:
   // Opens the device `options.device` names (or the default choice). Throws Error with the
@@ -134,6 +136,12 @@ class Context {
   void SubmitAndWait(const vk::raii::CommandBuffer& command_buffer);
   uint32_t FindMemoryType(uint32_t type_bits, vk::MemoryPropertyFlags required,
                           vk::MemoryPropertyFlags preferred) const;
+  // A host-visible staging buffer of kStagingBytes (harness/buffer.hpp) for an upload or a
+  // download, from those kept (or a new one), and back when the transfer is done. Allocating
+  // host-visible memory pins it, which costs milliseconds per 64 MiB on a GPU's driver, and every
+  // transfer allocated its own: a case's uploads and its check's download each paid it.
+  std::unique_ptr<Buffer> TakeStaging();
+  void ReturnStaging(std::unique_ptr<Buffer> buffer);
   // The device's clock probe, made on first use by RaiseClocks (harness/clock_probe.hpp).
   std::unique_ptr<ClockProbe>& clock_probe() { return clock_probe_; }
   // What the driver probes found, by probe (harness/driver_probes.hpp): "" where the pattern works.
@@ -154,6 +162,8 @@ class Context {
   vk::raii::Fence fence_ = nullptr;
   std::map<std::string, std::string> probe_findings_;
   mutable FairLock device_lock_;
+  std::mutex staging_lock_;
+  std::vector<std::unique_ptr<Buffer>> staging_;  // kept for TakeStaging, at most two (two threads)
   std::unique_ptr<ClockProbe> clock_probe_;  // last: released before the device
 };
 

@@ -30,9 +30,25 @@ thread_local Spending* t_innermost = nullptr;
 
 void Add(Phase phase, double seconds) {
   Accounts& a = TheAccounts();
-  if (std::this_thread::get_id() != a.counted) return;
+  const bool first = std::this_thread::get_id() == a.counted;
   std::lock_guard lock(a.lock);
-  a.spent.seconds[static_cast<size_t>(phase)] += seconds;
+  (first ? a.spent.seconds : a.spent.ahead)[static_cast<size_t>(phase)] += seconds;
+}
+
+// `{"case_s": ..., ...}` of `seconds`, with its phases' names.
+std::string Phases(const std::array<double, static_cast<size_t>(Phase::kCount)>& seconds) {
+  std::string json;
+  for (size_t i = 0; i < seconds.size(); ++i) {
+    json += fmt::format("{}\"{}_s\": {:.3f}", i == 0 ? "" : ", ", ToString(static_cast<Phase>(i)), seconds[i]);
+  }
+  return json;
+}
+
+bool AnyAhead(const TimeSpent& spent) {
+  for (double s : spent.ahead) {
+    if (s > 0) return true;
+  }
+  return spent.ahead_device_locks > 0;
 }
 
 }  // namespace
@@ -66,6 +82,18 @@ Spending::~Spending() {
   if (outer_ != nullptr) outer_->started_ = now;
 }
 
+void NoteDeviceLock(double seconds) {
+  Accounts& a = TheAccounts();
+  const bool first = std::this_thread::get_id() == a.counted;
+  std::lock_guard lock(a.lock);
+  if (first) {
+    a.spent.device_wait_seconds += seconds;
+  } else {
+    a.spent.ahead_device_wait_seconds += seconds;
+    ++a.spent.ahead_device_locks;
+  }
+}
+
 double TimeSpent::Other() const {
   double sum = 0;
   for (double s : seconds) sum += s;
@@ -81,11 +109,13 @@ TimeSpent Spent() {
 }
 
 std::string ToJson(const TimeSpent& spent) {
-  std::string json = fmt::format("{{\"wall_s\": {:.3f}", spent.wall_seconds);
-  for (size_t i = 0; i < spent.seconds.size(); ++i) {
-    json += fmt::format(", \"{}_s\": {:.3f}", ToString(static_cast<Phase>(i)), spent.seconds[i]);
+  std::string json = fmt::format("{{\"wall_s\": {:.3f}, {}, \"other_s\": {:.3f}, \"device_wait_s\": {:.3f}",
+                                 spent.wall_seconds, Phases(spent.seconds), spent.Other(), spent.device_wait_seconds);
+  if (AnyAhead(spent)) {
+    json += fmt::format(", \"ahead\": {{{}, \"device_wait_s\": {:.3f}, \"device_locks\": {}}}", Phases(spent.ahead),
+                        spent.ahead_device_wait_seconds, spent.ahead_device_locks);
   }
-  return json + fmt::format(", \"other_s\": {:.3f}}}", spent.Other());
+  return json + "}";
 }
 
 std::string ToText(const TimeSpent& spent) {
@@ -93,7 +123,14 @@ std::string ToText(const TimeSpent& spent) {
   for (size_t i = 0; i < spent.seconds.size(); ++i) {
     text += fmt::format(" {} {:.1f} s,", ToString(static_cast<Phase>(i)), spent.seconds[i]);
   }
-  return text + fmt::format(" other {:.1f} s", spent.Other());
+  text += fmt::format(" other {:.1f} s", spent.Other());
+  if (!AnyAhead(spent)) return text;
+  text += "; beside the timed loop:";
+  for (size_t i = 0; i < spent.ahead.size(); ++i) {
+    if (spent.ahead[i] > 0) text += fmt::format(" {} {:.1f} s,", ToString(static_cast<Phase>(i)), spent.ahead[i]);
+  }
+  return text + fmt::format(" waiting for the device {:.1f} s ({} times)", spent.ahead_device_wait_seconds,
+                            spent.ahead_device_locks);
 }
 
 }  // namespace csbench

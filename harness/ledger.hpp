@@ -27,8 +27,9 @@ std::string_view ToString(Phase phase);
 
 // Adds the wall time from its construction to its destruction to `phase`, less the time of the
 // Spending scopes opened inside it on the same thread (each second counts once, in the innermost
-// phase). Scopes on other threads than the run's first (work done beside the timed loop) are
-// not counted.
+// phase). Scopes on other threads than the run's first (cases made ahead, beside the timed loop)
+// go to a second account, `ahead`: they cost the run's wall time only where the first thread
+// waits for them.
 class Spending {
  public:
   explicit Spending(Phase phase);
@@ -45,14 +46,26 @@ class Spending {
 struct TimeSpent {
   double wall_seconds = 0;  // since the process began
   std::array<double, static_cast<size_t>(Phase::kCount)> seconds{};
+  // The other threads' phases (work beside the timed loop), and the seconds the run's first
+  // thread and the others spent waiting for the device's lock (Context::LockDevice), with the
+  // number of times the others took it.
+  std::array<double, static_cast<size_t>(Phase::kCount)> ahead{};
+  double device_wait_seconds = 0;
+  double ahead_device_wait_seconds = 0;
+  uint64_t ahead_device_locks = 0;
   double Other() const;     // wall time outside every phase: Google Benchmark, start-up, reports
 };
 
+// Notes one taking of the device's lock that waited `seconds` for another thread (0 where it
+// was free), on the calling thread's account.
+void NoteDeviceLock(double seconds);
+
 TimeSpent Spent();
 
-// {"wall_s": 12.3, "case_s": 1.2, ..., "other_s": 0.4}
+// {"wall_s": 12.3, "case_s": 1.2, ..., "other_s": 0.4, "device_wait_s": 0.1, "ahead": {"case_s": 20.1,
+// ..., "device_wait_s": 3.2, "device_locks": 1234}}; "ahead" only where another thread spent time
 std::string ToJson(const TimeSpent& spent);
-// "12.3 s: case 1.2 s, check 0.3 s, ..., other 0.4 s"
+// "12.3 s: case 1.2 s, check 0.3 s, ..., other 0.4 s; beside the timed loop: case 20.1 s, ..."
 std::string ToText(const TimeSpent& spent);
 
 }  // namespace csbench

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -94,31 +95,56 @@ void NoteDeviceBusy();
 void MeasureDispatches(benchmark::State& state, Context& context, const std::string& key,
                        const std::function<void(Commands&, uint32_t)>& record, uint32_t period, Work work);
 
-// What MeasureGuarded asks of the device's clocks (GuardOf(device) for the real ones; a test's
-// own for a test). Empty functions: nothing guards (a CPU device, no device).
+// What MeasureGuarded asks of the device's clocks (GuardOf(device, key) for the real ones; a
+// test's own for a test). Empty functions: nothing guards (a CPU device, no device).
 struct GuardMemory {
   bool still_throttled = false;  // the previous guarded loop ended with the clocks down
+  // Per benchmark, its fastest loop the probe found the clocks up after: the median of its
+  // samples and the probe's reading.
+  struct Vouch {
+    double median = 0;
+    double reading = 0;
+  };
+  std::map<std::string, Vouch, std::less<>> vouched;
 };
 struct ClockGuardHooks {
   std::function<double()> read;   // the probe's time over its fastest (ClockGuard)
   std::function<void()> raise;    // the clocks raised again (RaiseClocks)
   GuardMemory* memory = nullptr;  // shared by the loops of one device
+  std::string key;                // the benchmark's name (empty: every loop is probed)
 };
-ClockGuardHooks GuardOf(Context* device);
+ClockGuardHooks GuardOf(Context* device, const std::string& key = {});
 
 // The measurements a guarded loop may take: the first, and two more where the guard finds the
 // clocks down.
 inline constexpr uint32_t kMaxMeasurements = 3;
+// A loop whose median sample is within this of its benchmark's fastest probed loop (one the
+// probe found the clocks up after) is not probed: slower clocks or a second process on the
+// device slow the kernel's own samples (by 25-75% beside a second process on an H200), so
+// samples as fast as a loop the probe vouched for cannot have been taken with the clocks down
+// by more than the probe's tolerance and this.
+inline constexpr double kVouchTolerance = 0.02;
 
-// Takes `count` samples (each `sample()`'s seconds), then reads the clock guard: where the
-// probe runs more than kGuardTolerance slower than its fastest, the clocks were down
-// (throttled, or another process on the device), and the samples are taken again after raising
-// them, at most kMaxMeasurements times in all, or only once where the previous guarded loop of
-// the device also ended with the clocks down (a device that stays slow costs one measurement a
-// loop, not three). The last samples are returned, never none; `note` says what the guard read,
-// how many times the samples were taken, and whether the clocks were still down.
+// Takes `count` samples (each `sample()`'s seconds), and more until they add up to
+// `min_seconds`, then reads the clock guard: where the probe runs more than kGuardTolerance
+// slower than its fastest, the clocks were down (throttled, or another process on the device),
+// and the samples are taken again after raising them, at most kMaxMeasurements times in all, or
+// only once where the previous guarded loop of the device also ended with the clocks down (a
+// device that stays slow costs one measurement a loop, not three). The probe is skipped where
+// the samples vouch for the clocks (kVouchTolerance); the note then carries the reading of the
+// loop that vouches, and `probed` false. The last samples are returned, never none; `note` says
+// what the guard read, how many times the samples were taken, and whether the clocks were still
+// down.
 std::vector<double> MeasureGuarded(size_t count, const std::function<double()>& sample, const ClockGuardHooks& guard,
-                                   RunNote& note);
+                                   RunNote& note, double min_seconds = 0);
+
+// The least measured time of a reported run of a device-timed loop: each Google Benchmark call
+// takes samples until they add up to --benchmark_min_time (where it is given in seconds) and
+// reports them all, so the first call of a benchmark is already long enough for Google Benchmark
+// to keep (no call only to find the iteration count, no 40% margin on top of the minimum). 0:
+// Google Benchmark's iteration count alone (the default; tests).
+void SetMinSampleSeconds(double seconds);
+double MinSampleSeconds();
 
 // MeasureDispatches over any timer of batches: `time_batch(count)` runs `count` dispatches (a
 // multiple of `period`, the number of rotated inputs) back to back and returns their seconds by

@@ -46,6 +46,7 @@ std::string ToJsonMembers(const RunNote& note) {
   std::string json;
   if (note.clock_guard > 0) json += fmt::format("\"clock_guard\": {:.4f}, ", note.clock_guard);
   json += fmt::format("\"measured\": {}", note.measured);
+  if (note.clock_guard > 0 && !note.probed) json += ", \"probed\": false";
   if (note.throttled) json += ", \"throttled\": true";
   if (!note.samples.empty()) json += fmt::format(", \"samples_s\": [{:.6e}]", fmt::join(note.samples, ", "));
   return json;

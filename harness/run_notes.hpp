@@ -16,6 +16,9 @@ struct RunNote {
   double clock_guard = 0;
   uint32_t measured = 1;   // 1, or more where the guard found the clocks down and the loop ran again
   bool throttled = false;  // the clocks were still down after the last measurement
+  // Whether the probe ran after this loop; false where the loop's samples vouched for the clocks
+  // (MeasureGuarded) and clock_guard is the reading of the loop that vouches.
+  bool probed = true;
   // The seconds of each sample (a batch of `dispatches/sample` iterations, or one run), in the
   // order taken; empty unless --samples asked for them.
   std::vector<double> samples;
@@ -36,7 +39,8 @@ void AddRunNote(const std::string& name, RunNote note);
 std::vector<RunNote> TakeRunNotes(const std::string& name, size_t runs);
 
 // The note as the members of the JSON entry's "csbench" object, without braces:
-// "clock_guard": 1.012, "measured": 1 (and "throttled": true, "samples_s": [...] where they apply).
+// "clock_guard": 1.012, "measured": 1 (and "probed": false, "throttled": true, "samples_s": [...]
+// where they apply).
 std::string ToJsonMembers(const RunNote& note);
 
 }  // namespace csbench

@@ -91,6 +91,51 @@ TEST(ClockGuard, StopsAfterThreeMeasurementsAndSaysTheClocksWereStillDown) {
   EXPECT_EQ(again.measured, 2u);
 }
 
+TEST(ClockGuard, SamplesAsFastAsAProbedLoopVouchForTheClocks) {
+  FakeGuard guard{.ratios = {1.02}};
+  ClockGuardHooks hooks = guard.Hooks();
+  hooks.key = "family/variant";
+  double seconds = 1.0;
+  auto sample = [&] { return seconds; };
+  RunNote first;
+  MeasureGuarded(3, sample, hooks, first);
+  EXPECT_EQ(guard.reads, 1u);
+  EXPECT_TRUE(first.probed);
+  // As fast (within kVouchTolerance): not probed; the note carries the reading that vouches.
+  seconds = 1.0 + kVouchTolerance / 2;
+  RunNote vouched;
+  MeasureGuarded(3, sample, hooks, vouched);
+  EXPECT_EQ(guard.reads, 1u);
+  EXPECT_FALSE(vouched.probed);
+  EXPECT_DOUBLE_EQ(vouched.clock_guard, 1.02);
+  EXPECT_FALSE(vouched.throttled);
+  // Slower than that: probed, and the probe finds the clocks down.
+  seconds = 1.0 + 2 * kVouchTolerance;
+  guard.ratios = {1.3};
+  RunNote slower;
+  MeasureGuarded(1, sample, hooks, slower);
+  EXPECT_EQ(guard.reads, 2u + kMaxMeasurements - 1);
+  EXPECT_TRUE(slower.probed);
+  EXPECT_TRUE(slower.throttled);
+  // Another benchmark's loop is probed: the vouch is per benchmark.
+  guard.ratios = {1.0};
+  hooks.key = "family/other";
+  seconds = 1.0;
+  RunNote other;
+  const size_t reads = guard.reads;
+  MeasureGuarded(1, sample, hooks, other);
+  EXPECT_EQ(guard.reads, reads + 1);
+}
+
+TEST(ClockGuard, SamplesUntilTheyAddUpToTheMinimum) {
+  NumberedSamples samples{.per_measurement = 100};
+  RunNote note;
+  EXPECT_EQ(MeasureGuarded(1, std::ref(samples), ClockGuardHooks{}, note, 3.5).size(), 4u);
+  EXPECT_EQ(MeasureGuarded(6, std::ref(samples), ClockGuardHooks{}, note, 3.5).size(), 6u);
+  // A clock that reads 0 ends the sampling at `count` rather than never.
+  EXPECT_EQ(MeasureGuarded(2, [] { return 0.0; }, ClockGuardHooks{}, note, 1.0).size(), 2u);
+}
+
 TEST(ClockGuard, TheToleranceIsTheBoundary) {
   FakeGuard guard{.ratios = {1 + kGuardTolerance}};
   NumberedSamples samples{.per_measurement = 1};

@@ -114,5 +114,36 @@ TEST(Strategies, HostClockedRunsSayWhichClock) {
   EXPECT_EQ(run.report_label, "host clock");
 }
 
+TEST(Strategies, AFirstCallSamplesUntilTheMinimumTimeAndGoogleBenchmarkKeepsIt) {
+  // Without a fixed iteration count Google Benchmark's first call asks for one iteration; with
+  // MinSampleSeconds the call takes runs of 2 ms until they add up to 10 ms, reports all five,
+  // and Google Benchmark keeps that call: no second call to find the count.
+  SetMinSampleSeconds(0.01);
+  int calls = 0, runs = 0;
+  benchmark::RegisterBenchmark("strategies/min_sample_seconds",
+                               [&](benchmark::State& state) {
+                                 ++calls;
+                                 NoteDeviceBusy();
+                                 MeasureTimedRuns(
+                                     state, nullptr, "strategies/min_sample_seconds", [] {},
+                                     [&] {
+                                       ++runs;
+                                       return 2e-3;
+                                     },
+                                     {.elements = 1, .bytes = 1});
+                               })
+      ->UseManualTime()
+      ->MinTime(0.01);
+  Collect collect;
+  benchmark::RunSpecifiedBenchmarks(&collect, "^strategies/min_sample_seconds/");
+  SetMinSampleSeconds(0);
+  ASSERT_EQ(collect.runs_.size(), 1u);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(runs, 5);
+  EXPECT_EQ(collect.runs_.front().iterations, 5);
+  EXPECT_NEAR(collect.runs_.front().GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(collect.runs_.front().time_unit),
+              2e-3, 1e-12);
+}
+
 }  // namespace
 }  // namespace csbench

@@ -145,5 +145,33 @@ TEST(Strategies, AFirstCallSamplesUntilTheMinimumTimeAndGoogleBenchmarkKeepsIt) 
               2e-3, 1e-12);
 }
 
+TEST(Strategies, EveryRepetitionTakesTheFirstCallsCount) {
+  // Google Benchmark asks each repetition for the first call's count (one iteration) and requires
+  // equal counts: the later repetitions take the first call's five runs, however long theirs are.
+  SetMinSampleSeconds(0.01);
+  int runs = 0;
+  benchmark::RegisterBenchmark("strategies/repetitions_alike",
+                               [&](benchmark::State& state) {
+                                 NoteDeviceBusy();
+                                 MeasureTimedRuns(
+                                     state, nullptr, "strategies/repetitions_alike", [] {},
+                                     [&] { return ++runs <= 5 ? 2e-3 : 1e-3; }, {.elements = 1, .bytes = 1});
+                               })
+      ->UseManualTime()
+      ->MinTime(0.01)
+      ->Repetitions(3);
+  Collect collect;
+  benchmark::RunSpecifiedBenchmarks(&collect, "^strategies/repetitions_alike/");
+  SetMinSampleSeconds(0);
+  size_t iteration_runs = 0;
+  for (const auto& run : collect.runs_) {
+    if (run.run_type != benchmark::BenchmarkReporter::Run::RT_Iteration) continue;
+    ++iteration_runs;
+    EXPECT_EQ(run.iterations, 5);
+  }
+  EXPECT_EQ(iteration_runs, 3u);
+  EXPECT_EQ(runs, 15);
+}
+
 }  // namespace
 }  // namespace csbench

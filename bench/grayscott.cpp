@@ -59,12 +59,14 @@ Extent TileOf(const Variant& variant, Extent workgroup) {
 // the family's test checks its own (small) domain.
 class FamilyState {
  public:
+  // The initial state of `domain`, made once a run: the benchmarks go domain by domain within
+  // each variant and workgroup, and keeping only the latest made the 8192x8192 one (512 MiB of
+  // host memory) again for every variant and workgroup.
   const State& For(Extent domain) {
-    if (!current_ || current_->layout.width != domain.x || current_->layout.height != domain.y) {
-      current_.reset();
-      current_ = std::make_unique<State>(InitialState(domain.x, domain.y, CentralRegion(domain.x, domain.y), kSeed));
-    }
-    return *current_;
+    std::lock_guard lock(states_lock_);
+    std::unique_ptr<State>& state = states_[{domain.x, domain.y}];
+    if (!state) state = std::make_unique<State>(InitialState(domain.x, domain.y, CentralRegion(domain.x, domain.y), kSeed));
+    return *state;
   }
 
   const Comparison& CheckOf(Context& context, const Variant& variant, Extent workgroup, Extent domain) {
@@ -84,10 +86,21 @@ class FamilyState {
     if (simulation_ != nullptr && simulation_key_ == key) return simulation_;
     simulation_.reset();  // before the next is made: the latest two at most are alive
     simulation_key_.clear();
-    simulation_ = std::make_shared<Simulation>(context, variant, workgroup, For(domain));
+    simulation_ = std::make_shared<Simulation>(context, variant, workgroup, For(domain),
+                                               [this, &context](uint64_t bytes) { return SlotsFor(context, bytes); });
     simulation_key_ = key;
     return simulation_;
   }
+  // Host-visible slots of `bytes` for the download modes, kept for the run: a simulation made its
+  // own (768 MiB at 8192x8192, pinned by the driver as it is allocated) for each variant and
+  // workgroup. Only one simulation runs its images at a time.
+  std::shared_ptr<Buffer> SlotsFor(Context& context, uint64_t bytes) {
+    std::lock_guard lock(simulation_lock_);
+    std::shared_ptr<Buffer>& slots = slots_[bytes];
+    if (!slots) slots = std::make_shared<Buffer>(context, bytes, Memory::kHost);
+    return slots;
+  }
+
   // Lets `simulation` go with the last case that holds it (the last mode's).
   void Forget(const Simulation* simulation) {
     std::lock_guard lock(simulation_lock_);
@@ -97,9 +110,11 @@ class FamilyState {
   }
 
  private:
-  std::unique_ptr<State> current_;
+  std::mutex states_lock_;
+  std::map<std::pair<uint32_t, uint32_t>, std::unique_ptr<State>> states_;
   std::map<std::string, Comparison> checks_;
   std::mutex simulation_lock_;  // cases may be made on the thread ahead (harness/measure.hpp)
+  std::map<uint64_t, std::shared_ptr<Buffer>> slots_;
   std::shared_ptr<Simulation> simulation_;
   std::string simulation_key_;
 };
@@ -356,7 +371,8 @@ struct Simulation::Impl {
   uint32_t current = 0;  // the state holding the latest step
   // The download modes.
   uint32_t image = 0;
-  std::unique_ptr<Buffer> slots;  // kSlots V planes, host-visible
+  Simulation::HostSlots host_slots;
+  std::shared_ptr<Buffer> slots;  // kSlots V planes, host-visible
   std::unique_ptr<PipelinedBatches> images;
   // The compute mode's run of `compute_total` steps, recorded once for all of its calls.
   std::unique_ptr<TimedBatch> compute;
@@ -387,8 +403,10 @@ struct Simulation::Impl {
   uint32_t After(uint32_t from, uint32_t steps) const { return (from + Passes(variant, steps)) % 2; }
 };
 
-Simulation::Simulation(Context& context, const Variant& variant, Extent workgroup, const State& initial)
+Simulation::Simulation(Context& context, const Variant& variant, Extent workgroup, const State& initial,
+                       HostSlots host_slots)
     : s_(std::make_unique<Impl>()) {
+  s_->host_slots = std::move(host_slots);
   RequireWorkgroup(variant, workgroup);
   const DeviceInfo& info = context.info();
   s_->context = &context;
@@ -479,7 +497,11 @@ void Simulation::PrepareImages(uint32_t total, uint32_t image) {
   // the timed run at 8192x8192, and the idle device then needed its warm-up again.
   if (s_->images != nullptr && s_->image == image && s_->images->size() == total / image) return;
   s_->image = image;
-  s_->slots = std::make_unique<Buffer>(*s_->context, kSlots * s_->plane_bytes(), Memory::kHost);
+  const uint64_t slot_bytes = kSlots * s_->plane_bytes();
+  s_->images.reset();  // recorded with the slots it replaces
+  s_->slots = s_->host_slots ? s_->host_slots(slot_bytes)
+                             : std::make_shared<Buffer>(*s_->context, slot_bytes, Memory::kHost);
+  Require(s_->slots->size() >= slot_bytes, "host slots smaller than asked for");
   s_->images = std::make_unique<PipelinedBatches>(*s_->context, total / image, [&](Commands& c, uint32_t k) {
     // Every image is its own passes (a fused pass never crosses an image), so image k starts from
     // the state that k images' passes end in.

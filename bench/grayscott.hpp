@@ -99,7 +99,11 @@ uint32_t Passes(const Variant& variant, uint32_t steps);
 // and the initial state, on the device.
 class Simulation {
  public:
-  Simulation(Context& context, const Variant& variant, Extent workgroup, const State& initial);
+  // Host-visible buffers of at least the given bytes for the download modes' slots; without one,
+  // the simulation allocates its own.
+  using HostSlots = std::function<std::shared_ptr<Buffer>(uint64_t bytes)>;
+  Simulation(Context& context, const Variant& variant, Extent workgroup, const State& initial,
+             HostSlots host_slots = {});
   ~Simulation();
 
   // Restores the initial state. `poison`: the other state's domain cells become NaN, so a cell

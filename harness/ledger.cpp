@@ -100,6 +100,10 @@ double TimeSpent::Other() const {
   return wall_seconds - sum;
 }
 
+double SecondsSinceStart() { return Now(); }
+
+bool OnFirstThread() { return std::this_thread::get_id() == TheAccounts().counted; }
+
 TimeSpent Spent() {
   Accounts& a = TheAccounts();
   std::lock_guard lock(a.lock);

@@ -62,6 +62,11 @@ void NoteDeviceLock(double seconds);
 
 TimeSpent Spent();
 
+// Seconds since the process began, on the ledger's clock.
+double SecondsSinceStart();
+// Whether the calling thread is the run's first (whose phases are the run's wall time).
+bool OnFirstThread();
+
 // {"wall_s": 12.3, "case_s": 1.2, ..., "other_s": 0.4, "device_wait_s": 0.1, "ahead": {"case_s": 20.1,
 // ..., "device_wait_s": 3.2, "device_locks": 1234}}; "ahead" only where another thread spent time
 std::string ToJson(const TimeSpent& spent);

@@ -110,13 +110,32 @@ double Median(std::vector<double> values) {
 void SetMinSampleSeconds(double seconds) { g_min_sample_seconds = std::max(seconds, 0.0); }
 double MinSampleSeconds() { return g_min_sample_seconds; }
 
+namespace {
+
+// Where `guard` vouches for the clocks by a loop's median sample (kVouchTolerance): `note` takes
+// the reading of the loop that vouches, unprobed.
+bool Vouched(const ClockGuardHooks& guard, double median, RunNote& note) {
+  if (guard.memory == nullptr || guard.key.empty() || guard.memory->still_throttled) return false;
+  auto it = guard.memory->vouched.find(guard.key);
+  if (it == guard.memory->vouched.end() || median > it->second.median * (1 + kVouchTolerance)) return false;
+  note.clock_guard = it->second.reading;
+  note.throttled = false;
+  note.probed = false;
+  return true;
+}
+
+// A probed loop's median, kept where the probe found the clocks up and it is the benchmark's fastest.
+void RememberVouch(const ClockGuardHooks& guard, double median, const RunNote& note) {
+  if (note.throttled || guard.memory == nullptr || guard.key.empty() || !guard.read) return;
+  GuardMemory::Vouch& v = guard.memory->vouched[guard.key];
+  if (v.median <= 0 || median < v.median) v = {.median = median, .reading = note.clock_guard};
+}
+
+}  // namespace
+
 std::vector<double> MeasureGuarded(size_t count, const std::function<double()>& sample, const ClockGuardHooks& guard,
                                    RunNote& note, double min_seconds) {
   std::vector<double> times;
-  GuardMemory::Vouch* vouch = nullptr;
-  if (guard.memory != nullptr && !guard.key.empty()) {
-    if (auto it = guard.memory->vouched.find(guard.key); it != guard.memory->vouched.end()) vouch = &it->second;
-  }
   for (note.measured = 1;; ++note.measured) {
     {
       Spending spending(note.measured == 1 ? Phase::kTimed : Phase::kGuard);
@@ -130,18 +149,9 @@ std::vector<double> MeasureGuarded(size_t count, const std::function<double()>& 
       }
     }
     const double median = Median(times);
-    if (note.measured == 1 && vouch != nullptr && !(guard.memory->still_throttled) &&
-        median <= vouch->median * (1 + kVouchTolerance)) {
-      note.clock_guard = vouch->reading;
-      note.throttled = false;
-      note.probed = false;
-      break;
-    }
+    if (note.measured == 1 && Vouched(guard, median, note)) break;
     ReadGuard(guard, note);
-    if (!note.throttled && guard.memory != nullptr && !guard.key.empty() && guard.read) {
-      GuardMemory::Vouch& v = guard.memory->vouched[guard.key];
-      if (v.median <= 0 || median < v.median) v = {.median = median, .reading = note.clock_guard};
-    }
+    RememberVouch(guard, median, note);
     if (!note.throttled || note.measured >= kMaxMeasurements || (guard.memory && guard.memory->still_throttled)) {
       break;
     }
@@ -251,20 +261,27 @@ void MeasureHostClocked(benchmark::State& state, Context* device, const std::str
     run();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   });
+  std::vector<double> times;  // each run's seconds, for the guard's vouch
   {
     Spending spending(Phase::kTimed);
     for (auto _ : state) {
       state.PauseTiming();
       reset();
       state.ResumeTiming();
+      const auto start = std::chrono::steady_clock::now();
       run();
+      times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
   }
   // Google Benchmark's own clock timed the loop, so it cannot be measured again: the guard only
   // marks a loop that ended with the clocks down.
   RunNote note;
   note.iterations = static_cast<uint64_t>(state.iterations());
-  ReadGuard(GuardOf(device), note);
+  const ClockGuardHooks guard = GuardOf(device, key);
+  if (times.empty() || !Vouched(guard, Median(times), note)) {
+    ReadGuard(guard, note);
+    if (!times.empty()) RememberVouch(guard, Median(times), note);
+  }
   state.SetLabel(Labelled("host clock", note));
   AddRunNote(key, std::move(note));
   NoteDeviceBusy();
@@ -404,6 +421,12 @@ std::shared_ptr<void> TakeAhead(const std::string& name) {
   }
   ahead.name.clear();
   Spending spending(Phase::kCase);  // the main thread waiting for it
+  const double start = SecondsSinceStart();
+  struct Waited {
+    const std::string& name;
+    double start;
+    ~Waited() { NoteCaseWait(name, SecondsSinceStart() - start); }
+  } waited{name, start};
   return ahead.made.get();
 }
 

@@ -296,15 +296,18 @@ void EnablePrefetch(bool enable);
 template <typename Make>
 benchmark::internal::Benchmark* RegisterCheckedCase(const std::string& name, Make make, bool prefetch = false) {
   using Case = typename decltype(make())::element_type;
-  std::function<std::shared_ptr<void>()> made_and_checked = [make]() -> std::shared_ptr<void> {
+  std::function<std::shared_ptr<void>()> made_and_checked = [make, name]() -> std::shared_ptr<void> {
+    const double start = SecondsSinceStart();
     std::shared_ptr<Case> made = [&] {
       Spending spending(Phase::kCase);
       return std::shared_ptr<Case>(make());
     }();
+    const double made_at = SecondsSinceStart();
     Comparison check = [&] {
       Spending spending(Phase::kCheck);
       return made->Check();
     }();
+    NoteCaseMade(name, made_at - start, SecondsSinceStart() - made_at, !OnFirstThread());
     if (!check.passed) throw std::runtime_error(check.message);
     return made;
   };

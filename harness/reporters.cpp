@@ -187,7 +187,9 @@ std::vector<std::string> NotesOf(const std::vector<benchmark::BenchmarkReporter:
     const size_t from_end = counts[run.run_name.function_name] - k;
     if (from_end > mine.size()) continue;
     const RunNote& note = mine[mine.size() - from_end];
-    if (note.iterations == static_cast<uint64_t>(run.iterations)) members[i] = ToJsonMembers(note);
+    if (note.iterations == static_cast<uint64_t>(run.iterations)) {
+      members[i] = ToJsonMembers(note) + CaseJsonMembers(run.run_name.function_name);
+    }
   }
   return members;
 }

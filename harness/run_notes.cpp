@@ -13,6 +13,7 @@ struct Notes {
   std::mutex lock;
   bool keep_samples = false;
   std::map<std::string, std::vector<RunNote>, std::less<>> by_name;
+  std::map<std::string, CaseNote, std::less<>> cases;
 };
 
 Notes& TheNotes() {
@@ -24,6 +25,32 @@ Notes& TheNotes() {
 
 void KeepSamples(bool keep) { TheNotes().keep_samples = keep; }
 bool KeepingSamples() { return TheNotes().keep_samples; }
+
+void NoteCaseMade(const std::string& name, double case_seconds, double check_seconds, bool ahead) {
+  Notes& notes = TheNotes();
+  std::lock_guard lock(notes.lock);
+  CaseNote& note = notes.cases[name];
+  note.case_seconds = case_seconds;
+  note.check_seconds = check_seconds;
+  note.ahead = ahead;
+  if (!ahead) note.waited_seconds = case_seconds + check_seconds;
+}
+
+void NoteCaseWait(const std::string& name, double waited_seconds) {
+  Notes& notes = TheNotes();
+  std::lock_guard lock(notes.lock);
+  notes.cases[name].waited_seconds = waited_seconds;
+}
+
+std::string CaseJsonMembers(const std::string& name) {
+  Notes& notes = TheNotes();
+  std::lock_guard lock(notes.lock);
+  auto it = notes.cases.find(name);
+  if (it == notes.cases.end()) return {};
+  const CaseNote& c = it->second;
+  return fmt::format(", \"case_s\": {:.4f}, \"check_s\": {:.4f}, \"waited_s\": {:.4f}, \"made_ahead\": {}",
+                     c.case_seconds, c.check_seconds, c.waited_seconds, c.ahead);
+}
 
 void AddRunNote(const std::string& name, RunNote note) {
   Notes& notes = TheNotes();

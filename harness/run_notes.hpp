@@ -24,6 +24,22 @@ struct RunNote {
   std::vector<double> samples;
 };
 
+// What making a benchmark's case cost: making it (inputs, references, buffers, pipelines) and
+// checking it, on whichever thread, and how long the run's first thread waited for it (all of it
+// where it was made in turn; where made ahead, only what the timed loop before did not cover).
+struct CaseNote {
+  double case_seconds = 0;
+  double check_seconds = 0;
+  double waited_seconds = 0;
+  bool ahead = false;  // made on the thread ahead (harness/measure.hpp)
+};
+// The latest making of `name`'s case, and the first thread's wait for it.
+void NoteCaseMade(const std::string& name, double case_seconds, double check_seconds, bool ahead);
+void NoteCaseWait(const std::string& name, double waited_seconds);
+// ", \"case_s\": 0.12, \"check_s\": 0.03, \"waited_s\": 0.00, \"made_ahead\": true", or "" where no
+// case was noted for `name`.
+std::string CaseJsonMembers(const std::string& name);
+
 // Whether timed loops keep their samples (--samples).
 void KeepSamples(bool keep);
 bool KeepingSamples();

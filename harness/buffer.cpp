@@ -88,4 +88,19 @@ void Buffer::Download(std::span<std::byte> out, uint64_t offset) const {
   }
 }
 
+bool SameBytes(Context& context, const Buffer& a, const Buffer& b, uint64_t bytes) {
+  Require(bytes <= a.size() && bytes <= b.size(), "comparing past the end of a buffer");
+  Staging first(context);
+  Staging second(context);
+  for (uint64_t done = 0; done < bytes; done += kStagingBytes) {
+    const uint64_t n = std::min<uint64_t>(kStagingBytes, bytes - done);
+    context.Run([&](Commands& c) {
+      c.Copy(a, done, *first.buffer, 0, n);
+      c.Copy(b, done, *second.buffer, 0, n);
+    });
+    if (std::memcmp(first.buffer->mapped().data(), second.buffer->mapped().data(), n) != 0) return false;
+  }
+  return true;
+}
+
 }  // namespace csbench

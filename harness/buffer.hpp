@@ -43,6 +43,10 @@ class Buffer {
   std::byte* mapped_ = nullptr;
 };
 
+// Whether the first `bytes` of `a` and `b` are equal, compared piece by piece through two staging
+// buffers: a check of a 512 MiB copy needs no 1 GiB of host memory.
+bool SameBytes(Context& context, const Buffer& a, const Buffer& b, uint64_t bytes);
+
 template <typename T>
 std::span<const std::byte> AsBytes(std::span<const T> values) {
   return std::as_bytes(values);

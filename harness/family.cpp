@@ -84,8 +84,12 @@ Clock ClockOf(const Suite& suite, Timer timer) {
 
 benchmark::internal::Benchmark* RegisterTimedCase(const std::string& name, Timer timer, benchmark::TimeUnit unit,
                                                   std::function<std::unique_ptr<Case>()> make) {
-  // Made ahead only where Vulkan's timestamps time it (RegisterPrefetch).
-  auto* b = RegisterCheckedCase(name, std::move(make), timer == Timer::kTimestamps)->Unit(unit);
+  // Made ahead, and the next made beside it, only where Vulkan's timestamps time it; a host-clocked
+  // case may be made ahead, beside another's loop (RegisterPrefetch).
+  const Prefetch prefetch = timer == Timer::kTimestamps  ? Prefetch::kBeside
+                            : timer == Timer::kHostClock ? Prefetch::kMade
+                                                         : Prefetch::kNo;
+  auto* b = RegisterCheckedCase(name, std::move(make), prefetch)->Unit(unit);
   // Google Benchmark's real time where the host's clock times the run: its loop's own timing is
   // the measurement. Otherwise the case hands each sample's time over (SetIterationTime).
   return timer == Timer::kHostClock ? b->UseRealTime() : b->UseManualTime();

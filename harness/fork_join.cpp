@@ -65,4 +65,37 @@ uint32_t MeasuredPathThreads() {
   return std::clamp(hardware / 2, 1u, 8u);
 }
 
+void ParallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t)>& body, size_t align) {
+  align = std::max<size_t>(align, 1);
+  const size_t hardware = std::max<size_t>(std::thread::hardware_concurrency(), 1);
+  const size_t parts = std::clamp<size_t>(n / std::max<size_t>(grain, 1), 1, hardware);
+  size_t chunk = (n + parts - 1) / parts;
+  chunk = (chunk + align - 1) / align * align;
+  if (parts <= 1 || chunk >= n) {
+    if (n > 0) body(0, n);
+    return;
+  }
+  std::vector<std::exception_ptr> errors((n + chunk - 1) / chunk);
+  {
+    std::vector<std::jthread> threads;
+    for (size_t i = 1; i < errors.size(); ++i) {
+      threads.emplace_back([&, i] {
+        try {
+          body(i * chunk, std::min(n, (i + 1) * chunk));
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+      });
+    }
+    try {
+      body(0, chunk);
+    } catch (...) {
+      errors[0] = std::current_exception();
+    }
+  }
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
 }  // namespace csbench

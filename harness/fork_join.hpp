@@ -49,4 +49,10 @@ class ForkJoin {
 // (lavapipe) own workers; 8 is about where one socket's memory bandwidth stops growing.
 uint32_t MeasuredPathThreads();
 
+// Calls body(begin, end) for consecutive ranges that cover [0, n), at the same time on up to the
+// host's hardware threads (threads of this call, the calling one among them), each range at least
+// `grain` items and, but for the last, a multiple of `align`; returns when all have returned and
+// rethrows the first exception. For work off the measured path (a case's references and checks).
+void ParallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t)>& body, size_t align = 1);
+
 }  // namespace csbench

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <future>
 #include <map>
+#include <set>
 
 #include "harness/clock_probe.hpp"
 #include "harness/commands.hpp"
@@ -390,6 +391,7 @@ namespace {
 // The case being made ahead, on its own thread.
 struct Ahead {
   std::map<std::string, std::function<std::shared_ptr<void>()>, std::less<>> makers;  // RegisterPrefetch
+  std::set<std::string, std::less<>> beside;  // the kBeside ones
   bool enabled = false;
   std::string name;  // whose case `made` is (empty: none)
   std::future<std::shared_ptr<void>> made;
@@ -460,7 +462,7 @@ void StartAheadOf(const std::string& name, Retired retired) {
   const std::vector<std::string>& order = SelectedNames();
   auto it = std::find(order.begin(), order.end(), name);
   auto maker = ahead.makers.end();
-  if (ahead.enabled && ahead.name.empty() && ahead.makers.contains(name) && it != order.end() && ++it != order.end()) {
+  if (ahead.enabled && ahead.name.empty() && ahead.beside.contains(name) && it != order.end() && ++it != order.end()) {
     maker = ahead.makers.find(*it);
   }
   if (maker == ahead.makers.end()) {
@@ -479,8 +481,11 @@ void ReleaseKeptCase() { TakeKeptCase().Free(); }
 
 }  // namespace
 
-void RegisterPrefetch(const std::string& name, std::function<std::shared_ptr<void>()> make) {
-  TheAhead().makers[name] = std::move(make);
+void RegisterPrefetch(const std::string& name, std::function<std::shared_ptr<void>()> make, Prefetch prefetch) {
+  Ahead& ahead = TheAhead();
+  if (prefetch == Prefetch::kNo) return;
+  ahead.makers[name] = std::move(make);
+  if (prefetch == Prefetch::kBeside) ahead.beside.insert(name);
 }
 
 void EnablePrefetch(bool enable) { TheAhead().enabled = enable; }

@@ -280,21 +280,30 @@ auto& CurrentCase(const std::string& name, Make make) {
 // under one lock (Context::LockDevice), so the second thread's submissions (uploads, the check's
 // dispatch) run between two timed batches, never during one.
 //
-// Registers `name`'s making for the thread ahead: a benchmark whose every timed loop is timed by
-// Vulkan timestamps, and whose making touches the device only through Context. A benchmark timed
-// by the host's clock (the second thread's work would be in its time) or by another API (a CUDA
-// peer's stream takes no lock) is not registered, and nothing is made ahead beside it.
-void RegisterPrefetch(const std::string& name, std::function<std::shared_ptr<void>()> make);
+// How a benchmark takes part in it:
+enum class Prefetch {
+  kNo,      // its case is made in its turn, and nothing is made beside its loop: a CUDA peer's
+            // making (its stream takes no lock)
+  kMade,    // its case may be made ahead, beside another benchmark's loop, but nothing is made
+            // beside its own: timed by the host's clock (the second thread's work would be in
+            // its time)
+  kBeside,  // both: every timed loop of it is timed by Vulkan's timestamps
+};
+// Registers `name`'s making for the thread ahead (kMade or kBeside), whose making touches the
+// device only through Context. The next case is made ahead while a kBeside benchmark measures.
+void RegisterPrefetch(const std::string& name, std::function<std::shared_ptr<void>()> make,
+                      Prefetch prefetch = Prefetch::kBeside);
 // Whether cases are made ahead: main turns it on for a GPU (not for a CPU device, whose device is
 // the host's cores, nor where CSBENCH_PREFETCH=0 says not to).
 void EnablePrefetch(bool enable);
 
 // Registers one benchmark whose case must pass its check before it is timed: `make()` builds the
 // case (kernel, inputs, output: anything with Check() returning a Comparison and
-// Measure(state)). A failure of either skips the benchmark. The caller picks the clock;
-// `prefetch` says the case may be made ahead (RegisterPrefetch).
+// Measure(state)). A failure of either skips the benchmark. The caller picks the clock and says
+// whether the case may be made ahead (RegisterPrefetch).
 template <typename Make>
-benchmark::internal::Benchmark* RegisterCheckedCase(const std::string& name, Make make, bool prefetch = false) {
+benchmark::internal::Benchmark* RegisterCheckedCase(const std::string& name, Make make,
+                                                   Prefetch prefetch = Prefetch::kNo) {
   using Case = typename decltype(make())::element_type;
   std::function<std::shared_ptr<void>()> made_and_checked = [make, name]() -> std::shared_ptr<void> {
     const double start = SecondsSinceStart();
@@ -311,7 +320,7 @@ benchmark::internal::Benchmark* RegisterCheckedCase(const std::string& name, Mak
     if (!check.passed) throw std::runtime_error(check.message);
     return made;
   };
-  if (prefetch) RegisterPrefetch(name, made_and_checked);
+  if (prefetch != Prefetch::kNo) RegisterPrefetch(name, made_and_checked, prefetch);
   return AddBenchmark(name, [name, made_and_checked](benchmark::State& state) {
     RunGuarded(state, [&] {
       auto& gpu = *static_cast<Case*>(CaseFor(name, made_and_checked).get());

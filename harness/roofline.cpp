@@ -139,10 +139,7 @@ bool Copier::Check() const {
     c.Barrier();
     Record(c);
   });
-  std::vector<std::byte> a(bytes_), b(bytes_);
-  src_->Download(a);
-  dst_->Download(b);
-  return std::memcmp(a.data(), b.data(), bytes_) == 0;
+  return SameBytes(*context_, *src_, *dst_, bytes_);
 }
 
 const Roofline& MeasuredRoofline(Context& context) {

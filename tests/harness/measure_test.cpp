@@ -149,6 +149,30 @@ TEST(CaseAhead, TheNextBenchmarksCaseIsMadeOnAnotherThreadAndTakenWhenItsTurnCom
   ReleaseCurrentCase();
 }
 
+TEST(CaseAhead, AHostClockedCaseIsMadeAheadButNothingBesideItsLoop) {
+  ReleaseCurrentCase();
+  for (const char* name : {"host/a", "host/b", "host/c"}) AddBenchmark(name, [](benchmark::State&) {});
+  int made_ahead = 0;
+  auto maker = [&](int id) {
+    return [&made_ahead, id]() -> std::shared_ptr<void> {
+      ++made_ahead;
+      return std::make_shared<CountedCase>(id);
+    };
+  };
+  RegisterPrefetch("host/a", maker(1), Prefetch::kBeside);
+  RegisterPrefetch("host/b", maker(2), Prefetch::kMade);
+  RegisterPrefetch("host/c", maker(3), Prefetch::kBeside);
+  EnablePrefetch(true);
+  CurrentCase("host/a", [] { return std::make_unique<CountedCase>(10); });
+  // b (host-clocked) was made ahead beside a's loop ...
+  EXPECT_EQ(CurrentCase("host/b", [] { return std::make_unique<CountedCase>(20); }).id, 2);
+  // ... but c is not made beside b's: it is made in its turn.
+  EXPECT_EQ(CurrentCase("host/c", [] { return std::make_unique<CountedCase>(30); }).id, 30);
+  EXPECT_EQ(made_ahead, 1);
+  EnablePrefetch(false);
+  ReleaseCurrentCase();
+}
+
 TEST(CaseAhead, AMissedGuessIsDroppedAndWhatItThrewIsNotLost) {
   ReleaseCurrentCase();
   for (const char* name : {"miss/a", "miss/b"}) AddBenchmark(name, [](benchmark::State&) {});

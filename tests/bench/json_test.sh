@@ -73,10 +73,23 @@ if d["context"].get("device_type") == "cpu":
 else:
     assert all(b["csbench"]["clock_guard"] > 0 for b in device_runs), device_runs
 
-# Where the wall time went: each phase its share, together no more than the whole.
+# Each checked case says what making and checking it cost, and how long the run waited for it.
+for b in device_runs:
+    note = b["csbench"]
+    assert all(isinstance(note[k], (int, float)) and note[k] >= 0 for k in ("case_s", "check_s", "waited_s")), b
+    assert isinstance(note["made_ahead"], bool), b
+    # Made in its turn, the run waited for all of it (each rounded to 0.1 ms).
+    if not note["made_ahead"]:
+        assert abs(note["waited_s"] - note["case_s"] - note["check_s"]) < 0.0003, b
+
+# Where the wall time went: each phase of the first thread its share, together no more than the
+# whole; the waits for the device's lock and the second thread's account are beside them.
 spent = d["context"]["time_spent"]
 assert isinstance(spent, dict) and "wall_s" in spent, spent
-phases = {k: v for k, v in spent.items() if k != "wall_s"}
+assert spent["device_wait_s"] >= 0, spent
+if "ahead" in spent:
+    assert all(v >= 0 for v in spent["ahead"].values()), spent
+phases = {k: v for k, v in spent.items() if k not in ("wall_s", "device_wait_s", "ahead")}
 assert len(phases) >= 5 and all(k.endswith("_s") for k in phases), spent
 assert all(isinstance(v, (int, float)) and v >= 0 for v in spent.values()), spent
 # Each phase is rounded to 1 ms in the JSON.

@@ -26,7 +26,8 @@ for b in entries:
     c = b["csbench"]
     description = {"family", "variant", "clock", "axes"}
     # Aggregates carry the description alone; a run of a timed loop adds its note.
-    notes = {"clock_guard", "measured", "throttled"} if b["run_type"] == "iteration" else set()
+    notes = {"clock_guard", "measured", "throttled", "probed", "case_s", "check_s", "waited_s", "made_ahead"} \
+        if b["run_type"] == "iteration" else set()
     assert description <= set(c) <= description | notes, c
     assert c["clock"] in ("device", "host"), c
     name = b["run_name"]  # an aggregate's "name" ends in _mean, _median...

@@ -639,8 +639,11 @@ const Family<Variant>& Descriptor() {
       total.by_domain.push_back({run.domain, {run.total}});
       image.by_domain.push_back({run.domain, {run.image}});
     }
-    Axis mode{.name = "mode", .prefix = "", .tested = false};
-    for (Mode m : kRunOrder) mode.values.push_back(std::string(ToString(m)));
+    static_assert(std::size(kRunOrder) == 3);
+    const Axis mode{.name = "mode",
+                    .prefix = "",
+                    .values = {ToString(kRunOrder[0]), ToString(kRunOrder[1]), ToString(kRunOrder[2])},
+                    .tested = false};
     return Family<Variant>{
         .name = "run_simulation",
         .variants = std::move(variants),

@@ -121,12 +121,6 @@ class FamilyState {
 
 FamilyState& Shared(Suite& suite) { return suite.Shared<FamilyState>("grayscott"); }
 
-// The order a run takes the modes of one simulation in: the host-clocked ones first, so that
-// while the compute mode (timed by the device) measures, the next simulation's first case is made
-// ahead (harness/measure.hpp); nothing is made beside a host-clocked loop. The names are the same
-// in any order.
-constexpr Mode kRunOrder[] = {Mode::kComputeDownload, Mode::kComputeDownloadSum, Mode::kCompute};
-
 Mode ModeNamed(std::string_view name) {
   for (Mode mode : kModes) {
     if (ToString(mode) == name) return mode;
@@ -162,8 +156,8 @@ class GpuCase : public Case {
         simulation_(shared_->SimulationFor(*context_, variant, workgroup_, run_.domain)) {}
 
   ~GpuCase() override {
-    // The modes run in kRunOrder: after the last, nothing asks for this simulation again.
-    if (mode_ == std::end(kRunOrder)[-1]) shared_->Forget(simulation_.get());
+    // The modes run in kModes' order: after the last, nothing asks for this simulation again.
+    if (mode_ == std::end(kModes)[-1]) shared_->Forget(simulation_.get());
   }
 
   Comparison Check() override { return shared_->CheckOf(*context_, *variant_, workgroup_, check_domain_); }
@@ -639,10 +633,10 @@ const Family<Variant>& Descriptor() {
       total.by_domain.push_back({run.domain, {run.total}});
       image.by_domain.push_back({run.domain, {run.image}});
     }
-    static_assert(std::size(kRunOrder) == 3);
+    static_assert(std::size(kModes) == 3);
     const Axis mode{.name = "mode",
                     .prefix = "",
-                    .values = {ToString(kRunOrder[0]), ToString(kRunOrder[1]), ToString(kRunOrder[2])},
+                    .values = {ToString(kModes[0]), ToString(kModes[1]), ToString(kModes[2])},
                     .tested = false};
     return Family<Variant>{
         .name = "run_simulation",

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "harness/compat.hpp"
+#include "harness/statistics.hpp"
 
 namespace csbench {
 namespace {
@@ -73,12 +74,6 @@ double MeasuredSecondsPerIteration(const benchmark::BenchmarkReporter::Run& run)
 std::string TimeText(const benchmark::BenchmarkReporter::Run& run, double seconds) {
   if (IsPercentage(run)) return SignificantDigits(run.real_accumulated_time * 100) + " %";
   return FormatSeconds(seconds);
-}
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 std::string Bracket(std::vector<double> values, const std::function<std::string(double)>& format) {

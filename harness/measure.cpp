@@ -16,6 +16,7 @@
 #include "harness/family.hpp"
 #include "harness/roofline.hpp"
 #include "harness/run_notes.hpp"
+#include "harness/statistics.hpp"
 #include "harness/timing.hpp"
 
 namespace csbench {
@@ -94,24 +95,7 @@ void ReadGuard(const ClockGuardHooks& guard, RunNote& note) {
   note.throttled = note.clock_guard > 1 + kGuardTolerance;
 }
 
-}  // namespace
-
-namespace {
-
 double g_min_sample_seconds = 0;
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-}  // namespace
-
-void SetMinSampleSeconds(double seconds) { g_min_sample_seconds = std::max(seconds, 0.0); }
-double MinSampleSeconds() { return g_min_sample_seconds; }
-
-namespace {
 
 // Where `guard` vouches for the clocks by a loop's median sample (kVouchTolerance): `note` takes
 // the reading of the loop that vouches, unprobed.
@@ -133,6 +117,9 @@ void RememberVouch(const ClockGuardHooks& guard, double median, const RunNote& n
 }
 
 }  // namespace
+
+void SetMinSampleSeconds(double seconds) { g_min_sample_seconds = std::max(seconds, 0.0); }
+double MinSampleSeconds() { return g_min_sample_seconds; }
 
 std::vector<double> MeasureGuarded(size_t count, const std::function<double()>& sample, const ClockGuardHooks& guard,
                                    RunNote& note, double min_seconds) {
@@ -279,9 +266,11 @@ void MeasureHostClocked(benchmark::State& state, Context* device, const std::str
   RunNote note;
   note.iterations = static_cast<uint64_t>(state.iterations());
   const ClockGuardHooks guard = GuardOf(device, key);
-  if (times.empty() || !Vouched(guard, Median(times), note)) {
+  if (times.empty()) {
     ReadGuard(guard, note);
-    if (!times.empty()) RememberVouch(guard, Median(times), note);
+  } else if (const double median = Median(times); !Vouched(guard, median, note)) {
+    ReadGuard(guard, note);
+    RememberVouch(guard, median, note);
   }
   state.SetLabel(Labelled("host clock", note));
   AddRunNote(key, std::move(note));

@@ -151,7 +151,10 @@ const Family<Variant>& GrayScottPeer() {
   static const Family<Variant> family = [] {
     const Family<grayscott::Variant>& vulkan = grayscott::Descriptor();
     std::vector<Axis> axes = vulkan.axes;
-    axes.back().values.erase(axes.back().values.begin() + 1, axes.back().values.end());  // mode compute
+    // Mode compute alone, found by its value: the family's modes run host-clocked first.
+    std::vector<AxisValue>& modes = axes.back().values;
+    std::erase_if(modes, [](const AxisValue& m) { return m.text() != grayscott::ToString(grayscott::Mode::kCompute); });
+    Require(modes.size() == 1, "the Gray-Scott family has no compute mode for its CUDA peer");
     return Family<Variant>{.name = vulkan.name,
                            .variants = {{.name = "cuda_peer"}},
                            .domains = vulkan.domains,

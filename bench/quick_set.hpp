@@ -31,6 +31,10 @@ inline constexpr std::string_view kQuickSet[] = {
     "^reduction/plain_loop/domain1920x1080$",
     // The copy roofline every roofline% is measured against.
     "^roofline/(copy|read)_kernel/wg256x1/domain4096x4096$",
+    // The other ceilings at a CPU's sizes: every bound% of the run is judged against them.
+    "^ceiling/(fp32_fma|fp16_fma|int32_mad|subgroup_shuffle|shared_read)/wg256x1/domain65536x1$",
+    "^ceiling/dispatch_(alone|dependent)/",
+    "^ceiling/(upload|download)_\\w+/domain1048576x1$",
     // The contrasts of the occupancy and DirectCompute studies that scripts/findings-rules.toml
     // decides; group_size's at the device's subgroup size and half of it join these on the
     // device (bench/main.cpp).

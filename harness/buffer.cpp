@@ -31,6 +31,41 @@ struct Staging {
   std::unique_ptr<Buffer> buffer;
 };
 
+// The memory type of a transfer kind (Memory::kHostUncached and the others), whose heap holds
+// `bytes`; Unsupported where the device has none.
+uint32_t ExactHostType(const Context& context, uint32_t type_bits, Memory memory, uint64_t bytes) {
+  using F = vk::MemoryPropertyFlagBits;
+  const vk::MemoryPropertyFlags host = F::eHostVisible | F::eHostCoherent;
+  vk::MemoryPropertyFlags required = host;
+  vk::MemoryPropertyFlags excluded;
+  std::string_view kind;
+  switch (memory) {
+    case Memory::kHostUncached:
+      excluded = F::eHostCached | F::eDeviceLocal;
+      kind = "host-visible, coherent, not cached and not device-local";
+      break;
+    case Memory::kHostCached:
+      required |= F::eHostCached;
+      excluded = F::eDeviceLocal;
+      kind = "host-visible, coherent, cached and not device-local";
+      break;
+    default:
+      required |= F::eDeviceLocal;
+      kind = "device-local and host-visible, coherent";
+      break;
+  }
+  const auto properties = context.physical_device().getMemoryProperties();
+  for (uint32_t i = 0; i < properties.memoryTypeCount; ++i) {
+    const vk::MemoryPropertyFlags flags = properties.memoryTypes[i].propertyFlags;
+    if (!(type_bits & (1u << i)) || (flags & required) != required || (flags & excluded)) continue;
+    const uint64_t heap = properties.memoryHeaps[properties.memoryTypes[i].heapIndex].size;
+    RequireSupport(bytes <= heap, fmt::format("a buffer of {} MiB in memory that is {}: its heap holds {} MiB",
+                                              bytes >> 20, kind, heap >> 20));
+    return i;
+  }
+  throw Unsupported(fmt::format("no memory type that is {}", kind));
+}
+
 }  // namespace
 
 Buffer::Buffer(Context& context, uint64_t bytes, Memory memory) : context_(&context), size_(bytes) {
@@ -48,16 +83,20 @@ Buffer::Buffer(Context& context, uint64_t bytes, Memory memory) : context_(&cont
                            .sharingMode = vk::SharingMode::eExclusive}));
   auto requirements = buffer_.getMemoryRequirements();
   using F = vk::MemoryPropertyFlagBits;
-  uint32_t type =
-      memory == Memory::kDevice
-          ? context.FindMemoryType(requirements.memoryTypeBits, F::eDeviceLocal, F::eDeviceLocal)
-          : context.FindMemoryType(requirements.memoryTypeBits, F::eHostVisible | F::eHostCoherent,
-                                   F::eHostVisible | F::eHostCoherent | F::eHostCached);
+  uint32_t type = 0;
+  if (memory == Memory::kDevice) {
+    type = context.FindMemoryType(requirements.memoryTypeBits, F::eDeviceLocal, F::eDeviceLocal);
+  } else if (memory == Memory::kHost) {
+    type = context.FindMemoryType(requirements.memoryTypeBits, F::eHostVisible | F::eHostCoherent,
+                                  F::eHostVisible | F::eHostCoherent | F::eHostCached);
+  } else {
+    type = ExactHostType(context, requirements.memoryTypeBits, memory, bytes);
+  }
   memory_ = CSBENCH_VK(vk::raii::DeviceMemory(
       context.device(),
       vk::MemoryAllocateInfo{.allocationSize = requirements.size, .memoryTypeIndex = type}));
   buffer_.bindMemory(*memory_, 0);
-  if (memory == Memory::kHost) mapped_ = static_cast<std::byte*>(memory_.mapMemory(0, bytes));
+  if (memory != Memory::kDevice) mapped_ = static_cast<std::byte*>(memory_.mapMemory(0, bytes));
 }
 
 std::span<std::byte> Buffer::mapped() const {

@@ -10,7 +10,16 @@ namespace csbench {
 
 class Context;
 
-enum class Memory { kDevice, kHost };
+enum class Memory {
+  kDevice,
+  kHost,
+  // The host-visible memory types a transfer can go through, each exactly (Unsupported where the
+  // device has none, or its heap is smaller than the buffer): system memory the CPU writes
+  // without caching (write-combined), system memory it caches, and device memory the host maps.
+  kHostUncached,
+  kHostCached,
+  kHostDeviceLocal,
+};
 
 // Transfers larger than this go through the staging buffer in pieces, so that a 530 MB image
 // does not need a second 530 MB of host-visible memory.
@@ -20,7 +29,7 @@ class Buffer {
  public:
   // kDevice: device-local storage buffer (also a copy source and destination).
   // kHost: host-visible, coherent, mapped for the buffer's lifetime; cached where the device
-  // offers it, since the host reads results back from it.
+  // offers it, since the host reads results back from it. The other host kinds are mapped too.
   Buffer(Context& context, uint64_t bytes, Memory memory = Memory::kDevice);
 
   uint64_t size() const { return size_; }

@@ -76,6 +76,7 @@ DeviceInfo Describe(const vk::raii::PhysicalDevice& device, uint32_t index) {
   info.subgroup_arithmetic = in_compute(vk::SubgroupFeatureFlagBits::eArithmetic);
   info.subgroup_ballot = in_compute(vk::SubgroupFeatureFlagBits::eBallot);
   info.subgroup_shuffle_relative = in_compute(vk::SubgroupFeatureFlagBits::eShuffleRelative);
+  info.subgroup_shuffle = in_compute(vk::SubgroupFeatureFlagBits::eShuffle);
   info.timestamp_period_ns = static_cast<double>(props.limits.timestampPeriod);
   info.max_workgroup_invocations = props.limits.maxComputeWorkGroupInvocations;
   info.max_workgroup_size = props.limits.maxComputeWorkGroupSize;

@@ -46,6 +46,7 @@ struct DeviceInfo {
   bool subgroup_arithmetic = false;  // subgroupAdd and friends in compute shaders
   bool subgroup_ballot = false;      // subgroupBallot and its bit counts in compute shaders
   bool subgroup_shuffle_relative = false;  // subgroupShuffleUp/Down in compute shaders
+  bool subgroup_shuffle = false;           // subgroupShuffle/ShuffleXor in compute shaders
   bool shader_float16 = false;         // float16_t arithmetic in shaders (Vulkan 1.2 feature)
   bool storage_buffer_16bit = false;   // 16-bit values in storage buffers (Vulkan 1.1 feature)
   // VK_KHR_pipeline_executable_properties: the driver reports per-pipeline statistics

@@ -81,6 +81,7 @@ void MeasureDispatches(benchmark::State& state, Context& context, const std::str
     }
     return kept.batch->Run();
   };
+  if (work.dispatches <= 0) work.dispatches = 1;  // an iteration is one dispatch, after a barrier
   // Calibrate on one pass over the rotation (the check before timing has already run the
   // pipeline once; on a slow device, lavapipe reads 7680x4320 in about a second, each pass
   // counts).
@@ -224,7 +225,10 @@ void MeasureTimedBatches(benchmark::State& state, Context* device, const std::st
   GuardedLoop(state, device, key, batch, [&] { return time_batch(batch); });
   state.counters["dispatches/sample"] = batch;
   SetThroughput(state, work);
-  if (device != nullptr) SetRooflinePercent(state, work, *device);
+  if (device != nullptr) {
+    SetRooflinePercent(state, work, *device);
+    SetBoundPercent(state, key, work, *device);
+  }
 }
 
 void MeasureTimedRuns(benchmark::State& state, Context* device, const std::string& key,
@@ -237,7 +241,10 @@ void MeasureTimedRuns(benchmark::State& state, Context* device, const std::strin
   };
   GuardedLoop(state, device, key, 1, sample, label);
   SetThroughput(state, work);
-  if (roofline && device != nullptr) SetRooflinePercent(state, work, *device);
+  if (device != nullptr) {
+    if (roofline) SetRooflinePercent(state, work, *device);
+    SetBoundPercent(state, key, work, *device);
+  }
 }
 
 void MeasureHostClocked(benchmark::State& state, Context* device, const std::string& key,
@@ -276,7 +283,10 @@ void MeasureHostClocked(benchmark::State& state, Context* device, const std::str
   AddRunNote(key, std::move(note));
   NoteDeviceBusy();
   SetThroughput(state, work);
-  if (device != nullptr) SetRooflinePercent(state, work, *device);
+  if (device != nullptr) {
+    SetRooflinePercent(state, work, *device);
+    SetBoundPercent(state, key, work, *device);
+  }
 }
 
 void MeasurePlainLoop(benchmark::State& state, const std::function<void()>& iteration,
@@ -342,7 +352,31 @@ void SetRooflinePercent(benchmark::State& state, Work work, double roofline_gbs)
 }
 
 void SetRooflinePercent(benchmark::State& state, Work work, Context& context) {
+  if (!work.roofline) return;
   SetRooflinePercent(state, work, MeasuredRoofline(context).ceiling_gbs(work.read_only));
+}
+
+void SetBoundPercent(benchmark::State& state, const std::string& key, Work work, Context& context) {
+  if (work.ops <= 0) return;
+  const double bytes = work.bound_bytes >= 0 ? work.bound_bytes : work.bytes;
+  const double memory_gbs = MeasuredRoofline(context).ceiling_gbs(work.read_only);
+  const double peak = MeasuredPeak(context, work.peak);
+  if (memory_gbs <= 0 || peak <= 0) return;
+  const double memory_seconds = bytes / (memory_gbs * 1e9);
+  const double compute_seconds = work.ops / peak;
+  const double dispatch_seconds = work.dispatches > 0 ? work.dispatches * MeasuredDispatchSeconds(context) : 0;
+  const double bound_seconds = dispatch_seconds + std::max(memory_seconds, compute_seconds);
+  const double iterations = static_cast<double>(state.iterations());
+  // A rate: the bound's seconds for every iteration over the loop's seconds.
+  state.counters["bound%"] = benchmark::Counter(bound_seconds * iterations * 100, benchmark::Counter::kIsRate);
+  NoteIntensity(key, {.ops_per_element = work.ops / work.elements,
+                      .unit = std::string(PeakUnit(work.peak)),
+                      .bytes_per_element = bytes / work.elements,
+                      .memory_ceiling = work.read_only ? "read" : "copy",
+                      .compute_ceiling = std::string(PeakName(work.peak)),
+                      .binds = compute_seconds > memory_seconds ? "compute" : "memory",
+                      .dispatch_share = dispatch_seconds / bound_seconds,
+                      .lower_bound = work.ops_lower_bound});
 }
 
 uint32_t RotationCopies(uint64_t bytes, uint64_t budget_bytes, CacheMode cache) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "harness/buffer.hpp"
+#include "harness/ceilings.hpp"
 #include "harness/check.hpp"
 #include "harness/ledger.hpp"
 #include "harness/options.hpp"
@@ -33,6 +34,23 @@ struct Work {
   // against the device's read ceiling, not its copy roofline, so that no kernel sits above its
   // own ceiling.
   bool read_only = false;
+  // The arithmetic one iteration does, where the family declares it (0: none declared): operations
+  // of `peak`'s kind (FLOP, or integer operations), counted as the kernel's algorithm needs them.
+  // With it the run reports `bound%` (SetBoundPercent) and the entry's intensity.
+  double ops = 0;
+  Peak peak = Peak::kFp32;
+  // The kernel does more arithmetic than `ops` (a fused Gray-Scott pass recomputes its halo): its
+  // arithmetic rate is a lower bound, and the JSON says so.
+  bool ops_lower_bound = false;
+  // The bytes the memory bound is taken over, where they are not `bytes` (negative): a kernel that
+  // fuses several steps moves one step's compulsory bytes per `steps` steps, so its memory bound
+  // is `steps` times the one-step roofline.
+  double bound_bytes = -1;
+  // Dependent dispatches one iteration makes (each after a barrier): each adds the device's
+  // dispatch cost (MeasuredDispatchSeconds) to the bound. MeasureDispatches counts 1 where 0.
+  double dispatches = 0;
+  // false: `roofline%` says nothing of the kernel (a host transfer is not a device copy).
+  bool roofline = true;
 };
 
 // Sets the `Gelem/s` and `GB/s` rate counters for state.iterations() iterations of `work`.
@@ -43,6 +61,12 @@ void SetRooflinePercent(benchmark::State& state, Work work, double roofline_gbs)
 // The same against the device's own ceiling for `work`: the read ceiling for a read-only kernel,
 // else the copy roofline (measured on first use).
 void SetRooflinePercent(benchmark::State& state, Work work, Context& context);
+
+// Where `work` declares its arithmetic: `bound%`, the share of the time the kernel would take at
+// the bound that binds it (the dependent dispatches' cost, plus the longer of its bytes at the
+// memory ceiling and its operations at the compute peak) in the time it took, and the intensity
+// of benchmark `key` for its JSON entry (NoteIntensity).
+void SetBoundPercent(benchmark::State& state, const std::string& key, Work work, Context& context);
 
 // How many dispatches one timed batch holds: enough for the batch to last `target_seconds`
 // (so that submission and timestamp overheads vanish in it), at most `max_dispatches`, and a

@@ -16,7 +16,9 @@ std::map<std::string, Description, std::less<>>& Descriptions() {
   return descriptions;
 }
 
-std::string Quoted(std::string_view text) {
+}  // namespace
+
+std::string JsonQuoted(std::string_view text) {
   std::string out = "\"";
   for (char c : text) {
     switch (c) {
@@ -34,8 +36,6 @@ std::string Quoted(std::string_view text) {
   }
   return out + "\"";
 }
-
-}  // namespace
 
 std::string_view ToString(Clock clock) { return clock == Clock::kDevice ? "device" : "host"; }
 
@@ -74,11 +74,11 @@ std::string ToJson(const Description& description) {
   std::string axes;
   for (const Coordinate& c : description.axes) {
     if (!axes.empty()) axes += ", ";
-    axes += Quoted(c.axis) + ": ";
-    axes += c.value.is_number() ? Spelled(c.value) : Quoted(c.value.text());
+    axes += JsonQuoted(c.axis) + ": ";
+    axes += c.value.is_number() ? Spelled(c.value) : JsonQuoted(c.value.text());
   }
-  return fmt::format("{{\"family\": {}, \"variant\": {}, \"clock\": {}, \"axes\": {{{}}}}}", Quoted(description.family),
-                     Quoted(description.variant), Quoted(ToString(description.clock)), axes);
+  return fmt::format("{{\"family\": {}, \"variant\": {}, \"clock\": {}, \"axes\": {{{}}}}}", JsonQuoted(description.family),
+                     JsonQuoted(description.variant), JsonQuoted(ToString(description.clock)), axes);
 }
 
 }  // namespace csbench

@@ -68,4 +68,7 @@ const Description* Described(std::string_view name);
 // {"family": "reduction", "variant": "sequential", "clock": "device", "axes": {"workgroup": "8x8", ...}}
 std::string ToJson(const Description& description);
 
+// `text` as a JSON string, quotes included.
+std::string JsonQuoted(std::string_view text);
+
 }  // namespace csbench

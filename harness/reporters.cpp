@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "harness/compat.hpp"
+#include "harness/ceilings.hpp"
 #include "harness/console_reporter.hpp"
 #include "harness/error.hpp"
 #include "harness/ledger.hpp"
@@ -65,10 +66,14 @@ bool WithContextMember(std::string& json, std::string_view member) {
   return true;
 }
 
-// The run's time spent (harness/ledger.hpp), as "time_spent" in the JSON's context.
+// The run's time spent (harness/ledger.hpp), as "time_spent" in the JSON's context, and the
+// ceilings it measured (harness/ceilings.hpp) as "ceilings".
 void WithTimeSpent(std::ostringstream& json, const TimeSpent& spent) {
   std::string text = json.str();
   if (!WithContextMember(text, "\"time_spent\": " + ToJson(spent))) return;
+  if (const std::string ceilings = CeilingsJson(); !ceilings.empty()) {
+    WithContextMember(text, "\"ceilings\": " + ceilings);
+  }
   json.str(text);
   json.seekp(0, std::ios::end);
 }
@@ -188,7 +193,8 @@ std::vector<std::string> NotesOf(const std::vector<benchmark::BenchmarkReporter:
     if (from_end > mine.size()) continue;
     const RunNote& note = mine[mine.size() - from_end];
     if (note.iterations == static_cast<uint64_t>(run.iterations)) {
-      members[i] = ToJsonMembers(note) + CaseJsonMembers(run.run_name.function_name);
+      members[i] = ToJsonMembers(note) + CaseJsonMembers(run.run_name.function_name) +
+                   IntensityJsonMembers(run.run_name.function_name);
     }
   }
   return members;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "harness/buffer.hpp"
+#include "harness/ceilings.hpp"
 #include "harness/check.hpp"
 #include "harness/commands.hpp"
 #include "harness/context.hpp"
@@ -23,24 +24,6 @@ namespace {
 
 // Elements each invocation of read.comp reads per trip (its kLoads).
 constexpr uint32_t kReadLoads = 8;
-
-
-// The best per-copy seconds of `rounds` batches of `per_batch` copies.
-double BestCopySeconds(Context& context, const Copier& copier, uint32_t per_batch, uint32_t rounds) {
-  TimedBatch batch(context, [&](Commands& c) {
-    for (uint32_t i = 0; i < per_batch; ++i) {
-      if (i > 0) c.Barrier();
-      copier.Record(c);
-    }
-  });
-  // The checks before this (downloads, a CPU fold of 512 MiB) leave the GPU idle long enough to
-  // lower its clocks: raise them again before the batches that count.
-  // A CPU device has no clocks to raise, so WarmUp runs nothing there: one run warms its caches.
-  if (WarmUp(&context, [&] { return batch.Run(); }, 0.2, 1.0, 0.0) == 0) batch.Run();
-  double best = 1e30;
-  for (uint32_t r = 0; r < rounds; ++r) best = std::min(best, batch.Run() / per_batch);
-  return best;
-}
 
 }  // namespace
 
@@ -172,26 +155,34 @@ const Roofline& MeasuredRoofline(Context& context) {
   const bool cpu = context.info().type == "cpu";
   const uint32_t per_batch = cpu ? 1 : 4;
   const uint32_t rounds = 3;
+  auto best_seconds = [&](const Copier& copier) {
+    return BestBatchSeconds(context, [&](Commands& c) { copier.Record(c); }, per_batch, rounds);
+  };
   roofline = {};
   {
     Copier command(context, bytes, 0);
-    roofline.copy_command_gbs = CopyGBs(bytes, BestCopySeconds(context, command, per_batch, rounds));
+    roofline.copy_command_gbs = CopyGBs(bytes, best_seconds(command));
   }
   for (uint32_t wg : {64u, 256u, 1024u}) {
     if (wg > context.info().max_workgroup_invocations) continue;
     if (wg > 64) {
       Copier kernel(context, bytes, wg);
       Require(kernel.Check(), "the roofline's copy kernel did not copy correctly");
-      roofline.copy_kernel_gbs =
-          std::max(roofline.copy_kernel_gbs, CopyGBs(bytes, BestCopySeconds(context, kernel, per_batch, rounds)));
+      roofline.copy_kernel_gbs = std::max(roofline.copy_kernel_gbs, CopyGBs(bytes, best_seconds(kernel)));
     }
     // Twice the copy's bytes, as much as the copy moves: a read of 256 MiB lasts 90 us on an
     // H100, and its launch and tail cost it 4% against 512 MiB, which a 530 MB reduction exceeded.
     Copier reader(context, 2 * bytes, wg, Access::kRead);
     Require(reader.Check(), "the roofline's read kernel did not read correctly");
     roofline.read_kernel_gbs = std::max(roofline.read_kernel_gbs,
-                                        2.0 * static_cast<double>(bytes) / BestCopySeconds(context, reader, per_batch, rounds) * 1e-9);
+                                        2.0 * static_cast<double>(bytes) / best_seconds(reader) * 1e-9);
   }
+  NoteCeiling("copy", roofline.best_gbs(), "GB/s",
+              fmt::format("device-to-device copy of {} MiB, the best of vkCmdCopyBuffer and copy.comp; read and "
+                          "written bytes count",
+                          bytes >> 20));
+  NoteCeiling("read", roofline.ceiling_gbs(true), "GB/s",
+              fmt::format("read of {} MiB by read.comp (or the copy, where faster)", (2 * bytes) >> 20));
   measured_on = &context;
   return roofline;
 }

@@ -14,6 +14,7 @@ struct Notes {
   bool keep_samples = false;
   std::map<std::string, std::vector<RunNote>, std::less<>> by_name;
   std::map<std::string, CaseNote, std::less<>> cases;
+  std::map<std::string, IntensityNote, std::less<>> intensities;
 };
 
 Notes& TheNotes() {
@@ -50,6 +51,26 @@ std::string CaseJsonMembers(const std::string& name) {
   const CaseNote& c = it->second;
   return fmt::format(", \"case_s\": {:.4f}, \"check_s\": {:.4f}, \"waited_s\": {:.4f}, \"made_ahead\": {}",
                      c.case_seconds, c.check_seconds, c.waited_seconds, c.ahead);
+}
+
+void NoteIntensity(const std::string& name, IntensityNote note) {
+  Notes& notes = TheNotes();
+  std::lock_guard lock(notes.lock);
+  notes.intensities[name] = std::move(note);
+}
+
+std::string IntensityJsonMembers(const std::string& name) {
+  Notes& notes = TheNotes();
+  std::lock_guard lock(notes.lock);
+  auto it = notes.intensities.find(name);
+  if (it == notes.intensities.end()) return {};
+  const IntensityNote& n = it->second;
+  return fmt::format(
+      ", \"intensity\": {{\"ops_per_element\": {:.6g}, \"unit\": \"{}\", \"bytes_per_element\": {:.6g}, "
+      "\"memory_ceiling\": \"{}\", \"compute_ceiling\": \"{}\", \"binds\": \"{}\", \"dispatch_share\": {:.4f}, "
+      "\"lower_bound\": {}}}",
+      n.ops_per_element, n.unit, n.bytes_per_element, n.memory_ceiling, n.compute_ceiling, n.binds, n.dispatch_share,
+      n.lower_bound);
 }
 
 void AddRunNote(const std::string& name, RunNote note) {

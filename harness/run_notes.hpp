@@ -40,6 +40,21 @@ void NoteCaseWait(const std::string& name, double waited_seconds);
 // case was noted for `name`.
 std::string CaseJsonMembers(const std::string& name);
 
+// What a benchmark declares of its arithmetic, and the bound that binds it (SetBoundPercent).
+struct IntensityNote {
+  double ops_per_element = 0;
+  std::string unit;  // "FLOP" or "OP"
+  double bytes_per_element = 0;
+  std::string memory_ceiling;   // "copy" or "read"
+  std::string compute_ceiling;  // "fp32_fma", "fp16_fma", "int32_mad"
+  std::string binds;            // "memory" or "compute": the longer of the two at the ceilings
+  double dispatch_share = 0;    // of the bound, the part the dependent dispatches' cost takes
+  bool lower_bound = false;     // the kernel does more arithmetic than declared
+};
+void NoteIntensity(const std::string& name, IntensityNote note);
+// ", \"intensity\": {...}" for `name`'s JSON entry, or "" where it declares no arithmetic.
+std::string IntensityJsonMembers(const std::string& name);
+
 // Whether timed loops keep their samples (--samples).
 void KeepSamples(bool keep);
 bool KeepingSamples();

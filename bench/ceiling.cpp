@@ -1,0 +1,343 @@
+// The ceiling family: the device's limits other than memory bandwidth (the roofline family's), each
+// a checked kernel timed like every other benchmark. The compute peaks (FP32, packed FP16 and
+// INT32 multiply-adds), subgroup-shuffle throughput, shared-memory read bandwidth, the cost of a
+// dispatch (alone, by the host's clock around submit and wait; and the device time one dependent
+// dispatch adds in a command buffer), and host-device copy bandwidth through each kind of
+// host-visible memory. The peaks and the dispatch cost that `bound%` is judged against are the
+// same kernels, measured once per run on first use (harness/ceilings.hpp).
+#include <benchmark/benchmark.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/buffer.hpp"
+#include "harness/ceilings.hpp"
+#include "harness/commands.hpp"
+#include "harness/context.hpp"
+#include "harness/error.hpp"
+#include "harness/family.hpp"
+#include "harness/kernel.hpp"
+#include "harness/measure.hpp"
+#include "harness/suite.hpp"
+#include "harness/timing.hpp"
+#include "kernels/ceiling/reference.hpp"
+#include "kernels/random.hpp"
+
+namespace csbench::ceiling {
+namespace {
+
+enum class Kind { kPeak, kShuffle, kShared, kDispatchAlone, kDispatchDependent, kUpload, kDownload };
+
+struct Variant {
+  std::string name;
+  Kind kind = Kind::kPeak;
+  Peak peak = Peak::kFp32;            // kPeak
+  Memory memory = Memory::kHostCached;  // kUpload, kDownload: the host side's memory
+  std::vector<Extent> workgroups;
+  std::vector<Extent> domains;
+  std::vector<Extent> test_domains;
+};
+
+// Trips (of 16 steps) of the shuffle and shared-memory kernels: about 2 ms a dispatch on an H200
+// at the large domain.
+constexpr uint32_t kTrips = 16;
+
+// Sets the rate counter `name` to `per_iteration` billions a second.
+void SetRate(benchmark::State& state, const std::string& name, double per_iteration) {
+  state.counters[name] =
+      benchmark::Counter(per_iteration * static_cast<double>(state.iterations()) * 1e-9, benchmark::Counter::kIsRate);
+}
+
+// A kernel of `invocations` invocations, one result word each (`words` per invocation), recorded
+// as one dispatch over the 2D grid the large domain needs.
+class GridKernel {
+ public:
+  GridKernel(Context& context, const KernelSpec& spec, uint32_t invocations, uint32_t words)
+      : invocations_(invocations),
+        results_(std::make_unique<Buffer>(context, uint64_t{invocations} * words * sizeof(uint32_t))),
+        kernel_(std::make_unique<Kernel>(context, spec)),
+        bindings_(std::make_unique<Bindings>(kernel_->Bind({{results_.get(), 0}}))) {}
+
+  void Record(Commands& c, uint32_t trips) const {
+    const std::array<uint32_t, 2> push{invocations_, trips};
+    const uint32_t workgroup = kernel_->spec().local_size[0];
+    c.Dispatch(*kernel_, *bindings_, GroupGrid((uint64_t{invocations_} + workgroup - 1) / workgroup), {}, push);
+  }
+
+  const Buffer& results() const { return *results_; }
+
+ private:
+  uint32_t invocations_;
+  std::unique_ptr<Buffer> results_;
+  std::unique_ptr<Kernel> kernel_;
+  std::unique_ptr<Bindings> bindings_;
+};
+
+// The words of `buffer` (`count` of them) after a run of `record` into it, poisoned first.
+std::vector<uint32_t> RunWords(Context& context, const Buffer& buffer, size_t count,
+                               const std::function<void(Commands&)>& record) {
+  std::vector<float> got = PoisonedRun(context, buffer, count, record);
+  std::vector<uint32_t> words(count);
+  std::memcpy(words.data(), got.data(), count * sizeof(uint32_t));
+  return words;
+}
+
+// The first word of `got` that is not `want(i)`, as a Comparison.
+Comparison FirstMismatch(std::span<const uint32_t> got, size_t stride, const std::function<uint32_t(size_t)>& want) {
+  Comparison c;
+  for (size_t i = 0; i * stride < got.size(); ++i) {
+    if (got[i * stride] == want(i)) continue;
+    c.worst_index = i;
+    c.max_relative_error = 1;
+    c.message = fmt::format("invocation {} wrote {:#010x}, expected {:#010x}", i, got[i * stride], want(i));
+    return c;
+  }
+  c.passed = true;
+  return c;
+}
+
+// A compute peak: peak.comp at the point's invocations and workgroup.
+class PeakCase : public Case {
+ public:
+  PeakCase(Suite& suite, const Variant& variant, const Point& point)
+      : context_(suite.context), name_(point.name), peak_(variant.peak), invocations_(point.domain.x) {
+    RequireWorkgroup(*context_, point.workgroup);
+    kernel_ = std::make_unique<PeakKernel>(*context_, peak_, invocations_, point.workgroup.x);
+  }
+
+  Comparison Check() override { return kernel_->Check(); }
+
+  void Measure(benchmark::State& state) override {
+    const double n = invocations_;
+    MeasureDispatches(
+        state, *context_, name_, [&](Commands& c, uint32_t) { kernel_->Record(c); }, 1,
+        {.elements = n, .bytes = 4 * n, .ops = kernel_->ops(), .peak = peak_, .roofline = false});
+    SetRate(state, PeakUnit(peak_) == "OP" ? "GOP/s" : "GFLOP/s", kernel_->ops());
+  }
+
+ private:
+  Context* context_;
+  std::string name_;
+  Peak peak_;
+  uint32_t invocations_;
+  std::unique_ptr<PeakKernel> kernel_;
+};
+
+// Subgroup shuffles (shuffle.comp), or shared-memory reads (shared.comp).
+class ExchangeCase : public Case {
+ public:
+  ExchangeCase(Suite& suite, const Variant& variant, const Point& point)
+      : context_(suite.context), name_(point.name), shuffle_(variant.kind == Kind::kShuffle), invocations_(point.domain.x),
+        workgroup_(point.workgroup.x) {
+    const DeviceInfo& info = context_->info();
+    RequireWorkgroup(*context_, point.workgroup);
+    if (shuffle_) {
+      RequireSupport(info.subgroup_shuffle, "subgroup shuffles in compute shaders");
+      RequireSupport(info.subgroup_size >= 4 && workgroup_ % info.subgroup_size == 0,
+                     fmt::format("whole subgroups of at least 4 invocations (subgroup size {}, workgroup {})",
+                                 info.subgroup_size, workgroup_));
+    } else {
+      RequireSupport(info.max_shared_memory_bytes >= 32768,
+                     fmt::format("32 KiB of shared memory per workgroup (the device has {} bytes)",
+                                 info.max_shared_memory_bytes));
+    }
+    kernel_ = std::make_unique<GridKernel>(
+        *context_,
+        KernelSpec{.label = variant.name,
+                   .source = shuffle_ ? "ceiling/shuffle.comp" : "ceiling/shared.comp",
+                   .local_size = {workgroup_, 1, 1},
+                   .bindings = 1,
+                   .push_bytes = 2 * sizeof(uint32_t)},
+        invocations_, shuffle_ ? 2 : 1);
+  }
+
+  Comparison Check() override {
+    const uint32_t words = shuffle_ ? 2 : 1;
+    const std::vector<uint32_t> got = RunWords(*context_, kernel_->results(), size_t{invocations_} * words,
+                                               [&](Commands& c) { kernel_->Record(c, kTrips); });
+    // Each result depends on the invocation's lane only (its subgroup lane, written beside it, or
+    // its lane in the workgroup): one host computation per lane.
+    std::map<uint32_t, uint32_t> by_lane;
+    auto want = [&](size_t i) {
+      const uint32_t lane = shuffle_ ? got[2 * i + 1] : static_cast<uint32_t>(i % workgroup_);
+      auto [it, inserted] = by_lane.try_emplace(lane, 0);
+      if (inserted) it->second = shuffle_ ? ShuffleResult(lane, kTrips) : SharedResult(lane, kTrips);
+      return it->second;
+    };
+    if (shuffle_) {
+      for (size_t i = 0; i < invocations_; ++i) {
+        if (got[2 * i + 1] < context_->info().subgroup_size) continue;
+        Comparison c;
+        c.message = fmt::format("invocation {} reports subgroup lane {} of a subgroup of {}", i, got[2 * i + 1],
+                                context_->info().subgroup_size);
+        return c;
+      }
+    }
+    return FirstMismatch(got, words, want);
+  }
+
+  void Measure(benchmark::State& state) override {
+    const double n = invocations_;
+    const double per_invocation = double{kTrips} * kStepsPerTrip;
+    MeasureDispatches(
+        state, *context_, name_, [&](Commands& c, uint32_t) { kernel_->Record(c, kTrips); }, 1,
+        {.elements = n, .bytes = 4 * n * (shuffle_ ? 2 : 1), .roofline = false});
+    // A shuffle of a uvec4 is four lanes' words; a shared-memory read is one uvec4 (16 bytes).
+    if (shuffle_) {
+      SetRate(state, "Gshuffle/s", n * per_invocation * 4);
+    } else {
+      SetRate(state, "shared GB/s", n * per_invocation * 16);
+    }
+  }
+
+ private:
+  Context* context_;
+  std::string name_;
+  bool shuffle_;
+  uint32_t invocations_;
+  uint32_t workgroup_;
+  std::unique_ptr<GridKernel> kernel_;
+};
+
+// The cost of a dispatch: an empty one submitted alone (the host's clock around submit and wait),
+// or one after another in a command buffer (the device's time per dispatch).
+class DispatchCase : public Case {
+ public:
+  DispatchCase(Suite& suite, const Variant& variant, const Point& point)
+      : context_(suite.context), name_(point.name), alone_(variant.kind == Kind::kDispatchAlone) {
+    RequireWorkgroup(*context_, point.workgroup);
+    empty_ = std::make_unique<EmptyDispatch>(*context_, point.workgroup.x);
+    if (alone_) batch_ = std::make_unique<TimedBatch>(*context_, [&](Commands& c) { empty_->Record(c); });
+  }
+
+  Comparison Check() override { return empty_->Check(); }
+
+  void Measure(benchmark::State& state) override {
+    const Work work{.elements = 1, .roofline = false};
+    if (alone_) {
+      MeasureHostClocked(state, context_, name_, [] {}, [&] { batch_->Run(); }, work);
+    } else {
+      MeasureDispatches(state, *context_, name_, [&](Commands& c, uint32_t) { empty_->Record(c); }, 1, work);
+    }
+  }
+
+ private:
+  Context* context_;
+  std::string name_;
+  bool alone_;
+  std::unique_ptr<EmptyDispatch> empty_;
+  std::unique_ptr<TimedBatch> batch_;
+};
+
+// A copy between host-visible memory of the variant's kind and device-local memory, by
+// vkCmdCopyBuffer, timed by the device (the copy engine's or the queue's time for it).
+class TransferCase : public Case {
+ public:
+  TransferCase(Suite& suite, const Variant& variant, const Point& point)
+      : context_(suite.context), name_(point.name), bytes_(uint64_t{point.domain.x} * 16) {
+    RequireMemory(*context_, bytes_);
+    auto host = std::make_unique<Buffer>(*context_, bytes_, variant.memory);
+    auto device = std::make_unique<Buffer>(*context_, bytes_);
+    std::vector<uint32_t> words(bytes_ / sizeof(uint32_t));
+    for (size_t i = 0; i < words.size(); ++i) words[i] = static_cast<uint32_t>(SplitMix64(i + bytes_));
+    const bool upload = variant.kind == Kind::kUpload;
+    (upload ? *host : *device).Upload(std::as_bytes(std::span(words)));
+    src_ = upload ? std::move(host) : std::move(device);
+    dst_ = upload ? std::move(device) : std::move(host);
+  }
+
+  Comparison Check() override {
+    context_->Run([&](Commands& c) {
+      c.Fill(*dst_, kPoison);
+      c.Barrier();
+      c.Copy(*src_, 0, *dst_, 0, bytes_);
+    });
+    Comparison c;
+    // Compared by the device's copies into staging: a read of write-combined memory by the host
+    // crawls.
+    c.passed = SameBytes(*context_, *src_, *dst_, bytes_);
+    if (!c.passed) c.message = "the copy's destination differs from its source";
+    return c;
+  }
+
+  void Measure(benchmark::State& state) override {
+    MeasureDispatches(
+        state, *context_, name_, [&](Commands& c, uint32_t) { c.Copy(*src_, 0, *dst_, 0, bytes_); }, 1,
+        {.elements = static_cast<double>(bytes_ / 16), .bytes = static_cast<double>(bytes_), .roofline = false});
+  }
+
+ private:
+  Context* context_;
+  std::string name_;
+  uint64_t bytes_;
+  std::unique_ptr<Buffer> src_;
+  std::unique_ptr<Buffer> dst_;
+};
+
+std::unique_ptr<Case> Make(Suite& suite, const Variant& variant, const Point& point) {
+  switch (variant.kind) {
+    case Kind::kPeak: return std::make_unique<PeakCase>(suite, variant, point);
+    case Kind::kShuffle:
+    case Kind::kShared: return std::make_unique<ExchangeCase>(suite, variant, point);
+    case Kind::kDispatchAlone:
+    case Kind::kDispatchDependent: return std::make_unique<DispatchCase>(suite, variant, point);
+    case Kind::kUpload:
+    case Kind::kDownload: return std::make_unique<TransferCase>(suite, variant, point);
+  }
+  return nullptr;
+}
+
+const Family<Variant>& Descriptor() {
+  // Invocations: 2^16 (a CPU device's size; a quarter of an H200's resident invocations) and 2^24
+  // (the GPU's ceiling: 60 waves, so the last one's tail costs under 2%). A partial last
+  // workgroup in the test. 256 invocations a workgroup: the copy kernel's best on the H200.
+  const std::vector<Extent> kWorkgroup = {{256, 1}};
+  const std::vector<Extent> kInvocations = {{1u << 16, 1}, {1u << 24, 1}};
+  const std::vector<Extent> kTest = {{1000, 1}};
+  auto compute = [&](std::string name, Kind kind, Peak peak = Peak::kFp32) {
+    return Variant{.name = std::move(name), .kind = kind, .peak = peak, .workgroups = kWorkgroup,
+                   .domains = kInvocations, .test_domains = kTest};
+  };
+  // One workgroup of 64 invocations: the smallest dispatch every device runs whole.
+  auto dispatch = [](std::string name, Kind kind) {
+    return Variant{.name = std::move(name), .kind = kind, .workgroups = {{64, 1}}, .domains = {{64, 1}},
+                   .test_domains = {{64, 1}}};
+  };
+  // vec4 elements: 16 MiB and 256 MiB, beyond the host's last-level cache.
+  auto transfer = [](std::string name, Kind kind, Memory memory) {
+    return Variant{.name = std::move(name), .kind = kind, .memory = memory, .domains = {{1u << 20, 1}, {1u << 24, 1}},
+                   .test_domains = {{1000, 1}}};
+  };
+  static const Family<Variant> family{
+      .name = "ceiling",
+      .variants = {compute("fp32_fma", Kind::kPeak, Peak::kFp32),
+                   compute("fp16_fma", Kind::kPeak, Peak::kFp16),
+                   compute("int32_mad", Kind::kPeak, Peak::kInt32),
+                   compute("subgroup_shuffle", Kind::kShuffle),
+                   compute("shared_read", Kind::kShared),
+                   dispatch("dispatch_alone", Kind::kDispatchAlone),
+                   dispatch("dispatch_dependent", Kind::kDispatchDependent),
+                   transfer("upload_uncached", Kind::kUpload, Memory::kHostUncached),
+                   transfer("upload_cached", Kind::kUpload, Memory::kHostCached),
+                   transfer("upload_device_local", Kind::kUpload, Memory::kHostDeviceLocal),
+                   transfer("download_uncached", Kind::kDownload, Memory::kHostUncached),
+                   transfer("download_cached", Kind::kDownload, Memory::kHostCached),
+                   transfer("download_device_local", Kind::kDownload, Memory::kHostDeviceLocal)},
+      // No --domain or --workgroup: a ceiling is measured at the sizes every device's baseline has.
+      .takes_overrides = false,
+      .timer = [](const Point& p) { return p.name.starts_with("ceiling/dispatch_alone/") ? Timer::kHostClock
+                                                                                          : Timer::kTimestamps; },
+      .make = Make};
+  return family;
+}
+
+const Declaration kDeclared = Declare(&Descriptor);
+
+}  // namespace
+}  // namespace csbench::ceiling

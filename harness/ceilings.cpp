@@ -1,0 +1,260 @@
+#include "harness/ceilings.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include "harness/buffer.hpp"
+#include "harness/commands.hpp"
+#include "harness/context.hpp"
+#include "harness/error.hpp"
+#include "harness/fork_join.hpp"
+#include "harness/kernel.hpp"
+#include "harness/ledger.hpp"
+#include "harness/measure.hpp"
+#include "harness/points.hpp"
+#include "harness/timing.hpp"
+#include "kernels/ceiling/reference.hpp"
+
+namespace csbench {
+namespace {
+
+struct PeakPush {
+  uint32_t count;
+  uint32_t trips;
+  float a;
+  float b;
+  uint32_t ia;
+  uint32_t ib;
+};
+
+// Invocations of peak.comp whose results differ only by their index modulo this.
+constexpr uint32_t kSeeds = 1024;
+
+// The first of `got` that differs from `want(i)`, as a failed Comparison; passed where none does.
+Comparison CompareWords(std::span<const uint32_t> got, const std::function<uint32_t(size_t)>& want) {
+  std::mutex lock;
+  size_t first = got.size();
+  ParallelFor(got.size(), size_t{1} << 20, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      if (got[i] == want(i)) continue;
+      std::lock_guard guard(lock);
+      first = std::min(first, i);
+      return;
+    }
+  });
+  Comparison c;
+  c.passed = first == got.size();
+  if (!c.passed) {
+    c.worst_index = first;
+    c.max_relative_error = 1;
+    c.message = fmt::format("invocation {} wrote {:#010x}, expected {:#010x}", first, got[first], want(first));
+  }
+  return c;
+}
+
+}  // namespace
+
+std::string_view PeakName(Peak peak) {
+  switch (peak) {
+    case Peak::kFp32: return "fp32_fma";
+    case Peak::kFp16: return "fp16_fma";
+    case Peak::kInt32: return "int32_mad";
+  }
+  return "?";
+}
+
+std::string_view PeakUnit(Peak peak) { return peak == Peak::kInt32 ? "OP" : "FLOP"; }
+
+uint32_t PeakInvocations(const Context& context) { return context.info().type == "cpu" ? 1u << 16 : 1u << 24; }
+
+std::array<uint32_t, 3> GroupGrid(uint64_t groups) {
+  if (groups <= kMaxGroupsPerDimension) return {static_cast<uint32_t>(std::max<uint64_t>(groups, 1)), 1, 1};
+  constexpr uint64_t kRow = 32768;
+  return {static_cast<uint32_t>(kRow), static_cast<uint32_t>((groups + kRow - 1) / kRow), 1};
+}
+
+PeakKernel::PeakKernel(Context& context, Peak peak, uint32_t invocations, uint32_t workgroup, uint32_t trips)
+    : context_(&context), peak_(peak), invocations_(invocations), workgroup_(workgroup), trips_(trips) {
+  RequireSupport(peak != Peak::kFp16 || context.info().shader_float16,
+                 "float16 arithmetic in shaders (shaderFloat16)");
+  const int kind = peak == Peak::kFp32 ? 0 : peak == Peak::kFp16 ? 1 : 2;
+  results_ = std::make_unique<Buffer>(context, uint64_t{invocations} * sizeof(uint32_t));
+  kernel_ = std::make_unique<Kernel>(context, KernelSpec{.label = std::string(PeakName(peak)),
+                                                         .source = "ceiling/peak.comp",
+                                                         .defines = {{"KIND", std::to_string(kind)}},
+                                                         .local_size = {workgroup, 1, 1},
+                                                         .bindings = 1,
+                                                         .push_bytes = sizeof(PeakPush)});
+  bindings_ = std::make_unique<Bindings>(kernel_->Bind({{results_.get(), 0}}));
+}
+
+PeakKernel::~PeakKernel() = default;
+
+void PeakKernel::Record(Commands& commands) const {
+  const PeakPush push{.count = invocations_,
+                      .trips = trips_,
+                      .a = ceiling::kA,
+                      .b = ceiling::kB,
+                      .ia = ceiling::kIntA,
+                      .ib = ceiling::kIntB};
+  commands.Dispatch(*kernel_, *bindings_, GroupGrid((uint64_t{invocations_} + workgroup_ - 1) / workgroup_), {},
+                    push);
+}
+
+double PeakKernel::ops() const {
+  // 16 chains of trips x 16 multiply-adds, each 2 operations.
+  return static_cast<double>(invocations_) * 16.0 * trips_ * ceiling::kStepsPerTrip * 2.0;
+}
+
+Comparison PeakKernel::Check() const {
+  std::vector<float> got_floats = PoisonedRun(*context_, *results_, invocations_, [&](Commands& c) { Record(c); });
+  const auto got = std::span(reinterpret_cast<const uint32_t*>(got_floats.data()), got_floats.size());
+  if (peak_ == Peak::kInt32) {
+    std::vector<uint32_t> table(kSeeds);
+    for (uint32_t s = 0; s < kSeeds; ++s) table[s] = ceiling::UintPeakResult(s, trips_);
+    return CompareWords(got, [&](size_t i) { return table[i % kSeeds]; });
+  }
+  std::vector<float> table(kSeeds);
+  for (uint32_t s = 0; s < kSeeds; ++s) {
+    table[s] = peak_ == Peak::kFp32 ? ceiling::FloatPeakResult(s, trips_) : ceiling::HalfPeakResult(s, trips_);
+  }
+  std::vector<float> want(invocations_);
+  for (size_t i = 0; i < want.size(); ++i) want[i] = table[i % kSeeds];
+  // Float: the same fused operations in the same order, so only a driver's reordering of the
+  // final sum differs. Float16: a device may round a float16 FMA through float first (a second
+  // rounding, one float16 unit now and then); the chains damp what a step adds.
+  return Compare(got_floats, want, peak_ == Peak::kFp32 ? 1e-5 : 4e-3);
+}
+
+EmptyDispatch::EmptyDispatch(Context& context, uint32_t workgroup) : context_(&context) {
+  result_ = std::make_unique<Buffer>(context, 256);
+  kernel_ = std::make_unique<Kernel>(context, KernelSpec{.label = "empty dispatch",
+                                                         .source = "ceiling/empty.comp",
+                                                         .local_size = {workgroup, 1, 1},
+                                                         .bindings = 1,
+                                                         .push_bytes = sizeof(uint32_t)});
+  bindings_ = std::make_unique<Bindings>(kernel_->Bind({{result_.get(), 0}}));
+}
+
+EmptyDispatch::~EmptyDispatch() = default;
+
+namespace {
+constexpr uint32_t kEmptyValue = 0x600dcafe;
+}
+
+void EmptyDispatch::Record(Commands& commands) const {
+  commands.Dispatch(*kernel_, *bindings_, {1, 1, 1}, {}, kEmptyValue);
+}
+
+Comparison EmptyDispatch::Check() const {
+  std::vector<float> got = PoisonedRun(*context_, *result_, 1, [&](Commands& c) { Record(c); });
+  uint32_t word = 0;
+  std::memcpy(&word, got.data(), sizeof(word));
+  Comparison c;
+  c.passed = word == kEmptyValue;
+  if (!c.passed) c.message = fmt::format("the dispatch wrote {:#010x}, expected {:#010x}", word, kEmptyValue);
+  return c;
+}
+
+double BestBatchSeconds(Context& context, const std::function<void(Commands&)>& record, uint32_t per_batch,
+                        uint32_t rounds) {
+  TimedBatch batch(context, [&](Commands& c) {
+    for (uint32_t i = 0; i < per_batch; ++i) {
+      if (i > 0) c.Barrier();
+      record(c);
+    }
+  });
+  // The checks before this leave the GPU idle long enough to lower its clocks: raise them again
+  // before the batches that count. A CPU device has no clocks to raise, so WarmUp runs nothing
+  // there: one run warms its caches.
+  if (WarmUp(&context, [&] { return batch.Run(); }, 0.2, 1.0, 0.0) == 0) batch.Run();
+  double best = 1e30;
+  for (uint32_t r = 0; r < rounds; ++r) best = std::min(best, batch.Run() / per_batch);
+  return best;
+}
+
+double MeasuredPeak(Context& context, Peak peak) {
+  static std::map<std::pair<const Context*, Peak>, double> measured;
+  const auto key = std::make_pair(&context, peak);
+  if (auto it = measured.find(key); it != measured.end()) return it->second;
+  Spending spending(Phase::kCeiling);
+  double rate = 0;
+  try {
+    const uint32_t workgroup = std::min<uint32_t>(256, context.info().max_workgroup_invocations);
+    PeakKernel kernel(context, peak, PeakInvocations(context), workgroup);
+    const Comparison check = kernel.Check();
+    Require(check.passed, fmt::format("the {} ceiling's kernel computed wrong results: {}", PeakName(peak),
+                                      check.message));
+    rate = kernel.ops() / BestBatchSeconds(context, [&](Commands& c) { kernel.Record(c); }, 1, 5);
+    NoteCeiling(std::string(PeakName(peak)), rate * 1e-9, PeakUnit(peak) == "OP" ? "GOP/s" : "GFLOP/s",
+                fmt::format("peak.comp, {} invocations of {}, 16 chains of {} multiply-adds (2 {} each), best of 5",
+                            PeakInvocations(context), workgroup, kPeakTrips * ceiling::kStepsPerTrip,
+                            PeakUnit(peak)));
+  } catch (const Unsupported&) {
+    rate = 0;
+  }
+  measured[key] = rate;
+  return rate;
+}
+
+double MeasuredDispatchSeconds(Context& context) {
+  static std::map<const Context*, double> measured;
+  if (auto it = measured.find(&context); it != measured.end()) return it->second;
+  Spending spending(Phase::kCeiling);
+  EmptyDispatch empty(context);
+  const Comparison check = empty.Check();
+  Require(check.passed, "the empty dispatch did not run: " + check.message);
+  const uint32_t per_batch = context.info().type == "cpu" ? 100 : 1000;
+  const double seconds = BestBatchSeconds(context, [&](Commands& c) { empty.Record(c); }, per_batch, 3);
+  NoteCeiling("dependent_dispatch", seconds * 1e6, "us",
+              fmt::format("one workgroup of an empty kernel after another, a barrier between; best of 3 batches of {}",
+                          per_batch));
+  measured[&context] = seconds;
+  return seconds;
+}
+
+namespace {
+
+struct NotedCeiling {
+  double value = 0;
+  std::string unit;
+  std::string what;
+};
+
+struct Ceilings {
+  std::mutex lock;
+  std::map<std::string, NotedCeiling> noted;
+};
+
+Ceilings& TheCeilings() {
+  static Ceilings ceilings;
+  return ceilings;
+}
+
+}  // namespace
+
+void NoteCeiling(const std::string& name, double value, std::string_view unit, std::string_view what) {
+  Ceilings& c = TheCeilings();
+  std::lock_guard guard(c.lock);
+  c.noted[name] = {.value = value, .unit = std::string(unit), .what = std::string(what)};
+}
+
+std::string CeilingsJson() {
+  Ceilings& c = TheCeilings();
+  std::lock_guard guard(c.lock);
+  if (c.noted.empty()) return {};
+  std::string json = "{";
+  for (const auto& [name, ceiling] : c.noted) {
+    if (json.size() > 1) json += ", ";
+    json += fmt::format("{}: {{\"value\": {:.6g}, \"unit\": {}, \"what\": {}}}", JsonQuoted(name), ceiling.value,
+                        JsonQuoted(ceiling.unit), JsonQuoted(ceiling.what));
+  }
+  return json + "}";
+}
+
+}  // namespace csbench

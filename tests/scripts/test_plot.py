@@ -1,6 +1,7 @@
 """Tests of scripts/plot.py on synthetic Google Benchmark JSON."""
 
 import io
+import json
 import sys
 import tempfile
 import unittest
@@ -16,6 +17,9 @@ import plot  # noqa: E402
 import synth  # noqa: E402
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# A run with measured ceilings: saxpy (FLOP, two variants), hash (integer OP, a lower bound)
+# and reduction (no intensity declared).
+ROOFLINE_RUN = HERE / "fixtures" / "roofline" / "run.json"
 
 
 def run_main(*argv):
@@ -118,6 +122,186 @@ class PlotTest(unittest.TestCase):
         same = {"context": {"device": "GPU"}}
         self.assertEqual(plot.run_labels([same, same], ["x/a.json", "y/b.json"]),
                          ["GPU (a.json)", "GPU (b.json)"])
+
+
+def roofline_run():
+    """The roofline fixture, loaded to be changed by a test."""
+    return json.loads(ROOFLINE_RUN.read_text(encoding="utf-8"))
+
+
+def listed_points(out):
+    """{name: (intensity, rate, bound% or None)} of the point lines --roofline prints."""
+    points = {}
+    for line in out.splitlines():
+        if "\t" in line:
+            name, intensity, rate, bound = line.split("\t")
+            points[name] = (float(intensity.split()[0]), float(rate.split()[0]),
+                            None if bound == "-" else float(bound.rstrip("%")))
+    return points
+
+
+class RooflineTest(unittest.TestCase):
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self._tmp.name)
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def write(self, data, name="run.json"):
+        """data written as a run file in the test's folder."""
+        return synth.write(self.dir / name, data)
+
+    def assert_bad(self, run, *words):
+        """--roofline on run exits 2 with a one-line error holding every word, and draws
+        nothing."""
+        status, out, err = run_main(run, "--roofline", "-o", self.dir / "bad")
+        self.assertEqual(status, 2, out)
+        self.assertTrue(err.startswith("plot.py: error: "), err)
+        self.assertEqual(len(err.splitlines()), 1, err)
+        for word in words:
+            self.assertIn(word, err)
+        self.assertFalse((self.dir / "bad").exists())
+
+    def test_the_chart_is_written(self):
+        status, out, err = run_main(ROOFLINE_RUN, "--roofline", "-o", self.dir / "r")
+        self.assertEqual(status, 0, err)
+        chart = Path(out.splitlines()[0])
+        self.assertEqual(chart, self.dir / "r" / "roofline.png")
+        data = chart.read_bytes()
+        self.assertTrue(data.startswith(PNG_SIGNATURE))
+        self.assertGreater(len(data), 1000)
+        self.assertEqual(sorted(p.name for p in (self.dir / "r").iterdir()), ["roofline.png"])
+
+    def test_the_points_are_each_familys_best(self):
+        status, out, err = run_main(ROOFLINE_RUN, "--roofline", "-o", self.dir / "r")
+        self.assertEqual(status, 0, err)
+        points = listed_points(out)
+        # saxpy/vec4 (median 340 Gelem/s of 330, 350, 340) beats saxpy/plain (300).
+        self.assertEqual(list(points), ["saxpy/vec4 1048576", "hash/mix32 4194304"])
+        intensity, rate, bound = points["saxpy/vec4 1048576"]
+        self.assertAlmostEqual(intensity, 2 / 12, places=5)
+        self.assertAlmostEqual(rate, 340.0 * 2)
+        self.assertAlmostEqual(bound, 96.2)
+        self.assertEqual(points["hash/mix32 4194304"], (5.0, 600.0 * 40, 77.4))
+        self.assertIn("\t0.166667 FLOP/B\t680 GFLOP/s\t96.2%", out)
+        self.assertIn("\t5 OP/B\t24000 GOP/s\t77.4%", out)
+
+    def test_the_point_fields(self):
+        points = {p.label: p for p in plot.roofline_points(roofline_run())}
+        self.assertTrue(points["hash/mix32 4194304"].lower_bound)
+        self.assertEqual(points["hash/mix32 4194304"].roof, "int32_mad")
+        self.assertFalse(points["saxpy/vec4 1048576"].lower_bound)
+        self.assertEqual(points["saxpy/vec4 1048576"].roof, "copy")
+
+    def test_a_family_without_intensity_is_not_plotted(self):
+        status, out, _ = run_main(ROOFLINE_RUN, "--roofline", "-o", self.dir / "r")
+        self.assertEqual(status, 0)
+        self.assertNotIn("reduction", out)  # the fastest entry of the run, but no intensity
+        self.assertFalse(any(p.label.startswith("reduction")
+                             for p in plot.roofline_points(roofline_run())))
+        data = roofline_run()
+        data["benchmarks"] = [e for e in data["benchmarks"] if e["name"].startswith("reduction")]
+        self.assert_bad(self.write(data), "declares its arithmetic intensity")
+
+    def test_filter(self):
+        status, out, err = run_main(ROOFLINE_RUN, "--roofline", "-o", self.dir / "r",
+                                    "--filter", "^hash/")
+        self.assertEqual(status, 0, err)
+        self.assertEqual(list(listed_points(out)), ["hash/mix32 4194304"])
+        status, _, err = run_main(ROOFLINE_RUN, "--roofline", "-o", self.dir / "n",
+                                  "--filter", "^nothing")
+        self.assertEqual(status, 2)
+        self.assertIn("matches --filter", err)
+
+    def test_two_runs_one_chart_each(self):
+        other = roofline_run()
+        other["context"]["device"] = "Other GPU"
+        other_path = self.write(other, "other.json")
+        status, out, err = run_main(ROOFLINE_RUN, other_path, "--roofline", "-o", self.dir / "r")
+        self.assertEqual(status, 0, err)
+        charts = [line for line in out.splitlines() if "\t" not in line]
+        self.assertEqual([Path(c).name for c in charts],
+                         ["roofline-Roofline_Test_GPU.png", "roofline-Other_GPU.png"])
+        self.assertEqual(len(out.splitlines()), 6)
+        same = self.write(roofline_run(), "same.json")
+        status, out, err = run_main(ROOFLINE_RUN, same, "--roofline", "-o", self.dir / "s")
+        self.assertEqual(status, 0, err)
+        self.assertEqual(len({line for line in out.splitlines() if "\t" not in line}), 2)
+
+    def test_a_run_without_ceilings(self):
+        data = roofline_run()
+        del data["context"]["ceilings"]
+        self.assert_bad(self.write(data), "has no measured ceilings",
+                        "run csbench with a GPU build that measures them")
+        data["context"]["ceilings"] = {}
+        self.assert_bad(self.write(data), "has no measured ceilings")
+        data["context"]["ceilings"] = {"dependent_dispatch": {"value": 4.5, "unit": "us",
+                                                               "what": "a dispatch"}}
+        self.assert_bad(self.write(data), "has no measured ceilings")
+        self.assert_bad(self.write(synth.make_run(), "old.json"), "has no measured ceilings")
+
+    def test_bad_ceilings(self):
+        for value in (0, -4240, "4240", None, True, float("nan"), float("inf")):
+            with self.subTest(value=value):
+                data = roofline_run()
+                data["context"]["ceilings"]["copy"]["value"] = value
+                self.assert_bad(self.write(data), "ceiling 'copy'", "positive number")
+        data = roofline_run()
+        del data["context"]["ceilings"]["read"]["value"]
+        self.assert_bad(self.write(data), "ceiling 'read'")
+        data = roofline_run()
+        data["context"]["ceilings"]["fp32_fma"] = 62100
+        self.assert_bad(self.write(data), "ceiling 'fp32_fma' is not an object")
+        data = roofline_run()
+        data["context"]["ceilings"] = [4240]
+        self.assert_bad(self.write(data), "'ceilings' is not an object")
+        # A ceiling in a unit that makes no roof is not read.
+        data = roofline_run()
+        data["context"]["ceilings"]["dependent_dispatch"]["value"] = -1
+        self.assertEqual(run_main(self.write(data), "--roofline", "-o", self.dir / "ok")[0], 0)
+
+    def test_bad_intensities(self):
+        cases = [("bytes_per_element", 0, "bytes_per_element 0"),
+                 ("bytes_per_element", "12", "bytes_per_element '12'"),
+                 ("ops_per_element", -2, "ops_per_element -2"),
+                 ("unit", "FLOPS", "unit 'FLOPS'"),
+                 ("lower_bound", "yes", "lower_bound 'yes'"),
+                 ("binds", "cache", "binds 'cache'"),
+                 ("memory_ceiling", None, "no memory_ceiling")]
+        for key, value, words in cases:
+            with self.subTest(key=key, value=value):
+                data = roofline_run()
+                data["benchmarks"][0]["csbench"]["intensity"][key] = value
+                self.assert_bad(self.write(data), "saxpy/plain/wg256/domain1048576", words)
+        data = roofline_run()
+        data["benchmarks"][0]["csbench"]["intensity"] = 2.0
+        self.assert_bad(self.write(data), "its intensity is not an object")
+        data = roofline_run()
+        data["benchmarks"][1]["bound%"] = "high"
+        self.assert_bad(self.write(data), "bound% 'high'")
+
+    def test_roof_labels_and_ridges(self):
+        copy = plot.Ceiling("copy", 4240.0, "")
+        read = plot.Ceiling("read", 4800.0, "")
+        fp32 = plot.Ceiling("fp32_fma", 62100.0, "FLOP")
+        self.assertEqual(plot.ceiling_label(copy), "copy 4240 GB/s")
+        self.assertEqual(plot.ceiling_label(fp32), "fp32 FMA 62.1 TFLOP/s")
+        self.assertEqual(plot.ceiling_label(plot.Ceiling("int32_mad", 950.0, "OP")),
+                         "int32 MAD 950 GOP/s")
+        segments = {c.name: (xs, ys) for c, xs, ys in
+                    plot.roof_segments([copy, read], [fp32], 0.01, 100.0)}
+        # Each memory roof runs up to the compute roof; the compute roof starts at the ridge
+        # of the fastest memory roof.
+        self.assertAlmostEqual(segments["copy"][0][1], 62100.0 / 4240.0)
+        self.assertAlmostEqual(segments["copy"][1][1], 62100.0)
+        self.assertAlmostEqual(segments["read"][0][1], 62100.0 / 4800.0)
+        self.assertAlmostEqual(segments["fp32_fma"][0][0], 62100.0 / 4800.0)
+        self.assertEqual(segments["fp32_fma"][1], (62100.0, 62100.0))
+        # Without a compute roof of the unit, the memory roofs span the range.
+        self.assertEqual(plot.roof_segments([copy], [], 0.01, 100.0)[0][1], (0.01, 100.0))
+        self.assertEqual(plot.roofs_of([copy, fp32], "OP"), ([copy], []))
 
 
 if __name__ == "__main__":

@@ -68,6 +68,13 @@ inline constexpr uint64_t kSeed = 0x6772617973636f74;  // "grayscot"
 // Compulsory traffic of one cell and step: U and V read once, U and V written once.
 inline constexpr double kBytesPerCellStep = 16;
 
+// Floating-point operations of one cell and step, the fewest the update needs: the Laplacian
+// grouped by rows (wc (h_above + h_below) + we ((c_above + c_below) + h_mid) - 3 c, h the sum of
+// a row's left and right neighbours, computed once per row) is 9 per plane, the reaction and the
+// step 15, an FMA counting 2. A kernel in the reference's order (eight weighted differences per
+// plane) does more, and a fused kernel recomputes its halo: every variant's count is a lower bound.
+inline constexpr double kFlopPerCellStep = 33;
+
 // The check every variant passes before it is timed: a small odd-sized domain, seeded whole so
 // the boundary matters from the first step, against the plain loop after a few dozen steps. A
 // prime step count: a variant of k steps per dispatch (2 <= k <= 20) runs at least two full passes

@@ -273,7 +273,14 @@ class GpuCase : public Case {
 
   void Measure(benchmark::State& state) override {
     MeasureDispatches(state, *context_, point_.name, [&](Commands& c, uint32_t i) { Record(c, i); }, inputs_->copies,
-                      {.elements = values_.elements, .bytes = values_.bytes, .read_only = manifest_->read_only});
+                      {.elements = values_.elements,
+                       .bytes = values_.bytes,
+                       .read_only = manifest_->read_only,
+                       .ops = values_.arithmetic,
+                       .peak = manifest_->arithmetic_unit == "OP"       ? Peak::kInt32
+                               : manifest_->arithmetic_unit == "FLOP16" ? Peak::kFp16
+                                                                        : Peak::kFp32,
+                       .ops_lower_bound = manifest_->arithmetic_lower_bound});
   }
 
  private:

@@ -244,7 +244,8 @@ std::vector<std::string> CheckVariables(const Manifest& manifest) {
 
 void ReadFamily(const Reader& r, const toml::table& family, Manifest& m) {
   r.OnlyKeys(family, "[family]",
-             {"name", "domains", "workgroups", "elements", "bytes", "test_domains", "read_only", "description"});
+             {"name", "domains", "workgroups", "elements", "bytes", "test_domains", "read_only", "description",
+              "arithmetic", "arithmetic_unit", "arithmetic_lower_bound"});
   m.name = *r.String(family, "[family]", "name", true);
   if (!IsNamePart(m.name)) {
     r.Fail(Reader::LineOf(*family.get("name")), "[family].name",
@@ -262,6 +263,17 @@ void ReadFamily(const Reader& r, const toml::table& family, Manifest& m) {
   }
   m.bytes = *bytes;
   m.read_only = r.Bool(family, "[family]", "read_only");
+  m.arithmetic = r.ExpressionText(family.get("arithmetic"), "[family].arithmetic").value_or("");
+  if (auto unit = r.String(family, "[family]", "arithmetic_unit", false)) {
+    if (*unit != "FLOP" && *unit != "FLOP16" && *unit != "OP") {
+      r.Fail(Reader::LineOf(*family.get("arithmetic_unit")), "[family].arithmetic_unit",
+             fmt::format("{}: expected \"FLOP\" (32-bit floats), \"FLOP16\" (16-bit floats) or \"OP\" (32-bit "
+                         "integers)",
+                         Quoted(*unit)));
+    }
+    m.arithmetic_unit = *unit;
+  }
+  m.arithmetic_lower_bound = r.Bool(family, "[family]", "arithmetic_lower_bound");
   r.String(family, "[family]", "description", false);
 }
 
@@ -420,7 +432,7 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
     v.line = Reader::LineOf(t);
     r.OnlyKeys(t, "[[variant]]",
                {"name", "source", "defines", "reference", "tolerance", "workgroups", "check", "elements", "bytes",
-                "requires"});
+                "requires", "arithmetic"});
     v.name = *r.String(t, "[[variant]]", "name", true);
     const std::string where = fmt::format("[[variant]] {}", Quoted(v.name));
     if (!IsNamePart(v.name) || v.name == "plain_loop") {
@@ -445,6 +457,7 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
     }
     v.elements = r.ExpressionText(t.get("elements"), where + ".elements").value_or(m.elements);
     v.bytes = r.ExpressionText(t.get("bytes"), where + ".bytes").value_or(m.bytes);
+    v.arithmetic = r.ExpressionText(t.get("arithmetic"), where + ".arithmetic").value_or(m.arithmetic);
     if (const toml::node* features = t.get("requires")) {
       if (!features->is_array()) r.Fail(Reader::LineOf(*features), where + ".requires", "expected a list of features");
       for (const toml::node& f : *features->as_array()) {
@@ -507,6 +520,7 @@ class PointEvaluator {
     for (size_t i = 0; i < 3; ++i) groups_.push_back(Parse(m.groups[i], fmt::format("[dispatch].groups[{}]", i)));
     elements_.push_back(Parse(v.elements, "elements"));
     bytes_.push_back(Parse(v.bytes, "bytes"));
+    if (!v.arithmetic.empty()) arithmetic_.push_back(Parse(v.arithmetic, "arithmetic"));
     // A check reads each input at the output's index: the inputs it names must be as long.
     for (const auto& [output, text] : v.check) {
       // A named copy: clang before 16 cannot capture a structured binding.
@@ -596,6 +610,13 @@ class PointEvaluator {
                                       "elements and bytes",
                                       m.path.string(), point(), p.elements, p.bytes)};
     }
+    if (!arithmetic_.empty()) {
+      p.arithmetic = Value(arithmetic_[0], point);
+      if (!(p.arithmetic > 0)) {
+        throw ManifestError{fmt::format("{}: arithmetic at {} gives {}: expected more than 0 operations a dispatch",
+                                        m.path.string(), point(), p.arithmetic)};
+      }
+    }
     return p;
   }
 
@@ -635,7 +656,7 @@ class PointEvaluator {
   const ManifestVariant& v_;
   std::vector<std::string> names_;  // W, H, WG_X, WG_Y, then the numeric defines
   std::vector<double> values_;      // in names_'s order
-  std::vector<Keyed> counts_, push_, groups_, elements_, bytes_;
+  std::vector<Keyed> counts_, push_, groups_, elements_, bytes_, arithmetic_;
   std::vector<Reads> checks_;
 };
 
@@ -909,6 +930,9 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
     }
     r.CheckExpression(v.elements, names, v.line, fmt::format("elements (variant {})", v.name));
     r.CheckExpression(v.bytes, names, v.line, fmt::format("bytes (variant {})", v.name));
+    if (!v.arithmetic.empty()) {
+      r.CheckExpression(v.arithmetic, names, v.line, fmt::format("arithmetic (variant {})", v.name));
+    }
   }
   std::vector<Extent> domains = m.domains;
   domains.insert(domains.end(), m.test_domains.begin(), m.test_domains.end());

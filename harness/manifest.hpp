@@ -68,6 +68,8 @@ struct ManifestVariant {
   // than the family's others), else the family's.
   std::string elements;
   std::string bytes;
+  // The variant's own `arithmetic` where given, else the family's (empty: none declared).
+  std::string arithmetic;
   // Device features the variant needs (`requires`); a device without one skips its benchmarks.
   std::vector<std::string> requires_features;
   uint32_t line = 0;
@@ -88,6 +90,13 @@ struct Manifest {
   std::string elements = "W * H";
   std::string bytes;
   bool read_only = false;
+  // The operations one dispatch does (an expression; empty: none declared), of `arithmetic_unit`:
+  // "FLOP" (judged against the FP32 peak), "FLOP16" (the packed FP16 peak) or "OP" (32-bit integer
+  // operations, the INT32 peak); with them the run reports bound%. `arithmetic_lower_bound`: the
+  // kernel does more than the count says.
+  std::string arithmetic;
+  std::string arithmetic_unit = "FLOP";
+  bool arithmetic_lower_bound = false;
   std::vector<ManifestBuffer> buffers;  // by binding, 0..N-1
   std::vector<std::string> push;        // expressions, one 32-bit value each
   std::array<std::string, 3> groups;
@@ -108,6 +117,7 @@ struct PointValues {
   std::array<uint64_t, 3> groups{};
   double elements = 0;
   double bytes = 0;
+  double arithmetic = 0;  // 0: none declared
 };
 
 // The variables of a point: W, H, WG_X, WG_Y and the variant's numeric defines.

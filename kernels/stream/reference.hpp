@@ -48,4 +48,10 @@ inline double Dot(std::span<const float> a, std::span<const float> b) {
 // 3, dot 2 (both read).
 inline constexpr uint32_t ArraysMoved(Op op) { return op == Op::kAdd || op == Op::kTriad ? 3 : 2; }
 
+// Floating-point operations per element: mul and add 1, triad (b + s c) and dot (a b summed) 2;
+// copy none (it declares no arithmetic, so it has no bound%).
+inline constexpr double FlopPerElement(Op op) {
+  return op == Op::kCopy ? 0 : op == Op::kMul || op == Op::kAdd ? 1 : 2;
+}
+
 }  // namespace csbench::stream

@@ -231,6 +231,36 @@ TEST(EvaluatePoint, AVariantsOwnSizesAndWorkgroup) {
   EXPECT_EQ(p.push[1].bits, static_cast<uint32_t>(-8));
 }
 
+TEST(EvaluatePoint, ArithmeticIsOptionalAndAVariantMayGiveItsOwn) {
+  // None declared: no bound%, nothing to evaluate.
+  const Manifest none = ParseManifest(kOneVariant, "dir/m.toml");
+  EXPECT_EQ(none.arithmetic, "");
+  EXPECT_EQ(none.arithmetic_unit, "FLOP");
+  EXPECT_EQ(EvaluatePoint(none, none.variants[0], {64, 1}, {1024, 1}).arithmetic, 0);
+  const std::string text = With(kTwoVariants, "bytes = \"8 * W * H\"\n",
+                                "bytes = \"8 * W * H\"\narithmetic = \"2 * W * H\"\narithmetic_unit = \"OP\"\n"
+                                "arithmetic_lower_bound = true\n");
+  const Manifest m = ParseManifest(With(text, "elements = \"W\"\n", "elements = \"W\"\narithmetic = \"3 * W\"\n"),
+                                   "dir/m.toml");
+  EXPECT_EQ(m.arithmetic_unit, "OP");
+  EXPECT_TRUE(m.arithmetic_lower_bound);
+  EXPECT_EQ(EvaluatePoint(m, Variant(m, "first"), {8, 8}, {37, 29}).arithmetic, 2 * 37 * 29);
+  EXPECT_EQ(EvaluatePoint(m, Variant(m, "second"), {32, 1}, {1024, 8}).arithmetic, 3 * 1024);
+}
+
+TEST(ParseManifest, ArithmeticErrorsNameTheKey) {
+  const std::string unit = With(kOneVariant, "bytes = \"8 * W\"\n", "bytes = \"8 * W\"\narithmetic_unit = \"FLOPS\"\n");
+  EXPECT_EQ(ErrorOf(unit), fmt::format("dir/m.toml:{}: [family].arithmetic_unit: 'FLOPS': expected \"FLOP\" (32-bit "
+                                       "floats), \"FLOP16\" (16-bit floats) or \"OP\" (32-bit integers)",
+                                       LineOf(unit, "arithmetic_unit")));
+  EXPECT_NE(ErrorOf(With(kOneVariant, "bytes = \"8 * W\"\n", "bytes = \"8 * W\"\narithmetic = \"W * Q\"\n"))
+                .find("arithmetic (variant v): 'W * Q': unknown name 'Q'"),
+            std::string::npos);
+  // An operation count that is not positive at a declared point is refused when the file is read.
+  const std::string zero = ErrorOf(With(kOneVariant, "bytes = \"8 * W\"\n", "bytes = \"8 * W\"\narithmetic = \"W - 64\"\n"));
+  EXPECT_NE(zero.find("arithmetic at variant v, workgroup 64x1, domain 64x1 gives 0"), std::string::npos) << zero;
+}
+
 TEST(EvaluatePoint, PushConstantsAtTheEdgesOf32Bits) {
   const std::string text = With(kOneVariant, "[dispatch]",
                                 "[push]\nconstants = [\"4294967295\", \"-2147483648\", \"W - 1024\", \"-0.5\"]\n\n"

@@ -547,7 +547,9 @@ void Simulation::MeasureCompute(benchmark::State& state, const std::string& key,
        // A fused pass reads and writes each cell once for its steps: its memory bound is `steps`
        // times the one-step roofline (roofline% stays against the one-step one, and says so).
        .bound_bytes = kBytesPerCellStep * cells * total / std::max<uint32_t>(s_->variant.steps, 1),
-       .dispatches = static_cast<double>(Passes(s_->variant, total))},
+       .dispatches = static_cast<double>(Passes(s_->variant, total)),
+       // The two states (U and V each) stay where the steps leave them.
+       .footprint = kBytesPerCellStep * cells},
       s_->context->gpu_timer() ? "gpu clock" : "host clock");
   if (!s_->statistics) s_->statistics = PipelineStatistics(*s_->context, s_->spec);
   for (const PipelineStatistic& stat : *s_->statistics) state.counters["stat:" + stat.name] = stat.value;

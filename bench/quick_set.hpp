@@ -34,7 +34,7 @@ inline constexpr std::string_view kQuickSet[] = {
     // The other ceilings at a CPU's sizes: every bound% of the run is judged against them.
     "^ceiling/(fp32_fma|fp16_fma|int32_mad|subgroup_shuffle|shared_read)/wg256x1/domain65536x1$",
     "^ceiling/dispatch_(alone|dependent)/",
-    "^ceiling/(upload|download)_\\w+/domain1048576x1$",
+    "^ceiling/(upload|download)_cached/",
     // The contrasts of the occupancy and DirectCompute studies that scripts/findings-rules.toml
     // decides; group_size's at the device's subgroup size and half of it join these on the
     // device (bench/main.cpp).

@@ -116,7 +116,9 @@ class GpuCase : public Case {
                       {.elements = count,
                        .bytes = count * sizeof(float) * ArraysMoved(op_),
                        .read_only = op_ == Op::kDot,
-                       .ops = count * FlopPerElement(op_)});
+                       .ops = count * FlopPerElement(op_),
+                       // Never rotated: the arrays stay in whatever cache holds them.
+                       .footprint = count * sizeof(float) * ArraysMoved(op_)});
   }
 
  private:

@@ -31,28 +31,18 @@ struct Staging {
   std::unique_ptr<Buffer> buffer;
 };
 
-// The memory type of a transfer kind (Memory::kHostUncached and the others), whose heap holds
+// The memory type of a transfer kind (Memory::kHostUncached or kHostCached), whose heap holds
 // `bytes`; Unsupported where the device has none.
 uint32_t ExactHostType(const Context& context, uint32_t type_bits, Memory memory, uint64_t bytes) {
   using F = vk::MemoryPropertyFlagBits;
   const vk::MemoryPropertyFlags host = F::eHostVisible | F::eHostCoherent;
   vk::MemoryPropertyFlags required = host;
-  vk::MemoryPropertyFlags excluded;
-  std::string_view kind;
-  switch (memory) {
-    case Memory::kHostUncached:
-      excluded = F::eHostCached | F::eDeviceLocal;
-      kind = "host-visible, coherent, not cached and not device-local";
-      break;
-    case Memory::kHostCached:
-      required |= F::eHostCached;
-      excluded = F::eDeviceLocal;
-      kind = "host-visible, coherent, cached and not device-local";
-      break;
-    default:
-      required |= F::eDeviceLocal;
-      kind = "device-local and host-visible, coherent";
-      break;
+  vk::MemoryPropertyFlags excluded = F::eHostCached | F::eDeviceLocal;
+  std::string_view kind = "host-visible, coherent, not cached and not device-local";
+  if (memory == Memory::kHostCached) {
+    required |= F::eHostCached;
+    excluded = F::eDeviceLocal;
+    kind = "host-visible, coherent, cached and not device-local";
   }
   const auto properties = context.physical_device().getMemoryProperties();
   for (uint32_t i = 0; i < properties.memoryTypeCount; ++i) {

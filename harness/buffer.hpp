@@ -13,12 +13,11 @@ class Context;
 enum class Memory {
   kDevice,
   kHost,
-  // The host-visible memory types a transfer can go through, each exactly (Unsupported where the
-  // device has none, or its heap is smaller than the buffer): system memory the CPU writes
-  // without caching (write-combined), system memory it caches, and device memory the host maps.
+  // The host-visible, not device-local memory types a transfer can go through, each exactly
+  // (Unsupported where the device has none, or its heap is smaller than the buffer): system
+  // memory the CPU writes without caching (write-combined), and system memory it caches.
   kHostUncached,
   kHostCached,
-  kHostDeviceLocal,
 };
 
 // Transfers larger than this go through the staging buffer in pieces, so that a 530 MB image

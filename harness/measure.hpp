@@ -51,6 +51,11 @@ struct Work {
   double dispatches = 0;
   // false: `roofline%` says nothing of the kernel (a host transfer is not a device copy).
   bool roofline = true;
+  // Bytes that stay resident from one iteration to the next (a state stepped in place, arrays
+  // never rotated); 0: the kernel streams beyond the caches. Below the DRAM ceilings' own size,
+  // its memory bound is a copy of the same footprint (MeasuredResidentCopy), which a cache holds
+  // as it holds the kernel's.
+  double footprint = 0;
 };
 
 // Sets the `Gelem/s` and `GB/s` rate counters for state.iterations() iterations of `work`.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -185,6 +186,44 @@ const Roofline& MeasuredRoofline(Context& context) {
               fmt::format("read of {} MiB by read.comp (or the copy, where faster)", (2 * bytes) >> 20));
   measured_on = &context;
   return roofline;
+}
+
+}  // namespace csbench
+
+namespace csbench {
+
+namespace {
+
+// The bytes a resident copy copies: whole 256-byte blocks of half the footprint, at least one.
+uint64_t ResidentHalf(double footprint) {
+  return std::max<uint64_t>(static_cast<uint64_t>(footprint / 2) / 256 * 256, 256);
+}
+
+}  // namespace
+
+std::string ResidentCopyName(double footprint) {
+  return fmt::format("copy_resident_{}KiB", 2 * ResidentHalf(footprint) >> 10);
+}
+
+double MeasuredResidentCopy(Context& context, double footprint, double dispatch_seconds) {
+  if (footprint >= 2.0 * kRooflineBytes) return 0;
+  static std::map<std::pair<const Context*, uint64_t>, double> measured;
+  const uint64_t half = ResidentHalf(footprint);
+  const auto key = std::make_pair(&context, half);
+  if (auto it = measured.find(key); it != measured.end()) return it->second;
+  Spending spending(Phase::kCeiling);
+  const uint32_t wg = std::min<uint32_t>(256, context.info().max_workgroup_invocations);
+  Copier copier(context, half, wg);
+  Require(copier.Check(), "the resident copy did not copy correctly");
+  // Batches of about 64 MiB of traffic: a small copy's batch outlasts its submission.
+  const auto per_batch = static_cast<uint32_t>(std::clamp<uint64_t>((64ull << 20) / (2 * half), 4, 1000));
+  const double seconds = BestBatchSeconds(context, [&](Commands& c) { copier.Record(c); }, per_batch, 3);
+  const double gbs = 2.0 * static_cast<double>(half) / std::max(seconds - dispatch_seconds, seconds * 0.05) * 1e-9;
+  NoteCeiling(ResidentCopyName(footprint), gbs, "GB/s",
+              fmt::format("copy.comp over a footprint of {} KiB, repeated, net of one dependent dispatch a copy",
+                          2 * half >> 10));
+  measured[key] = gbs;
+  return gbs;
 }
 
 }  // namespace csbench

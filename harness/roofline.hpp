@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace csbench {
 
@@ -35,6 +36,14 @@ enum class Access { kCopy, kRead };
 // Measures on first call (a few batches of each copy, the best batch counts), then returns the
 // cached result.
 const Roofline& MeasuredRoofline(Context& context);
+
+// GB/s of the copy kernel over a footprint of `footprint` bytes (a copy of half of them into the
+// other half), repeated so that whatever cache holds the footprint serves it, net of one dependent
+// dispatch a copy (`dispatch_seconds`); 0 where the footprint is at least the DRAM ceilings' own
+// (2 x kRooflineBytes). Measured once per footprint.
+double MeasuredResidentCopy(Context& context, double footprint, double dispatch_seconds);
+// Its name among the run's ceilings: "copy_resident_<KiB>KiB".
+std::string ResidentCopyName(double footprint);
 
 }  // namespace csbench
 

@@ -455,10 +455,17 @@ def ceiling_label(ceiling):
     return f"{ceiling_title(ceiling.name)} {fmt_amount(value)} {prefix}{ceiling.op}/s"
 
 
-def roofs_of(ceilings, unit):
+RESIDENT_PREFIX = "copy_resident_"
+
+
+def roofs_of(ceilings, unit, points=()):
     """(memory roofs, compute roofs) that judge the kernels counting unit ("FLOP", "OP"):
-    every memory roof, and the compute roofs of that unit."""
-    return ([c for c in ceilings if c.memory], [c for c in ceilings if c.op == unit])
+    the memory roofs (a copy over a resident footprint, copy_resident_*, only where one of
+    `points` is bound by it), and the compute roofs of that unit."""
+    bound_by = {p.roof for p in points}
+    memory = [c for c in ceilings
+              if c.memory and (not c.name.startswith(RESIDENT_PREFIX) or c.name in bound_by)]
+    return memory, [c for c in ceilings if c.op == unit]
 
 
 def roof_segments(memory, compute, x_lo, x_hi):
@@ -537,7 +544,7 @@ def plot_roofline(title, ceilings, points, path):
                              figsize=(7.5 * len(units), 6.0))
     for ax, unit in zip(axes[0], units):
         mine = [p for p in points if p.unit == unit]
-        memory, compute = roofs_of(ceilings, unit)
+        memory, compute = roofs_of(ceilings, unit, mine)
         x_lo, x_hi = intensity_range(mine, memory, compute)
         draw_roofs(ax, memory, compute, x_lo, x_hi)
         draw_points(ax, mine, colours)

@@ -1,0 +1,756 @@
+#!/usr/bin/python3
+"""Keep a history of csbench runs in an SQLite database and find where results stepped.
+
+    history.py [--db PATH] add RUN...
+    history.py [--db PATH] series REGEX [--device KEY]
+    history.py [--db PATH] changes [--device KEY] [--filter REGEX]
+                                   [--threshold PCT] [--noise-factor K] [--unsure]
+                                   [--skip-mixed]
+
+RUN is Google Benchmark JSON written by csbench (--benchmark_out), read as
+xz-compressed JSON where the name ends in .xz, as compare.py reads it
+(compare.load_run, compare.collect_results).  The database is
+$XDG_DATA_HOME/csbench/history.sqlite, or ~/.local/share/csbench/history.sqlite
+without XDG_DATA_HOME; add creates it and its folders; --db names another.
+
+add stores one row per run: its date, device key (compare.device_key) and
+name, driver, csbench revision, host, selection, flags (repetitions, min_time,
+cache, timer, ...), the number of processes and the whole context; and per
+benchmark its point (family, variant, axes as JSON text, clock), its noise
+class, its repetitions (real_time in ns and Gelem/s where the entry has it,
+each with its process, clock guard and throttled mark), their medians and the
+median of every numeric counter (Gelem/s, GB/s, roofline%, ...).  A run is
+identified by the SHA-256 of its canonical JSON (sorted keys, no spaces), so a
+run added twice, or once as .json and once as .json.xz, is stored once: the
+second add says so and changes nothing.  Each file is added in its own
+transaction: a file that cannot be read, is not JSON, is not a csbench run (no
+'benchmarks' list, no device key, no date) or holds malformed entries is
+refused with a message and leaves the database as it was; the other files are
+still added, and the exit status is 2.  A run whose context says interrupted
+(Ctrl-C, a CI timeout) is kept with its finished entries and marked partial,
+and add says so; a run stopped while being added (Ctrl-C) is not stored at
+all (exit status 130).  A benchmark that reported an error (unsupported by the
+device, say) or whose values are nonsense is stored with the reason and no
+values, and takes no part in series medians or changes.
+
+A baseline joined from several processes (compare.py join, record --runs)
+keeps its per-process structure: each repetition is stored with its process
+as compare.collect_results labels it (csbench_process, or the blocks of an
+older joined baseline), so changes measures a new process's level against
+it as compare.py does.  A merge of parts (compare.py merge) is one run too,
+with its context's date and revision, which are its first part's: the file
+does not say which part each benchmark came from.  Where its parts' builds
+differ (merged_revisions, joined_revisions: a stored baseline with some
+families recorded again by a later build) the run keeps them in its builds
+column and every listing names them; changes --skip-mixed leaves such runs out
+of the comparisons, since a re-recorded benchmark's date and build are not the
+run's.
+
+Runs are ordered by their context's date in UTC (runs of one date by run id,
+whatever order they were added in).  series prints each benchmark whose name
+matches REGEX (re.search), per device, in date order: date, revision, driver,
+median Gelem/s (or time), median time and the number of repetitions, and the
+file each run came from.
+
+changes finds the steps.  For each device and benchmark, every run that
+measured it (an interrupted run's finished entries included) is compared with
+the last earlier run of the same device key that did, by compare.py's own rule
+(compare.compare_one, then compare.decide_verdicts): the later run is the run,
+the earlier its baseline; throughput is median Gelem/s, or inverse median time
+where a side lacks it; the noise is the larger robust spread of the two runs'
+repetitions, never below the earlier run's class floor (compare.class_floors
+over the earlier run); the earlier run's processes give the prediction
+interval of a new process's level (its own and its class's,
+compare.class_process_spreads); an earlier run of one process borrows its
+class's process spread from the device's run with processes closest in date,
+as compare.py borrows the stored baseline's; the one-sided Mann-Whitney U test
+is corrected (Holm) over every benchmark the later run compares with its
+predecessors, as one compare.py call would.  A step is a SLOWER or FASTER
+verdict (threshold 5% and noise factor 3 by default, as in compare.py).  With
+fewer than 4 repetitions on a side there is no U test and so no step; --unsure
+also lists the comparisons beyond the threshold that were UNSURE.  --filter
+selects which steps are printed; the correction still counts every benchmark
+of the later run, so a filter never changes a verdict.  Steps are listed per
+device and benchmark, each with its throughput ratio (later / earlier), the
+last run before and the first run after, with revisions and drivers.
+
+The database's schema_version table holds 1; a database of another version is
+refused rather than read wrongly.
+
+Exit status: 0 success (changes exits 0 with or without steps; series exits 0
+when nothing matches and says so), 2 bad input (a refused file, an unreadable
+or unwritable database, a bad regular expression, an unknown device), with a
+one-line reason on stderr; 130 when add was interrupted.
+"""
+
+import argparse
+import datetime
+import gc
+import hashlib
+import json
+import os
+import re
+import sqlite3
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from compare import (ALPHA, DEFAULT_NOISE_FACTOR, DEFAULT_THRESHOLD_PCT,  # noqa: E402
+                     EXIT_BAD_INPUT, EXIT_OK, MIN_UTEST_REPETITIONS, POINT_KEY, PROCESS_KEY,
+                     InputError, Point, Result, benchmark_name, class_floors,
+                     class_process_spreads, collect_results, compare_one, decide_verdicts,
+                     device_key, fmt_time, is_interrupted, load_run)
+
+PROG = "history.py"
+SCHEMA_VERSION = 1
+DB_NAME = "history.sqlite"
+# Context keys that say how a run was measured, kept together as its flags.
+FLAG_KEYS = ("repetitions", "min_time", "min_warmup_time", "cache", "timer", "backend",
+             "prefetch", "recorded_runs", "library_build_type", "domain_override", "manifests")
+# Keys of a Google Benchmark entry that are not counters.
+ENTRY_KEYS = {"name", "family_index", "per_family_instance_index", "run_name", "run_type",
+              "repetitions", "repetition_index", "threads", "iterations", "real_time",
+              "cpu_time", "time_unit", "aggregate_name", "aggregate_unit", "error_occurred",
+              "error_message", "label", POINT_KEY, PROCESS_KEY}
+STEP_VERDICTS = ("SLOWER", "FASTER")
+
+SCHEMA = """
+CREATE TABLE schema_version (
+    version INTEGER NOT NULL
+);
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    run_id TEXT NOT NULL UNIQUE,        -- SHA-256 of the run's canonical JSON
+    source TEXT NOT NULL,               -- the file it was added from
+    date TEXT NOT NULL,                 -- the context's date as written
+    date_utc TEXT NOT NULL,             -- the same in UTC, for ordering
+    device_key TEXT NOT NULL,
+    device TEXT,
+    driver TEXT,                        -- driver_info where given, else driver_version
+    driver_version TEXT,
+    revision TEXT,                      -- csbench_revision
+    host TEXT,                          -- host_name, and host_cpu where given
+    selection TEXT,
+    flags TEXT NOT NULL,                -- JSON object of the FLAG_KEYS the context has
+    processes INTEGER NOT NULL,         -- processes whose repetitions it holds
+    builds TEXT NOT NULL,               -- JSON list: the builds of a merged or joined run's
+                                        -- parts where they differ, else []
+    interrupted INTEGER NOT NULL,       -- 1: partial run, only its finished entries
+    benchmarks INTEGER NOT NULL,
+    added TEXT NOT NULL,
+    context TEXT NOT NULL               -- the whole context, JSON
+);
+CREATE INDEX runs_by_device ON runs (device_key, date_utc);
+CREATE TABLE run_classes (              -- a run as the baseline of the next: per noise class
+    run INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    noise_class TEXT NOT NULL,
+    floor REAL,                         -- compare.class_floors
+    process_spread REAL,                -- compare.class_process_spreads: pooled sd (logs)
+    process_df INTEGER,                 -- and its degrees of freedom
+    PRIMARY KEY (run, noise_class)
+);
+CREATE TABLE benchmarks (
+    id INTEGER PRIMARY KEY,
+    run INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    family TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    axes TEXT NOT NULL,                 -- JSON object, in the name's order
+    clock TEXT NOT NULL,
+    noise_class TEXT NOT NULL,
+    n INTEGER NOT NULL,                 -- repetitions stored in samples
+    median_ns REAL,                     -- median real_time per iteration
+    median_rate REAL,                   -- median Gelem/s; NULL without the counter
+    counters TEXT NOT NULL,             -- JSON object: counter -> median
+    error TEXT,                         -- why it has no values (error, nonsense)
+    UNIQUE (run, name)
+);
+CREATE INDEX benchmarks_by_name ON benchmarks (name);
+CREATE TABLE samples (
+    benchmark INTEGER NOT NULL REFERENCES benchmarks (id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    time_ns REAL NOT NULL,
+    rate REAL,                          -- Gelem/s
+    process INTEGER,                    -- process of a joined baseline; NULL: unknown
+    throttled INTEGER NOT NULL,
+    guard REAL,                         -- clock_guard of the timed loop
+    PRIMARY KEY (benchmark, idx)
+) WITHOUT ROWID;
+"""
+
+
+# ---------------------------------------------------------------- database
+
+def default_db_path():
+    """$XDG_DATA_HOME/csbench/history.sqlite, else ~/.local/share/csbench/history.sqlite (a
+    relative XDG_DATA_HOME is ignored, as the XDG specification says)."""
+    base = os.environ.get("XDG_DATA_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "csbench" / DB_NAME
+
+
+def open_db(path, create):
+    """Connect to the history database; with create, make it (and its folders) where it
+    does not exist yet.  InputError where it cannot be opened or is not a history database
+    of this schema version."""
+    path = Path(path)
+    if not create and not path.is_file():
+        raise InputError(f"no history database at {path} ({PROG} add RUN... creates it)")
+    try:
+        if create:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(str(path))
+        else:
+            conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        conn.execute("PRAGMA foreign_keys = ON")
+        tables = {row[0] for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except OSError as e:
+        raise InputError(f"cannot create the folder of {path} ({e.strerror or e})") from None
+    except sqlite3.Error as e:
+        raise InputError(f"cannot open {path} as an SQLite database ({e})") from None
+    if "schema_version" not in tables:
+        if tables:
+            raise InputError(f"{path} is an SQLite database, but not a csbench history")
+        if not create:
+            raise InputError(f"{path} is an empty database ({PROG} add RUN... fills it)")
+        try:
+            conn.executescript(f"BEGIN; {SCHEMA} INSERT INTO schema_version (version) "
+                               f"VALUES ({SCHEMA_VERSION}); COMMIT;")
+        except sqlite3.Error as e:
+            raise InputError(f"cannot create the history database {path} ({e})") from None
+        return conn
+    version = conn.execute("SELECT max(version) FROM schema_version").fetchone()[0]
+    if version != SCHEMA_VERSION:
+        raise InputError(f"{path} has schema version {version}; this {PROG} reads version "
+                         f"{SCHEMA_VERSION}")
+    return conn
+
+
+# ---------------------------------------------------------------- add
+
+def canonical_id(data):
+    """The run's id: SHA-256 of its JSON with sorted keys and no spaces (the same run read
+    from .json or .json.xz, indented or not, has one id)."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def utc_date(context, path):
+    """The context's date in UTC as ISO text (a date without a zone is taken as UTC)."""
+    date = context.get("date")
+    if not isinstance(date, str) or not date.strip():
+        raise InputError(f"{path} has no date in its context; is it a csbench run?")
+    try:
+        when = datetime.datetime.fromisoformat(date.strip())
+    except ValueError:
+        raise InputError(f"{path}: context date {date!r} is not an ISO date") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.timezone.utc)
+    return when.astimezone(datetime.timezone.utc).isoformat()
+
+
+def counter_medians(entries):
+    """{counter: median} over the entries' numeric counters."""
+    values = {}
+    for entry in entries:
+        for key, value in entry.items():
+            if key in ENTRY_KEYS or isinstance(value, bool) or not isinstance(value, (int, float)):
+                continue
+            values.setdefault(key, []).append(float(value))
+    return {key: statistics.median(v) for key, v in values.items()}
+
+
+def sample_entries(data):
+    """{benchmark name: the entries its samples came from}: its finished repetitions, or,
+    where it has none (aggregates only), its median or else mean aggregate, as
+    compare.collect_results takes them."""
+    iterations, aggregates = {}, {}
+    for entry in data["benchmarks"]:
+        name = benchmark_name(entry)
+        if entry.get("error_occurred"):
+            continue
+        if entry.get("run_type") == "aggregate":
+            if entry.get("aggregate_name") in ("median", "mean"):
+                aggregates.setdefault(name, {})[entry["aggregate_name"]] = entry
+        else:
+            iterations.setdefault(name, []).append(entry)
+    for name, aggs in aggregates.items():
+        if name not in iterations:
+            iterations[name] = [aggs.get("median") or aggs["mean"]]
+    return iterations
+
+
+def flags_of(context, data):
+    """The context's FLAG_KEYS; repetitions from the entries where the context lacks it."""
+    flags = {key: context[key] for key in FLAG_KEYS if key in context}
+    if "repetitions" not in flags:
+        counts = [e.get("repetitions") for e in data["benchmarks"]
+                  if isinstance(e.get("repetitions"), int)]
+        if counts:
+            flags["repetitions"] = max(counts)
+    return flags
+
+
+def part_builds(context):
+    """The builds of a merged or joined run's parts (compare.py merge and join list them in
+    merged_revisions and joined_revisions, "file: build[, build]" each, where they differ),
+    distinct, in order; [] for a run of one build."""
+    builds = []
+    for key in ("merged_revisions", "joined_revisions"):
+        parts = context.get(key)
+        if isinstance(parts, list):
+            for part in parts:
+                builds += [b.strip() for b in str(part).rsplit(": ", 1)[-1].split(",")]
+    builds = list(dict.fromkeys(b for b in builds if b))
+    return builds if len(builds) > 1 else []
+
+
+def read_run(path):
+    """(data, results, context facts) of a csbench run; InputError where it is none."""
+    data = load_run(path)
+    context = data["context"]
+    if not context:
+        raise InputError(f"{path} has no context; is it a csbench run?")
+    try:
+        key = device_key(context)
+    except InputError as e:
+        raise InputError(f"{path} is not a csbench run: {e}") from None
+    date_utc = utc_date(context, path)
+    if not data["benchmarks"]:
+        raise InputError(f"{path} holds no benchmark entries")
+    try:
+        results = collect_results(data)
+    except (InputError, AttributeError, TypeError, ValueError) as e:
+        raise InputError(f"{path}: malformed benchmark entries ({e})") from None
+    return data, results, key, date_utc
+
+
+def text_or_none(value):
+    """A context value as text, None where absent."""
+    return None if value is None else str(value)
+
+
+def insert_run(conn, path, data, results, key, date_utc, run_id):
+    """Store one run (its caller's transaction); returns its row id."""
+    context = data["context"]
+    host = context.get("host_name")
+    if context.get("host_cpu"):
+        host = f"{host or 'unknown host'} ({context['host_cpu']})"
+    processes = max((len({p for p in r.processes if p is not None}) for r in results.values()),
+                    default=0) or 1
+    entries = sample_entries(data)
+    cur = conn.execute(
+        "INSERT INTO runs (run_id, source, date, date_utc, device_key, device, driver, "
+        "driver_version, revision, host, selection, flags, processes, builds, interrupted, "
+        "benchmarks, added, context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (run_id, str(path), str(context["date"]), date_utc, key,
+         text_or_none(context.get("device")),
+         text_or_none(context.get("driver_info") or context.get("driver_version")),
+         text_or_none(context.get("driver_version")),
+         text_or_none(context.get("csbench_revision")), text_or_none(host),
+         text_or_none(context.get("selection")), json.dumps(flags_of(context, data)), processes,
+         json.dumps(part_builds(context)),
+         int(is_interrupted(context)), len(results),
+         datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+         json.dumps(context, ensure_ascii=False)))
+    run = cur.lastrowid
+    floors, spreads = class_floors(results), class_process_spreads(results)
+    conn.executemany(
+        "INSERT INTO run_classes (run, noise_class, floor, process_spread, process_df) "
+        "VALUES (?, ?, ?, ?, ?)",
+        [(run, cls, floors.get(cls), *(spreads[cls] if cls in spreads else (None, None)))
+         for cls in sorted(set(floors) | set(spreads))])
+    for r in results.values():
+        error = r.error or (f"nonsense values: {'; '.join(r.nonsense)}" if r.nonsense else None)
+        valid = error is None
+        cur = conn.execute(
+            "INSERT INTO benchmarks (run, name, family, variant, axes, clock, noise_class, n, "
+            "median_ns, median_rate, counters, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (run, r.name, r.point.family, r.point.variant, json.dumps(dict(r.point.axes)),
+             r.point.clock, r.noise_class, r.repetitions if valid else 0,
+             r.median_time() if valid else None, r.median_rate() if valid else None,
+             json.dumps(counter_medians(entries.get(r.name, [])) if valid else {}), error))
+        if not valid:
+            continue
+        rates = r.rates if r.has_rate else [None] * r.repetitions
+        conn.executemany(
+            "INSERT INTO samples (benchmark, idx, time_ns, rate, process, throttled, guard) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(cur.lastrowid, i, t, rate, process, int(throttled), guard)
+             for i, (t, rate, process, throttled, guard) in enumerate(
+                 zip(r.times_ns, rates, r.processes, r.throttled, r.guards))])
+    return run
+
+
+def add_one(conn, path):
+    """Add one file; returns its line for the user.  InputError leaves the database as it was."""
+    data, results, key, date_utc = read_run(path)
+    run_id = canonical_id(data)
+    old = conn.execute("SELECT id, source FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+    if old:
+        return (f"{path}: already in the database (run {old[0]}, added from {old[1]}); "
+                "nothing changed")
+    with conn:  # one transaction: the whole run or nothing
+        insert_run(conn, path, data, results, key, date_utc, run_id)
+    context = data["context"]
+    valid = [r for r in results.values() if r.valid]
+    reps = sorted({r.repetitions for r in valid})
+    line = (f"{path}: added {context.get('device', 'unknown device')} [{key}] "
+            f"{context['date']}, revision {context.get('csbench_revision', 'unknown')}: "
+            f"{len(results)} benchmarks x {'/'.join(map(str, reps)) or 0} repetitions")
+    if len(valid) < len(results):
+        line += f" ({len(results) - len(valid)} without values: errors or skipped)"
+    if is_interrupted(context):
+        line += "; INTERRUPTED run: kept with its finished entries, marked partial"
+    return line
+
+
+def cmd_add(args):
+    """Add each run in its own transaction; exit 2 when any file was refused."""
+    conn = open_db(args.db, create=True)
+    refused = 0
+    try:
+        for path in args.runs:
+            try:
+                print(add_one(conn, path))
+            except InputError as e:
+                refused += 1
+                sys.stdout.flush()
+                print(f"{PROG}: refused {path}: {e}", file=sys.stderr)
+            except sqlite3.Error as e:
+                raise InputError(f"cannot write {args.db} ({e}); {path} was not added") from None
+    finally:
+        conn.close()
+    if refused:
+        print(f"{PROG}: {refused} of {len(args.runs)} files refused, the database unchanged "
+              "by them", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- queries
+
+def compile_regex(text, what):
+    """re.compile, or InputError naming the option."""
+    try:
+        return re.compile(text)
+    except re.error as e:
+        raise InputError(f"{what} {text!r} is not a regular expression: {e}") from None
+
+
+def device_keys(conn, wanted=None):
+    """The device keys in the database, or the one asked for (InputError where unknown)."""
+    keys = [row[0] for row in conn.execute("SELECT DISTINCT device_key FROM runs ORDER BY 1")]
+    if wanted is None:
+        return keys
+    if wanted not in keys:
+        raise InputError(f"no run of device {wanted!r} in the database; its devices: "
+                         f"{', '.join(keys) or 'none'}")
+    return [wanted]
+
+
+RUN_COLUMNS = ("r.id, r.date, r.date_utc, r.revision, r.driver, r.source, r.processes, "
+               "r.interrupted, r.device, r.device_key, r.builds")
+
+
+class Run:
+    """A stored run as the queries need it."""
+
+    def __init__(self, row):
+        (self.id, self.date, self.date_utc, self.revision, self.driver, self.source,
+         self.processes, self.interrupted, self.device, self.device_key, builds) = row
+        self.builds = json.loads(builds)
+        self.floors, self.spreads = {}, {}
+
+    def label(self):
+        """'<source>[ (notes)]': where it came from, and its processes, its parts' builds where
+        they differ, and whether it is partial."""
+        notes = []
+        if self.processes > 1:
+            notes.append(f"{self.processes} processes")
+        if self.builds:
+            notes.append(f"parts of builds {', '.join(self.builds)}")
+        if self.interrupted:
+            notes.append("interrupted, partial")
+        return self.source + (f" ({', '.join(notes)})" if notes else "")
+
+    def describe(self, n):
+        """'<date>  revision <rev>  driver <driver>  n=<n>  <label>'."""
+        return (f"{self.date}  revision {self.revision or 'unknown'}  "
+                f"driver {self.driver or 'unknown'}  n={n}  {self.label()}")
+
+
+def device_runs(conn, key):
+    """The runs of a device in date order (ties: by run id, whatever order they came in)."""
+    rows = conn.execute(f"SELECT {RUN_COLUMNS} FROM runs r WHERE r.device_key = ? "
+                        "ORDER BY r.date_utc, r.run_id", (key,))
+    return [Run(row) for row in rows]
+
+
+def table(rows, right=()):
+    """Rows of cells as aligned text lines (columns in right are right-aligned)."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.rjust(w) if i in right else cell.ljust(w)
+                      for i, (cell, w) in enumerate(zip(row, widths))).rstrip() for row in rows]
+
+
+def cmd_series(args):
+    """Print each matching benchmark's medians over the runs of each device."""
+    pattern = compile_regex(args.regex, "REGEX")
+    conn = open_db(args.db, create=False)
+    found = 0
+    for key in device_keys(conn, args.device):
+        runs = {run.id: run for run in device_runs(conn, key)}
+        order = {run_id: i for i, run_id in enumerate(runs)}
+        by_name = {}
+        for row in conn.execute(
+                "SELECT b.name, b.run, b.n, b.median_ns, b.median_rate, b.error FROM benchmarks b "
+                "JOIN runs r ON r.id = b.run WHERE r.device_key = ?", (key,)):
+            if pattern.search(row[0]):
+                by_name.setdefault(row[0], []).append(row[1:])
+        for name in sorted(by_name):
+            found += 1
+            rows = [["date", "revision", "driver", "median", "time", "n", "run"]]
+            for run_id, n, median_ns, median_rate, error in sorted(
+                    by_name[name], key=lambda v: order[v[0]]):
+                run = runs[run_id]
+                source = run.label()
+                if error:
+                    rows.append([run.date, run.revision or "unknown", run.driver or "unknown",
+                                 "-", "-", "0", f"{source}: {error}"])
+                    continue
+                median = f"{median_rate:.4g} Gelem/s" if median_rate is not None else \
+                    fmt_time(median_ns)
+                rows.append([run.date, run.revision or "unknown", run.driver or "unknown",
+                             median, fmt_time(median_ns), str(n), source])
+            device = next(iter(runs.values())).device or "unknown device"
+            print(f"{name} on {device} [{key}]")
+            print("\n".join("  " + line for line in table(rows, right=(3, 4, 5))))
+            print()
+    if not found:
+        where = f" of device {args.device}" if args.device else ""
+        print(f"no benchmark{where} matches {args.regex!r}")
+    conn.close()
+    return EXIT_OK
+
+
+def load_results(conn, key):
+    """{run id: {name: Result}} of a device's benchmarks with values, rebuilt from the
+    stored samples with their points, classes, processes and clock notes."""
+    results, by_id = {}, {}
+    for bid, run, name, family, variant, axes, clock, cls in conn.execute(
+            "SELECT b.id, b.run, b.name, b.family, b.variant, b.axes, b.clock, b.noise_class "
+            "FROM benchmarks b JOIN runs r ON r.id = b.run "
+            "WHERE r.device_key = ? AND b.error IS NULL ORDER BY b.id", (key,)):
+        point = Point(family, variant, tuple(json.loads(axes).items()), clock)
+        results.setdefault(run, {})[name] = by_id[bid] = Result(name, point=point,
+                                                                 noise_class=cls)
+    for bid, time_ns, rate, process, throttled, guard in conn.execute(
+            "SELECT s.benchmark, s.time_ns, s.rate, s.process, s.throttled, s.guard "
+            "FROM samples s JOIN benchmarks b ON b.id = s.benchmark JOIN runs r ON r.id = b.run "
+            "WHERE r.device_key = ? ORDER BY s.benchmark, s.idx", (key,)):
+        result = by_id.get(bid)
+        if result is None:
+            continue
+        result.times_ns.append(time_ns)
+        if rate is not None:
+            result.rates.append(rate)
+        result.processes.append(process)
+        result.throttled.append(bool(throttled))
+        result.guards.append(guard)
+    return results
+
+
+def attach_classes(conn, runs, results):
+    """Give each run its class floors and process spreads; a class of its benchmarks without
+    processes takes the pooled spread of the device's run with processes of that class
+    closest in date (the later one on a tie), as compare.py takes the stored baseline's."""
+    by_id = {run.id: run for run in runs}
+    for run_id, cls, floor, spread, df in conn.execute(
+            "SELECT c.run, c.noise_class, c.floor, c.process_spread, c.process_df "
+            "FROM run_classes c JOIN runs r ON r.id = c.run WHERE r.device_key = ?",
+            (runs[0].device_key,)):
+        run = by_id[run_id]
+        if floor is not None:
+            run.floors[cls] = floor
+        if spread is not None:
+            run.spreads[cls] = (spread, df)
+    when = [datetime.datetime.fromisoformat(run.date_utc).timestamp() for run in runs]
+    own = [dict(run.spreads) for run in runs]
+    for i, run in enumerate(runs):
+        classes = {r.noise_class for r in results.get(run.id, {}).values()}
+        for cls in classes - set(own[i]):
+            donors = [j for j, spreads in enumerate(own) if cls in spreads]
+            if donors:
+                j = min(donors, key=lambda j: (abs(when[j] - when[i]), -when[j]))
+                run.spreads[cls] = own[j][cls]
+
+
+class Step:
+    """One comparison of a benchmark's consecutive runs: its verdict, the runs before and
+    after, and how many U tests the later run's correction counted."""
+
+    def __init__(self, comparison, before, after, tests):
+        self.c, self.before, self.after, self.tests = comparison, before, after, tests
+
+
+def device_steps(conn, key, pattern, threshold, noise_factor, skip_mixed=False):
+    """The Steps of a device: each benchmark of each run compared with its last earlier run,
+    verdicts decided per later run (see the module's docstring).  With a pattern, only
+    the matching benchmarks' Steps, and only the later runs that hold one are judged."""
+    runs = device_runs(conn, key)
+    results = load_results(conn, key)
+    attach_classes(conn, runs, results)
+    # statsmodels' Holm correction calls gc.collect(), once per later run: without this, each
+    # call walks every stored sample again.
+    gc.freeze()
+    try:
+        chain = [run for run in runs if not (skip_mixed and run.builds)]
+        return judge(chain, results, pattern, threshold, noise_factor)
+    finally:
+        gc.unfreeze()
+
+
+def judge(runs, results, pattern, threshold, noise_factor):
+    """The Steps of device_steps, from its runs in date order and their results."""
+    last, steps = {}, []
+    for run in runs:
+        current = results.get(run.id, {})
+        if pattern is None or any(pattern.search(n) and n in last for n in current):
+            comparisons, pairs = [], []
+            for name, result in current.items():
+                if name in last:
+                    before, base = last[name]
+                    c = compare_one(name, base, result, before.floors,
+                                    class_spreads=before.spreads)
+                    if c.compared:
+                        comparisons.append(c)
+                        pairs.append(before)
+            tests = decide_verdicts(comparisons, threshold, noise_factor)
+            steps += [Step(c, before, run, tests) for c, before in zip(comparisons, pairs)
+                      if pattern is None or pattern.search(c.name)]
+        for name, result in current.items():
+            last[name] = (run, result)
+    return steps
+
+
+def step_lines(step, key):
+    """The lines of one listed step."""
+    c = step.c
+    test = "no U test" if c.p_adjusted is None else \
+        ("p<0.001" if c.p_adjusted < 0.001 else f"p={c.p_adjusted:.3f}")
+    noise = "-" if c.noise is None else f"±{c.noise * 100:.2g}%"
+    bar = "" if c.process_bar is None else f", process level ±{c.process_bar:.2g}%"
+    lines = [f"{c.verdict} x{c.ratio:.3f} ({c.change_pct:+.1f}%)  {c.name}  [{key}]",
+             f"    noise {noise}{bar}, {test} (Holm over the {step.tests} U tests of the "
+             "later run)"]
+    if c.would_be:
+        lines.append(f"    would be {c.would_be}, but {'; '.join(c.caveats)}")
+    lines += [f"    before: {step.before.describe(c.base.repetitions)}",
+              f"    after:  {step.after.describe(c.run.repetitions)}"]
+    return lines
+
+
+def cmd_changes(args):
+    """List the steps between consecutive runs of each device and benchmark."""
+    pattern = compile_regex(args.filter, "--filter") if args.filter is not None else None
+    if args.threshold < 0 or args.noise_factor < 0:
+        raise InputError("--threshold and --noise-factor must not be negative")
+    conn = open_db(args.db, create=False)
+    keys = device_keys(conn, args.device)
+    counts = {v: 0 for v in (*STEP_VERDICTS, "UNSURE")}
+    compared = untested = 0
+    for key in keys:
+        steps = device_steps(conn, key, pattern, args.threshold, args.noise_factor,
+                             args.skip_mixed)
+        compared += len(steps)
+        untested += sum(s.c.p_slower is None for s in steps)
+        for s in steps:
+            if s.c.verdict in counts:
+                counts[s.c.verdict] += 1
+        shown = [s for s in steps if s.c.verdict in STEP_VERDICTS or
+                 (args.unsure and s.c.verdict == "UNSURE")]
+        shown.sort(key=lambda s: s.c.name)  # stable: each benchmark's steps stay in date order
+        for step in shown:
+            print("\n".join(step_lines(step, key)))
+        if shown:
+            print()
+    what = f" matching {args.filter!r}" if pattern is not None else ""
+    print(f"summary: {counts['SLOWER'] + counts['FASTER']} steps{what} ({counts['SLOWER']} "
+          f"SLOWER, {counts['FASTER']} FASTER) on {len(keys)} device"
+          f"{'s' if len(keys) != 1 else ''}, in {compared} comparisons of consecutive runs; "
+          f"{counts['UNSURE']} UNSURE beyond the threshold "
+          f"({'listed' if args.unsure else '--unsure lists them'}); {untested} comparisons "
+          f"without a U test (fewer than {MIN_UTEST_REPETITIONS} repetitions on a side: never "
+          f"a step); threshold {args.threshold:g}%, noise x{args.noise_factor:g}, "
+          f"Holm-corrected alpha {ALPHA}")
+    conn.close()
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- command line
+
+def build_parser():
+    """argparse parser with the add, series and changes subcommands."""
+    db = argparse.ArgumentParser(add_help=False)
+    db.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS,
+                    help=f"the history database (default: {default_db_path()})")
+    parser = argparse.ArgumentParser(
+        prog=PROG, allow_abbrev=False, parents=[db],
+        description="Keep a history of csbench runs and find where their results stepped.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add = sub.add_parser("add", allow_abbrev=False, parents=[db],
+                         help="add runs (Google Benchmark JSON, .json.xz) to the history")
+    add.add_argument("runs", nargs="+", metavar="RUN")
+    ser = sub.add_parser("series", allow_abbrev=False, parents=[db],
+                         help="a benchmark's medians over the runs, per device, in date order")
+    ser.add_argument("regex", metavar="REGEX", help="benchmark names to show (re.search)")
+    ser.add_argument("--device", metavar="KEY", help="only this device key")
+    chg = sub.add_parser("changes", allow_abbrev=False, parents=[db],
+                         help="steps between consecutive runs, by compare.py's verdict rule")
+    chg.add_argument("--device", metavar="KEY", help="only this device key")
+    chg.add_argument("--filter", metavar="REGEX",
+                     help="only list the steps of benchmarks whose names match (re.search)")
+    chg.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD_PCT, metavar="PCT",
+                     help="change in percent a step must exceed (default: %(default)g)")
+    chg.add_argument("--noise-factor", type=float, default=DEFAULT_NOISE_FACTOR, metavar="K",
+                     help="a step must also exceed K times the noise (default: %(default)g)")
+    chg.add_argument("--skip-mixed", action="store_true",
+                     help="leave out the runs merged or joined from parts of different builds "
+                          "(a stored baseline with re-recorded parts): such a run has one date "
+                          "and revision, its context's, for benchmarks measured elsewhen")
+    chg.add_argument("--unsure", action="store_true",
+                     help="also list the UNSURE comparisons (beyond the threshold, not proven)")
+    return parser
+
+
+def main(argv=None):
+    """Entry point; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    if not hasattr(args, "db"):
+        args.db = default_db_path()
+    commands = {"add": cmd_add, "series": cmd_series, "changes": cmd_changes}
+    try:
+        return commands[args.command](args)
+    except InputError as e:
+        sys.stdout.flush()
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except sqlite3.Error as e:
+        sys.stdout.flush()
+        print(f"{PROG}: error: the database {args.db}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted; a run being added was not stored", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader stopped early (| head): nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

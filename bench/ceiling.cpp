@@ -10,8 +10,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <functional>
 #include <map>
+#include <span>
 #include <memory>
 #include <string>
 #include <vector>

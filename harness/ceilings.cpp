@@ -4,8 +4,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
+#include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/buffer.hpp"

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
+#include <utility>
 #include <cstring>
 #include <optional>
 #include <vector>

@@ -13,7 +13,6 @@
 #include <array>
 #include <cstring>
 #include <functional>
-#include <map>
 #include <span>
 #include <memory>
 #include <string>
@@ -91,20 +90,6 @@ std::vector<uint32_t> RunWords(Context& context, const Buffer& buffer, size_t co
   return words;
 }
 
-// The first word of `got` that is not `want(i)`, as a Comparison.
-Comparison FirstMismatch(std::span<const uint32_t> got, size_t stride, const std::function<uint32_t(size_t)>& want) {
-  Comparison c;
-  for (size_t i = 0; i * stride < got.size(); ++i) {
-    if (got[i * stride] == want(i)) continue;
-    c.worst_index = i;
-    c.max_relative_error = 1;
-    c.message = fmt::format("invocation {} wrote {:#010x}, expected {:#010x}", i, got[i * stride], want(i));
-    return c;
-  }
-  c.passed = true;
-  return c;
-}
-
 // A compute peak: peak.comp at the point's invocations and workgroup.
 class PeakCase : public Case {
  public:
@@ -165,24 +150,22 @@ class ExchangeCase : public Case {
     const std::vector<uint32_t> got = RunWords(*context_, kernel_->results(), size_t{invocations_} * words,
                                                [&](Commands& c) { kernel_->Record(c, kTrips); });
     // Each result depends on the invocation's lane only (its subgroup lane, written beside it, or
-    // its lane in the workgroup): one host computation per lane.
-    std::map<uint32_t, uint32_t> by_lane;
-    auto want = [&](size_t i) {
-      const uint32_t lane = shuffle_ ? got[2 * i + 1] : static_cast<uint32_t>(i % workgroup_);
-      auto [it, inserted] = by_lane.try_emplace(lane, 0);
-      if (inserted) it->second = shuffle_ ? ShuffleResult(lane, kTrips) : SharedResult(lane, kTrips);
-      return it->second;
-    };
+    // its lane in the workgroup): one host computation per lane, before the parallel compare.
+    const uint32_t lanes = shuffle_ ? context_->info().subgroup_size : workgroup_;
     if (shuffle_) {
       for (size_t i = 0; i < invocations_; ++i) {
-        if (got[2 * i + 1] < context_->info().subgroup_size) continue;
+        if (got[2 * i + 1] < lanes) continue;
         Comparison c;
-        c.message = fmt::format("invocation {} reports subgroup lane {} of a subgroup of {}", i, got[2 * i + 1],
-                                context_->info().subgroup_size);
+        c.message = fmt::format("invocation {} reports subgroup lane {} of a subgroup of {}", i, got[2 * i + 1], lanes);
         return c;
       }
     }
-    return FirstMismatch(got, words, want);
+    std::vector<uint32_t> by_lane(lanes);
+    for (uint32_t lane = 0; lane < lanes; ++lane) {
+      by_lane[lane] = shuffle_ ? ShuffleResult(lane, kTrips) : SharedResult(lane, kTrips);
+    }
+    auto want = [&](size_t i) { return by_lane[shuffle_ ? got[2 * i + 1] : i % workgroup_]; };
+    return CompareWords(got, want, words);
   }
 
   void Measure(benchmark::State& state) override {

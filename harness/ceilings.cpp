@@ -39,29 +39,29 @@ struct PeakPush {
 // Invocations of peak.comp whose results differ only by their index modulo this.
 constexpr uint32_t kSeeds = 1024;
 
-// The first of `got` that differs from `want(i)`, as a failed Comparison; passed where none does.
-Comparison CompareWords(std::span<const uint32_t> got, const std::function<uint32_t(size_t)>& want) {
+}  // namespace
+
+Comparison CompareWords(std::span<const uint32_t> got, const std::function<uint32_t(size_t)>& want, size_t stride) {
+  const size_t count = got.size() / stride;
   std::mutex lock;
-  size_t first = got.size();
-  ParallelFor(got.size(), size_t{1} << 20, [&](size_t begin, size_t end) {
+  size_t first = count;
+  ParallelFor(count, size_t{1} << 20, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
-      if (got[i] == want(i)) continue;
+      if (got[i * stride] == want(i)) continue;
       std::lock_guard guard(lock);
       first = std::min(first, i);
       return;
     }
   });
   Comparison c;
-  c.passed = first == got.size();
+  c.passed = first == count;
   if (!c.passed) {
     c.worst_index = first;
     c.max_relative_error = 1;
-    c.message = fmt::format("invocation {} wrote {:#010x}, expected {:#010x}", first, got[first], want(first));
+    c.message = fmt::format("invocation {} wrote {:#010x}, expected {:#010x}", first, got[first * stride], want(first));
   }
   return c;
 }
-
-}  // namespace
 
 std::string_view PeakName(Peak peak) {
   switch (peak) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -81,6 +82,11 @@ class EmptyDispatch {
   std::unique_ptr<Kernel> kernel_;
   std::unique_ptr<Bindings> bindings_;
 };
+
+// The first of `got`'s words (every `stride`-th, from the first) that is not `want(i)` for
+// invocation i, as a failed Comparison naming both; passed where none differs.
+Comparison CompareWords(std::span<const uint32_t> got, const std::function<uint32_t(size_t)>& want,
+                        size_t stride = 1);
 
 // The best seconds per recording of `rounds` timed batches of `per_batch` recordings of
 // `record`, one after another (a barrier between), after the device's clocks are raised.

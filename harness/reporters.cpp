@@ -251,7 +251,12 @@ void OnSignal(int signal_number) {
   std::string name = signal_number == SIGINT ? "SIGINT" : "SIGTERM";
   std::cout.flush();
   if (!file.path.empty() && lock.owns_lock()) {
-    bool written = WriteWhole(file.path, FileText(file, true));
+    std::string text = FileText(file, true);
+    // The ceilings measured so far: the finished entries' bound% refer to them.
+    if (const std::string ceilings = CeilingsJson(); file.format == "json" && !ceilings.empty()) {
+      WithContextMember(text, "\"ceilings\": " + ceilings);
+    }
+    bool written = WriteWhole(file.path, text);
     std::fprintf(stderr, "\ncsbench: %s: stopped; %zu finished benchmark(s) %s %s (marked interrupted)\n",
                  name.c_str(), file.finished, written ? "written to" : "could NOT be written to", file.path.c_str());
   } else {

@@ -96,7 +96,7 @@ run = ["name", "csbench", "family_index", "per_family_instance_index", "run_name
        "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit"]
 aggregate = ["name", "csbench", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
              "threads", "aggregate_name", "aggregate_unit", "iterations", "real_time", "cpu_time", "time_unit"]
-counters = {gpu: ["Gelem/s", "GB/s", "dispatches/sample", "roofline%", "tiles"], cpu: ["Gelem/s", "GB/s"]}
+counters = {gpu: ["Gelem/s", "GB/s", "dispatches/sample", "roofline%", "bound%", "tiles"], cpu: ["Gelem/s", "GB/s"]}
 want = []
 for base in (gpu, cpu):
     want += [(base, sorted(run + counters[base]))] * 3
@@ -141,7 +141,7 @@ else
 fi
 # What stays on the screen once each status line is cleared.
 tr -d '\r' <"$dir/tty.txt" | sed 's/\x1b\[K/\n/g' | grep -vE '(left|starting)$' >"$dir/tab.txt"
-if grep -qE "Benchmark +Device +Gelem/s +GB/s +roofline% +dispatches/sample +tiles$" "$dir/tab.txt" &&
+if grep -qE "Benchmark +Device +Gelem/s +GB/s +roofline% +dispatches/sample +bound% +tiles$" "$dir/tab.txt" &&
    grep -qE "Benchmark +Time +CPU +Gelem/s +GB/s$" "$dir/tab.txt" &&
    [[ $(grep -cE "^\[[12]/2\] $result_line" "$dir/tab.txt") -eq 2 ]] &&
    ! grep -E "^\[[12]/2\] $result_line" "$dir/tab.txt" | grep -q '='; then

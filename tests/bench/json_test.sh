@@ -26,9 +26,21 @@ for b in entries:
     c = b["csbench"]
     description = {"family", "variant", "clock", "axes"}
     # Aggregates carry the description alone; a run of a timed loop adds its note.
-    notes = {"clock_guard", "measured", "throttled", "probed", "case_s", "check_s", "waited_s", "made_ahead"} \
-        if b["run_type"] == "iteration" else set()
+    notes = {"clock_guard", "measured", "throttled", "probed", "case_s", "check_s", "waited_s", "made_ahead",
+             "intensity"} if b["run_type"] == "iteration" else set()
     assert description <= set(c) <= description | notes, c
+    # A benchmark that declares its arithmetic: its intensity, its bound%, and the ceilings behind
+    # them in the context.
+    if "intensity" in c:
+        i = c["intensity"]
+        assert set(i) == {"ops_per_element", "unit", "bytes_per_element", "memory_ceiling", "compute_ceiling",
+                          "binds", "dispatch_share", "lower_bound"}, i
+        assert i["unit"] in ("FLOP", "OP") and i["binds"] in ("memory", "compute"), i
+        assert i["ops_per_element"] > 0 and i["bytes_per_element"] > 0 and 0 <= i["dispatch_share"] <= 1, i
+        assert b.get("bound%", 0) > 0, b
+        ceilings = d["context"]["ceilings"]
+        for name in (i["memory_ceiling"], i["compute_ceiling"], "dependent_dispatch"):
+            assert ceilings[name]["value"] > 0, (name, ceilings)
     assert c["clock"] in ("device", "host"), c
     name = b["run_name"]  # an aggregate's "name" ends in _mean, _median...
     names.add(name)

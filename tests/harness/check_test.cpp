@@ -6,6 +6,8 @@
 #include <cmath>
 #include <vector>
 
+#include "harness/ceilings.hpp"
+
 namespace csbench {
 namespace {
 
@@ -40,6 +42,23 @@ TEST(Compare, SizeMismatchFails) {
   std::vector<float> a{1.0f};
   std::vector<float> b{1.0f, 1.0f};
   EXPECT_FALSE(Compare(a, b, 1.0).passed);
+}
+
+}  // namespace
+}  // namespace csbench
+
+namespace csbench {
+namespace {
+
+TEST(CompareWords, NamesTheFirstWrongInvocationAtItsStride) {
+  // Two words per invocation: the result, then a word the comparison skips.
+  const std::vector<uint32_t> got = {10, 99, 11, 99, 13, 99, 12, 99};
+  const Comparison c = CompareWords(got, [](size_t i) { return static_cast<uint32_t>(10 + i); }, 2);
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.worst_index, 2u);
+  EXPECT_EQ(c.message, "invocation 2 wrote 0x0000000d, expected 0x0000000c");
+  EXPECT_TRUE(CompareWords(std::vector<uint32_t>{10, 11, 12}, [](size_t i) { return static_cast<uint32_t>(10 + i); })
+                  .passed);
 }
 
 }  // namespace

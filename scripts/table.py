@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Markdown tables of a csbench JSON run, for docs/perf-notes.md.
 
-    table.py run.json [--filter REGEX] [--pivot]
+    table.py RUN.json[.xz] [--filter REGEX] [--pivot]
 
 Without --pivot: one row per benchmark (time, Gelem/s, GB/s, roofline%). With --pivot: one row
 per benchmark without its domain (its point without the domain axis, labelled by its name
@@ -9,7 +9,6 @@ without the domain part), one column per domain, Gelem/s in the cells. Repetitio
 summarized by their median.
 """
 import argparse
-import json
 import re
 import statistics
 import sys
@@ -17,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import InputError, point_of  # noqa: E402
+from compare import InputError, load_run, point_of  # noqa: E402
 
 
 @dataclass
@@ -28,9 +27,9 @@ class Row:
 
 
 def load_rows(path, pattern):
-    """Returns (context, {name: Row}) for the per-repetition entries matching `pattern`."""
-    with open(path) as f:
-        data = json.load(f)
+    """Returns (context, {name: Row}) for the per-repetition entries matching `pattern`; the run
+    is read as compare.py reads it (JSON, or xz-compressed JSON; InputError for anything else)."""
+    data = load_run(path)
     samples, points = {}, {}
     for b in data["benchmarks"]:
         if b.get("run_type") == "aggregate" or not re.search(pattern, b["name"]):

@@ -1,6 +1,7 @@
 """Tests of scripts/table.py on synthetic Google Benchmark JSON."""
 
 import io
+import lzma
 import sys
 import tempfile
 import unittest
@@ -78,6 +79,27 @@ class TableTest(unittest.TestCase):
         status, out, err = run_main(run)
         self.assertEqual((status, out), (2, ""))
         self.assertIn(f"benchmark {name!r}: its 'csbench' field has no variant", err)
+
+    def test_an_xz_run_reads_as_its_json(self):
+        run = synth.write(self.dir / "run.json", synth.make_run(
+            values={"reduction/naive/wg8x32/domain1920x1080": {}, "reduction/naive/wg8x32/domain640x480": {}}))
+        packed = self.dir / "run.json.xz"
+        packed.write_bytes(lzma.compress(Path(run).read_bytes()))
+        plain = run_main(run)
+        self.assertEqual(plain[0], 0)
+        self.assertEqual(run_main(packed), plain)
+        self.assertEqual(run_main(packed, "--pivot"), run_main(run, "--pivot"))
+
+    def test_unreadable_runs_are_bad_input(self):
+        (self.dir / "broken.json").write_text("{ not json")
+        (self.dir / "broken.json.xz").write_bytes(b"not xz")
+        for path, message in ((self.dir / "missing.json", "cannot read"),
+                              (self.dir / "broken.json", "is not valid JSON"),
+                              (self.dir / "broken.json.xz", "is not xz-compressed data")):
+            status, out, err = run_main(path)
+            self.assertEqual((status, out), (2, ""), path)
+            self.assertIn(message, err)
+            self.assertNotIn("Traceback", err)
 
 
 if __name__ == "__main__":

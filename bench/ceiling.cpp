@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <functional>
 #include <span>
 #include <memory>
@@ -26,10 +25,10 @@
 #include "harness/family.hpp"
 #include "harness/kernel.hpp"
 #include "harness/measure.hpp"
+#include "harness/roofline.hpp"
 #include "harness/suite.hpp"
 #include "harness/timing.hpp"
 #include "kernels/ceiling/reference.hpp"
-#include "kernels/random.hpp"
 
 namespace csbench::ceiling {
 namespace {
@@ -81,15 +80,6 @@ class GridKernel {
   std::unique_ptr<Bindings> bindings_;
 };
 
-// The words of `buffer` (`count` of them) after a run of `record` into it, poisoned first.
-std::vector<uint32_t> RunWords(Context& context, const Buffer& buffer, size_t count,
-                               const std::function<void(Commands&)>& record) {
-  std::vector<float> got = PoisonedRun(context, buffer, count, record);
-  std::vector<uint32_t> words(count);
-  std::memcpy(words.data(), got.data(), count * sizeof(uint32_t));
-  return words;
-}
-
 // A compute peak: peak.comp at the point's invocations and workgroup.
 class PeakCase : public Case {
  public:
@@ -106,7 +96,7 @@ class PeakCase : public Case {
     MeasureDispatches(
         state, *context_, name_, [&](Commands& c, uint32_t) { kernel_->Record(c); }, 1,
         {.elements = n, .bytes = 4 * n, .ops = kernel_->ops(), .peak = peak_, .roofline = false});
-    SetRate(state, PeakUnit(peak_) == "OP" ? "GOP/s" : "GFLOP/s", kernel_->ops());
+    SetRate(state, std::string(PeakRateUnit(peak_)), kernel_->ops());
   }
 
  private:
@@ -147,8 +137,8 @@ class ExchangeCase : public Case {
 
   Comparison Check() override {
     const uint32_t words = shuffle_ ? 2 : 1;
-    const std::vector<uint32_t> got = RunWords(*context_, kernel_->results(), size_t{invocations_} * words,
-                                               [&](Commands& c) { kernel_->Record(c, kTrips); });
+    const std::vector<uint32_t> got = PoisonedWords(*context_, kernel_->results(), size_t{invocations_} * words,
+                                                    [&](Commands& c) { kernel_->Record(c, kTrips); });
     // Each result depends on the invocation's lane only (its subgroup lane, written beside it, or
     // its lane in the workgroup): one host computation per lane, before the parallel compare.
     const uint32_t lanes = shuffle_ ? context_->info().subgroup_size : workgroup_;
@@ -230,8 +220,7 @@ class TransferCase : public Case {
     RequireMemory(*context_, bytes_);
     auto host = std::make_unique<Buffer>(*context_, bytes_, variant.memory);
     auto device = std::make_unique<Buffer>(*context_, bytes_);
-    std::vector<uint32_t> words(bytes_ / sizeof(uint32_t));
-    for (size_t i = 0; i < words.size(); ++i) words[i] = static_cast<uint32_t>(SplitMix64(i + bytes_));
+    const std::vector<uint32_t> words = SourceWords(bytes_);
     const bool upload = variant.kind == Kind::kUpload;
     (upload ? *host : *device).Upload(std::as_bytes(std::span(words)));
     src_ = upload ? std::move(host) : std::move(device);

@@ -119,8 +119,10 @@ class GrayScottCase : public Case {
     // reports a rate counter that one side has and the other lacks.
     MeasureTimedRuns(
         state, suite_->context, name_, [&] { peer_.Reset(); }, [&] { return peer_.Run(run_.total); },
-        {.elements = cells_ * run_.total, .bytes = grayscott::kBytesPerCellStep * cells_ * run_.total}, "gpu clock",
-        /*roofline=*/false);
+        {.elements = cells_ * run_.total,
+         .bytes = grayscott::kBytesPerCellStep * cells_ * run_.total,
+         .roofline = false},
+        "gpu clock");
   }
 
  private:

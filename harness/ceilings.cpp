@@ -3,11 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
 #include <functional>
 #include <map>
 #include <mutex>
-#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,7 +14,6 @@
 #include "harness/commands.hpp"
 #include "harness/context.hpp"
 #include "harness/error.hpp"
-#include "harness/fork_join.hpp"
 #include "harness/kernel.hpp"
 #include "harness/ledger.hpp"
 #include "harness/measure.hpp"
@@ -41,28 +38,6 @@ constexpr uint32_t kSeeds = 1024;
 
 }  // namespace
 
-Comparison CompareWords(std::span<const uint32_t> got, const std::function<uint32_t(size_t)>& want, size_t stride) {
-  const size_t count = got.size() / stride;
-  std::mutex lock;
-  size_t first = count;
-  ParallelFor(count, size_t{1} << 20, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      if (got[i * stride] == want(i)) continue;
-      std::lock_guard guard(lock);
-      first = std::min(first, i);
-      return;
-    }
-  });
-  Comparison c;
-  c.passed = first == count;
-  if (!c.passed) {
-    c.worst_index = first;
-    c.max_relative_error = 1;
-    c.message = fmt::format("invocation {} wrote {:#010x}, expected {:#010x}", first, got[first * stride], want(first));
-  }
-  return c;
-}
-
 std::string_view PeakName(Peak peak) {
   switch (peak) {
     case Peak::kFp32: return "fp32_fma";
@@ -73,6 +48,7 @@ std::string_view PeakName(Peak peak) {
 }
 
 std::string_view PeakUnit(Peak peak) { return peak == Peak::kInt32 ? "OP" : "FLOP"; }
+std::string_view PeakRateUnit(Peak peak) { return peak == Peak::kInt32 ? "GOP/s" : "GFLOP/s"; }
 
 uint32_t PeakInvocations(const Context& context) { return context.info().type == "cpu" ? 1u << 16 : 1u << 24; }
 
@@ -116,12 +92,12 @@ double PeakKernel::ops() const {
 }
 
 Comparison PeakKernel::Check() const {
-  std::vector<float> got_floats = PoisonedRun(*context_, *results_, invocations_, [&](Commands& c) { Record(c); });
-  const auto got = std::span(reinterpret_cast<const uint32_t*>(got_floats.data()), got_floats.size());
+  const auto record = [&](Commands& c) { Record(c); };
   if (peak_ == Peak::kInt32) {
     std::vector<uint32_t> table(kSeeds);
     for (uint32_t s = 0; s < kSeeds; ++s) table[s] = ceiling::UintPeakResult(s, trips_);
-    return CompareWords(got, [&](size_t i) { return table[i % kSeeds]; });
+    return CompareWords(PoisonedWords(*context_, *results_, invocations_, record),
+                        [&](size_t i) { return table[i % kSeeds]; });
   }
   std::vector<float> table(kSeeds);
   for (uint32_t s = 0; s < kSeeds; ++s) {
@@ -132,7 +108,7 @@ Comparison PeakKernel::Check() const {
   // Float: the same fused operations in the same order, so only a driver's reordering of the
   // final sum differs. Float16: a device may round a float16 FMA through float first (a second
   // rounding, one float16 unit now and then); the chains damp what a step adds.
-  return Compare(got_floats, want, peak_ == Peak::kFp32 ? 1e-5 : 4e-3);
+  return Compare(PoisonedRun(*context_, *results_, invocations_, record), want, peak_ == Peak::kFp32 ? 1e-5 : 4e-3);
 }
 
 EmptyDispatch::EmptyDispatch(Context& context, uint32_t workgroup) : context_(&context) {
@@ -156,9 +132,7 @@ void EmptyDispatch::Record(Commands& commands) const {
 }
 
 Comparison EmptyDispatch::Check() const {
-  std::vector<float> got = PoisonedRun(*context_, *result_, 1, [&](Commands& c) { Record(c); });
-  uint32_t word = 0;
-  std::memcpy(&word, got.data(), sizeof(word));
+  const uint32_t word = PoisonedWords(*context_, *result_, 1, [&](Commands& c) { Record(c); })[0];
   Comparison c;
   c.passed = word == kEmptyValue;
   if (!c.passed) c.message = fmt::format("the dispatch wrote {:#010x}, expected {:#010x}", word, kEmptyValue);
@@ -195,7 +169,7 @@ double MeasuredPeak(Context& context, Peak peak) {
     Require(check.passed, fmt::format("the {} ceiling's kernel computed wrong results: {}", PeakName(peak),
                                       check.message));
     rate = kernel.ops() / BestBatchSeconds(context, [&](Commands& c) { kernel.Record(c); }, 1, 5);
-    NoteCeiling(std::string(PeakName(peak)), rate * 1e-9, PeakUnit(peak) == "OP" ? "GOP/s" : "GFLOP/s",
+    NoteCeiling(std::string(PeakName(peak)), rate * 1e-9, PeakRateUnit(peak),
                 fmt::format("peak.comp, {} invocations of {}, 16 chains of {} multiply-adds (2 {} each), best of 5",
                             PeakInvocations(context), workgroup, kPeakTrips * ceiling::kStepsPerTrip,
                             PeakUnit(peak)));

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <span>
 #include <string>
 #include <string_view>
 
@@ -32,6 +31,8 @@ enum class Peak {
 std::string_view PeakName(Peak peak);
 // "FLOP" or "OP": what the peak's operations are.
 std::string_view PeakUnit(Peak peak);
+// "GFLOP/s" or "GOP/s": the unit its rates are written in.
+std::string_view PeakRateUnit(Peak peak);
 
 // Trips (of 16 steps) each invocation of a peak kernel runs, and the invocations of the measured
 // ceiling: 2^24 on a GPU (about 2 ms a dispatch at an H200's FP32 rate, 60 waves of its
@@ -82,11 +83,6 @@ class EmptyDispatch {
   std::unique_ptr<Kernel> kernel_;
   std::unique_ptr<Bindings> bindings_;
 };
-
-// The first of `got`'s words (every `stride`-th, from the first) that is not `want(i)` for
-// invocation i, as a failed Comparison naming both; passed where none differs.
-Comparison CompareWords(std::span<const uint32_t> got, const std::function<uint32_t(size_t)>& want,
-                        size_t stride = 1);
 
 // The best seconds per recording of `rounds` timed batches of `per_batch` recordings of
 // `record`, one after another (a barrier between), after the device's clocks are raised.

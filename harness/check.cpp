@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <vector>
 
 #include "harness/fork_join.hpp"
@@ -49,6 +50,28 @@ Comparison Compare(std::span<const float> got, std::span<const float> want, doub
     c.message = fmt::format("mismatch with the CPU reference: max relative error {:.3g} at index {} (got {}, want {}), "
                             "tolerance {:.1g}",
                             c.max_relative_error, c.worst_index, got[c.worst_index], want[c.worst_index], tolerance);
+  }
+  return c;
+}
+
+Comparison CompareWords(std::span<const uint32_t> got, const std::function<uint32_t(size_t)>& want, size_t stride) {
+  const size_t count = got.size() / stride;
+  std::mutex lock;
+  size_t first = count;
+  ParallelFor(count, size_t{1} << 20, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      if (got[i * stride] == want(i)) continue;
+      std::lock_guard guard(lock);
+      first = std::min(first, i);
+      return;
+    }
+  });
+  Comparison c;
+  c.passed = first == count;
+  if (!c.passed) {
+    c.worst_index = first;
+    c.max_relative_error = 1;
+    c.message = fmt::format("invocation {} wrote {:#010x}, expected {:#010x}", first, got[first * stride], want(first));
   }
   return c;
 }

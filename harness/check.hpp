@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 
@@ -19,6 +20,12 @@ struct Comparison {
 // `tolerance`. A non-finite value (an unwritten, poisoned output) fails at its index.
 Comparison Compare(std::span<const float> got, std::span<const float> want, double tolerance,
                    double floor = 1e-6);
+
+// The first of `got`'s words (every `stride`-th, from the first) that is not `want(i)` for
+// invocation i, as a failed Comparison naming both; passed where none differs. Compared on the
+// host's threads: `want` must be safe to call from several at once.
+Comparison CompareWords(std::span<const uint32_t> got, const std::function<uint32_t(size_t)>& want,
+                        size_t stride = 1);
 
 // The bit pattern outputs are filled with before a check run: a quiet NaN, so an element no
 // invocation wrote cannot pass.

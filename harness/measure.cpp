@@ -233,7 +233,7 @@ void MeasureTimedBatches(benchmark::State& state, Context* device, const std::st
 
 void MeasureTimedRuns(benchmark::State& state, Context* device, const std::string& key,
                       const std::function<void()>& reset, const std::function<double()>& run, Work work,
-                      std::string_view label, bool roofline) {
+                      std::string_view label) {
   // Untimed: each sample's time is its run's alone (UseManualTime).
   const auto sample = [&] {
     reset();
@@ -242,7 +242,7 @@ void MeasureTimedRuns(benchmark::State& state, Context* device, const std::strin
   GuardedLoop(state, device, key, 1, sample, label);
   SetThroughput(state, work);
   if (device != nullptr) {
-    if (roofline) SetRooflinePercent(state, work, *device);
+    SetRooflinePercent(state, work, *device);
     SetBoundPercent(state, key, work, *device);
   }
 }
@@ -546,15 +546,32 @@ void ReleaseCurrentCase() {
   ReleaseKeptCase();
 }
 
-std::vector<float> PoisonedRun(Context& context, const Buffer& output, size_t floats,
-                               const std::function<void(Commands&)>& record) {
+namespace {
+
+// `output` poisoned, `record`'s dispatch, then the first out.size() bytes of `output` into `out`.
+void PoisonedDownload(Context& context, const Buffer& output, std::span<std::byte> out,
+                      const std::function<void(Commands&)>& record) {
   context.Run([&](Commands& c) {
     c.Fill(output, kPoison);
     c.Barrier();
     record(c);
   });
+  output.Download(out);
+}
+
+}  // namespace
+
+std::vector<float> PoisonedRun(Context& context, const Buffer& output, size_t floats,
+                               const std::function<void(Commands&)>& record) {
   std::vector<float> got(floats);
-  output.Download(std::as_writable_bytes(std::span(got)));
+  PoisonedDownload(context, output, std::as_writable_bytes(std::span(got)), record);
+  return got;
+}
+
+std::vector<uint32_t> PoisonedWords(Context& context, const Buffer& output, size_t words,
+                                    const std::function<void(Commands&)>& record) {
+  std::vector<uint32_t> got(words);
+  PoisonedDownload(context, output, std::as_writable_bytes(std::span(got)), record);
   return got;
 }
 

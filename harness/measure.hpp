@@ -191,11 +191,11 @@ void MeasureTimedBatches(benchmark::State& state, Context* device, const std::st
 // `reset()`, untimed, restores the initial state, and `run()` runs and returns its seconds by the
 // device's clock. Warms `device` up on runs first, and measures under the clock guard as
 // MeasureTimedBatches does. Sets the throughput counters, `label` (with the guard's reading
-// where the clocks were still down), and `roofline%` where `roofline` (and a device) says so.
+// where the clocks were still down), and `roofline%` where `work.roofline` (and a device) says so.
 // `key` names the benchmark.
 void MeasureTimedRuns(benchmark::State& state, Context* device, const std::string& key,
                       const std::function<void()>& reset, const std::function<double()>& run, Work work,
-                      std::string_view label = {}, bool roofline = true);
+                      std::string_view label = {});
 
 // Host-clocked: the benchmark is registered under UseRealTime, since what it measures includes
 // the host's own work (a download and what the host does with it), which no device timer sees.
@@ -269,6 +269,10 @@ class RotatingInput {
 // cannot pass), then `record`'s dispatch, then the first `floats` floats of `output`, downloaded.
 std::vector<float> PoisonedRun(Context& context, const Buffer& output, size_t floats,
                                const std::function<void(Commands&)>& record);
+
+// PoisonedRun of `words` 32-bit words, as integers (a kernel that writes uints or float bits).
+std::vector<uint32_t> PoisonedWords(Context& context, const Buffer& output, size_t words,
+                                    const std::function<void(Commands&)>& record);
 
 // Runs `body`; an Error (or any exception) becomes state.SkipWithError, so the suite goes on.
 void RunGuarded(benchmark::State& state, const std::function<void()>& body);

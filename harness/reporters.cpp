@@ -66,14 +66,20 @@ bool WithContextMember(std::string& json, std::string_view member) {
   return true;
 }
 
-// The run's time spent (harness/ledger.hpp), as "time_spent" in the JSON's context, and the
-// ceilings it measured (harness/ceilings.hpp) as "ceilings".
+// The ceilings the run measured (harness/ceilings.hpp), as "ceilings" in the JSON's context
+// (`json` unchanged where it measured none): the bound% of its entries refer to them.
+void WithCeilings(std::string& json) {
+  if (const std::string ceilings = CeilingsJson(); !ceilings.empty()) {
+    WithContextMember(json, "\"ceilings\": " + ceilings);
+  }
+}
+
+// The run's time spent (harness/ledger.hpp), as "time_spent" in the JSON's context, and its
+// ceilings.
 void WithTimeSpent(std::ostringstream& json, const TimeSpent& spent) {
   std::string text = json.str();
   if (!WithContextMember(text, "\"time_spent\": " + ToJson(spent))) return;
-  if (const std::string ceilings = CeilingsJson(); !ceilings.empty()) {
-    WithContextMember(text, "\"ceilings\": " + ceilings);
-  }
+  WithCeilings(text);
   json.str(text);
   json.seekp(0, std::ios::end);
 }
@@ -252,10 +258,7 @@ void OnSignal(int signal_number) {
   std::cout.flush();
   if (!file.path.empty() && lock.owns_lock()) {
     std::string text = FileText(file, true);
-    // The ceilings measured so far: the finished entries' bound% refer to them.
-    if (const std::string ceilings = CeilingsJson(); file.format == "json" && !ceilings.empty()) {
-      WithContextMember(text, "\"ceilings\": " + ceilings);
-    }
+    if (file.format == "json") WithCeilings(text);  // those measured so far
     bool written = WriteWhole(file.path, text);
     std::fprintf(stderr, "\ncsbench: %s: stopped; %zu finished benchmark(s) %s %s (marked interrupted)\n",
                  name.c_str(), file.finished, written ? "written to" : "could NOT be written to", file.path.c_str());

@@ -30,10 +30,6 @@ constexpr uint32_t kReadLoads = 8;
 
 }  // namespace
 
-double CopyGBs(uint64_t bytes, double seconds) { return 2.0 * static_cast<double>(bytes) / seconds * 1e-9; }
-
-namespace {
-
 // The source of a copy of `bytes`: random words from a hash of each index, made on the host's
 // threads (one generator's stream took 0.4 s of each 512 MiB case, and a read's check downloaded
 // the whole source again); a copy and a read do not depend on what the words are.
@@ -50,7 +46,7 @@ std::vector<uint32_t> SourceWords(uint64_t bytes) {
   return words;
 }
 
-}  // namespace
+double CopyGBs(uint64_t bytes, double seconds) { return 2.0 * static_cast<double>(bytes) / seconds * 1e-9; }
 
 Copier::Copier(Context& context, uint64_t bytes, uint32_t workgroup, Access access)
     : context_(&context), bytes_(bytes), workgroup_(workgroup), access_(access) {

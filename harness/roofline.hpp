@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace csbench {
 
@@ -25,6 +26,10 @@ struct Roofline {
 
 // Bytes each copy buffer holds: beyond any GPU's last-level cache, and within lavapipe's limits.
 inline constexpr uint64_t kRooflineBytes = 256ull << 20;
+
+// `bytes` / 4 random words, from a hash of each index and `bytes` (the same for the same size),
+// made on the host's threads: the source of every copy and transfer ceiling.
+std::vector<uint32_t> SourceWords(uint64_t bytes);
 
 // GB/s of one copy of `bytes` bytes taking `seconds` (read and write both count).
 double CopyGBs(uint64_t bytes, double seconds);

@@ -6,8 +6,6 @@
 #include <cmath>
 #include <vector>
 
-#include "harness/ceilings.hpp"
-
 namespace csbench {
 namespace {
 

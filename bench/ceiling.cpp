@@ -3,8 +3,9 @@
 // INT32 multiply-adds), subgroup-shuffle throughput, shared-memory read bandwidth, the cost of a
 // dispatch (alone, by the host's clock around submit and wait; and the device time one dependent
 // dispatch adds in a command buffer), and host-device copy bandwidth through each kind of
-// host-visible memory. The peaks and the dispatch cost that `bound%` is judged against are the
-// same kernels, measured once per run on first use (harness/ceilings.hpp).
+// host-visible memory; and a fused Gray-Scott kernel's instruction mix (its own kernel without its
+// DRAM traffic, grayscott::OnChip). The peaks and the dispatch cost that `bound%` is judged against
+// are the same kernels, measured once per run on first use (harness/ceilings.hpp).
 #include <benchmark/benchmark.h>
 
 #include <fmt/format.h>
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/grayscott.hpp"
 #include "harness/buffer.hpp"
 #include "harness/ceilings.hpp"
 #include "harness/commands.hpp"
@@ -33,16 +35,18 @@
 namespace csbench::ceiling {
 namespace {
 
-enum class Kind { kPeak, kShuffle, kShared, kDispatchAlone, kDispatchDependent, kUpload, kDownload };
+enum class Kind { kPeak, kShuffle, kShared, kDispatchAlone, kDispatchDependent, kUpload, kDownload, kOnChip };
 
 struct Variant {
   std::string name;
   Kind kind = Kind::kPeak;
   Peak peak = Peak::kFp32;            // kPeak
   Memory memory = Memory::kHostCached;  // kUpload, kDownload: the host side's memory
+  std::string of;                       // kOnChip: the Gray-Scott variant
   std::vector<Extent> workgroups;
   std::vector<Extent> domains;
   std::vector<Extent> test_domains;
+  std::vector<Extent> test_workgroups;
 };
 
 // Trips (of 16 steps) of the shuffle and shared-memory kernels: about 2 ms a dispatch on an H200
@@ -255,6 +259,32 @@ class TransferCase : public Case {
   std::unique_ptr<Buffer> dst_;
 };
 
+// A fused Gray-Scott variant's instruction-mix ceiling (grayscott::OnChip): its elements are the
+// cell-steps a simulation pass over the same grid advances, so its Gelem/s reads against the
+// variant's own run_simulation entry at the same workgroup and domain.
+class OnChipCase : public Case {
+ public:
+  OnChipCase(Suite& suite, const Variant& variant, const Point& point) : context_(suite.context), name_(point.name) {
+    const std::vector<grayscott::Variant>& table = grayscott::Variants();
+    const auto it = std::ranges::find(table, variant.of, &grayscott::Variant::name);
+    Require(it != table.end(), "no Gray-Scott variant " + variant.of);
+    on_chip_ = std::make_unique<grayscott::OnChip>(*context_, *it, point.workgroup, point.domain);
+  }
+
+  Comparison Check() override { return on_chip_->Check(); }
+
+  void Measure(benchmark::State& state) override {
+    MeasureDispatches(
+        state, *context_, name_, [&](Commands& c, uint32_t) { on_chip_->Record(c); }, 1,
+        {.elements = on_chip_->cell_steps(), .roofline = false});
+  }
+
+ private:
+  Context* context_;
+  std::string name_;
+  std::unique_ptr<grayscott::OnChip> on_chip_;
+};
+
 std::unique_ptr<Case> Make(Suite& suite, const Variant& variant, const Point& point) {
   switch (variant.kind) {
     case Kind::kPeak: return std::make_unique<PeakCase>(suite, variant, point);
@@ -264,6 +294,7 @@ std::unique_ptr<Case> Make(Suite& suite, const Variant& variant, const Point& po
     case Kind::kDispatchDependent: return std::make_unique<DispatchCase>(suite, variant, point);
     case Kind::kUpload:
     case Kind::kDownload: return std::make_unique<TransferCase>(suite, variant, point);
+    case Kind::kOnChip: return std::make_unique<OnChipCase>(suite, variant, point);
   }
   return nullptr;
 }
@@ -292,6 +323,13 @@ const Family<Variant>& Descriptor() {
     return Variant{.name = std::move(name), .kind = kind, .memory = memory, .domains = {{1u << 24, 1}},
                    .test_domains = {{1000, 1}}};
   };
+  // A fused Gray-Scott kernel's instruction mix, over the grids of the family's two domains; the
+  // test at a CPU device's subgroup size (a row is one subgroup), where the table's 32 is refused.
+  auto on_chip = [](std::string of, Extent workgroup) {
+    return Variant{.name = of + "_on_chip", .kind = Kind::kOnChip, .of = of, .workgroups = {workgroup},
+                   .domains = {{2048, 1024}, {8192, 8192}}, .test_domains = {{131, 97}},
+                   .test_workgroups = {{8, workgroup.y}}};
+  };
   static const Family<Variant> family{
       .name = "ceiling",
       .variants = {compute("fp32_fma", Kind::kPeak, Peak::kFp32),
@@ -304,7 +342,8 @@ const Family<Variant>& Descriptor() {
                    transfer("upload_uncached", Kind::kUpload, Memory::kHostUncached),
                    transfer("upload_cached", Kind::kUpload, Memory::kHostCached),
                    transfer("download_uncached", Kind::kDownload, Memory::kHostUncached),
-                   transfer("download_cached", Kind::kDownload, Memory::kHostCached)},
+                   transfer("download_cached", Kind::kDownload, Memory::kHostCached),
+                   on_chip("fused6_shuffle12", {32, 8})},
       // No --domain or --workgroup: a ceiling is measured at the sizes every device's baseline has.
       .takes_overrides = false,
       .timer = [](const Point& p) { return p.name.starts_with("ceiling/dispatch_alone/") ? Timer::kHostClock

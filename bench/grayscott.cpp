@@ -403,24 +403,12 @@ struct Simulation::Impl {
   uint32_t After(uint32_t from, uint32_t steps) const { return (from + Passes(variant, steps)) % 2; }
 };
 
-Simulation::Simulation(Context& context, const Variant& variant, Extent workgroup, const State& initial,
-                       HostSlots host_slots)
-    : s_(std::make_unique<Impl>()) {
-  s_->host_slots = std::move(host_slots);
-  RequireWorkgroup(variant, workgroup);
+namespace {
+
+// The kernel of `variant` at `workgroup` (`extra` added to the variant's defines), after the
+// device's support for it is checked: subgroup rows, shared memory.
+KernelSpec SpecOf(Context& context, const Variant& variant, Extent workgroup, const std::vector<Define>& extra = {}) {
   const DeviceInfo& info = context.info();
-  s_->context = &context;
-  s_->variant = variant;
-  s_->layout = initial.layout;
-  const Extent tile = TileOf(variant, workgroup);
-  s_->groups = {(s_->layout.width + tile.x - 1) / tile.x, (s_->layout.height + tile.y - 1) / tile.y, 1};
-  Require(s_->plane_bytes() % info.min_storage_buffer_offset_alignment == 0,
-          "a plane is not a multiple of the device's minStorageBufferOffsetAlignment");
-  RequireSupport(
-      s_->plane_bytes() <= info.max_storage_buffer_range,
-      fmt::format("a {}x{} plane ({} MiB) is larger than the device's maxStorageBufferRange ({} MiB)", s_->layout.width,
-                  s_->layout.height, s_->plane_bytes() >> 20, info.max_storage_buffer_range >> 20));
-  Require(4 * s_->plane_bytes() <= (uint64_t{1} << 32), "dynamic offsets past 4 GiB");
   if (variant.subgroup_rows) {
     RequireSupport(info.subgroup_shuffle_relative,
                    fmt::format("{} needs subgroupShuffleUp/Down in compute shaders, which the device lacks", variant.name));
@@ -439,16 +427,40 @@ Simulation::Simulation(Context& context, const Variant& variant, Extent workgrou
           fmt::format("{} at workgroup {}x{} needs {} bytes of shared memory; the device allows {}", variant.name,
                       workgroup.x, workgroup.y, SharedBytes(variant, workgroup), info.max_shared_memory_bytes));
   std::vector<Define> defines = variant.defines;
+  defines.insert(defines.end(), extra.begin(), extra.end());
   defines.push_back({"CELLS_X", std::to_string(variant.cells.x)});
   defines.push_back({"CELLS_Y", std::to_string(variant.cells.y)});
   if (variant.steps > 1) defines.push_back({"STEPS", std::to_string(variant.steps)});
-  s_->spec = KernelSpec{.label = variant.name,
-                        .source = variant.source,
-                        .defines = defines,
-                        .local_size = {workgroup.x, workgroup.y, 1},
-                        .constants = ParameterConstants(),
-                        .bindings = 4,
-                        .push_bytes = sizeof(Push)};
+  return KernelSpec{.label = variant.name,
+                    .source = variant.source,
+                    .defines = defines,
+                    .local_size = {workgroup.x, workgroup.y, 1},
+                    .constants = ParameterConstants(),
+                    .bindings = 4,
+                    .push_bytes = sizeof(Push)};
+}
+
+}  // namespace
+
+Simulation::Simulation(Context& context, const Variant& variant, Extent workgroup, const State& initial,
+                       HostSlots host_slots)
+    : s_(std::make_unique<Impl>()) {
+  s_->host_slots = std::move(host_slots);
+  RequireWorkgroup(variant, workgroup);
+  const DeviceInfo& info = context.info();
+  s_->context = &context;
+  s_->variant = variant;
+  s_->layout = initial.layout;
+  const Extent tile = TileOf(variant, workgroup);
+  s_->groups = {(s_->layout.width + tile.x - 1) / tile.x, (s_->layout.height + tile.y - 1) / tile.y, 1};
+  Require(s_->plane_bytes() % info.min_storage_buffer_offset_alignment == 0,
+          "a plane is not a multiple of the device's minStorageBufferOffsetAlignment");
+  RequireSupport(
+      s_->plane_bytes() <= info.max_storage_buffer_range,
+      fmt::format("a {}x{} plane ({} MiB) is larger than the device's maxStorageBufferRange ({} MiB)", s_->layout.width,
+                  s_->layout.height, s_->plane_bytes() >> 20, info.max_storage_buffer_range >> 20));
+  Require(4 * s_->plane_bytes() <= (uint64_t{1} << 32), "dynamic offsets past 4 GiB");
+  s_->spec = SpecOf(context, variant, workgroup);
   s_->kernel = std::make_unique<Kernel>(context, s_->spec);
   s_->states = std::make_unique<Buffer>(context, 4 * s_->plane_bytes());
   s_->initial = std::make_unique<Buffer>(context, 2 * s_->plane_bytes());
@@ -616,6 +628,87 @@ Comparison Check(Context& context, const Variant& variant, Extent workgroup, Ext
   Simulation simulation(context, variant, workgroup, initial);
   simulation.Reset(/*poison=*/true);
   return CompareWithReference(initial, simulation.Simulate(steps), steps);
+}
+
+struct OnChip::Impl {
+  Context* context = nullptr;
+  Variant variant;
+  Extent tile;  // the loaded tile: kCols x kRows cells
+  std::array<uint32_t, 3> groups{};
+  double cell_steps = 0;
+  uint64_t plane_bytes = 0;  // one plane of the tile, rounded up to a storage-buffer offset
+  std::unique_ptr<Kernel> kernel;
+  std::unique_ptr<Buffer> in;   // U plane, then V plane
+  std::unique_ptr<Buffer> out;  // the same
+  std::unique_ptr<Bindings> bindings;
+  State initial;  // the tile, seeded whole
+};
+
+OnChip::OnChip(Context& context, const Variant& variant, Extent workgroup, Extent domain)
+    : s_(std::make_unique<Impl>()) {
+  Require(variant.subgroup_rows && variant.steps > 1 && variant.steps % 2 == 0,
+          fmt::format("{} is not a fused kernel of subgroup rows", variant.name));
+  RequireWorkgroup(variant, workgroup);
+  s_->context = &context;
+  s_->variant = variant;
+  s_->tile = {workgroup.x * variant.cells.x, workgroup.y * variant.cells.y};
+  const Extent output = TileOf(variant, workgroup);
+  s_->groups = {(domain.x + output.x - 1) / output.x, (domain.y + output.y - 1) / output.y, 1};
+  s_->cell_steps = static_cast<double>(domain.x) * domain.y * variant.steps;
+  const uint64_t alignment = context.info().min_storage_buffer_offset_alignment;
+  s_->plane_bytes = (uint64_t{s_->tile.x} * s_->tile.y * sizeof(float) + alignment - 1) / alignment * alignment;
+  s_->kernel = std::make_unique<Kernel>(context, SpecOf(context, variant, workgroup, {{"ON_CHIP", "1"}}));
+  s_->in = std::make_unique<Buffer>(context, 2 * s_->plane_bytes);
+  s_->out = std::make_unique<Buffer>(context, 2 * s_->plane_bytes);
+  s_->initial = InitialState(s_->tile.x, s_->tile.y, {0, 0, s_->tile.x, s_->tile.y}, kSeed);
+  // The kernel reads the tile as rows of kCols cells, row after row: the plain loop's cells.
+  const std::vector<float> u = Cells(s_->initial.layout, s_->initial.u);
+  const std::vector<float> v = Cells(s_->initial.layout, s_->initial.v);
+  s_->in->Upload(std::as_bytes(std::span(u)), 0);
+  s_->in->Upload(std::as_bytes(std::span(v)), s_->plane_bytes);
+  const uint64_t range = s_->plane_bytes;
+  s_->bindings = std::make_unique<Bindings>(
+      s_->kernel->Bind({{s_->in.get(), range}, {s_->in.get(), range}, {s_->out.get(), range}, {s_->out.get(), range}}));
+}
+
+OnChip::~OnChip() = default;
+
+void OnChip::Record(Commands& c) const {
+  const auto plane = static_cast<uint32_t>(s_->plane_bytes);
+  // Width and height beyond any tile's cells and the origin moved `steps` cells in: every inside
+  // test holds, in every workgroup.
+  constexpr uint32_t kBeyond = 1u << 30;
+  c.Dispatch(*s_->kernel, *s_->bindings, s_->groups, std::array<uint32_t, 4>{0, plane, 0, plane},
+             Push{kBeyond, kBeyond, s_->tile.x, s_->variant.steps, s_->variant.steps});
+}
+
+double OnChip::cell_steps() const { return s_->cell_steps; }
+
+Comparison OnChip::Check() {
+  const Extent tile = s_->tile;
+  const size_t plane_floats = s_->plane_bytes / sizeof(float);
+  const std::vector<float> got = PoisonedRun(*s_->context, *s_->out, 2 * plane_floats, [&](Commands& c) { Record(c); });
+  State want = s_->initial;
+  State scratch = s_->initial;
+  Simulate(want, scratch, s_->variant.steps);
+  const std::vector<float> want_u = Cells(want.layout, want.u);
+  const std::vector<float> want_v = Cells(want.layout, want.v);
+  // The output cells: `steps` in from each edge of the tile, U's then V's.
+  std::vector<float> got_cells;
+  std::vector<float> want_cells;
+  const uint32_t ring = s_->variant.steps;
+  for (uint32_t species = 0; species < 2; ++species) {
+    const std::vector<float>& w = species == 0 ? want_u : want_v;
+    for (uint32_t y = ring; y + ring < tile.y; ++y) {
+      for (uint32_t x = ring; x + ring < tile.x; ++x) {
+        got_cells.push_back(got[species * plane_floats + size_t{y} * tile.x + x]);
+        want_cells.push_back(w[size_t{y} * tile.x + x]);
+      }
+    }
+  }
+  Comparison c = Compare(got_cells, want_cells, kTolerance, kToleranceFloor);
+  if (!c.passed) c.message += fmt::format(" (on-chip tile {}x{} after {} steps)", tile.x, tile.y, s_->variant.steps);
+  return c;
 }
 
 const Family<Variant>& Descriptor() {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "harness/check.hpp"
+#include "harness/commands.hpp"
 #include "harness/family.hpp"
 #include "harness/kernel.hpp"
 #include "harness/naming.hpp"
@@ -153,6 +154,30 @@ Comparison CompareWithReference(const State& initial, const State& got, uint32_t
 // plain loop.
 Comparison Check(Context& context, const Variant& variant, Extent workgroup, Extent domain = kCheckDomain,
                  uint32_t steps = kCheckSteps);
+
+// The instruction-mix ceiling of a fused variant whose rows are subgroups (ceiling/grayscott_on_chip):
+// the variant's own kernel built with ON_CHIP (fused_shuffle.comp), dispatched over the grid of
+// tiles of `domain`, where every workgroup loads the same tile, which the caches keep, and writes
+// the same output cells. A dispatch then runs the kernel's instructions (loads, shuffles,
+// barriers, the update, stores) for the domain's cells without their DRAM traffic: the most a
+// simulation pass of this kernel could do if memory cost nothing.
+class OnChip {
+ public:
+  OnChip(Context& context, const Variant& variant, Extent workgroup, Extent domain);
+  ~OnChip();
+  // One dispatch from a seeded tile, its output cells against the plain loop's after the variant's
+  // steps on the same tile (the output is `steps` cells in from the tile's edge, where the tile's
+  // own boundary has not reached).
+  Comparison Check();
+  // One dispatch of the variant's steps over the domain's grid.
+  void Record(Commands& c) const;
+  // The cell-steps a simulation pass of the same grid advances: the domain's cells x steps.
+  double cell_steps() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> s_;
+};
 
 // The family: run_simulation/<variant>/workgroup<X>x<Y>/domain<W>x<H>/total<N>/image<M>/<mode>,
 // every variant x workgroup x run x mode (with a device), and the plain loop of each run in mode

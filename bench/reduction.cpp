@@ -112,6 +112,9 @@ struct GpuCase : Case {
   std::vector<Band> bands;
   uint32_t window_rows = 0;
 
+  // Workgroups along a tile row: each reduces tiles_per_group of its row's tiles.
+  uint32_t GroupsX() const { return (tiles.x + variant.tiles_per_group - 1) / variant.tiles_per_group; }
+
   void Record(Commands& c, uint32_t copy) const {
     const Extent domain = data->domain;
     for (size_t b = 0; b < bands.size(); ++b) {
@@ -120,7 +123,7 @@ struct GpuCase : Case {
       if (b > 0) c.Barrier();
       uint64_t window_offset = uint64_t{band.input_row0} * domain.x * 16;
       std::array<uint32_t, 2> offsets{static_cast<uint32_t>(data->device->Offset(copy) + window_offset), 0};
-      c.Dispatch(*kernel, *bindings, {tiles.x, band.tile_rows, 1}, offsets,
+      c.Dispatch(*kernel, *bindings, {GroupsX(), band.tile_rows, 1}, offsets,
                  Push{domain.x, domain.y, tiles.x, band.tile_row0, band.input_row0});
     }
   }
@@ -147,6 +150,7 @@ GpuCase::GpuCase(Suite& suite, const Variant& row, const Point& point)
   std::vector<Define> defines = variant.defines;
   defines.push_back({"FETCH_X", std::to_string(variant.fetch.x)});
   defines.push_back({"FETCH_Y", std::to_string(variant.fetch.y)});
+  if (variant.tiles_per_group > 1) defines.push_back({"TILES_PER_GROUP", std::to_string(variant.tiles_per_group)});
   kernel = std::make_unique<Kernel>(*context,
                                     KernelSpec{.label = variant.name,
                                                .source = variant.source,
@@ -224,7 +228,13 @@ const Family<Variant>& Descriptor() {
       {.name = "prefetch16", .source = "reduction/tree.comp", .defines = {{"UNROLLED", "1"}, {"SHARED_2X", "1"}},
        .fetch = {8, 2}, .workgroups = {{16, 64}}},
       {.name = "subgroup", .source = "reduction/subgroup.comp", .fetch = {4, 1},
-       .workgroups = {{8, 8}, {4, 16}, {8, 32}, {16, 64}}, .needs_subgroup_arithmetic = true},},
+       .workgroups = {{8, 8}, {4, 16}, {8, 32}, {16, 64}}, .needs_subgroup_arithmetic = true},
+      // The subgroup kernel with each workgroup reducing 4 or 8 tiles of its row in turn: a
+      // quarter or an eighth of the workgroups, for the small images' fixed cost a dispatch.
+      {.name = "subgroup_tiles4", .source = "reduction/subgroup.comp", .fetch = {4, 1},
+       .workgroups = {{8, 16}, {8, 32}}, .needs_subgroup_arithmetic = true, .tiles_per_group = 4},
+      {.name = "subgroup_tiles8", .source = "reduction/subgroup.comp", .fetch = {4, 1},
+       .workgroups = {{8, 16}, {8, 32}}, .needs_subgroup_arithmetic = true, .tiles_per_group = 8},},
       .domains = {{640, 480}, {1280, 720}, {1920, 1080}, {3840, 2160}, {7680, 4320}},
       .test_domains = {{333, 187}, {97, 61}},
       .one_dimensional = false,

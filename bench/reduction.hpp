@@ -19,6 +19,8 @@ struct Variant {
   Extent fetch{1, 1};                // pixels one invocation reads before the tree
   std::vector<Extent> workgroups;    // each x*y a power of two
   bool needs_subgroup_arithmetic = false;
+  // Tiles each workgroup reduces in turn along its tile row (TILES_PER_GROUP; 1: one a workgroup).
+  uint32_t tiles_per_group = 1;
 };
 
 // The plain-loop benchmark's tile: the studies' 1080p -> 120x68.

@@ -36,6 +36,14 @@
 //                  `steps` (1..STEPS) is this dispatch's count;
 //         CELLS_X  must be 2 (the columns a work-item owns);
 //         CELLS_Y  rows per work-item;
+//         ON_CHIP  the kernel's instruction-mix ceiling (ceiling/grayscott_on_chip): every workgroup
+//                  loads the same tile, planes of kCols x kRows cells from offset 0 that the caches
+//                  keep, and writes its output cells to the same places of the output planes, so
+//                  the dispatch runs this kernel's instructions (loads, shuffles, barriers, update,
+//                  stores) without its DRAM traffic. The tiles' positions and every inside test are
+//                  computed as in a simulation; the host makes them all true (width and height
+//                  beyond the grid, `lead` >= STEPS added to the origin), so every workgroup
+//                  computes the same values and the output is checked on one tile;
 //         INJECT_ERROR (common.glsl).
 // Specialization constants: see common.glsl; 0 (the workgroup's x: the subgroup size) and 1 (its
 //   y: subgroups a workgroup) size the tile: kCols = 2 x local size x, kRows = local size y x
@@ -89,7 +97,11 @@ void main() {
   // specialization-constant expressions such as kCols produced invalid SPIR-V.)
   const int outputs_x = kCols - 2 * STEPS;
   const int outputs_y = kRows - 2 * STEPS;
+#ifdef ON_CHIP
+  const ivec2 origin = ivec2(int(gl_WorkGroupID.x) * outputs_x, int(gl_WorkGroupID.y) * outputs_y) - STEPS + int(lead);
+#else
   const ivec2 origin = ivec2(int(gl_WorkGroupID.x) * outputs_x, int(gl_WorkGroupID.y) * outputs_y) - STEPS;
+#endif
   const int column = 2 * lane;  // of the work-item's left cell, in the tile
   const int x = origin.x + column;
   const int first_row = strip * CELLS_Y;
@@ -105,7 +117,11 @@ void main() {
   const bool pair_inside = x >= 0 && x < int(width);
   const int load_x = pair_inside ? x : 0;
   [[unroll]] for (int r = 0; r < CELLS_Y; ++r) {
+#ifdef ON_CHIP
+    const int i = ((first_row + r) * kCols + column) / 2;
+#else
     const int i = Index(ivec2(load_x, clamp(y0 + r, -1, int(height)))) / 2;
+#endif
     const vec2 u = u_in[i];
     const vec2 v = v_in[i];
     rows[r] = pair_inside ? vec4(u.x, v.x, u.y, v.y) : vec4(1.0, 0.0, 1.0, 0.0);
@@ -159,7 +175,11 @@ void main() {
     const int row = first_row + r;
     const int y = y0 + r;
     if (row < STEPS || row >= kRows - STEPS || y >= int(height)) continue;
+#ifdef ON_CHIP
+    const int i = (row * kCols + column) / 2;
+#else
     const int i = Index(ivec2(x, y)) / 2;
+#endif
     if (write_left && write_right) {
       u_out[i] = rows[r].xz;
       v_out[i] = rows[r].yw;

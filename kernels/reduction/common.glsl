@@ -2,6 +2,9 @@
 //
 // Macros: FETCH_X, FETCH_Y  pixels each invocation reads before the shared-memory reduction,
 //                           as a FETCH_X x FETCH_Y block of adjacent pixels (the studies' layout).
+//         TILES_PER_GROUP       tiles each workgroup reduces in turn (subgroup.comp), where
+//                               a workgroup a tile is 1: fewer, longer-lived workgroups, whose
+//                               next tile's loads start while the others still finish theirs.
 // Fault injection, for the tests and the regression workflow (never in the variant table):
 //   INJECT_ERROR  scales every output by 1.0001, which the reference check must catch;
 //   SLOWDOWN=n    n dependent multiply-adds per output before the store, a deliberately slower kernel.
@@ -43,7 +46,14 @@ const vec4 kLuminance = vec4(0.2125, 0.7154, 0.0721, 0.0);
 
 const uvec2 kTile = uvec2(kGroupX * FETCH_X, kGroupY * FETCH_Y);
 
+#ifdef TILES_PER_GROUP
+// A workgroup reduces TILES_PER_GROUP tiles of its tile row, one after another: tile x is
+// gl_WorkGroupID.x + k * gl_NumWorkGroups.x for k < TILES_PER_GROUP (the main loop sets it).
+uint tile_x;
+uvec2 Tile() { return uvec2(tile_x, gl_WorkGroupID.y + tile_row0); }
+#else
 uvec2 Tile() { return uvec2(gl_WorkGroupID.x, gl_WorkGroupID.y + tile_row0); }
+#endif
 uvec2 TileOrigin() { return Tile() * kTile; }
 uvec2 LocalPosition() { return uvec2(gl_LocalInvocationIndex % kGroupX, gl_LocalInvocationIndex / kGroupX); }
 

@@ -3,7 +3,7 @@
 // arithmetic, which the 2014 hardware of the studies could not expose: each subgroup sums its
 // invocations' fetches with subgroupAdd, and shared memory holds one value per subgroup.
 //
-// Macros: FETCH_X, FETCH_Y (common.glsl).
+// Macros: FETCH_X, FETCH_Y, TILES_PER_GROUP (common.glsl).
 // Specialization constants: see common.glsl (x * y a power of two).
 // Bindings and push constants: see common.glsl.
 // Needs subgroup basic and arithmetic operations in compute shaders.
@@ -17,7 +17,7 @@
 // One slot per subgroup; subgroups are at least 1 invocation wide, so kThreads slots suffice.
 shared float partial[kThreads];
 
-void main() {
+void ReduceTile() {
   float sum = subgroupAdd(FetchSum(0, kFetches));
   if (subgroupElect()) partial[gl_SubgroupID] = sum;
   barrier();
@@ -35,4 +35,19 @@ void main() {
     live = (live + gl_SubgroupSize - 1) / gl_SubgroupSize;
   }
   if (gl_LocalInvocationIndex == 0) WriteTile(partial[0]);
+}
+
+void main() {
+#ifdef TILES_PER_GROUP
+  // tiles_x and the loop bound are uniform, so every invocation reaches the same barriers.
+  for (uint k = 0; k < TILES_PER_GROUP; ++k) {
+    tile_x = gl_WorkGroupID.x + k * gl_NumWorkGroups.x;
+    if (tile_x >= tiles_x) break;
+    // The previous tile's partial[0] was read (WriteTile) before this tile's subgroups write it.
+    if (k > 0) barrier();
+    ReduceTile();
+  }
+#else
+  ReduceTile();
+#endif
 }

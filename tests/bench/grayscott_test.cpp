@@ -112,6 +112,29 @@ TEST(GrayScottCheck, CatchesAWrongFusedKernel) {
   testing::ExpectNoNewValidationMessages();
 }
 
+// The on-chip ceiling of fused6_shuffle12 (ceiling/fused6_shuffle12_on_chip): its output tile
+// matches the plain loop on the same tile, on a grid of several tiles a side (all write the same
+// cells), and a kernel off by 1e-4 a step does not pass. A plain variant is refused.
+TEST(GrayScottOnChip, MatchesThePlainLoopOnItsTileAndCatchesAWrongKernel) {
+  Context* context = testing::SharedContext();
+  if (context == nullptr) GTEST_SKIP() << "no Vulkan device";
+  Variant variant = Named("fused6_shuffle12");
+  const std::optional<Extent> workgroup = OnDevice(variant, variant.workgroups.front(), context->info());
+  if (!workgroup) GTEST_SKIP() << "the device's compute subgroups vary in size";
+  OnChip on_chip(*context, variant, *workgroup, {131, 97});
+  const Comparison right = on_chip.Check();
+  EXPECT_TRUE(right.passed) << right.message;
+  // The cell-steps of a simulation pass over the same grid: the domain's cells, 6 steps.
+  EXPECT_EQ(on_chip.cell_steps(), 131.0 * 97 * 6);
+  variant.defines.push_back({"INJECT_ERROR", "1"});
+  const Comparison wrong = OnChip(*context, variant, *workgroup, {131, 97}).Check();
+  EXPECT_FALSE(wrong.passed);
+  EXPECT_GT(wrong.max_relative_error, 10 * kTolerance);
+  EXPECT_NE(wrong.message.find("on-chip tile"), std::string::npos) << wrong.message;
+  EXPECT_THROW(OnChip(*context, Named("fused4"), {64, 4}, {131, 97}), Error);
+  testing::ExpectNoNewValidationMessages();
+}
+
 // Any step count: full passes, a shorter last pass, and runs that resume from either state.
 TEST(GrayScottFused, AnyStepCountMatchesThePlainLoop) {
   Context* context = testing::SharedContext();

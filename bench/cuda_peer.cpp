@@ -1,11 +1,13 @@
 // The CUDA peers' benchmarks: reduction/cub_peer/domain<W>x<H>, timed by CUDA events in the
 // same way the Vulkan variants are timed by timestamps (back-to-back launches, cold inputs
 // rotated through 256 MiB, one iteration = one reduction), checked against the CPU reference;
-// and run_simulation/cuda_peer/... at the Gray-Scott family's runs. Each peer is a family of one
-// variant without workgroups, named as the family it is the peer of, and declared as "cuda_peer".
+// and run_simulation/cuda_peer/... and run_simulation/cuda_fused6_shuffle12/... (the twin of the
+// Vulkan variant fused6_shuffle12) at the Gray-Scott family's runs. The peers of a family are its
+// variants without workgroups, named as the family they are the peers of, and declared as "cuda_peer".
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -29,6 +31,8 @@ namespace {
 struct Variant {
   std::string name;
   std::vector<Extent> workgroups;
+  GrayScottKernel grayscott = GrayScottKernel::kStep;  // a Gray-Scott peer's kernel
+  std::vector<Extent> test_domains;                    // the family's test's, where not the family's
 };
 
 // A peer's case, made where a CUDA device is (registration asks first; the families' test, which
@@ -80,43 +84,50 @@ class ReductionCase : public Case {
   LuminanceSum peer_;
 };
 
-GrayScott MakeGrayScott(const grayscott::State& initial) {
+GrayScott MakeGrayScott(const grayscott::State& initial, GrayScottKernel kernel) {
   using namespace grayscott;
   const Layout& l = initial.layout;
   return GrayScott({kFeedRate, kKillRate, kDiffusionU, kDiffusionV, kTimeStep, kCornerWeight, kEdgeWeight},
-                   {l.width, l.height, l.stride, l.lead, l.plane}, initial.u.data(), initial.v.data());
+                   {l.width, l.height, l.stride, l.lead, l.plane}, initial.u.data(), initial.v.data(), kernel);
 }
 
-// The CUDA Gray-Scott step on one run's domain, checked on the Vulkan variants' check domain.
+// A CUDA Gray-Scott kernel on one run's domain, checked as the Vulkan variants are: on their check
+// domain (a point of the family's test: on its own), its output state poisoned first.
 class GrayScottCase : public Case {
  public:
-  GrayScottCase(Suite& suite, const Variant&, const Point& point)
+  GrayScottCase(Suite& suite, const Variant& variant, const Point& point)
       : suite_(&suite),
+        variant_(variant),
         run_{.domain = point.domain,
              .total = static_cast<uint32_t>(point.Number("total")),
              .image = static_cast<uint32_t>(point.Number("image"))},
+        check_domain_(point.test ? point.domain : grayscott::kCheckDomain),
         cells_(point.domain.Count()),
         name_(point.name),
-        peer_(MakeGrayScott(grayscott::InitialState(run_.domain.x, run_.domain.y,
-                                                    grayscott::CentralRegion(run_.domain.x, run_.domain.y),
-                                                    grayscott::kSeed))) {}
+        peer_(MakeGrayScott(
+            grayscott::InitialState(run_.domain.x, run_.domain.y,
+                                    grayscott::CentralRegion(run_.domain.x, run_.domain.y), grayscott::kSeed),
+            variant.grayscott)) {}
 
   Comparison Check() override {
     using namespace grayscott;
-    const State initial = InitialState(kCheckDomain.x, kCheckDomain.y, {0, 0, kCheckDomain.x, kCheckDomain.y}, kSeed);
-    GrayScott check = MakeGrayScott(initial);
+    const Extent d = check_domain_;
+    const State initial = InitialState(d.x, d.y, {0, 0, d.x, d.y}, kSeed);
+    GrayScott check = MakeGrayScott(initial, variant_.grayscott);
+    check.Reset(/*poison=*/true);
     check.Run(kCheckSteps);
     State got = initial;
     check.Download(got.u.data(), got.v.data());
     Comparison c = CompareWithReference(initial, got, kCheckSteps);
-    if (!c.passed) c.message = "cuda_peer: " + c.message;
+    if (!c.passed) c.message = variant_.name + ": " + c.message;
     return c;
   }
 
   void Measure(benchmark::State& state) override {
     // The Vulkan variants' strategy (Simulation::MeasureCompute) over the peer's CUDA events.
-    // Without roofline%, as the stored baselines' entries of this peer were measured: compare.py
-    // reports a rate counter that one side has and the other lacks.
+    // Without roofline%, as the stored baselines' entries of cuda_peer were measured (compare.py
+    // reports a rate counter that one side has and the other lacks); its fused twin alike, so that
+    // the peers report the same counters.
     MeasureTimedRuns(
         state, suite_->context, name_, [&] { peer_.Reset(); }, [&] { return peer_.Run(run_.total); },
         {.elements = cells_ * run_.total,
@@ -127,7 +138,9 @@ class GrayScottCase : public Case {
 
  private:
   Suite* suite_;
+  Variant variant_;
   grayscott::Schedule run_;
+  Extent check_domain_;
   double cells_;
   std::string name_;
   GrayScott peer_;
@@ -147,8 +160,8 @@ const Family<Variant>& ReductionPeer() {
   return family;
 }
 
-// run_simulation/cuda_peer/domain<W>x<H>/total<N>/image<M>/compute at the Gray-Scott family's
-// runs: its domains and run lengths, in mode compute.
+// run_simulation/{cuda_peer,cuda_fused6_shuffle12}/domain<W>x<H>/total<N>/image<M>/compute at the
+// Gray-Scott family's runs: its domains and run lengths, in mode compute.
 const Family<Variant>& GrayScottPeer() {
   static const Family<Variant> family = [] {
     const Family<grayscott::Variant>& vulkan = grayscott::Descriptor();
@@ -157,8 +170,21 @@ const Family<Variant>& GrayScottPeer() {
     std::vector<AxisValue>& modes = axes.back().values;
     std::erase_if(modes, [](const AxisValue& m) { return m.text() != grayscott::ToString(grayscott::Mode::kCompute); });
     Require(modes.size() == 1, "the Gray-Scott family has no compute mode for its CUDA peer");
+    // The fused peer is the twin of a Vulkan variant whose shape its kernel compiles in: a change of
+    // that row must come with one of the kernel. The family's test checks the twin on the row's test
+    // domains (several tiles a side among them).
+    const auto twin = std::ranges::find(vulkan.variants, "fused6_shuffle12", &grayscott::Variant::name);
+    const FusedShape& shape = kFusedShape;
+    Require(twin != vulkan.variants.end() && twin->cells == Extent{shape.cell_columns, shape.cell_rows} &&
+                twin->steps == shape.steps && twin->workgroups == std::vector<Extent>{{shape.block_x, shape.block_y}},
+            fmt::format("cuda_fused6_shuffle12 compiles in fused6_shuffle12's shape ({}x{} cells a thread, {} steps, "
+                        "blocks of {}x{}), which the Gray-Scott variant table no longer has",
+                        shape.cell_columns, shape.cell_rows, shape.steps, shape.block_x, shape.block_y));
     return Family<Variant>{.name = vulkan.name,
-                           .variants = {{.name = "cuda_peer"}},
+                           .variants = {{.name = "cuda_peer"},
+                                        {.name = "cuda_fused6_shuffle12",
+                                         .grayscott = GrayScottKernel::kFused6Shuffle12,
+                                         .test_domains = twin->test_domains}},
                            .domains = vulkan.domains,
                            .test_domains = {grayscott::kCheckDomain},
                            .one_dimensional = false,

@@ -47,14 +47,37 @@ struct GrayScottLayout {
   uint64_t plane;  // floats per plane
 };
 
-// A straightforward CUDA Gray-Scott step: one thread per cell, 32x8 blocks, the 3x3 neighbours
-// read from global memory (through L1/L2), U and V ping-ponged between two pairs of planes.
+// The CUDA Gray-Scott kernels.
+enum class GrayScottKernel {
+  // A straightforward step: one thread per cell, 32x8 blocks, the 3x3 neighbours read from global
+  // memory (through L1/L2), one launch a step.
+  kStep,
+  // The twin of the Vulkan variant fused6_shuffle12 (kernels/grayscott/fused_shuffle.comp): 32x8
+  // blocks, each thread two adjacent columns x 12 rows in registers, a 64x96 tile advanced up to 6
+  // steps a launch (a run of N steps is ceil(N / 6) launches, the last with the rest), the
+  // horizontal neighbours by warp shuffles and the strips' end rows through shared memory.
+  kFused6Shuffle12,
+};
+
+// The shape compiled into GrayScottKernel::kFused6Shuffle12: the Vulkan variant table's row of
+// fused6_shuffle12 (bench/grayscott.cpp), which the peer's registration compares it with.
+struct FusedShape {
+  uint32_t block_x, block_y;         // threads a block (x: one warp)
+  uint32_t cell_columns, cell_rows;  // cells a thread
+  uint32_t steps;                    // the most steps a launch advances (the ring's width)
+};
+inline constexpr FusedShape kFusedShape{32, 8, 2, 12, 6};
+
+// A Gray-Scott simulation on the CUDA device: U and V ping-ponged between two pairs of planes by
+// one of the kernels, from the given initial state.
 class GrayScott {
  public:
-  GrayScott(const GrayScottModel& model, const GrayScottLayout& layout, const float* u, const float* v);
+  GrayScott(const GrayScottModel& model, const GrayScottLayout& layout, const float* u, const float* v,
+            GrayScottKernel kernel = GrayScottKernel::kStep);
   ~GrayScott();
-  // Restores the initial state (not timed).
-  void Reset();
+  // Restores the initial state (not timed). `poison`: the other state's domain cells become NaN,
+  // so that a cell a launch does not write cannot pass a check.
+  void Reset(bool poison = false);
   // Seconds, by CUDA events, of `steps` steps from the current state.
   double Run(uint32_t steps);
   // The current U and V planes (layout.plane floats each).

@@ -157,10 +157,11 @@ Comparison Check(Context& context, const Variant& variant, Extent workgroup, Ext
 
 // The instruction-mix ceiling of a fused variant whose rows are subgroups (ceiling/grayscott_on_chip):
 // the variant's own kernel built with ON_CHIP (fused_shuffle.comp), dispatched over the grid of
-// tiles of `domain`, where every workgroup loads the same tile, which the caches keep, and writes
-// the same output cells. A dispatch then runs the kernel's instructions (loads, shuffles,
-// barriers, the update, stores) for the domain's cells without their DRAM traffic: the most a
-// simulation pass of this kernel could do if memory cost nothing.
+// tiles of `domain`, where each workgroup loads one of 256 identical copies of one tile and writes
+// its output cells into the same copy of the output, all of which the L2 keeps. A dispatch then
+// runs the kernel's instructions (loads, shuffles, barriers, the update, stores) for the domain's
+// cells without their DRAM traffic: the most a simulation pass of this kernel could do if memory
+// cost no more than the L2.
 class OnChip {
  public:
   OnChip(Context& context, const Variant& variant, Extent workgroup, Extent domain);

@@ -36,14 +36,17 @@
 //                  `steps` (1..STEPS) is this dispatch's count;
 //         CELLS_X  must be 2 (the columns a work-item owns);
 //         CELLS_Y  rows per work-item;
-//         ON_CHIP  the kernel's instruction-mix ceiling (ceiling/grayscott_on_chip): every workgroup
-//                  loads the same tile, planes of kCols x kRows cells from offset 0 that the caches
-//                  keep, and writes its output cells to the same places of the output planes, so
-//                  the dispatch runs this kernel's instructions (loads, shuffles, barriers, update,
-//                  stores) without its DRAM traffic. The tiles' positions and every inside test are
-//                  computed as in a simulation; the host makes them all true (width and height
-//                  beyond the grid, `lead` >= STEPS added to the origin), so every workgroup
-//                  computes the same values and the output is checked on one tile;
+//         ON_CHIP  the kernel's instruction-mix ceiling (ceiling/fused6_shuffle12_on_chip): each
+//                  workgroup loads one of `stride` identical copies of one tile (planes of
+//                  `stride` x kCols x kRows cells, small enough for the L2) and writes its output
+//                  cells into the same copy of the output planes, so the dispatch runs this
+//                  kernel's instructions (loads, shuffles, barriers, update, stores) without its
+//                  DRAM traffic. Copies, not one tile: workgroups all writing the same cache lines
+//                  queue at one L2 slice (an H200 then ran this below the simulation itself). The
+//                  tiles' positions and every inside test are computed as in a simulation; the
+//                  host makes them all true (width and height beyond the grid, `lead` >= STEPS
+//                  added to the origin), so every workgroup computes the same values, and every
+//                  copy of the output is checked against one tile;
 //         INJECT_ERROR (common.glsl).
 // Specialization constants: see common.glsl; 0 (the workgroup's x: the subgroup size) and 1 (its
 //   y: subgroups a workgroup) size the tile: kCols = 2 x local size x, kRows = local size y x
@@ -105,6 +108,9 @@ void main() {
   const int column = 2 * lane;  // of the work-item's left cell, in the tile
   const int x = origin.x + column;
   const int first_row = strip * CELLS_Y;
+#ifdef ON_CHIP
+  const int copy = int((gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) % stride);
+#endif
   const int y0 = origin.y + first_row;
 
   // All loads first, independent of each other: 2 * CELLS_Y requests of 8 bytes in flight per
@@ -118,7 +124,7 @@ void main() {
   const int load_x = pair_inside ? x : 0;
   [[unroll]] for (int r = 0; r < CELLS_Y; ++r) {
 #ifdef ON_CHIP
-    const int i = ((first_row + r) * kCols + column) / 2;
+    const int i = (copy * kRows * kCols + (first_row + r) * kCols + column) / 2;
 #else
     const int i = Index(ivec2(load_x, clamp(y0 + r, -1, int(height)))) / 2;
 #endif
@@ -176,7 +182,7 @@ void main() {
     const int y = y0 + r;
     if (row < STEPS || row >= kRows - STEPS || y >= int(height)) continue;
 #ifdef ON_CHIP
-    const int i = (row * kCols + column) / 2;
+    const int i = (copy * kRows * kCols + row * kCols + column) / 2;
 #else
     const int i = Index(ivec2(x, y)) / 2;
 #endif

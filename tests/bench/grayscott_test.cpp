@@ -113,8 +113,9 @@ TEST(GrayScottCheck, CatchesAWrongFusedKernel) {
 }
 
 // The on-chip ceiling of fused6_shuffle12 (ceiling/fused6_shuffle12_on_chip): its output tile
-// matches the plain loop on the same tile, on a grid of several tiles a side (all write the same
-// cells), and a kernel off by 1e-4 a step does not pass. A plain variant is refused.
+// matches the plain loop on the same tile in every copy the grid's workgroups write (several
+// tiles a side, so several workgroups), and a kernel off by 1e-4 a step does not pass. A plain
+// variant is refused.
 TEST(GrayScottOnChip, MatchesThePlainLoopOnItsTileAndCatchesAWrongKernel) {
   Context* context = testing::SharedContext();
   if (context == nullptr) GTEST_SKIP() << "no Vulkan device";

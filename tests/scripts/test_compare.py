@@ -1,13 +1,12 @@
-"""Tests of scripts/compare.py on synthetic Google Benchmark JSON."""
+"""Tests of scripts/compare.py on synthetic Google Benchmark JSON: its verdicts, report and
+exit status (the baselines it records, merges and joins: test_baselines.py)."""
 
-import io
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import unittest
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -18,61 +17,8 @@ sys.path.insert(0, str(HERE / "fixtures"))
 import compare  # noqa: E402
 import notes  # noqa: E402
 import synth  # noqa: E402
-
-SLOW = "reduction/naive/wg8x32/domain1920x1080"
-
-
-def run_main(*argv):
-    """compare.main(argv) in-process: (exit status, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            status = compare.main([str(a) for a in argv])
-        except SystemExit as e:
-            status = e.code
-    return status, out.getvalue(), err.getvalue()
-
-
-def verdicts(output):
-    """{benchmark name: verdict} parsed from the console table."""
-    rows = {}
-    for line in output.splitlines():
-        fields = line.split()
-        if fields and "/" in fields[0] and fields[-1] in compare.VERDICTS:
-            rows[fields[0]] = fields[-1]
-    return rows
-
-
-def row_of(output, name):
-    """The console table row of one benchmark, split into cells."""
-    return next(line.split() for line in output.splitlines() if line.split()[:1] == [name])
-
-
-class CompareTestCase(unittest.TestCase):
-    """Writes a 9-repetition baseline into a temporary folder."""
-
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self._tmp.name)
-        self.base = synth.write(self.dir / "base.json", synth.make_run(seed=1))
-
-    def tearDown(self):
-        self._tmp.cleanup()
-
-    def write(self, name, **kwargs):
-        """Write synth.make_run(**kwargs) under name; return its path."""
-        return synth.write(self.dir / name, synth.make_run(**kwargs))
-
-    def compare(self, run, *flags):
-        """Compare run with the baseline: (status, stdout, stderr)."""
-        return run_main(run, "--baseline", self.base, *flags)
-
-    def assert_bad_input(self, status, out, err, reason):
-        """Exit status 2 and one line on stderr containing reason."""
-        self.assertEqual(status, 2, out + err)
-        self.assertEqual(len(err.strip().splitlines()), 1, err)
-        self.assertIn(reason, err)
-
+from compare_cli import (SLOW, CompareTestCase, row_of, run_main, verdicts,  # noqa: E402
+                         write_fake_bench)
 
 class VerdictTest(CompareTestCase):
 
@@ -280,34 +226,6 @@ class InputTest(CompareTestCase):
         self.assertIn("no baseline for this device", out)
         self.assertNotIn("SLOWER", out)
 
-    def test_no_baseline_message_of_an_installed_copy(self):
-        """An installed tree names its own commands, and where its baselines folder is not
-        writable, says where to record instead."""
-        ctx = {"device": "llvmpipe", "device_type": "cpu", "host_cpu": "Some CPU", "host_cpus": "4",
-               "driver_info": "Mesa 25.0.7", "selection": "quick default set"}
-        installed = self.dir / "share" / "csbench"
-        saved_installed, saved_access = compare.INSTALLED, compare.os.access
-        try:
-            compare.INSTALLED = True
-            compare.os.access = lambda path, mode: False
-            text = compare.no_baseline_message("k", ctx, installed / "baselines")
-        finally:
-            compare.INSTALLED, compare.os.access = saved_installed, saved_access
-        self.assertIn("record one on this machine with: csbench-record-baseline --out DIR", text)
-        self.assertIn("then compare with --baselines-dir DIR", text)
-        self.assertIn("on Some CPU, 4 CPUs, Mesa 25.0.7", text)
-        # The source tree names its script, and a writable folder needs no --out.
-        text = compare.no_baseline_message("k", ctx, self.dir)
-        self.assertIn("with: scripts/record-baseline.sh (3 processes", text)
-
-    def test_device_key_fallback(self):
-        ctx = {"vendor_id": "0x10DE", "device_id": "0x2330", "driver_version": "2434596864"}
-        self.assertEqual(compare.device_key(ctx), "10de-2330-2434596864")
-        self.assertEqual(compare.device_key(dict(ctx, device_key="plain_loop-x86")),
-                         "plain_loop-x86")
-        with self.assertRaises(compare.InputError):
-            compare.device_key({"vendor_id": "0x10de"})
-
     def test_fallback_key_matches_recorded_key(self):
         run = self.write("run.json", ctx=synth.context(device_key=None))
         self.assertEqual(self.compare(run)[0], 0)
@@ -429,57 +347,6 @@ class SuiteScaleTest(CompareTestCase):
         self.assertEqual(verdicts(self.compare(run, "--noise-factor", "30")[1])[CPU_ENTRY],
                          "UNSURE")
         self.assert_bad_input(*self.compare(run, "--noise-factor", "-1"), "must not be negative")
-
-
-class StatisticsTest(unittest.TestCase):
-
-    def test_exact_utest_reaches_the_smallest_pvalue(self):
-        base, run = [10.0 + i for i in range(9)], [1.0 + i for i in range(9)]
-        p_slower, p_faster = compare.utest_pvalues(base, run)
-        self.assertAlmostEqual(p_slower, 1 / 48620)
-        self.assertAlmostEqual(compare.smallest_pvalue(9, 9), 1 / 48620)
-        self.assertGreater(p_faster, 0.99)
-        self.assertEqual(compare.utest_pvalues(base[:3], run), (None, None))
-
-    def test_ties_within_a_side_keep_the_exact_test(self):
-        # A steady kernel: its repetitions take two values a side (the timer's resolution), and
-        # the sides are 10% apart. U is the same for every tie-break, so the p-value is the exact
-        # one; the normal approximation would give 6 times more, 0.083 after Holm over 670.
-        base, run = [1.0] * 5 + [1.001] * 4, [0.9] * 6 + [0.901] * 3
-        p_slower, _ = compare.utest_pvalues(base, run)
-        self.assertAlmostEqual(p_slower, compare.smallest_pvalue(9, 9))
-        # A value on both sides makes U depend on the tie-break: no exact test.
-        p_slower, _ = compare.utest_pvalues(base, run[:-1] + [1.0])
-        self.assertGreater(p_slower, 5 * compare.smallest_pvalue(9, 9))
-
-    def test_spread_ignores_a_warm_up_outlier(self):
-        samples = [100.0, 100.5, 99.5, 100.2, 99.8, 100.1, 99.9, 100.3, 20.0]
-        self.assertLess(compare.relative_spread(samples), 0.005)
-        self.assertIsNone(compare.relative_spread([1.0, 2.0]))
-
-    def test_noise_classes(self):
-        ctx = {"backend": "vulkan", "timer": "gpu"}
-        cls = lambda name, **kw: compare.noise_class(compare.point_from_name(name), dict(ctx, **kw))
-        self.assertEqual(cls("reduction/plain_loop/domain640x480"), compare.CPU)
-        self.assertEqual(cls("atomics/plain_loop_float/domain16777216x1"), compare.CPU)
-        self.assertEqual(cls("reduction/prefetch4/wg8x32/domain640x480"), compare.DEVICE)
-        self.assertEqual(cls("reduction/prefetch4/wg8x32/domain640x480", backend="plain_loop"),
-                         compare.CPU)
-        self.assertEqual(cls("reduction/prefetch4/wg8x32/domain640x480", timer="host"),
-                         compare.HOST)
-        for mode in ("compute+download", "compute+download+sum"):
-            self.assertEqual(cls(f"run_simulation/strip4x4/workgroup8x8/domain8x8/total64/"
-                                 f"image16/{mode}"), compare.HOST)
-        self.assertEqual(cls("run_simulation/strip4x4/workgroup8x8/domain8x8/total64/image16/"
-                             "compute"), compare.DEVICE)
-
-    def test_classify(self):
-        self.assertEqual(compare.classify(-4.0, 0.001, 1e-6, 5.0, 3.0), "SAME")
-        self.assertEqual(compare.classify(-8.0, 0.03, 1e-6, 5.0, 3.0), "UNSURE")   # noise
-        self.assertEqual(compare.classify(-8.0, 0.01, 0.2, 5.0, 3.0), "UNSURE")    # p
-        self.assertEqual(compare.classify(-8.0, 0.01, None, 5.0, 3.0), "UNSURE")   # no test
-        self.assertEqual(compare.classify(-8.0, 0.01, 1e-6, 5.0, 3.0), "SLOWER")
-        self.assertEqual(compare.classify(+8.0, 0.01, 1e-6, 5.0, 3.0), "FASTER")
 
 
 class NonsenseTest(CompareTestCase):
@@ -624,268 +491,6 @@ class InterruptedRunTest(CompareTestCase):
                           {"context": dict(synth.context(), interrupted=True), "benchmarks": []})
         self.assert_bad_input(*self.compare(run), "interrupted before any benchmark finished")
 
-    def test_interrupted_flag_forms(self):
-        self.assertTrue(compare.is_interrupted({"interrupted": True}))
-        self.assertTrue(compare.is_interrupted({"interrupted": "true"}))
-        self.assertFalse(compare.is_interrupted({"interrupted": "false"}))
-        self.assertFalse(compare.is_interrupted({}))
-
-
-FAKE_BENCH = """#!{python}
-import json, os, sys
-sys.path.insert(0, {fixtures!r})
-import synth
-args = sys.argv[1:]
-out = next(a.split("=", 1)[1] for a in args if a.startswith("--benchmark_out="))
-reps = int(next(a.split("=", 1)[1] for a in args if a.startswith("--benchmark_repetitions=")))
-data = synth.make_run(repetitions=reps, seed=int(os.environ.get("FAKE_SEED", "1")),
-                     interrupted=os.environ.get("FAKE_EXIT") == "130")
-if os.environ.get("FAKE_THROTTLED"):  # that benchmark's first repetition measured with the clocks down
-    import notes
-    data = notes.with_notes(data, throttled={{os.environ["FAKE_THROTTLED"]: ((0,), 1.09)}})
-data["context"]["argv"] = args
-open(out, "w").write(json.dumps(data))
-sys.exit(int(os.environ.get("FAKE_EXIT", "0")))
-"""
-
-
-class RecordTest(CompareTestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.bench = self.dir / "bench"
-        self.bench.write_text(FAKE_BENCH.format(python=sys.executable,
-                                                fixtures=str(HERE / "fixtures")))
-        self.bench.chmod(0o755)
-        self.out = self.dir / "baselines"
-
-    def test_record_writes_baseline_named_by_device_key(self):
-        status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,
-                                    "--repetitions", "10", "--runs", "1",
-                                    "--benchmark_filter=reduction")
-        self.assertEqual(status, 0, err)
-        recorded = self.out / f"{synth.DEVICE_A['device_key']}.json"
-        argv = json.loads(recorded.read_text())["context"]["argv"]
-        self.assertIn("--benchmark_repetitions=10", argv)
-        self.assertIn("--benchmark_enable_random_interleaving=true", argv)
-        self.assertIn("--benchmark_out_format=json", argv)
-        self.assertIn("--benchmark_filter=reduction", argv)
-        self.assertEqual(sorted(os.listdir(self.out)), [recorded.name])
-        self.assertEqual(run_main(self.base, "--baselines-dir", self.out)[0], 0)
-
-    def test_record_without_interleaving(self):
-        status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,
-                                    "--no-interleaving", "--runs", "1")
-        self.assertEqual(status, 0, err)
-        recorded = self.out / f"{synth.DEVICE_A['device_key']}.json"
-        argv = json.loads(recorded.read_text())["context"]["argv"]
-        self.assertIn("--benchmark_enable_random_interleaving=false", argv)
-
-    def test_record_in_several_runs(self):
-        status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,
-                                    "--benchmark_filter=reduction")  # 3 runs by default
-        self.assertEqual(status, 0, err)
-        self.assertIn("x 9 repetitions (3 runs)", out)
-        data = json.loads((self.out / f"{synth.DEVICE_A['device_key']}.json").read_text())
-        self.assertEqual(data["context"]["recorded_runs"], "3")
-        self.assertIn("--benchmark_repetitions=3", data["context"]["argv"])
-        self.assertNotIn("aggregate", {e["run_type"] for e in data["benchmarks"]})
-        reps = [e["repetition_index"] for e in data["benchmarks"] if e["name"] == SLOW]
-        self.assertEqual(reps, list(range(9)))
-        self.assertEqual({e["repetitions"] for e in data["benchmarks"]}, {9})
-
-    def test_record_runs_must_divide_repetitions(self):
-        status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,
-                                    "--runs", "2")
-        self.assert_bad_input(status, out, err, "must be at least 1 and divide --repetitions 9")
-
-    def test_record_keeps_a_run_with_a_failed_check(self):
-        os.environ["FAKE_EXIT"] = "1"
-        self.addCleanup(os.environ.pop, "FAKE_EXIT")
-        status, out, err = run_main("record", "--bench", self.bench, "--out", self.out)
-        self.assertEqual(status, 0, err)
-
-    def test_record_refuses_an_interrupted_run(self):
-        os.environ["FAKE_EXIT"] = "130"
-        self.addCleanup(os.environ.pop, "FAKE_EXIT")
-        status, out, err = run_main("record", "--bench", self.bench, "--out", self.out)
-        self.assert_bad_input(status, out, err, "exited with status 130")
-        self.assertEqual(list(self.out.iterdir()), [])
-
-    def test_record_refuses_few_repetitions(self):
-        status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,
-                                    "--repetitions", "8")
-        self.assert_bad_input(status, out, err, "at least 9")
-        self.assertFalse(self.out.exists())
-
-    def test_record_refuses_its_own_flags(self):
-        status, out, err = run_main("record", "--bench", self.bench, "--out", self.out,
-                                    "--benchmark_repetitions=3")
-        self.assert_bad_input(status, out, err, "--benchmark_repetitions is set by record")
-
-    def test_record_missing_bench(self):
-        status, out, err = run_main("record", "--bench", self.dir / "none", "--out", self.out)
-        self.assert_bad_input(status, out, err, "not found")
-
-
-class MergeTest(CompareTestCase):
-
-    def parts(self):
-        """The default run split by family: reduction in one file, the rest in the other."""
-        specs = synth.default_benchmarks()
-        first = [s for s in specs if s[0].startswith("reduction/")]
-        rest = [s for s in specs if not s[0].startswith("reduction/")]
-        return (self.write("a.json", benchmarks=first), self.write("b.json", benchmarks=rest))
-
-    def test_merged_parts_compare_like_one_run(self):
-        a, b = self.parts()
-        merged = self.dir / "merged.json"
-        status, out, err = run_main("merge", merged, a, b)
-        self.assertEqual(status, 0, err)
-        self.assertEqual(len(json.loads(merged.read_text())["benchmarks"]),
-                         len(json.loads(self.base.read_text())["benchmarks"]))
-        status, out, err = self.compare(merged)
-        self.assertEqual(status, 0, err)
-        self.assertNotIn("MISSING", out)
-
-    def test_merge_names_the_build_of_each_part(self):
-        a, b = self.parts()
-        data = json.loads(b.read_text())
-        data["context"]["csbench_revision"] = "0123456789ab"
-        b.write_text(json.dumps(data))
-        merged = self.dir / "merged.json"
-        status, out, err = run_main("merge", merged, a, b)
-        self.assertEqual(status, 0, err)
-        self.assertIn("note: the parts come from different builds", out)
-        first = json.loads(a.read_text())["context"].get("csbench_revision", "unknown")
-        self.assertEqual(json.loads(merged.read_text())["context"]["merged_revisions"],
-                         [f"a.json: {first}", "b.json: 0123456789ab"])
-        # One build: nothing added.
-        run_main("merge", merged, *self.parts())
-        self.assertNotIn("merged_revisions", json.loads(merged.read_text())["context"])
-
-    def test_merging_into_a_merged_baseline_keeps_its_parts_builds(self):
-        # A baseline merged from two builds, then a third build's re-recording merged into it:
-        # the result lists all three parts with their builds, and both replacements.
-        def with_build(path, build):
-            data = json.loads(path.read_text())
-            data["context"]["csbench_revision"] = build
-            return synth.write(path, data)
-        base = with_build(self.write("base.json", seed=1), "aaaaaaaaaaaa")
-        first = with_build(self.write("first.json", seed=3, benchmarks=[
-            s for s in synth.default_benchmarks() if s[0] == SLOW]), "bbbbbbbbbbbb")
-        once = self.dir / "once.json"
-        self.assertEqual(run_main("merge", "--replace", once, base, first)[0], 0)
-        second = with_build(self.write("second.json", seed=4, benchmarks=[
-            s for s in synth.default_benchmarks() if s[0] != SLOW][:2]), "cccccccccccc")
-        twice = self.dir / "twice.json"
-        status, out, err = run_main("merge", "--replace", twice, once, second)
-        self.assertEqual(status, 0, err)
-        self.assertIn("2 benchmarks replaced by second.json", out)
-        self.assertNotIn("replaced by first.json", out)  # an earlier call's, not this one's
-        context = json.loads(twice.read_text())["context"]
-        self.assertEqual(context["merged_from"], ["base.json", "first.json", "second.json"])
-        self.assertEqual(context["merged_revisions"], ["base.json: aaaaaaaaaaaa", "first.json: bbbbbbbbbbbb",
-                                                       "second.json: cccccccccccc"])
-        self.assertEqual(context["replaced_by"], {"first.json": 1, "second.json": 2})
-
-    def test_merge_refuses_two_devices(self):
-        a, _ = self.parts()
-        other = self.write("other.json", ctx=synth.context(synth.DEVICE_B), drop=[
-            s[0] for s in synth.default_benchmarks() if s[0].startswith("reduction/")])
-        status, out, err = run_main("merge", self.dir / "m.json", a, other)
-        self.assert_bad_input(status, out, err, "different devices")
-
-    def test_an_interrupted_part_makes_the_merge_partial(self):
-        # A part stopped by a signal may lack benchmarks of its filter: the merged run says so,
-        # and its absent entries are NOT_RUN, not MISSING.
-        specs = synth.default_benchmarks()
-        a = self.write("a.json", benchmarks=[s for s in specs if s[0].startswith("reduction/")])
-        b = self.write("b.json", benchmarks=[s for s in specs if not s[0].startswith("reduction/")][:-1],
-                       interrupted=True)
-        merged = self.dir / "merged.json"
-        self.assertEqual(run_main("merge", merged, a, b)[0], 0)
-        self.assertTrue(json.loads(merged.read_text())["context"]["interrupted"])
-        status, out, err = self.compare(merged)
-        self.assertEqual(status, 0, out + err)
-        self.assertIn("NOT_RUN", verdicts(out).values())
-        self.assertNotIn("MISSING", verdicts(out).values())
-
-    def test_merge_refuses_overlapping_runs(self):
-        a, _ = self.parts()
-        status, out, err = run_main("merge", self.dir / "m.json", a, a)
-        self.assert_bad_input(status, out, err, "repeats")
-
-    def test_merge_replace_swaps_the_benchmarks_a_later_run_has(self):
-        # A baseline whose SLOW kernel changed: that benchmark re-recorded, 1.25x the time.
-        base = self.write("base.json", seed=1)
-        again = self.write("again.json", seed=3, slow={SLOW: 1.25},
-                           benchmarks=[s for s in synth.default_benchmarks() if s[0] == SLOW])
-        merged = self.dir / "merged.json"
-        status, out, err = run_main("merge", "--replace", merged, base, again)
-        self.assertEqual(status, 0, err)
-        self.assertIn("1 benchmarks replaced by again.json", out)
-        data = json.loads(merged.read_text())
-        self.assertEqual(data["context"]["replaced_by"], {"again.json": 1})
-        before = json.loads(base.read_text())["benchmarks"]
-        self.assertEqual(len(data["benchmarks"]), len(before))
-        slow = [e["real_time"] for e in data["benchmarks"] if (e.get("run_name") or e["name"]) == SLOW]
-        self.assertEqual(slow, [e["real_time"] for e in json.loads(again.read_text())["benchmarks"]
-                                if (e.get("run_name") or e["name"]) == SLOW])
-        # A run at the re-recorded level is SAME against the merged baseline, SLOWER against the old.
-        run = self.write("run.json", seed=2, slow={SLOW: 1.25})
-        status, out, err = run_main(run, "--baseline", merged)
-        self.assertEqual(status, 0, out + err)
-        status, out, err = run_main(run, "--baseline", base)
-        self.assertEqual(status, 1, out + err)
-
-
-class JoinTest(CompareTestCase):
-    """Separate processes' runs of the same benchmarks become one baseline of all repetitions."""
-
-    def test_join_names_the_build_of_each_run(self):
-        runs = [self.write(f"p{i}.json", repetitions=3, seed=10 + i) for i in range(2)]
-        data = json.loads(runs[1].read_text())
-        data["context"]["csbench_revision"] = "0123456789ab"
-        runs[1].write_text(json.dumps(data))
-        out_file = self.dir / "joined.json"
-        status, out, err = run_main("join", out_file, *runs)
-        self.assertEqual(status, 0, err)
-        self.assertIn("note: the parts come from different builds", out)
-        self.assertEqual(json.loads(out_file.read_text())["context"]["joined_revisions"][1],
-                         "p1.json: 0123456789ab")
-
-    def test_three_runs_of_three_make_nine_repetitions(self):
-        runs = [self.write(f"p{i}.json", repetitions=3, seed=10 + i) for i in range(3)]
-        joined = self.dir / "joined.json"
-        status, out, err = run_main("join", joined, *runs)
-        self.assertEqual(status, 0, err)
-        self.assertIn("x 9 repetitions", out)
-        data = json.loads(joined.read_text())
-        self.assertFalse([e for e in data["benchmarks"] if e.get("run_type") == "aggregate"])
-        reps = [e["repetition_index"] for e in data["benchmarks"] if e["name"] == SLOW]
-        self.assertEqual(reps, list(range(9)))
-        self.assertEqual(data["context"]["joined_from"], ["p0.json", "p1.json", "p2.json"])
-        # The joined file is a baseline: a run 25% slower in one benchmark is caught against it.
-        run = self.write("run.json", seed=2, slow={SLOW: 1.25})
-        status, out, err = run_main(run, "--baseline", joined)
-        self.assertEqual(status, 1, out + err)
-
-    def test_join_refuses_different_benchmark_sets(self):
-        a = self.write("a.json", repetitions=3, seed=1)
-        b = self.write("b.json", repetitions=3, seed=2, drop=[SLOW])
-        self.assert_bad_input(*run_main("join", self.dir / "j.json", a, b), "differ in")
-
-    def test_join_refuses_an_interrupted_run(self):
-        a = self.write("a.json", repetitions=3, seed=1)
-        b = self.write("b.json", repetitions=3, seed=2, interrupted=True)
-        self.assert_bad_input(*run_main("join", self.dir / "j.json", a, b), "interrupted")
-
-    def test_join_refuses_two_devices(self):
-        a = self.write("a.json", repetitions=3, seed=1)
-        b = self.write("b.json", repetitions=3, seed=2, ctx=synth.context(synth.DEVICE_B))
-        self.assert_bad_input(*run_main("join", self.dir / "j.json", a, b), "different devices")
-
 
 class ProcessLevelTest(CompareTestCase):
     """A process can put a whole benchmark on another level; a baseline joined from several
@@ -986,16 +591,6 @@ class ProcessLevelTest(CompareTestCase):
         self.assertEqual(status, 1, out + err)
         self.assertEqual([n for n, v in verdicts(out).items() if v == "SLOWER"], [SLOW])
 
-    def test_class_process_bar(self):
-        # t(1 - 0.05/724, 1000) is about 3.83 (the normal quantile: 3.81).
-        self.assertAlmostEqual(compare.class_process_bar((0.01, 1000, 3), 724),
-                               3.83 * (4 / 3) ** 0.5, delta=0.02)
-        # Few degrees of freedom make it wider: t(1 - 0.05/12, 4) is about 4.85 against the
-        # normal quantile's 2.64 for 12 tests.
-        self.assertAlmostEqual(compare.class_process_bar((0.01, 4, 3), 12),
-                               4.85 * (4 / 3) ** 0.5, delta=0.02)
-        self.assertIsNone(compare.class_process_bar(None, 724))
-
     def test_a_baseline_of_one_process_says_it_has_no_process_spread(self):
         status, out, err = self.compare(self.write("run.json", seed=2))
         self.assertEqual(status, 0, err)
@@ -1076,15 +671,6 @@ class ProcessLevelTest(CompareTestCase):
         data["context"]["recorded_runs"] = "2"  # 9 samples do not split in two: unknown
         self.assertEqual(compare.collect_results(data)[SLOW].processes, [None] * 9)
 
-    def test_prediction_interval_of_three_processes(self):
-        result = compare.Result("x", times_ns=[1.0] * 9, processes=[0, 0, 0, 1, 1, 1, 2, 2, 2])
-        result.times_ns = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1 / 0.9, 1 / 0.9, 1 / 0.9]
-        # Process medians (throughput) 1, 1, 0.9: standard deviation 0.0577; t(0.975, 2) = 4.303.
-        self.assertAlmostEqual(compare.process_prediction_pct(result, False),
-                               4.303 * (4 / 3) ** 0.5 * 5.774, delta=0.05)
-        self.assertIsNone(compare.process_prediction_pct(compare.Result("y", times_ns=[1.0] * 9,
-                                                                        processes=[None] * 9), False))
-
 
 class CommandLineTest(CompareTestCase):
 
@@ -1108,70 +694,6 @@ class PointTest(CompareTestCase):
     def pointed(self, name, **kwargs):
         """Write synth.make_pointed_run(**kwargs) under name; return its path."""
         return synth.write(self.dir / name, synth.make_pointed_run(**kwargs))
-
-    def test_older_names_read_as_bench_now_writes_them(self):
-        P = compare.Point
-        cases = {
-            "reduction/unrolled/wg8x8/domain640x480":
-                P("reduction", "unrolled", (("workgroup", "8x8"), ("domain", "640x480"))),
-            "run_simulation/shared_soa/workgroup32x16/domain2048x1024/total512/image32/compute":
-                P("run_simulation", "shared_soa", (("workgroup", "32x16"), ("domain", "2048x1024"),
-                                                   ("total", 512), ("image", 32),
-                                                   ("mode", "compute"))),
-            "run_simulation/global/workgroup16x16/domain256x256/total64/image16/compute+download":
-                P("run_simulation", "global", (("workgroup", "16x16"), ("domain", "256x256"),
-                                               ("total", 64), ("image", 16),
-                                               ("mode", "compute+download")), "host"),
-            "append/ballot/wg64/domain1048576/keep50":
-                P("append", "ballot", (("workgroup", "64"), ("domain", "1048576"), ("keep", 50))),
-            "neighborhood3d/direct/wg4x4x4/domain64x64x64/manual_time":
-                P("neighborhood3d", "direct", (("workgroup", "4x4x4"), ("domain", "64x64x64"))),
-            "reduction/plain_loop/domain640x480":
-                P("reduction", "plain_loop", (("domain", "640x480"),), "host"),
-            "atomics/plain_loop_float/domain4096x4096":
-                P("atomics", "plain_loop_float", (("domain", "4096x4096"),), "host"),
-            "reduction/cub_peer/domain7680x4320":
-                P("reduction", "cub_peer", (("domain", "7680x4320"),)),
-            "run_simulation/cuda_peer/domain8192x8192/total64/image16/compute":
-                P("run_simulation", "cuda_peer", (("domain", "8192x8192"), ("total", 64),
-                                                  ("image", 16), ("mode", "compute"))),
-        }
-        for name, point in cases.items():
-            with self.subTest(name=name):
-                self.assertEqual(compare.point_from_name(name), point)
-                self.assertEqual(compare.point_of({"name": name}), point)
-        self.assertEqual(compare.point_from_name("reduction/prefetch4/wg8x32/domain640x480").workgroup,
-                         "8x32")
-        self.assertEqual(compare.point_from_name("reduction/cub_peer/domain640x480").workgroup, "")
-
-    def test_the_field_is_read_where_the_name_says_otherwise(self):
-        results = compare.collect_results(synth.make_pointed_run())
-        mine = results["mine/reduction/fast/wg64/domain1048576"]
-        self.assertEqual(mine.point, compare.Point(
-            "mine/reduction", "fast", (("workgroup", "64"), ("domain", "1048576"))))
-        self.assertEqual(mine.family, "mine/reduction")
-        # What the name alone says of it, and of the variant spelled like a workgroup:
-        self.assertEqual(compare.point_from_name(mine.name).family, "mine")
-        tiles = results["tiles/wg4/wg16x16/domain640x480"].point
-        self.assertEqual((tiles.variant, tiles.workgroup, tiles.domain), ("wg4", "16x16", "640x480"))
-        stencil = results["stencil/star/wg8x8/domain1280x720/radius2"].point
-        self.assertEqual(stencil.axis("radius"), 2)
-        self.assertEqual(stencil.without("workgroup", "domain").axes, (("radius", 2),))
-
-    def test_noise_classes_follow_the_fields_clock(self):
-        results = compare.collect_results(synth.make_pointed_run())
-        self.assertEqual(results["upload/staged/wg64/domain4096"].noise_class, compare.HOST)
-        self.assertEqual(results["tiles/plain_loop/domain640x480"].noise_class, compare.CPU)
-        self.assertEqual(results["tiles/wg4/wg8x8/domain640x480"].noise_class, compare.DEVICE)
-        # A name that reads host-clocked, timed by the device as its field says.
-        name = "run_simulation/global/workgroup8x8/domain64x64/total64/image16/compute+download"
-        data = synth.with_fields(synth.make_run(benchmarks=[(name, 1000.0, 4096)]),
-                                 {name: synth.point("run_simulation", "global", "device",
-                                                    workgroup="8x8", domain="64x64", total=64,
-                                                    image=16, mode="compute+download")})
-        self.assertEqual(compare.collect_results(data)[name].noise_class, compare.DEVICE)
-        self.assertEqual(compare.collect_results(synth.make_run(
-            benchmarks=[(name, 1000.0, 4096)]))[name].noise_class, compare.HOST)
 
     def test_geomeans_group_by_the_fields_family(self):
         base = self.pointed("pbase.json", seed=1, noise=0.0)
@@ -1220,10 +742,6 @@ class PointTest(CompareTestCase):
                 status, out, err = self.compare(run)
                 self.assert_bad_input(status, out, err, reason)
                 self.assertIn(SLOW, err)
-
-
-if __name__ == "__main__":
-    unittest.main()
 
 
 OTHER = "reduction/prefetch4/wg16x16/domain3840x2160"
@@ -1347,9 +865,7 @@ class ThrottleTest(CompareTestCase):
         self.assertEqual(result.clocks_down(), "guard x1.30 in 1 of 6 repetitions")
 
     def test_record_warns_about_a_throttled_benchmark(self):
-        bench = self.dir / "bench"
-        bench.write_text(FAKE_BENCH.format(python=sys.executable, fixtures=str(HERE / "fixtures")))
-        bench.chmod(0o755)
+        bench = write_fake_bench(self.dir / "bench")
         os.environ["FAKE_THROTTLED"] = SLOW
         self.addCleanup(os.environ.pop, "FAKE_THROTTLED")
         status, out, err = run_main("record", "--bench", bench, "--out", self.dir / "baselines")
@@ -1357,3 +873,7 @@ class ThrottleTest(CompareTestCase):
         self.assertEqual(err.count("measured with the clocks down"), 1, err)
         self.assertIn(f"warning: {SLOW} was measured with the clocks down "
                       "(guard x1.09 in 3 of 9 repetitions)", err)
+
+
+if __name__ == "__main__":
+    unittest.main()

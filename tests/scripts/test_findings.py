@@ -1,4 +1,5 @@
-"""Tests of scripts/findings.py: verdicts on fixtures made for them, and docs/findings.md's tables."""
+"""Tests of scripts/findings.py and its library (scripts/csbench/claims.py): verdicts on fixtures
+made for them, and docs/findings.md's tables."""
 
 import copy
 import io
@@ -17,9 +18,10 @@ FIXTURES = HERE / "fixtures" / "findings"
 sys.path.insert(0, str(REPO / "scripts"))
 
 import findings  # noqa: E402
-from findings import FAILS, HOLDS, SAME, UNMEASURED  # noqa: E402
+from csbench import claims  # noqa: E402
+from csbench.claims import FAILS, HOLDS, SAME, UNMEASURED  # noqa: E402
 
-SECTIONS, RULES = findings.load_rules()
+SECTIONS, RULES = claims.load_rules()
 BY_ID = {r.id: r for r in RULES}
 
 
@@ -33,10 +35,10 @@ def run_main(*argv):
 
 def verdicts(*paths):
     """{rule id: Verdict} of the only device in the given runs."""
-    devices = findings.load_devices(paths)
+    devices = claims.load_devices(paths)
     assert len(devices) == 1, devices.keys()
     (key,) = devices
-    return {rid: cells[key] for rid, cells in findings.judge_all(RULES, devices).items()}
+    return {rid: cells[key] for rid, cells in claims.judge_all(RULES, devices).items()}
 
 
 def load(name):
@@ -67,18 +69,18 @@ class RulesTest(unittest.TestCase):
         self.assertGreaterEqual(len(RULES), 25)
 
     def test_bad_rules_are_refused_with_the_claim_named(self):
-        good = (findings.DEFAULT_RULES).read_text()
+        good = (claims.DEFAULT_RULES).read_text()
         with tempfile.TemporaryDirectory() as tmp:
             bad = Path(tmp) / "rules.toml"
             bad.write_text(good.replace('quantity = "seq / inter"', 'quantity = "seq / nobody"', 1))
-            with self.assertRaisesRegex(findings.InputError, "reduction-sequential.*nobody"):
-                findings.load_rules(bad)
+            with self.assertRaisesRegex(claims.InputError, "reduction-sequential.*nobody"):
+                claims.load_rules(bad)
             bad.write_text(good.replace('quantity = "seq / inter"', 'quantity = "__import__(1)"', 1))
-            with self.assertRaisesRegex(findings.InputError, "may be called"):
-                findings.load_rules(bad)
+            with self.assertRaisesRegex(claims.InputError, "may be called"):
+                claims.load_rules(bad)
             bad.write_text(good + "\n[[claim]]\nid = 'x'\n")
-            with self.assertRaisesRegex(findings.InputError, "claim 'x'"):
-                findings.load_rules(bad)
+            with self.assertRaisesRegex(claims.InputError, "claim 'x'"):
+                claims.load_rules(bad)
             status, _, err = run_main("--rules", bad, FIXTURES / "holds.json")
             self.assertEqual(status, findings.EXIT_BAD_INPUT)
             self.assertIn("claim 'x'", err)
@@ -264,7 +266,7 @@ class VerdictTest(TempDirCase):
         self.assertEqual(v["reduction-sequential"].verdict, HOLDS)
         self.assertEqual(v["reduction-sequential"].repetitions, 1)
         # The same device in two files: one column, repetitions pooled.
-        devices = findings.load_devices([FIXTURES / "holds.json", FIXTURES / "holds.json"])
+        devices = claims.load_devices([FIXTURES / "holds.json", FIXTURES / "holds.json"])
         self.assertEqual(len(devices), 1)
         self.assertEqual(len(next(iter(devices.values())).benchmarks[
             "reduction/sequential/wg16x16/domain1920x1080"].entries), 10)
@@ -302,14 +304,14 @@ class PointTest(TempDirCase):
         self.assertIn("999%", v["reduction-read-bound"].text)
 
     def test_samples_keep_their_point(self):
-        devices = findings.load_devices([self.write("user.json", self.lookalike(with_field=True))])
+        devices = claims.load_devices([self.write("user.json", self.lookalike(with_field=True))])
         benchmarks = next(iter(devices.values())).benchmarks
         self.assertEqual(benchmarks[self.LOOKALIKE].point.family, "reduction/tiles")
         self.assertEqual(benchmarks["reduction/sequential/wg16x16/domain1920x1080"].point.variant,
                          "sequential")
-        self.assertTrue(findings.in_family(benchmarks["reduction/sequential/wg16x16/domain1920x1080"]
+        self.assertTrue(claims.in_family(benchmarks["reduction/sequential/wg16x16/domain1920x1080"]
                                            .point, "reduction/*/wg*/domain1920x1080"))
-        self.assertFalse(findings.in_family(benchmarks[self.LOOKALIKE].point,
+        self.assertFalse(claims.in_family(benchmarks[self.LOOKALIKE].point,
                                             "reduction/*/wg*/domain1920x1080"))
 
 
@@ -350,13 +352,13 @@ class DocTest(TempDirCase):
     DOC = REPO / "docs" / "findings.md"
 
     def test_findings_doc_tables_match_the_stored_runs(self):
-        old, new = findings.regenerate(self.DOC, RULES)
+        old, new = claims.regenerate(self.DOC, RULES)
         if old != new:
             self.fail("docs/findings.md is stale; run scripts/findings.py --update-doc docs/findings.md")
 
     def test_every_section_has_a_table_in_the_doc(self):
         text = self.DOC.read_text()
-        self.assertEqual({m.group(1) for m in findings.BLOCK_BEGIN.finditer(text)}, set(SECTIONS))
+        self.assertEqual({m.group(1) for m in claims.BLOCK_BEGIN.finditer(text)}, set(SECTIONS))
 
     def test_readme_example_is_what_the_script_prints(self):
         readme = (REPO / "README.md").read_text()

@@ -1,4 +1,5 @@
-"""Tests of scripts/plot.py on synthetic Google Benchmark JSON."""
+"""Tests of scripts/plot.py and its library (scripts/csbench/charts.py, roofline.py) on synthetic
+Google Benchmark JSON."""
 
 import io
 import json
@@ -12,8 +13,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent / "scripts"))
 sys.path.insert(0, str(HERE / "fixtures"))
 
-import compare  # noqa: E402
 import plot  # noqa: E402
+from csbench import charts, roofline, runs  # noqa: E402
 import synth  # noqa: E402
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -79,30 +80,30 @@ class PlotTest(unittest.TestCase):
         self.assertIn("Gelem/s", err)
 
     def test_bench_ids_of_older_files(self):
-        bench_id = lambda name: plot.bench_id(compare.point_from_name(name))
+        bench_id = lambda name: charts.bench_id(runs.point_from_name(name))
         self.assertEqual(bench_id("reduction/prefetch4/wg8x32/domain1920x1080"),
-                         plot.BenchId("reduction", "prefetch4", "8x32", "1920x1080", ""))
+                         charts.BenchId("reduction", "prefetch4", "8x32", "1920x1080", ""))
         self.assertEqual(
             bench_id("run_simulation/shared_soa/workgroup32x16/domain2048x1024/"
                      "total512/image32/compute/manual_time"),
-            plot.BenchId("run_simulation", "shared_soa", "32x16", "2048x1024",
+            charts.BenchId("run_simulation", "shared_soa", "32x16", "2048x1024",
                          "total512/image32/compute"))
         self.assertEqual(bench_id("reduction/plain_loop/domain1920x1080"),
-                         plot.BenchId("reduction", "plain_loop", "", "1920x1080", ""))
+                         charts.BenchId("reduction", "plain_loop", "", "1920x1080", ""))
         self.assertEqual(bench_id("append/scan/wg64/domain1048576/keep50"),
-                         plot.BenchId("append", "scan", "64", "1048576", "keep50"))
+                         charts.BenchId("append", "scan", "64", "1048576", "keep50"))
 
     def test_the_field_places_each_benchmark(self):
-        values = plot.throughputs(synth.make_pointed_run())
+        values = charts.throughputs(synth.make_pointed_run())
         ids = set(values)
         # A variant spelled like a workgroup, and a family with a "/" in its name.
-        self.assertIn(plot.BenchId("tiles", "wg4", "16x16", "1280x720", ""), ids)
-        self.assertIn(plot.BenchId("mine/reduction", "fast", "64", "1048576", ""), ids)
-        self.assertIn(plot.BenchId("stencil", "star", "8x8", "640x480", "radius2"), ids)
-        self.assertAlmostEqual(values[plot.BenchId("tiles", "wg4", "16x16", "640x480", "")],
+        self.assertIn(charts.BenchId("tiles", "wg4", "16x16", "1280x720", ""), ids)
+        self.assertIn(charts.BenchId("mine/reduction", "fast", "64", "1048576", ""), ids)
+        self.assertIn(charts.BenchId("stencil", "star", "8x8", "640x480", "radius2"), ids)
+        self.assertAlmostEqual(values[charts.BenchId("tiles", "wg4", "16x16", "640x480", "")],
                                21.0, delta=0.5)
-        word = compare.Point("f", "v", (("domain", "64"), ("layout", "soa"), ("mode", "compute")))
-        self.assertEqual(plot.bench_id(word).mode, "layout=soa/compute")
+        word = runs.Point("f", "v", (("domain", "64"), ("layout", "soa"), ("mode", "compute")))
+        self.assertEqual(charts.bench_id(word).mode, "layout=soa/compute")
 
     def test_an_unknown_axis_plots_by_its_domain(self):
         run = synth.write(self.dir / "p.json", synth.make_pointed_run())
@@ -116,11 +117,11 @@ class PlotTest(unittest.TestCase):
         self.assertFalse(any(n.startswith(("mine-", "stencil-")) for n in names), names)
 
     def test_best_workgroup_and_labels(self):
-        ids = [plot.BenchId("f", "v", wg, "8x8", "") for wg in ("8x8", "16x16")]
-        self.assertEqual(plot.best_workgroups({ids[0]: 2.0, ids[1]: 3.0}),
+        ids = [charts.BenchId("f", "v", wg, "8x8", "") for wg in ("8x8", "16x16")]
+        self.assertEqual(charts.best_workgroups({ids[0]: 2.0, ids[1]: 3.0}),
                          {("v", "8x8"): (3.0, "16x16")})
         same = {"context": {"device": "GPU"}}
-        self.assertEqual(plot.run_labels([same, same], ["x/a.json", "y/b.json"]),
+        self.assertEqual(charts.run_labels([same, same], ["x/a.json", "y/b.json"]),
                          ["GPU (a.json)", "GPU (b.json)"])
 
 
@@ -189,7 +190,7 @@ class RooflineTest(unittest.TestCase):
         self.assertIn("\t5 OP/B\t24000 GOP/s\t77.4%", out)
 
     def test_the_point_fields(self):
-        points = {p.label: p for p in plot.roofline_points(roofline_run())}
+        points = {p.label: p for p in roofline.roofline_points(roofline_run())}
         self.assertTrue(points["hash/mix32 4194304"].lower_bound)
         self.assertEqual(points["hash/mix32 4194304"].roof, "int32_mad")
         self.assertFalse(points["saxpy/vec4 1048576"].lower_bound)
@@ -200,7 +201,7 @@ class RooflineTest(unittest.TestCase):
         self.assertEqual(status, 0)
         self.assertNotIn("reduction", out)  # the fastest entry of the run, but no intensity
         self.assertFalse(any(p.label.startswith("reduction")
-                             for p in plot.roofline_points(roofline_run())))
+                             for p in roofline.roofline_points(roofline_run())))
         data = roofline_run()
         data["benchmarks"] = [e for e in data["benchmarks"] if e["name"].startswith("reduction")]
         self.assert_bad(self.write(data), "declares its arithmetic intensity")
@@ -283,15 +284,15 @@ class RooflineTest(unittest.TestCase):
         self.assert_bad(self.write(data), "bound% 'high'")
 
     def test_roof_labels_and_ridges(self):
-        copy = plot.Ceiling("copy", 4240.0, "")
-        read = plot.Ceiling("read", 4800.0, "")
-        fp32 = plot.Ceiling("fp32_fma", 62100.0, "FLOP")
-        self.assertEqual(plot.ceiling_label(copy), "copy 4240 GB/s")
-        self.assertEqual(plot.ceiling_label(fp32), "fp32 FMA 62.1 TFLOP/s")
-        self.assertEqual(plot.ceiling_label(plot.Ceiling("int32_mad", 950.0, "OP")),
+        copy = roofline.Ceiling("copy", 4240.0, "")
+        read = roofline.Ceiling("read", 4800.0, "")
+        fp32 = roofline.Ceiling("fp32_fma", 62100.0, "FLOP")
+        self.assertEqual(roofline.ceiling_label(copy), "copy 4240 GB/s")
+        self.assertEqual(roofline.ceiling_label(fp32), "fp32 FMA 62.1 TFLOP/s")
+        self.assertEqual(roofline.ceiling_label(roofline.Ceiling("int32_mad", 950.0, "OP")),
                          "int32 MAD 950 GOP/s")
         segments = {c.name: (xs, ys) for c, xs, ys in
-                    plot.roof_segments([copy, read], [fp32], 0.01, 100.0)}
+                    roofline.roof_segments([copy, read], [fp32], 0.01, 100.0)}
         # Each memory roof runs up to the compute roof; the compute roof starts at the ridge
         # of the fastest memory roof.
         self.assertAlmostEqual(segments["copy"][0][1], 62100.0 / 4240.0)
@@ -300,8 +301,8 @@ class RooflineTest(unittest.TestCase):
         self.assertAlmostEqual(segments["fp32_fma"][0][0], 62100.0 / 4800.0)
         self.assertEqual(segments["fp32_fma"][1], (62100.0, 62100.0))
         # Without a compute roof of the unit, the memory roofs span the range.
-        self.assertEqual(plot.roof_segments([copy], [], 0.01, 100.0)[0][1], (0.01, 100.0))
-        self.assertEqual(plot.roofs_of([copy, fp32], "OP"), ([copy], []))
+        self.assertEqual(roofline.roof_segments([copy], [], 0.01, 100.0)[0][1], (0.01, 100.0))
+        self.assertEqual(roofline.roofs_of([copy, fp32], "OP"), ([copy], []))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Tests of scripts/table.py on synthetic Google Benchmark JSON."""
+"""Tests of scripts/table.py (its rows: csbench.runs.load_rows; its tables: csbench.formatting)
+on synthetic Google Benchmark JSON."""
 
 import io
 import lzma
@@ -14,6 +15,7 @@ sys.path.insert(0, str(HERE / "fixtures"))
 
 import synth  # noqa: E402
 import table  # noqa: E402
+from csbench import runs  # noqa: E402
 
 
 def run_main(*argv):
@@ -65,7 +67,7 @@ class TableTest(unittest.TestCase):
 
     def test_rows_keep_each_benchmarks_point(self):
         run = synth.write(self.dir / "new.json", synth.make_pointed_run())
-        _, rows = table.load_rows(run, "^mine/")
+        _, rows = runs.load_rows(run, "^mine/")
         self.assertEqual(list(rows), ["mine/reduction/fast/wg64/domain1048576",
                                       "mine/reduction/fast/wg64/domain4194304"])
         point = rows["mine/reduction/fast/wg64/domain4194304"].point

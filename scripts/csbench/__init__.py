@@ -1,0 +1,18 @@
+"""The library of csbench's scripts: compare.py, findings.py, plot.py and table.py are thin
+command lines over it, and history.py uses it too.
+
+    layout      where the scripts sit: a source tree or an installed one, and their defaults
+    runs        reading runs (JSON, .json.xz): bad input, device keys, each benchmark's point
+                (family, variant, axes, clock) and its samples
+    stats       statistics as pure functions of numbers: spreads, U tests, corrections, the
+                verdict rule of one benchmark
+    verdicts    one run against its baseline: a verdict per benchmark, corrected over a call
+    baselines   stored baselines: finding a run's, recording, merging and joining them
+    formatting  text output: compare.py's report, table.py's tables, findings.py's tables
+    claims      findings.py's rules and their verdicts on each device
+    charts      plot.py's charts of throughput (matplotlib)
+    roofline    plot.py's roofline charts against a run's measured ceilings
+
+Nothing here parses a benchmark's name except runs.point_from_name, the reader of files
+written before each entry carried its point.
+"""

@@ -6,6 +6,8 @@
     history.py [--db PATH] changes [--device KEY] [--filter REGEX]
                                    [--threshold PCT] [--noise-factor K] [--unsure]
                                    [--skip-mixed]
+    history.py [--db PATH] report -o DIR [--threshold PCT] [--noise-factor K] [--skip-mixed]
+    history.py [--db PATH] seed -o DIR [RUN_OR_FOLDER...] [report's options]
 
 RUN is Google Benchmark JSON written by csbench (--benchmark_out), read as
 xz-compressed JSON where the name ends in .xz, as compare.py reads it
@@ -74,6 +76,11 @@ of the later run, so a filter never changes a verdict.  Steps are listed per
 device and benchmark, each with its throughput ratio (later / earlier), the
 last run before and the first run after, with revisions and drivers.
 
+report writes a static HTML site of the database into DIR (csbench/report.py says what it
+holds): the steps changes finds, each device's families as plots over its runs, and each
+run's findings.  seed adds every run in docs/data and baselines/ (or the files and folders
+named) to a database, DIR/history.sqlite unless --db names another, and writes the report.
+
 The database's schema_version table holds 1; a database of another version is
 refused rather than read wrongly.
 
@@ -97,11 +104,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compare import (ALPHA, DEFAULT_NOISE_FACTOR, DEFAULT_THRESHOLD_PCT,  # noqa: E402
-                     EXIT_BAD_INPUT, EXIT_OK, MIN_UTEST_REPETITIONS, POINT_KEY, PROCESS_KEY,
-                     InputError, Point, Result, benchmark_name, class_floors,
-                     class_process_spreads, collect_results, compare_one, decide_verdicts,
-                     device_key, fmt_time, is_interrupted, load_run)
+from csbench.formatting import fmt_time  # noqa: E402
+from csbench.runs import (EXIT_BAD_INPUT, EXIT_OK, POINT_KEY, PROCESS_KEY,  # noqa: E402
+                          InputError, Point, Result, benchmark_name, collect_results, device_key,
+                          is_interrupted, load_run)
+from csbench.stats import ALPHA, MIN_UTEST_REPETITIONS  # noqa: E402
+from csbench.verdicts import (DEFAULT_NOISE_FACTOR, DEFAULT_THRESHOLD_PCT,  # noqa: E402
+                              class_floors, class_process_spreads, compare_one, decide_verdicts)
 
 PROG = "history.py"
 SCHEMA_VERSION = 1
@@ -692,10 +701,22 @@ def cmd_changes(args):
     return EXIT_OK
 
 
+def cmd_report(args):
+    """Write the report site (csbench/report.py; matplotlib only loads for it)."""
+    from csbench import report
+    return report.cmd_report(args)
+
+
+def cmd_seed(args):
+    """Add the stored runs and write the report site (csbench/report.py)."""
+    from csbench import report
+    return report.cmd_seed(args)
+
+
 # ---------------------------------------------------------------- command line
 
 def build_parser():
-    """argparse parser with the add, series and changes subcommands."""
+    """argparse parser with the add, series, changes, report and seed subcommands."""
     db = argparse.ArgumentParser(add_help=False)
     db.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS,
                     help=f"the history database (default: {default_db_path()})")
@@ -725,6 +746,23 @@ def build_parser():
                           "and revision, its context's, for benchmarks measured elsewhen")
     chg.add_argument("--unsure", action="store_true",
                      help="also list the UNSURE comparisons (beyond the threshold, not proven)")
+    site = argparse.ArgumentParser(add_help=False)
+    site.add_argument("-o", "--output", required=True, metavar="DIR", type=Path,
+                      help="the folder the site is written into (index.html, ...)")
+    for flag, default, what in (("--threshold", DEFAULT_THRESHOLD_PCT, "PCT"),
+                                ("--noise-factor", DEFAULT_NOISE_FACTOR, "K")):
+        site.add_argument(flag, type=float, default=default, metavar=what,
+                          help="as for changes (default: %(default)g)")
+    site.add_argument("--skip-mixed", action="store_true", help="as for changes")
+    sub.add_parser("report", allow_abbrev=False, parents=[db, site],
+                   help="write a static HTML site: the steps, each family's series, each "
+                        "run's findings")
+    seed_help = ("add the stored runs (docs/data, baselines/) to a database (DIR/history.sqlite "
+                 "unless --db names another) and write the report into DIR")
+    seed = sub.add_parser("seed", allow_abbrev=False, parents=[db, site], help=seed_help,
+                          description=seed_help[0].upper() + seed_help[1:] + ".")
+    seed.add_argument("runs", nargs="*", metavar="RUN_OR_FOLDER",
+                      help="the runs to add instead (folders: their *.json and *.json.xz)")
     return parser
 
 
@@ -732,8 +770,9 @@ def main(argv=None):
     """Entry point; returns the exit status."""
     args = build_parser().parse_args(argv)
     if not hasattr(args, "db"):
-        args.db = default_db_path()
-    commands = {"add": cmd_add, "series": cmd_series, "changes": cmd_changes}
+        args.db = args.output / DB_NAME if args.command == "seed" else default_db_path()
+    commands = {"add": cmd_add, "series": cmd_series, "changes": cmd_changes,
+                "report": cmd_report, "seed": cmd_seed}
     try:
         return commands[args.command](args)
     except InputError as e:

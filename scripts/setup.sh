@@ -15,6 +15,8 @@ packages=(
   libtomlplusplus-dev libmuparser-dev
   # scripts: compare.py, plot.py, table.py and their tests
   python3 python3-scipy python3-matplotlib python3-statsmodels
+  # tests: the report page in a real browser (history.py report, headless chromium)
+  chromium chromium-driver python3-selenium
   # packaging: CPack's DEB generator finds the binary's library dependencies with dpkg-shlibdeps,
   # and finds the binaries with file
   dpkg-dev file

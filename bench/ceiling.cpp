@@ -27,6 +27,7 @@
 #include "harness/family.hpp"
 #include "harness/kernel.hpp"
 #include "harness/measure.hpp"
+#include "harness/pipeline_stats.hpp"
 #include "harness/roofline.hpp"
 #include "harness/suite.hpp"
 #include "harness/timing.hpp"
@@ -277,6 +278,11 @@ class OnChipCase : public Case {
     MeasureDispatches(
         state, *context_, name_, [&](Commands& c, uint32_t) { on_chip_->Record(c); }, 1,
         {.elements = on_chip_->cell_steps(), .roofline = false});
+    // Registers and shared memory beside the simulation's own (its entries carry the same
+    // statistics): a ceiling compiled to more registers holds fewer workgroups an SM.
+    for (const PipelineStatistic& stat : PipelineStatistics(*context_, on_chip_->spec())) {
+      state.counters["stat:" + stat.name] = stat.value;
+    }
   }
 
  private:

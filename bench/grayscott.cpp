@@ -640,6 +640,7 @@ struct OnChip::Impl {
   Extent tile;  // the loaded tile: kCols x kRows cells
   std::array<uint32_t, 3> groups{};
   double cell_steps = 0;
+  KernelSpec spec;
   uint64_t plane_bytes = 0;  // one plane of the tile, rounded up to a storage-buffer offset
   std::unique_ptr<Kernel> kernel;
   std::unique_ptr<Buffer> in;   // U plane, then V plane
@@ -661,7 +662,8 @@ OnChip::OnChip(Context& context, const Variant& variant, Extent workgroup, Exten
   s_->cell_steps = static_cast<double>(domain.x) * domain.y * variant.steps;
   const uint64_t alignment = context.info().min_storage_buffer_offset_alignment;
   s_->plane_bytes = (kOnChipCopies * s_->tile.x * s_->tile.y * sizeof(float) + alignment - 1) / alignment * alignment;
-  s_->kernel = std::make_unique<Kernel>(context, SpecOf(context, variant, workgroup, {{"ON_CHIP", "1"}}));
+  s_->spec = SpecOf(context, variant, workgroup, {{"ON_CHIP", "1"}});
+  s_->kernel = std::make_unique<Kernel>(context, s_->spec);
   s_->in = std::make_unique<Buffer>(context, 2 * s_->plane_bytes);
   s_->out = std::make_unique<Buffer>(context, 2 * s_->plane_bytes);
   s_->initial = InitialState(s_->tile.x, s_->tile.y, {0, 0, s_->tile.x, s_->tile.y}, kSeed);
@@ -690,6 +692,8 @@ void OnChip::Record(Commands& c) const {
 }
 
 double OnChip::cell_steps() const { return s_->cell_steps; }
+
+const KernelSpec& OnChip::spec() const { return s_->spec; }
 
 Comparison OnChip::Check() {
   const Extent tile = s_->tile;

@@ -174,6 +174,8 @@ class OnChip {
   void Record(Commands& c) const;
   // The cell-steps a simulation pass of the same grid advances: the domain's cells x steps.
   double cell_steps() const;
+  // The kernel, for its pipeline statistics (registers, shared memory, spills).
+  const KernelSpec& spec() const;
 
  private:
   struct Impl;

@@ -154,6 +154,30 @@ class ReportInBrowserTest(unittest.TestCase):
                      f"driver {fx.HOSTILE_DRIVER}"):
             self.assertIn(text, rows[0])
 
+    def test_stored_cub_step(self):
+        """The stored runs of the CUB peer timed launch by launch (build 39e53eaddaaa) and as
+        one CUDA graph (75efe3586357): the browser shows the step between them on the index,
+        with both revisions, and logs nothing."""
+        repo = Path(__file__).resolve().parents[2]
+        names = [f"h200-cub-{side}-{i}.json.xz" for i in (1, 2, 3) for side in ("old", "new")]
+        paths = [repo / "docs" / "data" / n for n in names]
+        if not all(p.is_file() for p in paths):
+            self.skipTest("the stored CUB peer runs are not here")
+        folder = self.dir / "stored"
+        folder.mkdir()
+        site, _ = build_site(folder, paths)
+        _, log = self.open(site / "index.html")
+        self.assertEqual(log, [])
+        rows = self.browser.execute_script(STEP_ROWS, "reduction/cub_peer/domain640x480")
+        # The stored runs alternate old and new builds, so the steps go both ways; the one
+        # from the launch-by-launch build to the graph is faster.
+        self.assertTrue(rows)
+        for row in rows:
+            self.assertIn("revision 39e53eaddaaa", row)
+            self.assertIn("revision 75efe3586357", row)
+        self.assertTrue(any(r.startswith("FASTER") and r.index("39e53eaddaaa") < r.index("75efe3586357")
+                            for r in rows), rows)
+
     def test_hostile_names_read_as_text(self):
         page = next(self.site.glob("devices/*/tiles*.html"))
         facts, log = self.open(page)

@@ -266,10 +266,8 @@ class TransferCase : public Case {
 class OnChipCase : public Case {
  public:
   OnChipCase(Suite& suite, const Variant& variant, const Point& point) : context_(suite.context), name_(point.name) {
-    const std::vector<grayscott::Variant>& table = grayscott::Variants();
-    const auto it = std::ranges::find(table, variant.of, &grayscott::Variant::name);
-    Require(it != table.end(), "no Gray-Scott variant " + variant.of);
-    on_chip_ = std::make_unique<grayscott::OnChip>(*context_, *it, point.workgroup, point.domain);
+    on_chip_ = std::make_unique<grayscott::OnChip>(*context_, grayscott::VariantNamed(variant.of), point.workgroup,
+                                                   point.domain);
   }
 
   Comparison Check() override { return on_chip_->Check(); }

@@ -238,6 +238,13 @@ const Declaration kDeclared("run_simulation", Register, [] { return TestPoints(D
 
 }  // namespace
 
+const Variant& VariantNamed(std::string_view name) {
+  const std::vector<Variant>& table = Variants();
+  const auto it = std::ranges::find(table, name, &Variant::name);
+  Require(it != table.end(), fmt::format("no Gray-Scott variant {}", name));
+  return *it;
+}
+
 const std::vector<Variant>& Variants() {
   // The chapter's workgroups, for every variant: the names stay comparable across variants. The
   // strip variants also run wide, flat groups (64x8, 128x4), which gave them their best results

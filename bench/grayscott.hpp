@@ -45,6 +45,8 @@ struct Variant {
 };
 
 const std::vector<Variant>& Variants();
+// The table's variant `name`; Error where the table has none.
+const Variant& VariantNamed(std::string_view name);
 
 // A domain and its schedule: `total` steps, an image every `image` steps. All are in the names.
 struct Schedule {

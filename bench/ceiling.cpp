@@ -36,7 +36,17 @@
 namespace csbench::ceiling {
 namespace {
 
-enum class Kind { kPeak, kShuffle, kShared, kDispatchAlone, kDispatchDependent, kUpload, kDownload, kOnChip };
+enum class Kind {
+  kPeak,
+  kShuffle,
+  kShared,
+  kDispatchAlone,
+  kDispatchDependent,
+  kReadDispatch,
+  kUpload,
+  kDownload,
+  kOnChip
+};
 
 struct Variant {
   std::string name;
@@ -44,6 +54,7 @@ struct Variant {
   Peak peak = Peak::kFp32;            // kPeak
   Memory memory = Memory::kHostCached;  // kUpload, kDownload: the host side's memory
   std::string of;                       // kOnChip: the Gray-Scott variant
+  uint32_t loads = 0;                   // kReadDispatch: the read kernel's loads an invocation and trip
   std::vector<Extent> workgroups;
   std::vector<Extent> domains;
   std::vector<Extent> test_domains;
@@ -216,6 +227,45 @@ class DispatchCase : public Case {
   std::unique_ptr<TimedBatch> batch_;
 };
 
+// One dependent dispatch of the read kernel over an image's vec4 pixels, from copies rotated past
+// the last-level cache as the reduction family's input is (RotationCopies of the run's cache
+// mode): the least time a dispatch that reads those bytes from memory takes, the dispatch's cost,
+// the first round trip to memory and the bytes at the read rate together. The reduction's variants
+// at the same domain read against the fastest of the loads a trip: at small images that fixed
+// cost is much of their time, and fewer loads an invocation (more invocations) read them sooner.
+class ReadDispatchCase : public Case {
+ public:
+  ReadDispatchCase(Suite& suite, const Variant& variant, const Point& point)
+      : context_(suite.context),
+        name_(point.name),
+        pixels_(static_cast<double>(point.domain.x) * point.domain.y),
+        copier_(*context_, uint64_t{point.domain.x} * point.domain.y * 16, point.workgroup.x, Access::kRead,
+                RotationCopies(RotatingInput::Stride(*context_, uint64_t{point.domain.x} * point.domain.y * 16),
+                               RotatingInput::kBudgetBytes, suite.options.cache),
+                variant.loads) {
+    RequireWorkgroup(*context_, point.workgroup);
+  }
+
+  Comparison Check() override {
+    Comparison c;
+    c.passed = copier_.Check();
+    if (!c.passed) c.message = "a workgroup's XOR of what it read differs from the CPU's";
+    return c;
+  }
+
+  void Measure(benchmark::State& state) override {
+    MeasureDispatches(
+        state, *context_, name_, [&](Commands& c, uint32_t i) { copier_.Record(c, i); }, copier_.copies(),
+        {.elements = pixels_, .bytes = 16 * pixels_, .read_only = true});
+  }
+
+ private:
+  Context* context_;
+  std::string name_;
+  double pixels_;
+  Copier copier_;
+};
+
 // A copy between host-visible memory of the variant's kind and device-local memory, by
 // vkCmdCopyBuffer, timed by the device (the copy engine's or the queue's time for it).
 class TransferCase : public Case {
@@ -276,8 +326,8 @@ class OnChipCase : public Case {
     MeasureDispatches(
         state, *context_, name_, [&](Commands& c, uint32_t) { on_chip_->Record(c); }, 1,
         {.elements = on_chip_->cell_steps(), .roofline = false});
-    // Registers and shared memory beside the simulation's own (its entries carry the same
-    // statistics): a ceiling compiled to more registers holds fewer workgroups an SM.
+    // Registers and shared memory: the simulation's own pipeline, so its entries carry the same
+    // statistics (an earlier build of its own compiled to more registers and was no ceiling).
     for (const PipelineStatistic& stat : PipelineStatistics(*context_, on_chip_->spec())) {
       state.counters["stat:" + stat.name] = stat.value;
     }
@@ -296,6 +346,7 @@ std::unique_ptr<Case> Make(Suite& suite, const Variant& variant, const Point& po
     case Kind::kShared: return std::make_unique<ExchangeCase>(suite, variant, point);
     case Kind::kDispatchAlone:
     case Kind::kDispatchDependent: return std::make_unique<DispatchCase>(suite, variant, point);
+    case Kind::kReadDispatch: return std::make_unique<ReadDispatchCase>(suite, variant, point);
     case Kind::kUpload:
     case Kind::kDownload: return std::make_unique<TransferCase>(suite, variant, point);
     case Kind::kOnChip: return std::make_unique<OnChipCase>(suite, variant, point);
@@ -327,6 +378,14 @@ const Family<Variant>& Descriptor() {
     return Variant{.name = std::move(name), .kind = kind, .memory = memory, .domains = {{1u << 24, 1}},
                    .test_domains = {{1000, 1}}};
   };
+  // A read of the reduction family's images (its five domains, vec4 pixels), at the read kernel's
+  // best workgroup on the H200, with 8 loads an invocation and trip (the roofline's), 2 or 1.
+  auto read_dispatch = [&](uint32_t loads) {
+    return Variant{.name = fmt::format("read_dispatch_loads{}", loads), .kind = Kind::kReadDispatch, .loads = loads,
+                   .workgroups = kWorkgroup,
+                   .domains = {{640, 480}, {1280, 720}, {1920, 1080}, {3840, 2160}, {7680, 4320}},
+                   .test_domains = {{97, 61}}};
+  };
   // A fused Gray-Scott kernel's instruction mix, over the grids of the family's two domains; the
   // test at a CPU device's subgroup size (a row is one subgroup), where the table's 32 is refused.
   auto on_chip = [](std::string of, Extent workgroup) {
@@ -343,6 +402,9 @@ const Family<Variant>& Descriptor() {
                    compute("shared_read", Kind::kShared),
                    dispatch("dispatch_alone", Kind::kDispatchAlone),
                    dispatch("dispatch_dependent", Kind::kDispatchDependent),
+                   read_dispatch(8),
+                   read_dispatch(2),
+                   read_dispatch(1),
                    transfer("upload_uncached", Kind::kUpload, Memory::kHostUncached),
                    transfer("upload_cached", Kind::kUpload, Memory::kHostCached),
                    transfer("download_uncached", Kind::kDownload, Memory::kHostUncached),

@@ -143,6 +143,15 @@ class Simulation {
   // been handled, since host work is part of what is measured.
   void MeasureImages(benchmark::State& state, const std::string& key, uint32_t total, uint32_t image, bool sum);
 
+  // The instruction-mix ceiling's dispatch (OnChip): one pass of the variant's steps from state 0
+  // into state 1 over `grid` workgroups, each advancing the tile of its ID's `group_mask` bits
+  // (fused_shuffle.comp; the other kernels ignore the mask and take their own ID's tile).
+  void RecordMaskedPass(Commands& c, const std::array<uint32_t, 3>& grid, uint32_t group_mask) const;
+  // Resets with state 1 poisoned, runs RecordMaskedPass once and returns state 1.
+  State MaskedPass(const std::array<uint32_t, 3>& grid, uint32_t group_mask);
+  // The kernel, for its pipeline statistics.
+  const KernelSpec& spec() const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> s_;
@@ -157,20 +166,20 @@ Comparison CompareWithReference(const State& initial, const State& got, uint32_t
 Comparison Check(Context& context, const Variant& variant, Extent workgroup, Extent domain = kCheckDomain,
                  uint32_t steps = kCheckSteps);
 
-// The instruction-mix ceiling of a fused variant whose rows are subgroups (ceiling/grayscott_on_chip):
-// the variant's own kernel built with ON_CHIP (fused_shuffle.comp), dispatched over the grid of
-// tiles of `domain`, where each workgroup loads one of 256 identical copies of one tile and writes
-// its output cells into the same copy of the output, all of which the L2 keeps. A dispatch then
-// runs the kernel's instructions (loads, shuffles, barriers, the update, stores) for the domain's
-// cells without their DRAM traffic: the most a simulation pass of this kernel could do if memory
-// cost no more than the L2.
+// The instruction-mix ceiling of a fused variant whose rows are subgroups (ceiling/<variant>_on_chip):
+// the simulation's own pipeline (the same SPIR-V, so the same registers), dispatched over the grid
+// of `domain`'s tiles with the workgroup IDs masked to their low 4 bits. Every workgroup runs a
+// simulation pass's instructions (loads, shuffles, barriers, the update, stores) on one of 16 x 16
+// tiles, a domain the L2 keeps, so the dispatch does the domain's work without its DRAM traffic:
+// what a simulation pass of this kernel could do if memory cost no more than the L2. Workgroups
+// that share a tile write the same values to the same cells; the result is that small domain's
+// pass, checked against the plain loop.
 class OnChip {
  public:
   OnChip(Context& context, const Variant& variant, Extent workgroup, Extent domain);
   ~OnChip();
-  // One dispatch from a seeded tile, its output cells against the plain loop's after the variant's
-  // steps on the same tile (the output is `steps` cells in from the tile's edge, where the tile's
-  // own boundary has not reached).
+  // One masked dispatch from the seeded 16 x 16 tiles' domain (fewer where the grid is smaller),
+  // against the plain loop's pass of the variant's steps on that domain.
   Comparison Check();
   // One dispatch of the variant's steps over the domain's grid.
   void Record(Commands& c) const;

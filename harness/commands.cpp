@@ -29,10 +29,15 @@ void Commands::Barrier() {
   using S = vk::PipelineStageFlagBits;
   using A = vk::AccessFlagBits;
   vk::MemoryBarrier barrier{.srcAccessMask = A::eShaderWrite | A::eTransferWrite,
-                            .dstAccessMask = A::eShaderRead | A::eShaderWrite | A::eTransferRead |
-                                             A::eTransferWrite | A::eHostRead};
-  cb_->pipelineBarrier(S::eComputeShader | S::eTransfer, S::eComputeShader | S::eTransfer | S::eHost, {},
-                       barrier, {}, {});
+                            .dstAccessMask = A::eShaderRead | A::eShaderWrite | A::eTransferRead | A::eTransferWrite};
+  cb_->pipelineBarrier(S::eComputeShader | S::eTransfer, S::eComputeShader | S::eTransfer, {}, barrier, {}, {});
+}
+
+void Commands::HostBarrier() {
+  using S = vk::PipelineStageFlagBits;
+  using A = vk::AccessFlagBits;
+  vk::MemoryBarrier barrier{.srcAccessMask = A::eShaderWrite | A::eTransferWrite, .dstAccessMask = A::eHostRead};
+  cb_->pipelineBarrier(S::eComputeShader | S::eTransfer, S::eHost, {}, barrier, {}, {});
 }
 
 void Commands::Fill(const Buffer& buffer, uint32_t word, uint64_t offset, uint64_t bytes) {

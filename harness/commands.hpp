@@ -34,8 +34,15 @@ class Commands {
 
   // Makes every earlier shader or transfer write visible to every later shader or transfer
   // access. Between two dispatches it also makes the second wait for the first, so a timed batch
-  // measures kernels one after another, never overlapped.
+  // measures kernels one after another, never overlapped. The host is not in it: on an H200 a
+  // barrier that also made the writes available to the host cost 1.0 us more a dependent dispatch
+  // (3.10 against 2.06 us, docs/perf-notes.md, Ceilings (13)), which no application pays between two
+  // kernels.
   void Barrier();
+  // Makes every earlier shader or transfer write available to the host's reads: the end of every
+  // command buffer csbench submits (Context::Run, TimedBatch, PipelinedBatches), before the fence
+  // the host waits on.
+  void HostBarrier();
 
   // Fills `bytes` bytes (0: to the end) from `offset` with the 32-bit word `word`.
   void Fill(const Buffer& buffer, uint32_t word, uint64_t offset = 0, uint64_t bytes = 0);

@@ -357,7 +357,7 @@ void Context::Run(const std::function<void(Commands&)>& record) {
   // this one wrote once the fence has signalled.
   commands.Barrier();
   record(commands);
-  commands.Barrier();
+  commands.HostBarrier();
   command_buffer.end();
   SubmitAndWait(command_buffer);
 }

@@ -23,7 +23,7 @@ PipelinedBatches::PipelinedBatches(Context& context, uint32_t count,
     Commands commands(context, cb);
     commands.Barrier();
     record(commands, i);
-    commands.Barrier();
+    commands.HostBarrier();
     cb.end();
     fences_.push_back(CSBENCH_VK(vk::raii::Fence(device, vk::FenceCreateInfo{})));
   }

@@ -16,6 +16,7 @@
 #include "harness/commands.hpp"
 #include "harness/context.hpp"
 #include "harness/error.hpp"
+#include "harness/family.hpp"
 #include "harness/fork_join.hpp"
 #include "harness/kernel.hpp"
 #include "harness/ledger.hpp"
@@ -23,13 +24,6 @@
 #include "harness/timing.hpp"
 
 namespace csbench {
-namespace {
-
-// Elements each invocation of read.comp reads per trip (its kLoads).
-constexpr uint32_t kReadLoads = 8;
-
-}  // namespace
-
 // The source of a copy of `bytes`: random words from a hash of each index, made on the host's
 // threads (one generator's stream took 0.4 s of each 512 MiB case, and a read's check downloaded
 // the whole source again); a copy and a read do not depend on what the words are.
@@ -48,13 +42,27 @@ std::vector<uint32_t> SourceWords(uint64_t bytes) {
 
 double CopyGBs(uint64_t bytes, double seconds) { return 2.0 * static_cast<double>(bytes) / seconds * 1e-9; }
 
-Copier::Copier(Context& context, uint64_t bytes, uint32_t workgroup, Access access)
-    : context_(&context), bytes_(bytes), workgroup_(workgroup), access_(access) {
+Copier::Copier(Context& context, uint64_t bytes, uint32_t workgroup, Access access, uint32_t copies, uint32_t loads)
+    : context_(&context),
+      bytes_(bytes),
+      workgroup_(workgroup),
+      access_(access),
+      copies_(copies),
+      loads_(loads),
+      stride_(RotatingInput::Stride(context, bytes)) {
   Require(bytes % 16 == 0, "a copy of whole vec4 elements");
   Require(access == Access::kCopy || workgroup > 0, "a read needs the read kernel's workgroup");
+  Require(copies >= 1 && (copies == 1 || access == Access::kRead), "only a read rotates copies of its source");
+  Require(loads >= 1 && loads <= 16, "the read kernel's loads a trip: 1 to 16");
+  RequireMemory(context, stride_ * copies);
   const std::vector<uint32_t> data = SourceWords(bytes);
-  src_ = std::make_unique<Buffer>(context, bytes);
+  src_ = std::make_unique<Buffer>(context, copies == 1 ? bytes : stride_ * copies);
   src_->Upload(std::as_bytes(std::span(data)));
+  if (copies > 1) {
+    context.Run([&](Commands& c) {
+      for (uint32_t i = 1; i < copies; ++i) c.Copy(*src_, 0, *src_, i * stride_, bytes);
+    });
+  }
   if (workgroup == 0) {
     dst_ = std::make_unique<Buffer>(context, bytes);
     return;
@@ -63,15 +71,19 @@ Copier::Copier(Context& context, uint64_t bytes, uint32_t workgroup, Access acce
   kernel_ = std::make_unique<Kernel>(
       context, KernelSpec{.label = fmt::format("{} wg{}", read ? "read_kernel" : "copy_kernel", workgroup),
                           .source = read ? "roofline/read.comp" : "roofline/copy.comp",
+                          .defines = read ? std::vector<Define>{{"LOADS", std::to_string(loads)}} : std::vector<Define>{},
                           .local_size = {workgroup, 1, 1},
                           .bindings = 2,
-                          .push_bytes = 2 * sizeof(uint32_t)});
+                          .push_bytes = 3 * sizeof(uint32_t)});
   // Whole 256-byte blocks, so that every window's dynamic offset is aligned.
   window_bytes_ = std::min<uint64_t>(bytes, context.info().max_storage_buffer_range / 256 * 256);
   Require(bytes % 256 == 0 || window_bytes_ == bytes, "a windowed copy needs whole 256-byte blocks");
-  // The read kernel takes blocks of kReadLoads elements per invocation.
+  RequireSupport(copies == 1 || window_bytes_ == bytes,
+                 fmt::format("a rotated read of {} MiB is larger than the device's maxStorageBufferRange ({} MiB)",
+                             bytes >> 20, context.info().max_storage_buffer_range >> 20));
+  // The read kernel takes blocks of `loads` elements per invocation.
   const auto window_count = static_cast<uint32_t>(window_bytes_ / 16);
-  groups_ = CappedGroups(read ? (window_count + kReadLoads - 1) / kReadLoads : window_count, workgroup);
+  groups_ = CappedGroups(read ? (window_count + loads - 1) / loads : window_count, workgroup);
   // A read writes one word per workgroup; only the source's offset moves from window to window.
   const uint64_t dst_bytes = read ? uint64_t{groups_} * sizeof(uint32_t) : bytes;
   dst_ = std::make_unique<Buffer>(context, dst_bytes);
@@ -81,7 +93,7 @@ Copier::Copier(Context& context, uint64_t bytes, uint32_t workgroup, Access acce
 
 Copier::~Copier() = default;
 
-void Copier::Record(Commands& c) const {
+void Copier::Record(Commands& c, uint32_t copy) const {
   if (workgroup_ == 0) {
     c.Copy(*src_, 0, *dst_, 0, bytes_);
     return;
@@ -92,8 +104,9 @@ void Copier::Record(Commands& c) const {
     uint64_t offset = std::min(start, bytes_ - window_bytes_);
     if (start > 0) c.Barrier();
     const auto dst_offset = static_cast<uint32_t>(access_ == Access::kRead ? 0 : offset);
-    std::array<uint32_t, 2> offsets{static_cast<uint32_t>(offset), dst_offset};
-    std::array<uint32_t, 2> push{count, static_cast<uint32_t>((start - offset) / 16)};
+    const uint64_t source = offset + (copy % copies_) * stride_;
+    std::array<uint32_t, 2> offsets{static_cast<uint32_t>(source), dst_offset};
+    std::array<uint32_t, 3> push{count, static_cast<uint32_t>((start - offset) / 16), start > 0 ? 1u : 0u};
     c.Dispatch(*kernel_, *bindings_, {groups_, 1, 1}, offsets, push);
   }
 }
@@ -101,13 +114,13 @@ void Copier::Record(Commands& c) const {
 namespace {
 
 // Each workgroup's XOR of the 32-bit words Copier::Record has it read from `words`: read.comp's
-// blocks of kReadLoads x workgroup elements, dealt to the workgroups in turn, window by window.
+// blocks of `loads` x workgroup elements, dealt to the workgroups in turn, window by window.
 std::vector<uint32_t> FoldedByGroup(std::span<const uint32_t> words, uint64_t window_bytes, uint32_t groups,
-                                    uint32_t workgroup) {
+                                    uint32_t workgroup, uint32_t loads) {
   std::vector<uint32_t> folded(groups, 0);
   const uint64_t total = words.size() / 4;  // vec4 elements
   const uint64_t window = window_bytes / 16;
-  const uint64_t block = uint64_t{kReadLoads} * workgroup;
+  const uint64_t block = uint64_t{loads} * workgroup;
   for (uint64_t start = 0; start < total; start += window) {
     const uint64_t offset = std::min(start, total - window);
     const uint64_t first = start - offset;
@@ -123,16 +136,16 @@ std::vector<uint32_t> FoldedByGroup(std::span<const uint32_t> words, uint64_t wi
 
 bool Copier::Check() const {
   if (access_ == Access::kRead) {
-    // The words start at zero (Record XORs into them); a word the kernel never writes stays 0,
-    // which a random source's XOR is not.
+    // The first window stores each word, the later ones XOR into it: a word the kernel never
+    // writes keeps the poison.
     context_->Run([&](Commands& c) {
-      c.Fill(*dst_, 0);
+      c.Fill(*dst_, kPoison);
       c.Barrier();
       Record(c);
     });
     std::vector<uint32_t> got(groups_);
     dst_->Download(std::as_writable_bytes(std::span(got)));
-    return got == FoldedByGroup(SourceWords(bytes_), window_bytes_, groups_, workgroup_);
+    return got == FoldedByGroup(SourceWords(bytes_), window_bytes_, groups_, workgroup_, loads_);
   }
   context_->Run([&](Commands& c) {
     c.Fill(*dst_, kPoison);

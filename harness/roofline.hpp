@@ -61,14 +61,23 @@ class Commands;
 class Kernel;
 class Bindings;
 
+// Elements each invocation of the read kernel (read.comp) loads a trip, before it uses any: the
+// roofline's choice.
+inline constexpr uint32_t kReadLoads = 8;
+
 // A device-to-device copy of `bytes` random bytes: by vkCmdCopyBuffer (workgroup 0) or by the
 // copy kernel with that many invocations per workgroup; or, with Access::kRead, a read of them
-// by the read kernel.
+// by the read kernel, `loads` elements an invocation and trip, from one of `copies` copies of
+// the source (a read that fits one binding window), so that successive reads of a small source
+// come from memory, not the last-level cache.
 class Copier {
  public:
-  Copier(Context& context, uint64_t bytes, uint32_t workgroup, Access access = Access::kCopy);
+  Copier(Context& context, uint64_t bytes, uint32_t workgroup, Access access = Access::kCopy, uint32_t copies = 1,
+         uint32_t loads = kReadLoads);
   ~Copier();
-  void Record(Commands& commands) const;
+  // One copy, or one read of copy `copy % copies()`.
+  void Record(Commands& commands, uint32_t copy = 0) const;
+  uint32_t copies() const { return copies_; }
   // Copies once into a poisoned destination and compares it with the source, byte for byte; a
   // read compares each workgroup's XOR of what it read with the CPU's.
   bool Check() const;
@@ -81,6 +90,9 @@ class Copier {
   uint64_t bytes_;
   uint32_t workgroup_;
   Access access_;
+  uint32_t copies_;
+  uint32_t loads_;
+  uint64_t stride_;  // bytes between the source's copies
   uint32_t groups_ = 0;
   uint64_t window_bytes_ = 0;
   std::unique_ptr<Buffer> src_, dst_;

@@ -47,7 +47,7 @@ TimedBatch::TimedBatch(Context& context, const std::function<void(Commands&)>& r
   }
   record(commands);
   if (context.gpu_timer()) cb.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, *queries_, 1);
-  commands.Barrier();
+  commands.HostBarrier();
   cb.end();
 }
 

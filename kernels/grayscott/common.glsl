@@ -14,7 +14,9 @@
 //   set from kernels/grayscott/reference.hpp, their only definition (the defaults here are copies).
 // Bindings: 0 U in, 1 V in (read), 2 U out, 3 V out (written); one plane each.
 // Push constants: width, height (the domain), stride (floats per row), lead (floats before row -1),
-//   steps (the steps this dispatch advances: 1, except in kernels that fuse several, fused.comp).
+//   steps (the steps this dispatch advances: 1, except in kernels that fuse several, fused.comp);
+//   group_mask (the bits of the workgroup ID a kernel's tile is taken from, fused_shuffle.comp:
+//   all ones in a simulation, which the other kernels do not read).
 
 #ifndef STORAGE_TYPE
 #define STORAGE_TYPE float
@@ -41,6 +43,7 @@ layout(push_constant) uniform Parameters {
   uint stride;
   uint lead;
   uint steps;
+  uint group_mask;
 };
 
 ivec2 Domain() { return ivec2(width, height); }

@@ -1,15 +1,20 @@
 #version 450
 // The read ceiling: every vec4 element [first, count) of the bound window is read once, a block
-// of 8 x the workgroup's size per workgroup and trip, and folded with XOR (exact and order-free, so the check can
-// compare bit for bit and no compiler can drop a load). Each workgroup folds its invocations in
-// shared memory and one invocation XORs the result into the workgroup's own word, so a dispatch
+// of LOADS x the workgroup's size per workgroup and trip, and folded with XOR (exact and
+// order-free, so the check can compare bit for bit and no compiler can drop a load). Each workgroup folds its invocations in
+// shared memory and one invocation stores the result in the workgroup's own word, so a dispatch
 // writes 4 bytes per workgroup, nothing next to what it reads. Copies larger than the device's
-// maxStorageBufferRange are read in windows, one dispatch each, into the same words.
+// maxStorageBufferRange are read in windows, one dispatch each, the later ones XORing into the
+// same words (`accumulate`). The first window only stores: reading the word back first cost each
+// workgroup one more round trip to memory at its end, which a small read's time showed (an
+// H200's reduction of a 640x480 image ran in 4.57 us, this read of it in 4.90).
 //
-// Macros: none.
+// Macros: LOADS  elements each invocation loads a trip before it uses any (8 unless defined: the
+//                roofline's; a read of a small image does better with fewer, so more invocations).
 // Specialization constants: 0 local size x.
 // Bindings: 0 source uvec4[], 1 one uint per workgroup.
-// Push constants: count, first (vec4 elements of the window).
+// Push constants: count, first (vec4 elements of the window); accumulate (0: store the folded
+//   word, else XOR it into the stored one).
 layout(local_size_x_id = 0) in;
 
 layout(std430, binding = 0) readonly buffer Source { uvec4 src[]; };
@@ -17,7 +22,12 @@ layout(std430, binding = 1) buffer Folded { uint folded[]; };
 layout(push_constant) uniform Parameters {
   uint count;
   uint first;
+  uint accumulate;
 };
+
+#ifndef LOADS
+#define LOADS 8
+#endif
 
 shared uint partial[gl_WorkGroupSize.x];
 
@@ -26,7 +36,7 @@ void main() {
   // is used: a read has no store to overlap with, so only loads in flight hide memory latency
   // (a grid-stride loop of one load per trip reached 97% of the copy roofline on an H100, while a
   // reduction reading four pixels per invocation reached 103%).
-  const uint kLoads = 8;
+  const uint kLoads = LOADS;
   const uint lane = gl_LocalInvocationID.x;
   const uint block = gl_WorkGroupSize.x * kLoads;
   uvec4 acc = uvec4(0);
@@ -50,5 +60,5 @@ void main() {
     if (lane < s) partial[lane] ^= partial[lane + s];
     barrier();
   }
-  if (lane == 0) folded[gl_WorkGroupID.x] ^= partial[0];
+  if (lane == 0) folded[gl_WorkGroupID.x] = accumulate != 0 ? folded[gl_WorkGroupID.x] ^ partial[0] : partial[0];
 }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <set>
 #include <utility>
@@ -112,27 +113,63 @@ TEST(GrayScottCheck, CatchesAWrongFusedKernel) {
   testing::ExpectNoNewValidationMessages();
 }
 
-// The on-chip ceiling of fused6_shuffle12 (ceiling/fused6_shuffle12_on_chip): its output tile
-// matches the plain loop on the same tile in every copy the grid's workgroups write (several
-// tiles a side, so several workgroups), and a kernel off by 1e-4 a step does not pass. A plain
-// variant is refused.
-TEST(GrayScottOnChip, MatchesThePlainLoopOnItsTileAndCatchesAWrongKernel) {
+// The on-chip ceiling of fused6_shuffle12 (ceiling/fused6_shuffle12_on_chip): the simulation's
+// own pipeline over the grid of a domain of 17 tiles a row, its workgroup IDs masked to 16 x 16
+// tiles, matches the plain loop's pass over those tiles' domain, and a kernel off by 1e-4 a step
+// does not pass. A plain variant is refused.
+TEST(GrayScottOnChip, MatchesThePlainLoopOnItsTilesAndCatchesAWrongKernel) {
   Context* context = testing::SharedContext();
   if (context == nullptr) GTEST_SKIP() << "no Vulkan device";
   Variant variant = Named("fused6_shuffle12");
   const std::optional<Extent> workgroup = OnDevice(variant, variant.workgroups.front(), context->info());
   if (!workgroup) GTEST_SKIP() << "the device's compute subgroups vary in size";
-  OnChip on_chip(*context, variant, *workgroup, {131, 97});
+  const uint32_t output_x = 2 * workgroup->x - 2 * variant.steps;
+  const Extent domain{17 * output_x + 5, 97};  // 18 tiles a row: the mask folds two onto others
+  OnChip on_chip(*context, variant, *workgroup, domain);
   const Comparison right = on_chip.Check();
   EXPECT_TRUE(right.passed) << right.message;
   // The cell-steps of a simulation pass over the same grid: the domain's cells, 6 steps.
-  EXPECT_EQ(on_chip.cell_steps(), 131.0 * 97 * 6);
+  EXPECT_EQ(on_chip.cell_steps(), static_cast<double>(domain.x) * domain.y * 6);
   variant.defines.push_back({"INJECT_ERROR", "1"});
-  const Comparison wrong = OnChip(*context, variant, *workgroup, {131, 97}).Check();
+  const Comparison wrong = OnChip(*context, variant, *workgroup, domain).Check();
   EXPECT_FALSE(wrong.passed);
   EXPECT_GT(wrong.max_relative_error, 10 * kTolerance);
-  EXPECT_NE(wrong.message.find("on-chip tile"), std::string::npos) << wrong.message;
+  EXPECT_NE(wrong.message.find("ceiling's tiles"), std::string::npos) << wrong.message;
   EXPECT_THROW(OnChip(*context, Named("fused4"), {64, 4}, {131, 97}), Error);
+  testing::ExpectNoNewValidationMessages();
+}
+
+// The kernel honours the mask: with a mask of 0, every workgroup of a 3 x 2 grid advances tile
+// (0, 0), whose output cells match the plain loop's pass, and no other cell is written (a kernel
+// that ignored the mask would write them all, and the ceiling would time a simulation pass).
+TEST(GrayScottOnChip, EveryWorkgroupTakesTheTileOfItsMaskedId) {
+  Context* context = testing::SharedContext();
+  if (context == nullptr) GTEST_SKIP() << "no Vulkan device";
+  const Variant variant = Named("fused6_shuffle12");
+  const std::optional<Extent> workgroup = OnDevice(variant, variant.workgroups.front(), context->info());
+  if (!workgroup) GTEST_SKIP() << "the device's compute subgroups vary in size";
+  const Extent output{2 * workgroup->x - 2 * variant.steps, workgroup->y * variant.cells.y - 2 * variant.steps};
+  const Extent domain{3 * output.x, 2 * output.y};
+  const State initial = InitialState(domain.x, domain.y, {0, 0, domain.x, domain.y}, kSeed);
+  Simulation simulation(*context, variant, *workgroup, initial);
+  const State got = simulation.MaskedPass({3, 2, 1}, 0);
+  State want = initial;
+  State scratch = initial;
+  Simulate(want, scratch, variant.steps);
+  uint32_t written = 0;
+  uint32_t wrong = 0;
+  for (uint32_t y = 0; y < domain.y; ++y) {
+    for (uint32_t x = 0; x < domain.x; ++x) {
+      const size_t i = initial.layout.Index(x, y);
+      if (x < output.x && y < output.y) {
+        wrong += std::abs(got.v[i] - want.v[i]) > 1e-5f || std::abs(got.u[i] - want.u[i]) > 1e-5f;
+      } else {
+        written += !std::isnan(got.u[i]) || !std::isnan(got.v[i]);
+      }
+    }
+  }
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_EQ(written, 0u);
   testing::ExpectNoNewValidationMessages();
 }
 

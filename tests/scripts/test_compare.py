@@ -381,6 +381,19 @@ class NonsenseTest(CompareTestCase):
     def test_zero_rate(self):
         self.check({"Gelem/s": 0.0}, reason="Gelem/s is 0.0")
 
+    def test_zero_bandwidth_of_an_entry_that_moves_no_bytes(self):
+        # ceiling/dispatch_dependent and the instruction-mix ceiling declare no bytes: GB/s = 0
+        # beside a positive Gelem/s is no nonsense, in the run or in the baseline.
+        bad = self.write("nobytes.json", values={SLOW: {"GB/s": 0.0}})
+        status, out, err = self.compare(bad)
+        self.assertNotIn("nonsense", err)
+        self.assertNotEqual(verdicts(out)[SLOW], "ERROR")
+        status, out, err = run_main(self.write("run.json", seed=2), "--baseline", bad)
+        self.assertNotIn("nonsense", err)
+        self.assertNotEqual(verdicts(out)[SLOW], "ERROR")
+        # Without a positive Gelem/s beside it, it still is.
+        self.check({"GB/s": 0.0, "Gelem/s": 0.0}, reason="is 0.0")
+
     def test_missing_counter(self):
         self.check({"Gelem/s": None}, reason="counter Gelem/s missing (the baseline has it)")
 

@@ -681,7 +681,8 @@ OnChip::OnChip(Context& context, const Variant& variant, Extent workgroup, Exten
   // The tiles the masked IDs reach: all of a small grid's, else 16 a side, whole tiles, so that the
   // masked grid's pass over them is a simulation pass of their domain.
   const Extent tiles{std::min(s_->grid[0], kOnChipTiles), std::min(s_->grid[1], kOnChipTiles)};
-  s_->initial = InitialState(tiles.x * output.x, tiles.y * output.y, {0, 0, tiles.x * output.x, tiles.y * output.y}, kSeed);
+  const Extent cells{tiles.x * output.x, tiles.y * output.y};
+  s_->initial = InitialState(cells.x, cells.y, {0, 0, cells.x, cells.y}, kSeed);
   s_->simulation = std::make_unique<Simulation>(context, variant, workgroup, s_->initial);
 }
 

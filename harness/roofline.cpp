@@ -71,7 +71,8 @@ Copier::Copier(Context& context, uint64_t bytes, uint32_t workgroup, Access acce
   kernel_ = std::make_unique<Kernel>(
       context, KernelSpec{.label = fmt::format("{} wg{}", read ? "read_kernel" : "copy_kernel", workgroup),
                           .source = read ? "roofline/read.comp" : "roofline/copy.comp",
-                          .defines = read ? std::vector<Define>{{"LOADS", std::to_string(loads)}} : std::vector<Define>{},
+                          .defines = read ? std::vector<Define>{{"LOADS", std::to_string(loads)}}
+                                          : std::vector<Define>{},
                           .local_size = {workgroup, 1, 1},
                           .bindings = 2,
                           .push_bytes = 3 * sizeof(uint32_t)});

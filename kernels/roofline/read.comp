@@ -1,13 +1,14 @@
 #version 450
 // The read ceiling: every vec4 element [first, count) of the bound window is read once, a block
 // of LOADS x the workgroup's size per workgroup and trip, and folded with XOR (exact and
-// order-free, so the check can compare bit for bit and no compiler can drop a load). Each workgroup folds its invocations in
-// shared memory and one invocation stores the result in the workgroup's own word, so a dispatch
-// writes 4 bytes per workgroup, nothing next to what it reads. Copies larger than the device's
-// maxStorageBufferRange are read in windows, one dispatch each, the later ones XORing into the
-// same words (`accumulate`). The first window only stores: reading the word back first cost each
-// workgroup one more round trip to memory at its end, which a small read's time showed (an
-// H200's reduction of a 640x480 image ran in 4.57 us, this read of it in 4.90).
+// order-free, so the check can compare bit for bit and no compiler can drop a load). Each
+// workgroup folds its invocations in shared memory and one invocation stores the result in the
+// workgroup's own word, so a dispatch writes 4 bytes per workgroup, nothing next to what it
+// reads. Copies larger than the device's maxStorageBufferRange are read in windows, one dispatch
+// each, the later ones XORing into the same words (`accumulate`). The first window only stores:
+// reading the word back first cost each workgroup one more round trip to memory at its end,
+// which a small read's time showed (an H200's reduction of a 640x480 image ran in 4.57 us, this
+// read of it in 4.90).
 //
 // Macros: LOADS  elements each invocation loads a trip before it uses any (8 unless defined: the
 //                roofline's; a read of a small image does better with fewer, so more invocations).

@@ -229,6 +229,10 @@ const Family<Variant>& Descriptor() {
        .fetch = {8, 2}, .workgroups = {{16, 64}}},
       {.name = "subgroup", .source = "reduction/subgroup.comp", .fetch = {4, 1},
        .workgroups = {{8, 8}, {4, 16}, {8, 32}, {16, 64}}, .needs_subgroup_arithmetic = true},
+      // The subgroup kernel on prefetch2's tiles (2 pixels a work-item, 16x16 at 8x16): the most
+      // work-items, so the most loads in flight, at the small images whose fixed cost decides.
+      {.name = "subgroup_fetch2", .source = "reduction/subgroup.comp", .fetch = {2, 1},
+       .workgroups = {{8, 8}, {8, 16}}, .needs_subgroup_arithmetic = true},
       // The subgroup kernel with each workgroup reducing 4 or 8 tiles of its row in turn: a
       // quarter or an eighth of the workgroups, for the small images' fixed cost a dispatch.
       {.name = "subgroup_tiles4", .source = "reduction/subgroup.comp", .fetch = {4, 1},

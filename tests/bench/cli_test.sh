@@ -22,7 +22,7 @@ check "CPU device default: the quick set, said once" 0 "running the quick defaul
 
 # Filters see the names as printed: '$' anchors, and the list is exactly what a filter selects.
 out=$("$bench" --benchmark_filter='^reduction/.*/domain640x480$' --benchmark_list_tests 2>/dev/null)
-if [[ $(grep -c . <<<"$out") -eq 29 ]] && ! grep -qv 'domain640x480$' <<<"$out"; then
+if [[ $(grep -c . <<<"$out") -eq 31 ]] && ! grep -qv 'domain640x480$' <<<"$out"; then
   echo "ok: \$ anchors the printed names"
 else
   echo "FAIL: \$ anchors the printed names:"; echo "$out" | head; fail=1

@@ -423,9 +423,9 @@ struct Simulation::Impl {
 
 namespace {
 
-// The kernel of `variant` at `workgroup` (`extra` added to the variant's defines), after the
-// device's support for it is checked: subgroup rows, shared memory.
-KernelSpec SpecOf(Context& context, const Variant& variant, Extent workgroup, const std::vector<Define>& extra = {}) {
+// The kernel of `variant` at `workgroup`, after the device's support for it is checked: subgroup
+// rows, shared memory.
+KernelSpec SpecOf(Context& context, const Variant& variant, Extent workgroup) {
   const DeviceInfo& info = context.info();
   if (variant.subgroup_rows) {
     RequireSupport(info.subgroup_shuffle_relative,
@@ -445,7 +445,6 @@ KernelSpec SpecOf(Context& context, const Variant& variant, Extent workgroup, co
           fmt::format("{} at workgroup {}x{} needs {} bytes of shared memory; the device allows {}", variant.name,
                       workgroup.x, workgroup.y, SharedBytes(variant, workgroup), info.max_shared_memory_bytes));
   std::vector<Define> defines = variant.defines;
-  defines.insert(defines.end(), extra.begin(), extra.end());
   defines.push_back({"CELLS_X", std::to_string(variant.cells.x)});
   defines.push_back({"CELLS_Y", std::to_string(variant.cells.y)});
   if (variant.steps > 1) defines.push_back({"STEPS", std::to_string(variant.steps)});

@@ -2,22 +2,22 @@
 made for them, and docs/findings.md's tables."""
 
 import copy
-import io
 import itertools
 import json
 import re
 import sys
 import tempfile
 import unittest
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 FIXTURES = HERE / "fixtures" / "findings"
 sys.path.insert(0, str(REPO / "scripts"))
+sys.path.insert(0, str(HERE / "fixtures"))
 
 import findings  # noqa: E402
+from in_process import run_in_process  # noqa: E402
 from csbench import claims  # noqa: E402
 from csbench.claims import FAILS, HOLDS, SAME, UNMEASURED  # noqa: E402
 
@@ -27,10 +27,7 @@ BY_ID = {r.id: r for r in RULES}
 
 def run_main(*argv):
     """findings.main(argv) in-process: (exit status, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        status = findings.main([str(a) for a in argv])
-    return status, out.getvalue(), err.getvalue()
+    return run_in_process(findings.main, *argv)
 
 
 def verdicts(*paths):

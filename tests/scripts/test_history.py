@@ -1,7 +1,6 @@
 """Tests of scripts/history.py on small runs with known values, and on the stored runs."""
 
 import glob
-import io
 import json
 import lzma
 import os
@@ -11,15 +10,16 @@ import sys
 import tempfile
 import time
 import unittest
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from unittest import mock
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
+sys.path.insert(0, str(HERE / "fixtures"))
 
 import history  # noqa: E402
+from in_process import run_in_process  # noqa: E402
 
 DEVICE = {"device": "Test GPU", "vendor_id": "0x10de", "device_id": "0x2335",
           "driver_version": "2435301632", "driver_info": "580.159.04",
@@ -36,10 +36,7 @@ NOISY_NAME = "reduction/noisy/domain1024x1024"
 
 def run_main(*argv):
     """history.main(argv) in-process: (exit status, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        status = history.main([str(a) for a in argv])
-    return status, out.getvalue(), err.getvalue()
+    return run_in_process(history.main, *argv)
 
 
 def entry(name, time_ns, index, reps, process=None):

@@ -1,12 +1,10 @@
 """Tests of scripts/plot.py and its library (scripts/csbench/charts.py, roofline.py) on synthetic
 Google Benchmark JSON."""
 
-import io
 import json
 import sys
 import tempfile
 import unittest
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -14,6 +12,7 @@ sys.path.insert(0, str(HERE.parent.parent / "scripts"))
 sys.path.insert(0, str(HERE / "fixtures"))
 
 import plot  # noqa: E402
+from in_process import run_in_process  # noqa: E402
 from csbench import charts, roofline, runs  # noqa: E402
 import synth  # noqa: E402
 
@@ -25,10 +24,7 @@ ROOFLINE_RUN = HERE / "fixtures" / "roofline" / "run.json"
 
 def run_main(*argv):
     """plot.main(argv) in-process: (exit status, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        status = plot.main([str(a) for a in argv])
-    return status, out.getvalue(), err.getvalue()
+    return run_in_process(plot.main, *argv)
 
 
 class PlotTest(unittest.TestCase):

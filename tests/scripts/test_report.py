@@ -11,7 +11,7 @@ import sys
 import tempfile
 import time
 import unittest
-from contextlib import redirect_stderr, redirect_stdout
+from contextlib import redirect_stderr
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -19,9 +19,11 @@ from urllib.parse import unquote, urlsplit
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
+sys.path.insert(0, str(HERE / "fixtures"))
 sys.path.insert(0, str(HERE / "fixtures" / "report"))
 
 import history  # noqa: E402
+from in_process import run_in_process  # noqa: E402
 import report_fixture as fx  # noqa: E402
 
 # The elements the report writes (matplotlib's SVG included); any other came from a run file.
@@ -34,10 +36,7 @@ HOSTILE = (fx.HOSTILE_DEVICE, fx.HOSTILE_HOST, fx.HOSTILE_DRIVER, fx.HOSTILE_FAM
 
 def run_main(*argv):
     """history.main(argv) in-process: (exit status, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        status = history.main([str(a) for a in argv])
-    return status, out.getvalue(), err.getvalue()
+    return run_in_process(history.main, *argv)
 
 
 class Page(HTMLParser):

@@ -1,12 +1,10 @@
 """Tests of scripts/table.py (its rows: csbench.runs.load_rows; its tables: csbench.formatting)
 on synthetic Google Benchmark JSON."""
 
-import io
 import lzma
 import sys
 import tempfile
 import unittest
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -15,15 +13,13 @@ sys.path.insert(0, str(HERE / "fixtures"))
 
 import synth  # noqa: E402
 import table  # noqa: E402
+from in_process import run_in_process  # noqa: E402
 from csbench import runs  # noqa: E402
 
 
 def run_main(*argv):
     """table.main(argv) in-process: (exit status, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        status = table.main([str(a) for a in argv])
-    return status, out.getvalue(), err.getvalue()
+    return run_in_process(table.main, *argv)
 
 
 def table_lines(out):

@@ -234,14 +234,17 @@ class DispatchCase : public Case {
 // at the same domain read against the fastest of the loads a trip: at small images that fixed
 // cost is much of their time, and fewer loads an invocation (more invocations) read them sooner.
 class ReadDispatchCase : public Case {
+  // The image's bytes: vec4 pixels.
+  static uint64_t ImageBytes(const Point& point) { return uint64_t{point.domain.x} * point.domain.y * 16; }
+
  public:
   ReadDispatchCase(Suite& suite, const Variant& variant, const Point& point)
       : context_(suite.context),
         name_(point.name),
         pixels_(static_cast<double>(point.domain.x) * point.domain.y),
-        copier_(*context_, uint64_t{point.domain.x} * point.domain.y * 16, point.workgroup.x, Access::kRead,
-                RotationCopies(RotatingInput::Stride(*context_, uint64_t{point.domain.x} * point.domain.y * 16),
-                               RotatingInput::kBudgetBytes, suite.options.cache),
+        copier_(*context_, ImageBytes(point), point.workgroup.x, Access::kRead,
+                RotationCopies(RotatingInput::Stride(*context_, ImageBytes(point)), RotatingInput::kBudgetBytes,
+                               suite.options.cache),
                 variant.loads) {
     RequireWorkgroup(*context_, point.workgroup);
   }

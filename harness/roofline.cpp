@@ -16,7 +16,6 @@
 #include "harness/commands.hpp"
 #include "harness/context.hpp"
 #include "harness/error.hpp"
-#include "harness/family.hpp"
 #include "harness/fork_join.hpp"
 #include "harness/kernel.hpp"
 #include "harness/ledger.hpp"
@@ -43,26 +42,13 @@ std::vector<uint32_t> SourceWords(uint64_t bytes) {
 double CopyGBs(uint64_t bytes, double seconds) { return 2.0 * static_cast<double>(bytes) / seconds * 1e-9; }
 
 Copier::Copier(Context& context, uint64_t bytes, uint32_t workgroup, Access access, uint32_t copies, uint32_t loads)
-    : context_(&context),
-      bytes_(bytes),
-      workgroup_(workgroup),
-      access_(access),
-      copies_(copies),
-      loads_(loads),
-      stride_(RotatingInput::Stride(context, bytes)) {
+    : context_(&context), bytes_(bytes), workgroup_(workgroup), access_(access), loads_(loads) {
   Require(bytes % 16 == 0, "a copy of whole vec4 elements");
   Require(access == Access::kCopy || workgroup > 0, "a read needs the read kernel's workgroup");
   Require(copies >= 1 && (copies == 1 || access == Access::kRead), "only a read rotates copies of its source");
   Require(loads >= 1 && loads <= 16, "the read kernel's loads a trip: 1 to 16");
-  RequireMemory(context, stride_ * copies);
   const std::vector<uint32_t> data = SourceWords(bytes);
-  src_ = std::make_unique<Buffer>(context, copies == 1 ? bytes : stride_ * copies);
-  src_->Upload(std::as_bytes(std::span(data)));
-  if (copies > 1) {
-    context.Run([&](Commands& c) {
-      for (uint32_t i = 1; i < copies; ++i) c.Copy(*src_, 0, *src_, i * stride_, bytes);
-    });
-  }
+  source_ = std::make_unique<RotatingInput>(context, std::as_bytes(std::span(data)), CacheMode::kCold, copies);
   if (workgroup == 0) {
     dst_ = std::make_unique<Buffer>(context, bytes);
     return;
@@ -89,14 +75,16 @@ Copier::Copier(Context& context, uint64_t bytes, uint32_t workgroup, Access acce
   const uint64_t dst_bytes = read ? uint64_t{groups_} * sizeof(uint32_t) : bytes;
   dst_ = std::make_unique<Buffer>(context, dst_bytes);
   bindings_ = std::make_unique<Bindings>(
-      kernel_->Bind({{src_.get(), window_bytes_}, {dst_.get(), read ? dst_bytes : window_bytes_}}));
+      kernel_->Bind({{&source_->buffer(), window_bytes_}, {dst_.get(), read ? dst_bytes : window_bytes_}}));
 }
 
 Copier::~Copier() = default;
 
+uint32_t Copier::copies() const { return source_->copies(); }
+
 void Copier::Record(Commands& c, uint32_t copy) const {
   if (workgroup_ == 0) {
-    c.Copy(*src_, 0, *dst_, 0, bytes_);
+    c.Copy(source_->buffer(), 0, *dst_, 0, bytes_);
     return;
   }
   const uint32_t count = static_cast<uint32_t>(window_bytes_ / 16);
@@ -105,7 +93,7 @@ void Copier::Record(Commands& c, uint32_t copy) const {
     uint64_t offset = std::min(start, bytes_ - window_bytes_);
     if (start > 0) c.Barrier();
     const auto dst_offset = static_cast<uint32_t>(access_ == Access::kRead ? 0 : offset);
-    const uint64_t source = offset + (copy % copies_) * stride_;
+    const uint64_t source = offset + source_->Offset(copy);
     std::array<uint32_t, 2> offsets{static_cast<uint32_t>(source), dst_offset};
     std::array<uint32_t, 3> push{count, static_cast<uint32_t>((start - offset) / 16), start > 0 ? 1u : 0u};
     c.Dispatch(*kernel_, *bindings_, {groups_, 1, 1}, offsets, push);
@@ -153,7 +141,7 @@ bool Copier::Check() const {
     c.Barrier();
     Record(c);
   });
-  return SameBytes(*context_, *src_, *dst_, bytes_);
+  return SameBytes(*context_, source_->buffer(), *dst_, bytes_);
 }
 
 const Roofline& MeasuredRoofline(Context& context) {

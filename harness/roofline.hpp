@@ -57,6 +57,7 @@ std::string ResidentCopyName(double footprint);
 namespace csbench {
 
 class Buffer;
+class RotatingInput;
 class Commands;
 class Kernel;
 class Bindings;
@@ -77,7 +78,7 @@ class Copier {
   ~Copier();
   // One copy, or one read of copy `copy % copies()`.
   void Record(Commands& commands, uint32_t copy = 0) const;
-  uint32_t copies() const { return copies_; }
+  uint32_t copies() const;
   // Copies once into a poisoned destination and compares it with the source, byte for byte; a
   // read compares each workgroup's XOR of what it read with the CPU's.
   bool Check() const;
@@ -90,12 +91,11 @@ class Copier {
   uint64_t bytes_;
   uint32_t workgroup_;
   Access access_;
-  uint32_t copies_;
   uint32_t loads_;
-  uint64_t stride_;  // bytes between the source's copies
   uint32_t groups_ = 0;
   uint64_t window_bytes_ = 0;
-  std::unique_ptr<Buffer> src_, dst_;
+  std::unique_ptr<RotatingInput> source_;  // the source's copies (one but for a rotated read)
+  std::unique_ptr<Buffer> dst_;
   std::unique_ptr<Kernel> kernel_;
   std::unique_ptr<Bindings> bindings_;
 };

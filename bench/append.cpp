@@ -8,14 +8,14 @@
 #include <bit>
 #include <span>
 
-#include "harness/buffer.hpp"
-#include "harness/commands.hpp"
-#include "harness/context.hpp"
-#include "harness/error.hpp"
-#include "harness/kernel.hpp"
-#include "harness/measure.hpp"
-#include "harness/naming.hpp"
-#include "harness/selection.hpp"
+#include "harness/base/error.hpp"
+#include "harness/base/naming.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/measure/selection.hpp"
+#include "harness/vulkan/buffer.hpp"
+#include "harness/vulkan/commands.hpp"
+#include "harness/vulkan/context.hpp"
+#include "harness/vulkan/kernel.hpp"
 #include "kernels/append/reference.hpp"
 
 namespace csbench::append {

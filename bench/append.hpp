@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "harness/family.hpp"
-#include "harness/float_inputs.hpp"
-#include "harness/kernel.hpp"
+#include "harness/family/family.hpp"
+#include "harness/family/float_inputs.hpp"
+#include "harness/vulkan/kernel.hpp"
 
 namespace csbench::append {
 

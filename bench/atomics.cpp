@@ -5,15 +5,16 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <span>
 
-#include "harness/buffer.hpp"
-#include "harness/commands.hpp"
-#include "harness/context.hpp"
-#include "harness/error.hpp"
-#include "harness/kernel.hpp"
-#include "harness/measure.hpp"
-#include "harness/selection.hpp"
+#include "harness/base/error.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/measure/selection.hpp"
+#include "harness/vulkan/buffer.hpp"
+#include "harness/vulkan/commands.hpp"
+#include "harness/vulkan/context.hpp"
+#include "harness/vulkan/kernel.hpp"
 #include "kernels/atomics/reference.hpp"
 
 namespace csbench::atomics {
@@ -195,11 +196,12 @@ void RegisterPlainLoops(Suite& suite, const Point& point) {
     };
     // The float loop is named plain_loop_float in place of plain_loop, at the same coordinates.
     std::string name = point.name;
+    std::optional<Describing> describing;
     if (element == Element::kFloat) {
       name.insert(name.find("/plain_loop/") + 11, "_float");
-      Description described = *Described(point.name);
+      Description described = *DescriptionBeingRegistered();
       described.variant = "plain_loop_float";
-      Describe(name, std::move(described));
+      describing.emplace(std::move(described));
     }
     AddPlainLoop(name, plain);
   }

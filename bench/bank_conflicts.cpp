@@ -5,13 +5,13 @@
 
 #include <algorithm>
 
-#include "harness/buffer.hpp"
-#include "harness/commands.hpp"
-#include "harness/context.hpp"
-#include "harness/error.hpp"
-#include "harness/measure.hpp"
-#include "harness/timing.hpp"
-#include "harness/selection.hpp"
+#include "harness/base/error.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/measure/selection.hpp"
+#include "harness/vulkan/buffer.hpp"
+#include "harness/vulkan/commands.hpp"
+#include "harness/vulkan/context.hpp"
+#include "harness/vulkan/timing.hpp"
 #include "kernels/bank_conflicts/reference.hpp"
 #include "kernels/random.hpp"
 

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "harness/context.hpp"
-#include "harness/float_inputs.hpp"
+#include "harness/family/float_inputs.hpp"
+#include "harness/vulkan/context.hpp"
 
 namespace csbench::barriers {
 namespace {

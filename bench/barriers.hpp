@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/family.hpp"
+#include "harness/family/family.hpp"
 #include "kernels/barriers/reference.hpp"
 
 namespace csbench::barriers {

@@ -5,7 +5,7 @@
 // dispatch adds in a command buffer), and host-device copy bandwidth through each kind of
 // host-visible memory; and a fused Gray-Scott kernel's instruction mix (its own kernel without its
 // DRAM traffic, grayscott::OnChip). The peaks and the dispatch cost that `bound%` is judged against
-// are the same kernels, measured once per run on first use (harness/ceilings.hpp).
+// are the same kernels, measured once per run on first use (harness/measure/ceilings.hpp).
 #include <benchmark/benchmark.h>
 
 #include <fmt/format.h>
@@ -19,18 +19,18 @@
 #include <vector>
 
 #include "bench/grayscott.hpp"
-#include "harness/buffer.hpp"
-#include "harness/ceilings.hpp"
-#include "harness/commands.hpp"
-#include "harness/context.hpp"
-#include "harness/error.hpp"
-#include "harness/family.hpp"
-#include "harness/kernel.hpp"
-#include "harness/measure.hpp"
-#include "harness/pipeline_stats.hpp"
-#include "harness/roofline.hpp"
-#include "harness/suite.hpp"
-#include "harness/timing.hpp"
+#include "harness/base/error.hpp"
+#include "harness/family/family.hpp"
+#include "harness/family/suite.hpp"
+#include "harness/measure/ceilings.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/measure/roofline.hpp"
+#include "harness/vulkan/buffer.hpp"
+#include "harness/vulkan/commands.hpp"
+#include "harness/vulkan/context.hpp"
+#include "harness/vulkan/kernel.hpp"
+#include "harness/vulkan/pipeline_stats.hpp"
+#include "harness/vulkan/timing.hpp"
 #include "kernels/ceiling/reference.hpp"
 
 namespace csbench::ceiling {
@@ -213,7 +213,7 @@ class DispatchCase : public Case {
   void Measure(benchmark::State& state) override {
     const Work work{.elements = 1, .roofline = false};
     if (alone_) {
-      MeasureHostClocked(state, context_, name_, [] {}, [&] { batch_->Run(); }, work);
+      MeasureHostClocked(state, context_, [] {}, [&] { batch_->Run(); }, work);
     } else {
       MeasureDispatches(state, *context_, name_, [&](Commands& c, uint32_t) { empty_->Record(c); }, 1, work);
     }

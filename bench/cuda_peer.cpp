@@ -17,11 +17,11 @@
 #include "bench/cuda/peer.hpp"
 #include "bench/grayscott.hpp"
 #include "bench/reduction.hpp"
-#include "harness/context.hpp"
-#include "harness/error.hpp"
-#include "harness/family.hpp"
-#include "harness/measure.hpp"
-#include "harness/roofline.hpp"
+#include "harness/base/error.hpp"
+#include "harness/family/family.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/measure/roofline.hpp"
+#include "harness/vulkan/context.hpp"
 #include "kernels/reduction/reference.hpp"
 
 namespace csbench::cuda_peer {
@@ -72,7 +72,7 @@ class ReductionCase : public Case {
     peer_.Time(8);
     // The Vulkan variants' strategy (MeasureDispatches) over the peer's CUDA events.
     MeasureTimedBatches(
-        state, suite_->context, name_, [&](uint32_t count) { return peer_.Time(count); }, 8, 1,
+        state, suite_->context, [&](uint32_t count) { return peer_.Time(count); }, 8, 1,
         {.elements = pixels_, .bytes = pixels_ * 16 + 4, .read_only = true});
   }
 
@@ -129,7 +129,7 @@ class GrayScottCase : public Case {
     // reports a rate counter that one side has and the other lacks); its fused twin alike, so that
     // the peers report the same counters.
     MeasureTimedRuns(
-        state, suite_->context, name_, [&] { peer_.Reset(); }, [&] { return peer_.Run(run_.total); },
+        state, suite_->context, [&] { peer_.Reset(); }, [&] { return peer_.Run(run_.total); },
         {.elements = cells_ * run_.total,
          .bytes = grayscott::kBytesPerCellStep * cells_ * run_.total,
          .roofline = false},
@@ -204,7 +204,7 @@ void Register(Suite& suite) {
     fmt::print(stderr, "csbench: CUDA peers built but not run: {}\n", why);
     return;
   }
-  benchmark::AddCustomContext("cuda_peer", Describe());
+  benchmark::AddCustomContext("cuda_peer", ToolkitAndDevice());
   RegisterFamily(suite, ReductionPeer());
   RegisterFamily(suite, GrayScottPeer());
 }

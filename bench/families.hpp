@@ -1,12 +1,12 @@
 // The order in which main registers the families (and a run runs them). Every family declares
-// itself from its descriptor (harness/family.hpp); this list only orders them. A declared family
+// itself from its descriptor (harness/family/family.hpp); this list only orders them. A declared family
 // not named here runs after the others, in name order, so a new family needs no line here.
 #pragma once
 
 #include <string_view>
 
-#include "harness/family.hpp"
-#include "harness/suite.hpp"
+#include "harness/family/family.hpp"
+#include "harness/family/suite.hpp"
 
 namespace csbench {
 

@@ -11,18 +11,18 @@
 #include <optional>
 #include <string>
 
-#include "harness/buffer.hpp"
-#include "harness/commands.hpp"
-#include "harness/context.hpp"
-#include "harness/error.hpp"
-#include "harness/family.hpp"
-#include "harness/fork_join.hpp"
-#include "harness/measure.hpp"
-#include "harness/pipeline_stats.hpp"
-#include "harness/pipelined.hpp"
-#include "harness/roofline.hpp"
-#include "harness/timing.hpp"
-#include "harness/selection.hpp"
+#include "harness/base/error.hpp"
+#include "harness/base/fork_join.hpp"
+#include "harness/family/family.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/measure/roofline.hpp"
+#include "harness/measure/selection.hpp"
+#include "harness/vulkan/buffer.hpp"
+#include "harness/vulkan/commands.hpp"
+#include "harness/vulkan/context.hpp"
+#include "harness/vulkan/pipeline_stats.hpp"
+#include "harness/vulkan/pipelined.hpp"
+#include "harness/vulkan/timing.hpp"
 
 namespace csbench::grayscott {
 namespace {
@@ -114,7 +114,7 @@ class FamilyState {
   std::mutex states_lock_;
   std::map<std::pair<uint32_t, uint32_t>, std::unique_ptr<State>> states_;
   std::map<std::string, Comparison> checks_;
-  std::mutex simulation_lock_;  // cases may be made on the thread ahead (harness/measure.hpp)
+  std::mutex simulation_lock_;  // cases may be made on the thread ahead (harness/measure/measure.hpp)
   std::map<uint64_t, std::shared_ptr<Buffer>> slots_;
   std::shared_ptr<Simulation> simulation_;
   std::string simulation_key_;
@@ -165,9 +165,9 @@ class GpuCase : public Case {
 
   void Measure(benchmark::State& state) override {
     if (mode_ == Mode::kCompute) {
-      simulation_->MeasureCompute(state, name_, run_.total);
+      simulation_->MeasureCompute(state, run_.total);
     } else {
-      simulation_->MeasureImages(state, name_, run_.total, run_.image, mode_ == Mode::kComputeDownloadSum);
+      simulation_->MeasureImages(state, run_.total, run_.image, mode_ == Mode::kComputeDownloadSum);
     }
   }
 
@@ -562,7 +562,7 @@ void Simulation::RunImages(const std::function<void(uint32_t, std::span<const fl
   s_->current = (s_->images->size() * Passes(s_->variant, s_->image)) % 2;
 }
 
-void Simulation::MeasureCompute(benchmark::State& state, const std::string& key, uint32_t total) {
+void Simulation::MeasureCompute(benchmark::State& state, uint32_t total) {
   if (s_->compute == nullptr || s_->compute_total != total) {
     s_->compute.reset();
     s_->compute = std::make_unique<TimedBatch>(*s_->context, [&](Commands& c) { s_->RecordSteps(c, 0, total); });
@@ -571,7 +571,7 @@ void Simulation::MeasureCompute(benchmark::State& state, const std::string& key,
   TimedBatch& timed = *s_->compute;
   const double cells = static_cast<double>(s_->layout.cells());
   MeasureTimedRuns(
-      state, s_->context, key, [&] { Reset(); },
+      state, s_->context, [&] { Reset(); },
       [&] {
         const double seconds = timed.Run();
         s_->current = s_->After(0, total);
@@ -592,7 +592,7 @@ void Simulation::MeasureCompute(benchmark::State& state, const std::string& key,
   for (const PipelineStatistic& stat : *s_->statistics) state.counters["stat:" + stat.name] = stat.value;
 }
 
-void Simulation::MeasureImages(benchmark::State& state, const std::string& key, uint32_t total, uint32_t image,
+void Simulation::MeasureImages(benchmark::State& state, uint32_t total, uint32_t image,
                                bool sum) {
   PrepareImages(total, image);
   const Layout& layout = s_->layout;
@@ -620,7 +620,7 @@ void Simulation::MeasureImages(benchmark::State& state, const std::string& key, 
   };
   const double cells = static_cast<double>(layout.cells());
   MeasureHostClocked(
-      state, s_->context, key, [&] { Reset(); }, run, {.elements = cells * total, .bytes = kBytesPerCellStep * cells * total});
+      state, s_->context, [&] { Reset(); }, run, {.elements = cells * total, .bytes = kBytesPerCellStep * cells * total});
   benchmark::DoNotOptimize(checksum);
   state.counters["images"] = total / image;
   if (sum) state.counters["host_threads"] = threads->threads();

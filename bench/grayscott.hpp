@@ -13,12 +13,12 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/check.hpp"
-#include "harness/commands.hpp"
-#include "harness/family.hpp"
-#include "harness/kernel.hpp"
-#include "harness/naming.hpp"
-#include "harness/suite.hpp"
+#include "harness/base/check.hpp"
+#include "harness/base/naming.hpp"
+#include "harness/family/family.hpp"
+#include "harness/family/suite.hpp"
+#include "harness/vulkan/commands.hpp"
+#include "harness/vulkan/kernel.hpp"
 #include "kernels/grayscott/reference.hpp"
 
 namespace csbench::grayscott {
@@ -60,7 +60,7 @@ const std::vector<Schedule>& Schedules();
 enum class Mode { kCompute, kComputeDownload, kComputeDownloadSum };
 // The modes in the order a run takes those of one simulation: the host-clocked ones first, so that
 // while the compute mode (timed by the device) measures, the next simulation's first case is made
-// ahead (harness/measure.hpp); nothing is made beside a host-clocked loop. The names are the same
+// ahead (harness/measure/measure.hpp); nothing is made beside a host-clocked loop. The names are the same
 // in any order.
 inline constexpr Mode kModes[] = {Mode::kComputeDownload, Mode::kComputeDownloadSum, Mode::kCompute};
 std::string_view ToString(Mode mode);
@@ -137,11 +137,10 @@ class Simulation {
 
   // The timed loops; one iteration is one whole run of `total` steps from the initial state.
   // compute: GPU timestamps around the `total` dispatches of one command buffer.
-  // `key` names the benchmark.
-  void MeasureCompute(benchmark::State& state, const std::string& key, uint32_t total);
+  void MeasureCompute(benchmark::State& state, uint32_t total);
   // compute+download(+sum): the host clock from the first submission until the last image has
   // been handled, since host work is part of what is measured.
-  void MeasureImages(benchmark::State& state, const std::string& key, uint32_t total, uint32_t image, bool sum);
+  void MeasureImages(benchmark::State& state, uint32_t total, uint32_t image, bool sum);
 
   // The instruction-mix ceiling's dispatch (OnChip): one pass of the variant's steps from state 0
   // into state 1 over `grid` workgroups, each advancing the tile of its ID's `group_mask` bits

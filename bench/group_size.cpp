@@ -1,7 +1,7 @@
 #include "bench/group_size.hpp"
 
-#include "harness/context.hpp"
-#include "harness/float_inputs.hpp"
+#include "harness/family/float_inputs.hpp"
+#include "harness/vulkan/context.hpp"
 #include "kernels/group_size/reference.hpp"
 
 namespace csbench::group_size {

@@ -13,17 +13,17 @@
 #include "bench/families.hpp"
 #include "bench/manifest.hpp"
 #include "bench/quick_set.hpp"
-#include "harness/context.hpp"
-#include "harness/device_choice.hpp"
-#include "harness/error.hpp"
-#include "harness/launcher.hpp"
-#include "harness/manifest.hpp"
-#include "harness/measure.hpp"
-#include "harness/report.hpp"
-#include "harness/reporters.hpp"
-#include "harness/run_flags.hpp"
-#include "harness/run_notes.hpp"
-#include "harness/selection.hpp"
+#include "harness/base/error.hpp"
+#include "harness/manifest/manifest.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/measure/run_notes.hpp"
+#include "harness/measure/selection.hpp"
+#include "harness/run/launcher.hpp"
+#include "harness/run/report.hpp"
+#include "harness/run/reporters.hpp"
+#include "harness/run/run_flags.hpp"
+#include "harness/vulkan/context.hpp"
+#include "harness/vulkan/device_choice.hpp"
 
 namespace {
 
@@ -96,7 +96,7 @@ csbench::Selection ChooseSelection(const csbench::RunFlags& flags, const csbench
   return selection;
 }
 
-// One run per device of --device=all or a list (harness/launcher.hpp); exit code 2 for a list
+// One run per device of --device=all or a list (harness/run/launcher.hpp); exit code 2 for a list
 // that names nothing or output files that would collide.
 int RunOnSeveralDevices(const std::vector<std::string>& command_line, const csbench::Options& options,
                         const csbench::RunFlags& flags) {
@@ -184,7 +184,7 @@ int main(int argc, char** argv) {
                                                    m.path.string(), m.name)};
         }
       }
-      csbench::manifest::Describe(std::move(m));
+      csbench::manifest::Adopt(std::move(m));
     }
   } catch (const csbench::ManifestError& e) {
     fmt::print(stderr, "csbench: {}\n", e.message);
@@ -222,9 +222,9 @@ int main(int argc, char** argv) {
   }
 
   csbench::KeepSamples(options.samples);
-  // A device-timed call samples until its samples add up to the minimum time (harness/measure.hpp).
+  // A device-timed call samples until its samples add up to the minimum time (harness/measure/measure.hpp).
   csbench::SetMinSampleSeconds(std::stod(flags.min_time));
-  // Cases made ahead on a second thread on a GPU timed by its timestamps (harness/measure.hpp);
+  // Cases made ahead on a second thread on a GPU timed by its timestamps (harness/measure/measure.hpp);
   // CSBENCH_PREFETCH=0 turns it off (for a run that compares the two), =1 on (for a test on a CPU
   // device).
   const char* prefetch_variable = std::getenv("CSBENCH_PREFETCH");

@@ -1,4 +1,4 @@
-// A user's family, declared in a TOML manifest (harness/manifest.hpp): its descriptor built from
+// A user's family, declared in a TOML manifest (harness/manifest/manifest.hpp): its descriptor built from
 // the manifest, and its GPU case. The case does what every built-in family's does: inputs from a
 // fixed seed, rotated past the last-level cache under --cache=cold; outputs poisoned, then
 // checked against the reference variant run on the same device and against the manifest's
@@ -13,12 +13,12 @@
 #include <deque>
 #include <limits>
 
-#include "harness/buffer.hpp"
-#include "harness/commands.hpp"
-#include "harness/context.hpp"
-#include "harness/error.hpp"
-#include "harness/expression.hpp"
-#include "harness/kernel.hpp"
+#include "harness/base/error.hpp"
+#include "harness/manifest/expression.hpp"
+#include "harness/vulkan/buffer.hpp"
+#include "harness/vulkan/commands.hpp"
+#include "harness/vulkan/context.hpp"
+#include "harness/vulkan/kernel.hpp"
 #include "kernels/random.hpp"
 
 namespace csbench::manifest {
@@ -410,7 +410,7 @@ std::deque<Loaded>& Loaded::All() {
   return loaded;
 }
 
-const Loaded& Describe(Manifest manifest) {
+const Loaded& Adopt(Manifest manifest) {
   Loaded& loaded = Loaded::All().emplace_back();
   loaded.manifest = std::move(manifest);
   const Manifest& m = loaded.manifest;

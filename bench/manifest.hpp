@@ -4,9 +4,9 @@
 
 #include <deque>
 
-#include "harness/family.hpp"
-#include "harness/manifest.hpp"
-#include "harness/suite.hpp"
+#include "harness/family/family.hpp"
+#include "harness/family/suite.hpp"
+#include "harness/manifest/manifest.hpp"
 
 namespace csbench::manifest {
 
@@ -20,7 +20,7 @@ struct Loaded {
 
 // Keeps `manifest` and builds its family's descriptor: its variants, workgroups and domains, with
 // names as the built-in families': <family>/<variant>/wg<X>x<Y>/domain<W>x<H>.
-const Loaded& Describe(Manifest manifest);
+const Loaded& Adopt(Manifest manifest);
 
 // Registers the family's benchmarks, after evaluating every point's expressions under the run's
 // --domain and --workgroup overrides (throws ManifestError for a value that is no use there).

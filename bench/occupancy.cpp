@@ -6,14 +6,14 @@
 #include <algorithm>
 #include <map>
 
-#include "harness/buffer.hpp"
-#include "harness/commands.hpp"
-#include "harness/context.hpp"
-#include "harness/error.hpp"
-#include "harness/fork_join.hpp"
-#include "harness/measure.hpp"
-#include "harness/pipeline_stats.hpp"
-#include "harness/selection.hpp"
+#include "harness/base/error.hpp"
+#include "harness/base/fork_join.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/measure/selection.hpp"
+#include "harness/vulkan/buffer.hpp"
+#include "harness/vulkan/commands.hpp"
+#include "harness/vulkan/context.hpp"
+#include "harness/vulkan/pipeline_stats.hpp"
 #include "kernels/occupancy/reference.hpp"
 #include "kernels/random.hpp"
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/family.hpp"
-#include "harness/kernel.hpp"
+#include "harness/family/family.hpp"
+#include "harness/vulkan/kernel.hpp"
 
 namespace csbench::occupancy {
 

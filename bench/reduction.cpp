@@ -7,13 +7,13 @@
 #include <bit>
 #include <map>
 
-#include "harness/buffer.hpp"
-#include "harness/commands.hpp"
-#include "harness/context.hpp"
-#include "harness/driver_probes.hpp"
-#include "harness/error.hpp"
-#include "harness/measure.hpp"
-#include "harness/selection.hpp"
+#include "harness/base/error.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/measure/selection.hpp"
+#include "harness/vulkan/buffer.hpp"
+#include "harness/vulkan/commands.hpp"
+#include "harness/vulkan/context.hpp"
+#include "harness/vulkan/driver_probes.hpp"
 #include "kernels/reduction/reference.hpp"
 
 namespace csbench::reduction {

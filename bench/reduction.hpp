@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/kernel.hpp"
-#include "harness/naming.hpp"
-#include "harness/family.hpp"
+#include "harness/base/naming.hpp"
+#include "harness/family/family.hpp"
+#include "harness/vulkan/kernel.hpp"
 
 namespace csbench::reduction {
 

@@ -10,14 +10,14 @@
 #include <utility>
 #include <vector>
 
-#include "harness/commands.hpp"
-#include "harness/context.hpp"
-#include "harness/error.hpp"
-#include "harness/family.hpp"
-#include "harness/measure.hpp"
-#include "harness/naming.hpp"
-#include "harness/roofline.hpp"
-#include "harness/suite.hpp"
+#include "harness/base/error.hpp"
+#include "harness/base/naming.hpp"
+#include "harness/family/family.hpp"
+#include "harness/family/suite.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/measure/roofline.hpp"
+#include "harness/vulkan/commands.hpp"
+#include "harness/vulkan/context.hpp"
 
 namespace csbench::roofline {
 namespace {

@@ -11,13 +11,13 @@
 #include <memory>
 #include <mutex>
 
-#include "harness/error.hpp"
-#include "harness/buffer.hpp"
-#include "harness/commands.hpp"
-#include "harness/context.hpp"
-#include "harness/family.hpp"
-#include "harness/float_inputs.hpp"
-#include "harness/fork_join.hpp"
+#include "harness/base/error.hpp"
+#include "harness/base/fork_join.hpp"
+#include "harness/family/family.hpp"
+#include "harness/family/float_inputs.hpp"
+#include "harness/vulkan/buffer.hpp"
+#include "harness/vulkan/commands.hpp"
+#include "harness/vulkan/context.hpp"
 #include "kernels/stream/reference.hpp"
 
 namespace csbench::stream {
@@ -60,7 +60,7 @@ class FamilyState {
   }
 
  private:
-  std::mutex lock_;  // cases may be made on the thread ahead (harness/measure.hpp)
+  std::mutex lock_;  // cases may be made on the thread ahead (harness/measure/measure.hpp)
   std::map<uint32_t, std::unique_ptr<Array>> reversed_;
 };
 

@@ -6,12 +6,12 @@
 #include <map>
 #include <tuple>
 
-#include "harness/buffer.hpp"
-#include "harness/commands.hpp"
-#include "harness/context.hpp"
-#include "harness/error.hpp"
-#include "harness/measure.hpp"
-#include "harness/selection.hpp"
+#include "harness/base/error.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/measure/selection.hpp"
+#include "harness/vulkan/buffer.hpp"
+#include "harness/vulkan/commands.hpp"
+#include "harness/vulkan/context.hpp"
 #include "kernels/random.hpp"
 #include "kernels/uniform_data/reference.hpp"
 

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "harness/error.hpp"
-#include "harness/context.hpp"
-#include "harness/float_inputs.hpp"
+#include "harness/base/error.hpp"
+#include "harness/family/float_inputs.hpp"
+#include "harness/vulkan/context.hpp"
 #include "kernels/vector_width/reference.hpp"
 
 namespace csbench::vector_width {

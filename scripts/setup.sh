@@ -13,6 +13,8 @@ packages=(
   libbenchmark-dev libbenchmark-tools libgtest-dev
   # users' manifests: TOML and the expressions in it
   libtomlplusplus-dev libmuparser-dev
+  # the run's JSON report
+  nlohmann-json3-dev
   # scripts: compare.py, plot.py, table.py and their tests
   python3 python3-scipy python3-matplotlib python3-statsmodels
   # tests: the report page in a real browser (history.py report, headless chromium)

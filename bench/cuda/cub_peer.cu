@@ -43,7 +43,7 @@ bool DeviceAvailable(std::string& why) {
   return true;
 }
 
-std::string Describe() {
+std::string ToolkitAndDevice() {
   cudaDeviceProp props{};
   int runtime = 0;
   cudaGetDeviceProperties(&props, 0);

@@ -14,7 +14,7 @@ namespace csbench::cuda_peer {
 bool DeviceAvailable(std::string& why);
 
 // "NVIDIA H200, CUDA runtime 13000, CUB 300000": for the JSON context.
-std::string Describe();
+std::string ToolkitAndDevice();
 
 // The luminance sum of an RGBA float image by cub::DeviceReduce::TransformReduce, the image
 // copied `copies` times in device memory so that successive runs read different memory.

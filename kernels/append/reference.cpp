@@ -11,7 +11,7 @@ namespace {
 
 // "0.75 (0x3f400000)": the value, and its bits, since two floats may print alike. snprintf, as
 // csbench_kernels does not link fmt.
-std::string Describe(uint32_t bits) {
+std::string BitsText(uint32_t bits) {
   char text[64];
   std::snprintf(text, sizeof(text), "%.9g (0x%08x)", static_cast<double>(std::bit_cast<float>(bits)), bits);
   return text;
@@ -61,7 +61,7 @@ std::string KeptMismatch(std::span<const float> got, std::span<const float> want
     for (size_t i = 0; i < got.size(); ++i) {
       const uint32_t g = std::bit_cast<uint32_t>(got[i]);
       const uint32_t w = std::bit_cast<uint32_t>(want[i]);
-      if (g != w) return "kept value " + std::to_string(i) + " is " + Describe(g) + ", the reference's " + Describe(w);
+      if (g != w) return "kept value " + std::to_string(i) + " is " + BitsText(g) + ", the reference's " + BitsText(w);
     }
     return {};
   }
@@ -76,10 +76,10 @@ std::string KeptMismatch(std::span<const float> got, std::span<const float> want
   size_t j = 0;
   while ((i < g.size() || j < w.size()) && (missing.empty() || extra.empty())) {
     if (j == w.size() || (i < g.size() && g[i] < w[j])) {
-      if (extra.empty()) extra = Describe(g[i]);
+      if (extra.empty()) extra = BitsText(g[i]);
       ++i;
     } else if (i == g.size() || w[j] < g[i]) {
-      if (missing.empty()) missing = Describe(w[j]);
+      if (missing.empty()) missing = BitsText(w[j]);
       ++j;
     } else {
       ++i;

@@ -2,7 +2,7 @@
 // The clock probe: a fixed amount of arithmetic, four independent FMA chains per invocation, and
 // one store per invocation, so that its time follows the shader clock and hardly the memory. The
 // harness runs it after the device idled, until it is as fast as it was at its best in the
-// process (harness/clock_probe.cpp).
+// process (harness/vulkan/clock_probe.cpp).
 //
 // Macros: none.
 // Specialization constants: 0 local size x.

@@ -2,9 +2,9 @@
 // itself and times a run; RaiseClocks and WarmUp leave a CPU device alone.
 #include <gtest/gtest.h>
 
-#include "harness/clock_probe.hpp"
-#include "harness/context.hpp"
-#include "harness/measure.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/vulkan/clock_probe.hpp"
+#include "harness/vulkan/context.hpp"
 #include "tests/bench/vulkan_environment.hpp"
 
 namespace csbench {

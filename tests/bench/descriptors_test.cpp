@@ -21,8 +21,8 @@
 #include "bench/reduction.hpp"
 #include "bench/uniform_data.hpp"
 #include "bench/vector_width.hpp"
-#include "harness/context.hpp"
-#include "harness/pipeline_stats.hpp"
+#include "harness/vulkan/context.hpp"
+#include "harness/vulkan/pipeline_stats.hpp"
 #include "kernels/atomics/reference.hpp"
 #include "tests/bench/vulkan_environment.hpp"
 

@@ -1,13 +1,13 @@
 // The driver probes on the test device (lavapipe without a GPU): the control run, which has no
 // branch between subgroups, passes on every driver, so a finding of the probe is the pattern's.
 // Where the probe finds the defect, the kernels that rely on the pattern are skipped, not failed.
-#include "harness/driver_probes.hpp"
+#include "harness/vulkan/driver_probes.hpp"
 
 #include <gtest/gtest.h>
 
 #include <iostream>
 
-#include "harness/context.hpp"
+#include "harness/vulkan/context.hpp"
 #include "tests/bench/vulkan_environment.hpp"
 
 namespace csbench {

@@ -11,9 +11,11 @@
 #include <vector>
 
 #include "bench/families.hpp"
-#include "harness/family.hpp"
-#include "harness/points.hpp"
-#include "harness/selection.hpp"
+#include "harness/family/family.hpp"
+#include "harness/measure/points.hpp"
+#include "harness/measure/record.hpp"
+#include "harness/measure/selection.hpp"
+#include "harness/run/json_writer.hpp"
 #include "tests/bench/vulkan_environment.hpp"
 
 namespace csbench {
@@ -70,11 +72,15 @@ TEST(EveryBenchmark, IsDescribedAsItsNameSays) {
   RegisterFamilies(*suite);
   ASSERT_GT(SelectedNames().size(), 500u);
   size_t gpu = 0;
-  for (const std::string& name : SelectedNames()) {
-    const Description* d = Described(name);
+  for (size_t index = 0; index < SelectedNames().size(); ++index) {
+    const std::string& name = SelectedNames()[index];
+    const Record* record = SelectedRecord(index);
+    ASSERT_NE(record, nullptr) << name << " has no record";
+    ASSERT_EQ(record->name(), name);
+    const Description* d = record->description();
     ASSERT_NE(d, nullptr) << name << " has no description";
     const std::vector<std::string> parts = Split(name);
-    ASSERT_EQ(parts.size(), 2 + d->axes.size()) << name << ": " << ToJson(*d);
+    ASSERT_EQ(parts.size(), 2 + d->axes.size()) << name << ": " << EntryObject(*record, nullptr).dump();
     EXPECT_EQ(parts[0], d->family) << name;
     EXPECT_EQ(parts[1], d->variant) << name;
     for (size_t i = 0; i < d->axes.size(); ++i) {

@@ -11,8 +11,8 @@
 #include <set>
 #include <utility>
 
-#include "harness/context.hpp"
-#include "harness/error.hpp"
+#include "harness/base/error.hpp"
+#include "harness/vulkan/context.hpp"
 #include "tests/bench/vulkan_environment.hpp"
 
 namespace csbench::grayscott {
@@ -77,7 +77,7 @@ TEST(GrayScottTest, EachDomainRunsItsOwnScheduleAndAnOverrideTheChapters) {
                                          "/domain8192x8192/total64/image16/compute+download+sum"}));
   EXPECT_EQ(GpuPoints(Descriptor(), {{8192, 8192}}, {{16, 8}}, nullptr).front().name,
             "run_simulation/global/workgroup16x8/domain8192x8192/total512/image32/compute+download");
-  // A simulation's three modes one after another, the compute mode last (harness/measure.hpp).
+  // A simulation's three modes one after another, the compute mode last (harness/measure/measure.hpp).
   EXPECT_TRUE(points[0].name.ends_with("/compute+download"));
   EXPECT_TRUE(points[1].name.ends_with("/compute+download+sum"));
   EXPECT_TRUE(points[2].name.ends_with("/compute"));

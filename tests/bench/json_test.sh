@@ -157,4 +157,28 @@ then
 else
   echo "FAIL: the console's JSON:"; echo "$out" | tail; fail=1
 fi
+# Provenance: a run whose kernels an environment variable changed says so (an experiment, which
+# history.py leaves out of its steps), and a manifest is named with a hash of its files; a run
+# with neither says nothing of it.
+CSBENCH_EXTRA_DEFINES=CSBENCH_PROVENANCE_TEST=1 CSBENCH_EXTRA_DEFINES_VARIANT=dispatch_alone "$bench" \
+  --benchmark_filter='^ceiling/dispatch_alone/' --benchmark_min_time=0.01 --manifest="$(dirname "$0")/../../examples/saxpy.toml" \
+  --benchmark_out="$dir/planted.json" --benchmark_out_format=json >"$dir/planted.txt" 2>&1
+rc=$?
+if [[ $rc -eq 0 ]] && /usr/bin/python3 - "$dir/planted.json" "$dir/run.json" <<'PY'
+import json, sys
+
+planted = json.load(open(sys.argv[1]))["context"]
+assert planted["experiment"] is True, planted
+assert planted["overrides"] == {"CSBENCH_EXTRA_DEFINES": "CSBENCH_PROVENANCE_TEST=1",
+                                "CSBENCH_EXTRA_DEFINES_VARIANT": "dispatch_alone"}, planted["overrides"]
+[source] = planted["manifest_sources"]
+assert source["path"].endswith("examples/saxpy.toml") and len(source["sha256"]) == 64, source
+plain = json.load(open(sys.argv[2]))["context"]
+assert not {"experiment", "overrides", "manifest_sources"} & set(plain), plain
+PY
+then
+  echo "ok: a run with CSBENCH_EXTRA_DEFINES is marked an experiment, with its overrides and manifests"
+else
+  echo "FAIL: provenance (exit $rc):"; tail "$dir/planted.txt"; fail=1
+fi
 exit $fail

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "bench/manifest.hpp"
-#include "harness/family.hpp"
+#include "harness/family/family.hpp"
 #include "tests/bench/vulkan_environment.hpp"
 
 namespace csbench {
@@ -41,7 +41,7 @@ std::vector<TestPoint> ExamplePoints() {
     // A manifest that does not load fails here, before any test runs, with its one-line message.
     const manifest::Loaded* loaded = nullptr;
     try {
-      loaded = &manifest::Describe(LoadManifest(file));
+      loaded = &manifest::Adopt(LoadManifest(file));
     } catch (const ManifestError& e) {
       ADD_FAILURE() << e.message;
       continue;

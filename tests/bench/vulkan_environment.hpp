@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "harness/context.hpp"
-#include "harness/family.hpp"
-#include "harness/suite.hpp"
+#include "harness/family/family.hpp"
+#include "harness/family/suite.hpp"
+#include "harness/vulkan/context.hpp"
 
 namespace csbench::testing {
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "harness/manifest.hpp"
+#include "harness/manifest/manifest.hpp"
 
 namespace {
 

@@ -1,11 +1,11 @@
 // The shader compiler and reflection that LoadManifest calls, for the fuzz target only: it calls
 // ParseManifest and EvaluatePoint, which never reach these, so each aborts if it is ever called.
 // (The real ones pull in glslang and shaderc, and clang 14 with libstdc++ 12 has no
-// std::source_location for harness/error.hpp.)
+// std::source_location for harness/base/error.hpp.)
 #include <cstdlib>
 
-#include "harness/reflection.hpp"
-#include "harness/shader_compiler.hpp"
+#include "harness/vulkan/reflection.hpp"
+#include "harness/vulkan/shader_compiler.hpp"
 
 namespace csbench {
 

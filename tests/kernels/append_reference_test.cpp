@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/check.hpp"
+#include "harness/base/check.hpp"
 #include "kernels/append/reference.hpp"
 #include "kernels/random.hpp"
 

@@ -1,0 +1,101 @@
+#include "harness/base/fork_join.hpp"
+
+#include <algorithm>
+
+namespace csbench {
+
+ForkJoin::ForkJoin(uint32_t threads) : threads_(std::max(threads, 1u)) {
+  workers_.reserve(threads_ - 1);
+  for (uint32_t i = 1; i < threads_; ++i) workers_.emplace_back([this, i] { Work(i); });
+}
+
+ForkJoin::~ForkJoin() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  start_.notify_all();
+}
+
+void ForkJoin::Run(const std::function<void(uint32_t)>& part) {
+  {
+    std::lock_guard lock(mutex_);
+    part_ = &part;
+    error_ = nullptr;
+    running_ = threads_ - 1;
+    ++generation_;
+  }
+  start_.notify_all();
+  std::exception_ptr own;
+  try {
+    part(0);
+  } catch (...) {
+    own = std::current_exception();
+  }
+  std::unique_lock lock(mutex_);
+  done_.wait(lock, [&] { return running_ == 0; });
+  part_ = nullptr;
+  if (own) std::rethrow_exception(own);
+  if (error_) std::rethrow_exception(error_);
+}
+
+void ForkJoin::Work(uint32_t index) {
+  uint64_t seen = 0;
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    start_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+    if (stopping_) return;
+    seen = generation_;
+    const std::function<void(uint32_t)>* part = part_;
+    lock.unlock();
+    std::exception_ptr failed;
+    try {
+      (*part)(index);
+    } catch (...) {
+      failed = std::current_exception();
+    }
+    lock.lock();
+    if (failed && !error_) error_ = failed;
+    if (--running_ == 0) done_.notify_one();
+  }
+}
+
+uint32_t MeasuredPathThreads() {
+  const uint32_t hardware = std::thread::hardware_concurrency();
+  return std::clamp(hardware / 2, 1u, 8u);
+}
+
+void ParallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t)>& body, size_t align) {
+  align = std::max<size_t>(align, 1);
+  const size_t hardware = std::max<size_t>(std::thread::hardware_concurrency(), 1);
+  const size_t parts = std::clamp<size_t>(n / std::max<size_t>(grain, 1), 1, hardware);
+  size_t chunk = (n + parts - 1) / parts;
+  chunk = (chunk + align - 1) / align * align;
+  if (parts <= 1 || chunk >= n) {
+    if (n > 0) body(0, n);
+    return;
+  }
+  std::vector<std::exception_ptr> errors((n + chunk - 1) / chunk);
+  {
+    std::vector<std::jthread> threads;
+    for (size_t i = 1; i < errors.size(); ++i) {
+      threads.emplace_back([&, i] {
+        try {
+          body(i * chunk, std::min(n, (i + 1) * chunk));
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+      });
+    }
+    try {
+      body(0, chunk);
+    } catch (...) {
+      errors[0] = std::current_exception();
+    }
+  }
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
+}  // namespace csbench

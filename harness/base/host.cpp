@@ -1,0 +1,67 @@
+#include "harness/base/host.hpp"
+
+#include <fmt/format.h>
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <thread>
+
+namespace csbench {
+
+std::string HostCpuName() {
+  // Read once a process: the run's context and its baseline key both name the host CPU.
+  static const std::string name = [] {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.starts_with("model name")) {
+        auto colon = line.find(':');
+        if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+      }
+    }
+    return std::string("unknown cpu");
+  }();
+  return name;
+}
+
+unsigned HostCpuCount() {
+  if (const char* threads = std::getenv("LP_NUM_THREADS"); threads != nullptr) {
+    unsigned n = 0;
+    auto [end, error] = std::from_chars(threads, threads + std::strlen(threads), n);
+    if (error == std::errc() && *end == '\0' && n > 0) return n;
+  }
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return static_cast<unsigned>(CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+std::string CpuDeviceKey(const std::string& ids, const std::string& driver) {
+  // A distribution's packaging revision ("25.0.7-2+deb13u1") rebuilds the same upstream release:
+  // without it, a stable update keeps the key and the baseline.
+  static const std::regex kRevision(R"((\d+\.\d+(?:\.\d+)?)-[0-9][0-9A-Za-z.+~]*)");
+  return fmt::format("{}-{}-{}-{}cpu", ids, FileSafe(std::regex_replace(driver, kRevision, "$1")),
+                     FileSafe(HostCpuName()), HostCpuCount());
+}
+
+std::string FileSafe(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c)) {
+      out += static_cast<char>(std::tolower(c));
+    } else if (!out.empty() && out.back() != '-') {
+      out += '-';
+    }
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out;
+}
+
+}  // namespace csbench

@@ -1,0 +1,176 @@
+#include "harness/base/options.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstdlib>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+namespace csbench {
+namespace {
+
+template <typename T, size_t N>
+T Choose(std::string_view flag, std::string_view value, const std::array<std::pair<std::string_view, T>, N>& choices) {
+  std::string valid;
+  for (const auto& [name, choice] : choices) {
+    if (name == value) return choice;
+    valid += valid.empty() ? "" : ", ";
+    valid += name;
+  }
+  throw UsageError{fmt::format("unknown value '{}' for --{}; valid choices: {}", value, flag, valid)};
+}
+
+// Returns the value of `--name=value` when `arg` is that flag.
+std::optional<std::string_view> FlagValue(std::string_view arg, std::string_view name) {
+  if (!arg.starts_with("--") || !arg.substr(2).starts_with(name)) return std::nullopt;
+  std::string_view rest = arg.substr(2 + name.size());
+  if (!rest.starts_with('=')) return std::nullopt;
+  return rest.substr(1);
+}
+
+bool EnvironmentFlag(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && std::string_view(value) != "" && std::string_view(value) != "0";
+}
+
+}  // namespace
+
+Options ParseOptions(std::vector<std::string>& args) {
+  static constexpr std::array kBackends{std::pair{std::string_view("vulkan"), Backend::kVulkan},
+                                        std::pair{std::string_view("plain_loop"), Backend::kPlainLoop}};
+  static constexpr std::array kTimers{std::pair{std::string_view("auto"), TimerChoice::kAuto},
+                                      std::pair{std::string_view("host"), TimerChoice::kHost}};
+  static constexpr std::array kParallel{std::pair{std::string_view("yes"), true},
+                                        std::pair{std::string_view("no"), false}};
+  static constexpr std::array kCaches{std::pair{std::string_view("cold"), CacheMode::kCold},
+                                      std::pair{std::string_view("warm"), CacheMode::kWarm}};
+  Options options;
+  options.validation = EnvironmentFlag("CSBENCH_VALIDATION");
+  std::vector<std::string> rest;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string_view arg = args[i];
+    if (i == 0) {
+      rest.emplace_back(arg);
+    } else if (arg == "--list-devices") {
+      options.list_devices = true;
+    } else if (arg == "--validation") {
+      options.validation = true;
+    } else if (arg == "--samples") {
+      options.samples = true;
+    } else if (auto device = FlagValue(arg, "device")) {
+      if (device->empty()) throw UsageError{"--device needs an index or a name substring"};
+      options.device = *device;
+    } else if (auto backend = FlagValue(arg, "backend")) {
+      options.backend = Choose("backend", *backend, kBackends);
+    } else if (auto timer = FlagValue(arg, "timer")) {
+      options.timer = Choose("timer", *timer, kTimers);
+    } else if (auto parallel = FlagValue(arg, "parallel")) {
+      options.parallel = Choose("parallel", *parallel, kParallel);
+    } else if (auto cache = FlagValue(arg, "cache")) {
+      options.cache = Choose("cache", *cache, kCaches);
+    } else if (auto domains = FlagValue(arg, "domain")) {
+      options.domains = ParseExtents("domain", *domains);
+    } else if (auto workgroups = FlagValue(arg, "workgroup")) {
+      options.workgroups = ParseExtents("workgroup", *workgroups);
+    } else if (auto manifest = FlagValue(arg, "manifest")) {
+      if (manifest->empty()) throw UsageError{"--manifest needs a file or a folder: --manifest=PATH"};
+      options.manifests.emplace_back(*manifest);
+    } else if (arg == "--device" || arg == "--backend" || arg == "--timer" || arg == "--cache" || arg == "--domain" ||
+               arg == "--workgroup" || arg == "--parallel" || arg == "--manifest") {
+      throw UsageError{fmt::format("{} needs a value: {}=...", arg, arg)};
+    } else {
+      rest.emplace_back(arg);
+    }
+  }
+  args = std::move(rest);
+  return options;
+}
+
+std::string OptionsHelp() {
+  return R"(csbench flags:
+  --list-devices            list the Vulkan devices (index, name, type, driver, API version,
+                            subgroup size, timestamp period) and exit
+  --device=<index|name>     run on this device (default: the first discrete GPU, else an
+                            integrated GPU, else a CPU device)
+  --device=all|<a,b,...>    run on each device (all: every GPU, or every device where there
+                            are only CPU devices), one process per device; give each its own
+                            output file with {device} (index) or {device_key} in --benchmark_out
+  --parallel=yes|no         with several devices, run them at the same time (default: no, one
+                            after another: parallel runs disturbed some numbers on two H200s)
+  --backend=vulkan|plain_loop
+                            plain_loop runs only the CPU reference implementations
+  --timer=auto|host         auto: GPU timestamps where the queue has them, else the host clock
+  --cache=cold|warm         cold (default): rotate inputs so that no run is served from the
+                            last-level cache; warm: reuse one input
+  --validation              enable the Khronos validation layer (also CSBENCH_VALIDATION=1)
+  --samples                 write each run's samples (seconds of each timed batch, or of each
+                            run) into the JSON entry: "csbench": {"samples_s": [...]}
+  --domain=WxH[,WxH...]     replace the built-in domains of every family (one-dimensional
+                            families: W or Wx1 elements); plain loops follow
+  --workgroup=XxY[,XxY...]  replace the built-in workgroups of every family that has them
+                            (one-dimensional families: X or Xx1); a workgroup or domain the
+                            device cannot run skips that benchmark, naming the limit
+  --manifest=PATH           measure the family a TOML manifest declares (a folder: each of its
+                            *.toml); repeatable. Without --benchmark_filter only the manifests'
+                            families run. A bad manifest exits with code 2, naming the file,
+                            the key and the line (docs/your-own-kernels.md)
+
+Unless told otherwise (--benchmark_repetitions, --benchmark_min_time), a run of the default set
+(no --benchmark_filter, no --manifest) repeats each benchmark 3 times for at least 0.05 s each, so
+that scripts/findings.py measures a spread; a run with a filter runs each benchmark once for at
+least 0.1 s. On a GPU, the next benchmark's case is made on a second thread while the device
+measures the current one (CSBENCH_PREFETCH=0 turns that off). Each timed loop is followed by the
+clock guard: a loop measured with the clocks down is measured again, at most three times, and
+marked "clocks down" when they stay down.
+)";
+}
+
+std::vector<Extent> ParseExtents(std::string_view flag, std::string_view value) {
+  auto bad = [&](std::string_view why) {
+    return UsageError{
+        fmt::format("bad value '{}' for --{} ({}); valid forms: --{}=W, --{}=WxH, --{}=WxH,WxH,... "
+                    "with W and H whole numbers from 1 to 2^31-1, e.g. --{}=2560x1440,256",
+                    value, flag, why, flag, flag, flag, flag)};
+  };
+  auto number = [&](std::string_view digits) -> uint32_t {
+    if (digits.empty()) throw bad("a size is missing");
+    uint64_t n = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') throw bad(fmt::format("'{}' is not a whole number", digits));
+      n = n * 10 + static_cast<uint64_t>(c - '0');
+      if (n > 0x7fffffff) throw bad(fmt::format("{} is too large", digits));
+    }
+    if (n == 0) throw bad("a size of 0");
+    return static_cast<uint32_t>(n);
+  };
+  std::vector<Extent> extents;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = value.find(',', start);
+    const std::string_view item = value.substr(start, comma == std::string_view::npos ? value.npos : comma - start);
+    const size_t x = item.find('x');
+    if (x == std::string_view::npos) {
+      extents.push_back({number(item), 1});
+    } else {
+      extents.push_back({number(item.substr(0, x)), number(item.substr(x + 1))});
+    }
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return extents;
+}
+
+std::string ToString(const std::vector<Extent>& extents) {
+  std::string text;
+  for (const Extent& e : extents) {
+    if (!text.empty()) text += ',';
+    text += fmt::format("{}x{}", e.x, e.y);
+  }
+  return text;
+}
+
+std::string ToString(Backend backend) { return backend == Backend::kVulkan ? "vulkan" : "plain_loop"; }
+
+}  // namespace csbench

@@ -1,0 +1,59 @@
+// csbench's own command-line flags, parsed before Google Benchmark sees the rest.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/base/naming.hpp"
+
+namespace csbench {
+
+enum class Backend { kVulkan, kPlainLoop };
+enum class TimerChoice { kAuto, kHost };
+enum class CacheMode { kCold, kWarm };
+
+struct Options {
+  bool list_devices = false;
+  std::string device;  // index or name substring, "all" or a comma list; empty: the default choice
+  // With several devices: run them at the same time (--parallel=yes). Off by default: on two
+  // H200s of one host, runs in parallel slowed a few entries of one device 2-2.7x for several
+  // repetitions (docs/perf-notes.md), so parallel runs are not yet known to leave numbers alone.
+  bool parallel = false;
+  Backend backend = Backend::kVulkan;
+  TimerChoice timer = TimerChoice::kAuto;
+  CacheMode cache = CacheMode::kCold;
+  bool validation = false;  // Khronos validation layer with synchronization validation
+  bool samples = false;     // --samples: each run's samples in its JSON entry
+  // --domain and --workgroup: replace the built-in values of every family with that axis (a
+  // one-dimensional family takes those of height 1). Empty: the built-in values.
+  std::vector<Extent> domains;
+  std::vector<Extent> workgroups;
+  // --manifest: files or folders of users' families, in the order given.
+  std::vector<std::string> manifests;
+};
+
+// csbench's default --benchmark_min_time, in seconds, written as the Google Benchmark it is built
+// with reads it. main passes it unless the command line has its own.
+inline constexpr const char* kDefaultMinTime = "0.1" CSBENCH_MIN_TIME_UNIT;
+
+// Thrown for a flag value csbench does not know; main prints it and exits with code 2.
+struct UsageError {
+  std::string message;
+};
+
+// Takes csbench's flags out of `args` (args[0] is the program) and returns them; what stays in
+// `args` is for Google Benchmark. Throws UsageError on a bad value, naming the valid choices.
+Options ParseOptions(std::vector<std::string>& args);
+
+// The help text for csbench's flags, appended to Google Benchmark's --help.
+std::string OptionsHelp();
+
+std::string ToString(Backend backend);
+
+// Parses "WxH[,WxH...]" (or "W", meaning Wx1) for `flag`; throws UsageError naming the valid forms.
+std::vector<Extent> ParseExtents(std::string_view flag, std::string_view value);
+// "2560x1440,1920x1080": the form ParseExtents reads, for the JSON context.
+std::string ToString(const std::vector<Extent>& extents);
+
+}  // namespace csbench

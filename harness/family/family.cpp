@@ -1,0 +1,124 @@
+#include "harness/family/family.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "harness/base/error.hpp"
+#include "harness/vulkan/context.hpp"
+
+namespace csbench {
+
+std::string SizedAs(std::string_view prefix, Extent extent, Style style) {
+  if (style == Style::kCount) return fmt::format("{}{}", prefix, extent.x);
+  return Sized(prefix, extent);
+}
+
+std::vector<Extent> Overridden(const std::vector<Extent>& built_in, const std::vector<Extent>& overrides,
+                               bool one_dimensional) {
+  if (overrides.empty()) return built_in;
+  std::vector<Extent> chosen;
+  for (Extent e : overrides) {
+    if (!one_dimensional || e.y == 1) chosen.push_back(e);
+  }
+  return chosen;
+}
+
+const AxisValue& Point::Value(std::string_view axis) const {
+  for (const Coordinate& c : axes) {
+    if (c.axis == axis) return c.value;
+  }
+  throw Error(fmt::format("{} has no axis {}", name, axis));
+}
+
+std::vector<std::vector<Coordinate>> Combinations(const std::vector<Axis>& axes, const Extent* built_in, bool test) {
+  std::vector<std::vector<Coordinate>> combinations = {{}};
+  for (const Axis& axis : axes) {
+    const std::vector<AxisValue>* values = &axis.values;
+    for (const auto& [domain, own] : axis.by_domain) {
+      if (built_in != nullptr && domain == *built_in) values = &own;
+    }
+    const size_t count = test && !axis.tested ? std::min<size_t>(values->size(), 1) : values->size();
+    std::vector<std::vector<Coordinate>> longer;
+    for (const std::vector<Coordinate>& c : combinations) {
+      for (size_t i = 0; i < count; ++i) {
+        const AxisValue& value = (*values)[i];
+        longer.push_back(c);
+        longer.back().push_back({axis.name, value});
+      }
+    }
+    combinations = std::move(longer);
+  }
+  return combinations;
+}
+
+Point MakePoint(const Naming& naming, size_t variant, std::string_view variant_name, const Extent* workgroup,
+                Extent domain, const std::vector<Coordinate>& further) {
+  Point point{.name = Name({naming.family, variant_name}), .variant = variant, .domain = domain};
+  if (workgroup != nullptr) {
+    point.workgroup = *workgroup;
+    point.name.append("/").append(SizedAs(naming.workgroup_prefix, *workgroup, naming.style));
+    point.axes.push_back({"workgroup", SizedAs("", *workgroup, naming.style)});
+  }
+  point.name.append("/").append(SizedAs("domain", domain, naming.style));
+  point.axes.push_back({"domain", SizedAs("", domain, naming.style)});
+  for (size_t i = 0; i < further.size(); ++i) {
+    point.name.append("/").append((*naming.axes)[i].prefix).append(Spelled(further[i].value));
+    point.axes.push_back(further[i]);
+  }
+  return point;
+}
+
+Clock DeviceTimedClock(const Suite& suite) {
+  return suite.context != nullptr && suite.context->gpu_timer() ? Clock::kDevice : Clock::kHost;
+}
+
+Clock ClockOf(const Suite& suite, Timer timer) {
+  switch (timer) {
+    case Timer::kTimestamps: return DeviceTimedClock(suite);
+    case Timer::kHostClock: return Clock::kHost;
+    case Timer::kPeerDevice: return Clock::kDevice;
+  }
+  return Clock::kHost;
+}
+
+benchmark::internal::Benchmark* RegisterTimedCase(const std::string& name, Timer timer, benchmark::TimeUnit unit,
+                                                  std::function<std::unique_ptr<Case>()> make) {
+  // Made ahead, and the next made beside it, only where Vulkan's timestamps time it; a host-clocked
+  // case may be made ahead, beside another's loop (RegisterPrefetch).
+  const Prefetch prefetch = timer == Timer::kTimestamps  ? Prefetch::kBeside
+                            : timer == Timer::kHostClock ? Prefetch::kMade
+                                                         : Prefetch::kNo;
+  auto* b = RegisterCheckedCase(name, std::move(make), prefetch)->Unit(unit);
+  // Google Benchmark's real time where the host's clock times the run: its loop's own timing is
+  // the measurement. Otherwise the case hands each sample's time over (SetIterationTime).
+  return timer == Timer::kHostClock ? b->UseRealTime() : b->UseManualTime();
+}
+
+std::vector<Declared>& Declarations() {
+  static std::vector<Declared> declared;
+  return declared;
+}
+
+Declaration::Declaration(std::string name, std::function<void(Suite&)> register_all,
+                         std::function<std::vector<TestPoint>()> test_points) {
+  Declarations().push_back({std::move(name), std::move(register_all), std::move(test_points)});
+}
+
+void RegisterInOrder(Suite& suite, std::span<const std::string_view> order) {
+  std::vector<const Declared*> chosen;
+  for (std::string_view name : order) {
+    for (const Declared& d : Declarations()) {
+      if (d.name == name) chosen.push_back(&d);
+    }
+  }
+  std::vector<const Declared*> others;
+  for (const Declared& d : Declarations()) {
+    if (std::find(order.begin(), order.end(), d.name) == order.end()) others.push_back(&d);
+  }
+  std::sort(others.begin(), others.end(), [](const Declared* a, const Declared* b) { return a->name < b->name; });
+  chosen.insert(chosen.end(), others.begin(), others.end());
+  for (const Declared* d : chosen) d->register_all(suite);
+}
+
+}  // namespace csbench

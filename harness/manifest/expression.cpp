@@ -1,0 +1,145 @@
+#include "harness/manifest/expression.hpp"
+
+#include <fmt/format.h>
+#include <muParser.h>
+
+#include <algorithm>
+#include <cmath>
+#include <regex>
+#include <vector>
+
+namespace csbench {
+
+namespace {
+
+// Points evaluated per pass of EvaluateColumns: each variable's storage holds this many values.
+constexpr size_t kChunk = 4096;
+
+}  // namespace
+
+struct Expression::Parser {
+  mu::Parser parser;
+  // The variables' storage, kChunk values per name, in order: muparser reads the first of each
+  // in a single evaluation, and all of them in bulk mode.
+  std::vector<double> slots;
+  double& Slot(size_t variable, size_t point = 0) { return slots[variable * kChunk + point]; }
+};
+
+namespace {
+
+double Ceil(double x) { return std::ceil(x); }
+double Floor(double x) { return std::floor(x); }
+
+std::string MessageOf(const mu::Parser::exception_type& e) {
+  std::string message = e.GetMsg();
+  // A name that is no variable and no function: muparser calls it an unexpected token.
+  if (e.GetCode() == mu::ecUNASSIGNABLE_TOKEN && IsVariableName(e.GetToken())) {
+    message = fmt::format("unknown name '{}'", e.GetToken());
+  }
+  // muparser counts positions from 0 and writes them into most messages; a user counts
+  // characters from 1: the message keeps one position, the user's.
+  static const std::regex kPosition(R"(\s*\(position: \d+\)|\s+at (expression )?position \d+)");
+  message = std::regex_replace(message, kPosition, "");
+  if (message.ends_with('.')) message.pop_back();
+  if (e.GetPos() >= 0 && static_cast<size_t>(e.GetPos()) <= e.GetExpr().size()) {
+    message += fmt::format(" (at character {})", e.GetPos() + 1);
+  }
+  return message;
+}
+
+}  // namespace
+
+bool IsVariableName(const std::string& name) {
+  if (name.empty() || name.size() > 64) return false;
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  if (!letter(name[0])) return false;
+  for (char c : name) {
+    if (!letter(c) && !(c >= '0' && c <= '9')) return false;
+  }
+  return true;
+}
+
+Expression::Expression(const std::string& text, const std::vector<std::string>& variables)
+    : text_(text), names_(variables), parser_(std::make_unique<Parser>()) {
+  // muparser copes with any bytes, but a manifest's expression is a short line of arithmetic:
+  // refuse what cannot be one before the library sees it.
+  if (text.empty()) throw ExpressionError{"an empty expression"};
+  if (text.size() > 1024) throw ExpressionError{fmt::format("an expression of {} characters (at most 1024)", text.size())};
+  for (char c : text) {
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) {
+      throw ExpressionError{"an expression may hold printable ASCII characters only"};
+    }
+  }
+  parser_->slots.assign(names_.size() * kChunk, 1.0);
+  try {
+    parser_->parser.DefineFun("ceil", Ceil);
+    parser_->parser.DefineFun("floor", Floor);
+    for (size_t i = 0; i < names_.size(); ++i) parser_->parser.DefineVar(names_[i], &parser_->Slot(i));
+    parser_->parser.SetExpr(text);
+    // muparser parses on first evaluation: do it now, so that a syntax error or an unknown name
+    // is reported when the manifest loads, not when a benchmark runs. The value is not used.
+    parser_->parser.Eval();
+  } catch (const mu::Parser::exception_type& e) {
+    throw ExpressionError{MessageOf(e)};
+  }
+}
+
+Expression::~Expression() = default;
+Expression::Expression(Expression&&) noexcept = default;
+Expression& Expression::operator=(Expression&&) noexcept = default;
+
+double Expression::Evaluate(const std::map<std::string, double>& values) {
+  for (size_t i = 0; i < names_.size(); ++i) {
+    auto it = values.find(names_[i]);
+    if (it == values.end()) throw ExpressionError{fmt::format("no value for {}", names_[i])};
+    parser_->Slot(i) = it->second;
+  }
+  return Evaluated();
+}
+
+double Expression::EvaluateInOrder(const double* values) {
+  for (size_t i = 0; i < names_.size(); ++i) parser_->Slot(i) = values[i];
+  return Evaluated();
+}
+
+void Expression::EvaluateEach(size_t count, const Fill& fill, double* out) {
+  for (size_t start = 0; start < count; start += kChunk) {
+    const size_t n = std::min(kChunk, count - start);
+    for (size_t v = 0; v < names_.size(); ++v) fill(v, start, n, &parser_->Slot(v));
+    try {
+      parser_->parser.Eval(out + start, static_cast<int>(n));
+    } catch (const mu::Parser::exception_type& e) {
+      throw ExpressionError{MessageOf(e)};
+    }
+    for (size_t k = 0; k < n; ++k) {
+      if (!std::isfinite(out[start + k])) {
+        throw ExpressionError{fmt::format("gives {} at point {} (a division by zero, or a function outside its domain)",
+                                          out[start + k], start + k)};
+      }
+    }
+  }
+}
+
+double Expression::Evaluated() {
+  double value = 0;
+  try {
+    value = parser_->parser.Eval();
+  } catch (const mu::Parser::exception_type& e) {
+    throw ExpressionError{MessageOf(e)};
+  }
+  if (!std::isfinite(value)) {
+    throw ExpressionError{fmt::format("gives {} (a division by zero, or a function outside its domain)", value)};
+  }
+  return value;
+}
+
+std::vector<std::string> Expression::Used() const {
+  std::vector<std::string> used;
+  try {
+    for (const auto& [name, pointer] : parser_->parser.GetUsedVar()) used.push_back(name);
+  } catch (const mu::Parser::exception_type&) {
+  }
+  return used;
+}
+
+}  // namespace csbench

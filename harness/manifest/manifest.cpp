@@ -1,0 +1,1013 @@
+#include "harness/manifest/manifest.hpp"
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "harness/base/provenance.hpp"
+#include "harness/manifest/expression.hpp"
+#include "harness/vulkan/reflection.hpp"
+
+namespace csbench {
+namespace {
+
+// const, not constexpr: clang before 16 cannot build a std::string in a constant expression.
+const std::array<ElementType, 9> kElementTypes = {{
+    {"float", Scalar::kFloat, 1},
+    {"vec2", Scalar::kFloat, 2},
+    {"vec4", Scalar::kFloat, 4},
+    {"int", Scalar::kInt, 1},
+    {"ivec2", Scalar::kInt, 2},
+    {"ivec4", Scalar::kInt, 4},
+    {"uint", Scalar::kUint, 1},
+    {"uvec2", Scalar::kUint, 2},
+    {"uvec4", Scalar::kUint, 4},
+}};
+
+// Names a check expression or a size expression may use besides buffers and defines.
+const std::set<std::string> kReservedNames = {"W", "H", "WG_X", "WG_Y", "i"};
+
+// A buffer larger than this is no device's (and its bytes stay exact in a double).
+constexpr double kMaxBufferBytes = 0x1p48;
+// Points a manifest may declare: enough for any study, few enough that loading stays instant.
+constexpr size_t kMaxPoints = 100000;
+
+std::string Quoted(std::string_view text) {
+  std::string shown;
+  for (char c : text.substr(0, 80)) {
+    const auto u = static_cast<unsigned char>(c);
+    shown += (u < 0x20 || u > 0x7e) ? fmt::format("\\x{:02x}", u) : std::string(1, c);
+  }
+  if (text.size() > 80) shown += "...";
+  return "'" + shown + "'";
+}
+
+// A compiler's log as one line (a manifest's error is one line): its lines joined by " | ".
+std::string OneLine(std::string_view text) {
+  std::string line;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view part = text.substr(start, end - start);
+    while (!part.empty() && std::isspace(static_cast<unsigned char>(part.front()))) part.remove_prefix(1);
+    while (!part.empty() && std::isspace(static_cast<unsigned char>(part.back()))) part.remove_suffix(1);
+    if (!part.empty()) line += (line.empty() ? "" : " | ") + std::string(part);
+    start = end + 1;
+  }
+  return line;
+}
+
+// A TOML float as text that still reads as a float: with a '.', so that 2.0 stays a float push
+// constant (a '.' marks one) and a float macro in GLSL, not the integer 2; "1e-06" -> "1.0e-06".
+std::string FloatText(double x) {
+  std::string text = fmt::format("{}", x);
+  if (!std::isfinite(x) || text.find('.') != std::string::npos) return text;
+  const size_t e = text.find('e');
+  return e == std::string::npos ? text + ".0" : text.insert(e, ".0");
+}
+
+// Reads one manifest's text: every failure is a ManifestError naming the file, the line and the key.
+class Reader {
+ public:
+  explicit Reader(const std::filesystem::path& path) : path_(path) {}
+
+  [[noreturn]] void Fail(uint32_t line, std::string_view key, std::string_view what) const {
+    if (line > 0) throw ManifestError{fmt::format("{}:{}: {}: {}", path_.string(), line, key, what)};
+    throw ManifestError{fmt::format("{}: {}: {}", path_.string(), key, what)};
+  }
+
+  static uint32_t LineOf(const toml::node& node) { return node.source().begin.line; }
+
+  // Every key of `table` must be one of `known`.
+  void OnlyKeys(const toml::table& table, std::string_view where, std::initializer_list<std::string_view> known) const {
+    for (auto&& [key, value] : table) {
+      if (std::find(known.begin(), known.end(), key.str()) != known.end()) continue;
+      std::string list;
+      for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+      Fail(LineOf(value), fmt::format("{}.{}", where, Quoted(key.str())),
+           fmt::format("unknown key (known: {})", list));
+    }
+  }
+
+  const toml::table& Table(const toml::table& root, std::string_view key, bool required) const {
+    static const toml::table kEmpty;
+    const toml::node* node = root.get(key);
+    if (node == nullptr) {
+      if (required) Fail(0, fmt::format("[{}]", key), "missing: the manifest needs this table");
+      return kEmpty;
+    }
+    if (!node->is_table()) Fail(LineOf(*node), fmt::format("[{}]", key), "expected a table ([" + std::string(key) + "])");
+    return *node->as_table();
+  }
+
+  const toml::array& ArrayOfTables(const toml::table& root, std::string_view key) const {
+    static const toml::array kEmpty;
+    const toml::node* node = root.get(key);
+    if (node == nullptr) return kEmpty;
+    if (!node->is_array_of_tables()) {
+      Fail(LineOf(*node), fmt::format("[[{}]]", key), "expected an array of tables ([[" + std::string(key) + "]])");
+    }
+    return *node->as_array();
+  }
+
+  std::optional<std::string> String(const toml::table& table, std::string_view where, std::string_view key,
+                                    bool required) const {
+    const toml::node* node = table.get(key);
+    if (node == nullptr) {
+      if (required) Fail(LineOf(table), fmt::format("{}.{}", where, key), "missing: expected a string");
+      return std::nullopt;
+    }
+    if (!node->is_string()) Fail(LineOf(*node), fmt::format("{}.{}", where, key), "expected a string");
+    return node->as_string()->get();
+  }
+
+  // An expression: a string, or a plain number.
+  std::optional<std::string> ExpressionText(const toml::node* node, std::string_view key) const {
+    if (node == nullptr) return std::nullopt;
+    if (node->is_string()) return node->as_string()->get();
+    if (node->is_integer()) return std::to_string(node->as_integer()->get());
+    if (node->is_floating_point()) return FloatText(node->as_floating_point()->get());
+    Fail(LineOf(*node), key, "expected an expression (a string such as \"W * H\", or a number)");
+  }
+
+  bool Bool(const toml::table& table, std::string_view where, std::string_view key) const {
+    const toml::node* node = table.get(key);
+    if (node == nullptr) return false;
+    if (!node->is_boolean()) Fail(LineOf(*node), fmt::format("{}.{}", where, key), "expected true or false");
+    return node->as_boolean()->get();
+  }
+
+  // "N" (N x 1) or "WxH", each 1 to 2^32 - 1; a plain integer is "N".
+  Extent ParseExtent(const toml::node& node, std::string_view key, std::string_view what) const {
+    std::string text;
+    if (node.is_integer()) {
+      text = std::to_string(node.as_integer()->get());
+    } else if (node.is_string()) {
+      text = node.as_string()->get();
+    } else {
+      Fail(LineOf(node), key, fmt::format("expected a {} as \"N\" or \"WxH\"", what));
+    }
+    std::vector<uint64_t> parts;
+    size_t start = 0;
+    while (true) {
+      size_t end = text.find('x', start);
+      std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+      if (part.empty() || part.size() > 10 || part.find_first_not_of("0123456789") != std::string::npos) {
+        Fail(LineOf(node), key, fmt::format("{}: expected a {} as \"N\" or \"WxH\" (whole numbers from 1)",
+                                            Quoted(text), what));
+      }
+      parts.push_back(std::stoull(part));
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+    if (parts.size() > 2) {
+      Fail(LineOf(node), key, fmt::format("{}: a manifest's {} has one or two dimensions (\"N\" or \"WxH\")",
+                                          Quoted(text), what));
+    }
+    for (uint64_t p : parts) {
+      if (p == 0 || p > 0xffffffffull) {
+        Fail(LineOf(node), key, fmt::format("{}: each size must be from 1 to 4294967295", Quoted(text)));
+      }
+    }
+    return {static_cast<uint32_t>(parts[0]), parts.size() > 1 ? static_cast<uint32_t>(parts[1]) : 1u};
+  }
+
+  std::vector<Extent> Extents(const toml::table& table, std::string_view where, std::string_view key,
+                              std::string_view what, bool required) const {
+    const std::string full = fmt::format("{}.{}", where, key);
+    const toml::node* node = table.get(key);
+    if (node == nullptr) {
+      if (required) Fail(LineOf(table), full, fmt::format("missing: expected a list of {}s, e.g. [\"1024\", \"64x64\"]", what));
+      return {};
+    }
+    if (!node->is_array() || node->as_array()->empty()) {
+      Fail(LineOf(*node), full, fmt::format("expected a non-empty list of {}s, e.g. [\"1024\", \"64x64\"]", what));
+    }
+    std::vector<Extent> extents;
+    for (const toml::node& item : *node->as_array()) {
+      Extent e = ParseExtent(item, full, what);
+      if (std::find(extents.begin(), extents.end(), e) != extents.end()) {
+        Fail(LineOf(item), full, fmt::format("{} {} is listed twice", what, Sized("", e)));
+      }
+      extents.push_back(e);
+    }
+    return extents;
+  }
+
+  // Parses `text` as an expression over `variables`, failing with the key's name.
+  void CheckExpression(const std::string& text, const std::vector<std::string>& variables, uint32_t line,
+                       std::string_view key) const {
+    try {
+      Expression(text, variables);
+    } catch (const ExpressionError& e) {
+      std::string names;
+      for (const std::string& v : variables) names += (names.empty() ? "" : ", ") + v;
+      Fail(line, key, fmt::format("{}: {} (variables: {})", Quoted(text), e.message, names));
+    }
+  }
+
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+bool IsNamePart(const std::string& name) {
+  if (name.empty() || name.size() > 64) return false;
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') return false;
+  }
+  return true;
+}
+
+std::vector<std::string> SizeVariables(const ManifestVariant& variant) {
+  std::vector<std::string> names = {"W", "H", "WG_X", "WG_Y"};
+  for (const auto& [name, value] : variant.numeric_defines) names.push_back(name);
+  return names;
+}
+
+std::vector<std::string> CheckVariables(const Manifest& manifest) {
+  std::vector<std::string> names = {"i", "W", "H"};
+  for (const ManifestBuffer& b : manifest.buffers) {
+    if (!b.output) names.push_back(b.name);
+  }
+  return names;
+}
+
+void ReadFamily(const Reader& r, const toml::table& family, Manifest& m) {
+  r.OnlyKeys(family, "[family]",
+             {"name", "domains", "workgroups", "elements", "bytes", "test_domains", "read_only", "description",
+              "arithmetic", "arithmetic_unit", "arithmetic_lower_bound"});
+  m.name = *r.String(family, "[family]", "name", true);
+  if (!IsNamePart(m.name)) {
+    r.Fail(Reader::LineOf(*family.get("name")), "[family].name",
+           fmt::format("{}: expected 1 to 64 letters, digits, '_', '-' or '.' (it begins every benchmark's name)",
+                       Quoted(m.name)));
+  }
+  m.domains = r.Extents(family, "[family]", "domains", "domain", true);
+  m.workgroups = r.Extents(family, "[family]", "workgroups", "workgroup", true);
+  m.test_domains = r.Extents(family, "[family]", "test_domains", "domain", false);
+  if (auto e = r.ExpressionText(family.get("elements"), "[family].elements")) m.elements = *e;
+  auto bytes = r.ExpressionText(family.get("bytes"), "[family].bytes");
+  if (!bytes) {
+    r.Fail(Reader::LineOf(family), "[family].bytes",
+           "missing: expected the compulsory bytes one dispatch moves (e.g. \"12 * W * H\"), for GB/s and roofline%");
+  }
+  m.bytes = *bytes;
+  m.read_only = r.Bool(family, "[family]", "read_only");
+  m.arithmetic = r.ExpressionText(family.get("arithmetic"), "[family].arithmetic").value_or("");
+  if (auto unit = r.String(family, "[family]", "arithmetic_unit", false)) {
+    if (*unit != "FLOP" && *unit != "FLOP16" && *unit != "OP") {
+      r.Fail(Reader::LineOf(*family.get("arithmetic_unit")), "[family].arithmetic_unit",
+             fmt::format("{}: expected \"FLOP\" (32-bit floats), \"FLOP16\" (16-bit floats) or \"OP\" (32-bit "
+                         "integers)",
+                         Quoted(*unit)));
+    }
+    m.arithmetic_unit = *unit;
+  }
+  m.arithmetic_lower_bound = r.Bool(family, "[family]", "arithmetic_lower_bound");
+  r.String(family, "[family]", "description", false);
+}
+
+void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
+  if (buffers.empty()) r.Fail(0, "[[buffer]]", "missing: the manifest declares no buffer");
+  std::set<std::string> names;
+  std::set<uint32_t> bindings;
+  for (const toml::node& node : buffers) {
+    const toml::table& t = *node.as_table();
+    const uint32_t line = Reader::LineOf(t);
+    r.OnlyKeys(t, "[[buffer]]", {"name", "binding", "type", "count", "init", "output"});
+    ManifestBuffer b;
+    b.line = line;
+    b.name = *r.String(t, "[[buffer]]", "name", true);
+    const std::string where = fmt::format("[[buffer]] {}", Quoted(b.name));
+    if (!IsVariableName(b.name) || kReservedNames.contains(b.name)) {
+      r.Fail(line, where + ".name",
+             "expected a name of letters, digits and '_' that starts with a letter and is not W, H, WG_X, WG_Y or i "
+             "(check expressions use it as a variable)");
+    }
+    if (!names.insert(b.name).second) r.Fail(line, where + ".name", "two buffers have this name");
+    const toml::node* binding = t.get("binding");
+    if (binding == nullptr || !binding->is_integer()) r.Fail(line, where + ".binding", "expected an integer binding");
+    const int64_t value = binding->as_integer()->get();
+    if (value < 0 || value > 1023) r.Fail(line, where + ".binding", fmt::format("{}: expected 0 to 1023", value));
+    b.binding = static_cast<uint32_t>(value);
+    if (!bindings.insert(b.binding).second) {
+      r.Fail(line, where + ".binding", fmt::format("binding {} is given to two buffers", b.binding));
+    }
+    const std::string type = *r.String(t, where, "type", true);
+    const ElementType* element = FindElementType(type);
+    if (element == nullptr) {
+      std::string known;
+      for (const ElementType& e : kElementTypes) known += (known.empty() ? "" : ", ") + e.glsl;
+      r.Fail(line, where + ".type",
+             fmt::format("{}: expected a std430 element type: {} (vec3 arrays have a 16-byte stride: use vec4)",
+                         Quoted(type), known));
+    }
+    b.type = *element;
+    auto count = r.ExpressionText(t.get("count"), where + ".count");
+    if (!count) r.Fail(line, where + ".count", "missing: expected the number of elements (e.g. \"W * H\")");
+    b.count = *count;
+    b.output = r.Bool(t, where, "output");
+    if (const toml::node* init = t.get("init")) {
+      if (b.output) {
+        r.Fail(Reader::LineOf(*init), where + ".init",
+               "an output is poisoned before the check run and written by the kernel: it takes no init");
+      }
+      if (init->is_integer() || init->is_floating_point()) {
+        b.init = ManifestBuffer::Init::kValue;
+        b.value = init->is_integer() ? static_cast<double>(init->as_integer()->get()) : init->as_floating_point()->get();
+        if (!std::isfinite(b.value)) r.Fail(Reader::LineOf(*init), where + ".init", "expected a finite number");
+        if (b.type.scalar != Scalar::kFloat &&
+            (b.value != std::floor(b.value) || b.value < -2147483648.0 || b.value > 4294967295.0)) {
+          r.Fail(Reader::LineOf(*init), where + ".init",
+                 fmt::format("{}: an {} buffer takes a whole number that fits 32 bits", b.value, b.type.glsl));
+        }
+      } else if (init->is_string() && init->as_string()->get() == "random") {
+        b.init = ManifestBuffer::Init::kRandom;
+      } else if (init->is_string() && init->as_string()->get() == "zero") {
+        b.init = ManifestBuffer::Init::kZero;
+      } else if (init->is_string() && init->as_string()->get() == "iota") {
+        b.init = ManifestBuffer::Init::kIota;
+      } else {
+        r.Fail(Reader::LineOf(*init), where + ".init", "expected \"random\", \"zero\", \"iota\" or a number");
+      }
+    }
+    m.buffers.push_back(b);
+  }
+  std::sort(m.buffers.begin(), m.buffers.end(), [](const auto& a, const auto& b) { return a.binding < b.binding; });
+  for (uint32_t i = 0; i < m.buffers.size(); ++i) {
+    if (m.buffers[i].binding != i) {
+      r.Fail(m.buffers[i].line, "[[buffer]].binding",
+             fmt::format("bindings must be 0 to {} (one per buffer), and binding {} has no buffer", m.buffers.size() - 1,
+                         i));
+    }
+  }
+  if (std::none_of(m.buffers.begin(), m.buffers.end(), [](const auto& b) { return b.output; })) {
+    r.Fail(0, "[[buffer]].output", "no buffer is an output: a benchmark must have an output to check");
+  }
+}
+
+void ReadPushAndDispatch(const Reader& r, const toml::table& root, Manifest& m) {
+  const toml::table& push = r.Table(root, "push", false);
+  r.OnlyKeys(push, "[push]", {"constants"});
+  if (const toml::node* constants = push.get("constants")) {
+    if (!constants->is_array()) r.Fail(Reader::LineOf(*constants), "[push].constants", "expected a list of expressions");
+    if (constants->as_array()->size() > 64) {
+      r.Fail(Reader::LineOf(*constants), "[push].constants", "more than 64 push constants (256 bytes)");
+    }
+    for (const toml::node& c : *constants->as_array()) m.push.push_back(*r.ExpressionText(&c, "[push].constants"));
+  }
+  const toml::table& dispatch = r.Table(root, "dispatch", true);
+  r.OnlyKeys(dispatch, "[dispatch]", {"groups"});
+  const toml::node* groups = dispatch.get("groups");
+  if (groups == nullptr || !groups->is_array() || groups->as_array()->size() != 3) {
+    r.Fail(groups ? Reader::LineOf(*groups) : Reader::LineOf(dispatch), "[dispatch].groups",
+           "expected three expressions: the workgroups in x, y and z");
+  }
+  for (size_t i = 0; i < 3; ++i) m.groups[i] = *r.ExpressionText(groups->as_array()->get(i), "[dispatch].groups");
+}
+
+std::map<std::string, std::string> ReadCheck(const Reader& r, const toml::node& node, std::string_view where,
+                                             const Manifest& m) {
+  if (!node.is_table()) r.Fail(Reader::LineOf(node), where, "expected a table of output buffer = expression");
+  std::map<std::string, std::string> check;
+  for (auto&& [key, value] : *node.as_table()) {
+    const std::string name(key.str());
+    auto buffer = std::find_if(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.name == name; });
+    if (buffer == m.buffers.end() || !buffer->output) {
+      r.Fail(Reader::LineOf(value), fmt::format("{}.{}", where, Quoted(name)), "expected the name of an output buffer");
+    }
+    std::string text = *r.ExpressionText(&value, fmt::format("{}.{}", where, name));
+    r.CheckExpression(text, CheckVariables(m), Reader::LineOf(value), fmt::format("{}.{}", where, name));
+    check[name] = text;
+  }
+  return check;
+}
+
+void ReadDefines(const Reader& r, const toml::node& node, const std::string& where, ManifestVariant& v) {
+  if (!node.is_table()) r.Fail(Reader::LineOf(node), where, "expected a table, e.g. { PER_ITEM = 4 }");
+  for (auto&& [key, value] : *node.as_table()) {
+    const std::string name(key.str());
+    const std::string full = fmt::format("{}.{}", where, name);
+    if (!IsVariableName(name) || kReservedNames.contains(name)) {
+      r.Fail(Reader::LineOf(value), full,
+             "expected a macro name of letters, digits and '_' that is not W, H, WG_X, WG_Y or i");
+    }
+    if (value.is_integer()) {
+      v.defines.push_back({name, std::to_string(value.as_integer()->get())});
+      v.numeric_defines[name] = static_cast<double>(value.as_integer()->get());
+    } else if (value.is_floating_point()) {
+      const double x = value.as_floating_point()->get();
+      if (!std::isfinite(x)) r.Fail(Reader::LineOf(value), full, "expected a finite number");
+      v.defines.push_back({name, FloatText(x)});
+      v.numeric_defines[name] = x;
+    } else if (value.is_boolean()) {
+      v.defines.push_back({name, value.as_boolean()->get() ? "true" : "false"});
+    } else if (value.is_string()) {
+      const std::string text = value.as_string()->get();
+      if (std::any_of(text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r' || c == '\0'; })) {
+        r.Fail(Reader::LineOf(value), full, "a macro's text must be one line");
+      }
+      v.defines.push_back({name, text});
+    } else {
+      r.Fail(Reader::LineOf(value), full, "expected a number, a string or true/false");
+    }
+  }
+}
+
+void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
+  if (variants.empty()) r.Fail(0, "[[variant]]", "missing: the manifest declares no variant");
+  for (const toml::node& node : variants) {
+    const toml::table& t = *node.as_table();
+    ManifestVariant v;
+    v.line = Reader::LineOf(t);
+    r.OnlyKeys(t, "[[variant]]",
+               {"name", "source", "defines", "reference", "tolerance", "workgroups", "check", "elements", "bytes",
+                "requires", "arithmetic"});
+    v.name = *r.String(t, "[[variant]]", "name", true);
+    const std::string where = fmt::format("[[variant]] {}", Quoted(v.name));
+    if (!IsNamePart(v.name) || v.name == "plain_loop") {
+      r.Fail(v.line, where + ".name",
+             "expected 1 to 64 letters, digits, '_', '-' or '.', not plain_loop (it is part of each benchmark's name)");
+    }
+    if (std::any_of(m.variants.begin(), m.variants.end(), [&](const auto& o) { return o.name == v.name; })) {
+      r.Fail(v.line, where + ".name", "two variants have this name");
+    }
+    const std::string source = *r.String(t, where, "source", true);
+    if (source.empty() || source.find('\0') != std::string::npos) r.Fail(v.line, where + ".source", "expected a file name");
+    v.source = r.path().parent_path() / source;
+    if (const toml::node* defines = t.get("defines")) ReadDefines(r, *defines, where + ".defines", v);
+    v.reference = r.Bool(t, where, "reference");
+    if (const toml::node* tolerance = t.get("tolerance")) {
+      if (!tolerance->is_number()) r.Fail(Reader::LineOf(*tolerance), where + ".tolerance", "expected a number");
+      v.tolerance = tolerance->is_integer() ? static_cast<double>(tolerance->as_integer()->get())
+                                            : tolerance->as_floating_point()->get();
+      if (!(v.tolerance >= 0 && v.tolerance < 1)) {
+        r.Fail(Reader::LineOf(*tolerance), where + ".tolerance", "expected a relative error from 0 to below 1");
+      }
+    }
+    v.elements = r.ExpressionText(t.get("elements"), where + ".elements").value_or(m.elements);
+    v.bytes = r.ExpressionText(t.get("bytes"), where + ".bytes").value_or(m.bytes);
+    v.arithmetic = r.ExpressionText(t.get("arithmetic"), where + ".arithmetic").value_or(m.arithmetic);
+    if (const toml::node* features = t.get("requires")) {
+      if (!features->is_array()) r.Fail(Reader::LineOf(*features), where + ".requires", "expected a list of features");
+      for (const toml::node& f : *features->as_array()) {
+        const auto& known = KnownFeatures();
+        if (!f.is_string() || std::find(known.begin(), known.end(), f.as_string()->get()) == known.end()) {
+          std::string list;
+          for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+          r.Fail(Reader::LineOf(f), where + ".requires", fmt::format("expected one of: {}", list));
+        }
+        v.requires_features.push_back(f.as_string()->get());
+      }
+    }
+    v.workgroups = r.Extents(t, where, "workgroups", "workgroup", false);
+    if (v.workgroups.empty()) v.workgroups = m.workgroups;
+    v.check = m.check;
+    if (const toml::node* check = t.get("check")) {
+      for (auto& [buffer, text] : ReadCheck(r, *check, where + ".check", m)) v.check[buffer] = text;
+    }
+    m.variants.push_back(std::move(v));
+  }
+  const auto references = std::count_if(m.variants.begin(), m.variants.end(), [](const auto& v) { return v.reference; });
+  if (references > 1) r.Fail(0, "[[variant]].reference", "more than one variant is the reference");
+  // Every output of every variant must be compared with something: a benchmark whose output is
+  // never checked would report a number nobody knows to be right.
+  for (const ManifestVariant& v : m.variants) {
+    for (const ManifestBuffer& b : m.buffers) {
+      if (b.output && !v.check.contains(b.name) && references == 0) {
+        r.Fail(v.line, fmt::format("[[variant]] {}", Quoted(v.name)),
+               fmt::format("output {} is checked against nothing: give [check] {} = \"...\" or mark one variant "
+                           "reference = true",
+                           Quoted(b.name), b.name));
+      }
+    }
+  }
+}
+
+uint64_t WholeNumber(const Manifest& m, double value, double most, std::string_view key, const std::string& text,
+                     std::string_view point, std::string_view what) {
+  if (value != std::floor(value) || value < 1 || value > most) {
+    throw ManifestError{fmt::format("{}: {}: {} at {} gives {}: expected {}", m.path.string(), key, Quoted(text),
+                                    point, value, what)};
+  }
+  return static_cast<uint64_t>(value);
+}
+
+// One variant's expressions, parsed once and evaluated at each point: a manifest may declare
+// 100000 points, and muparser takes microseconds to parse an expression but nanoseconds to
+// evaluate it (parsing every expression anew at each point took seconds to load one manifest).
+class PointEvaluator {
+ public:
+  PointEvaluator(const Manifest& m, const ManifestVariant& v) : m_(m), v_(v), names_(SizeVariables(v)) {
+    values_.assign(4, 0.0);
+    for (const auto& [name, value] : v.numeric_defines) values_.push_back(value);  // names_'s order
+    for (const ManifestBuffer& b : m.buffers) {
+      counts_.push_back(Parse(b.count, fmt::format("[[buffer]] '{}'.count", b.name)));
+    }
+    for (size_t i = 0; i < m.push.size(); ++i) {
+      push_.push_back(Parse(m.push[i], fmt::format("[push].constants[{}]", i)));
+    }
+    for (size_t i = 0; i < 3; ++i) groups_.push_back(Parse(m.groups[i], fmt::format("[dispatch].groups[{}]", i)));
+    elements_.push_back(Parse(v.elements, "elements"));
+    bytes_.push_back(Parse(v.bytes, "bytes"));
+    if (!v.arithmetic.empty()) arithmetic_.push_back(Parse(v.arithmetic, "arithmetic"));
+    // A check reads each input at the output's index: the inputs it names must be as long.
+    for (const auto& [output, text] : v.check) {
+      // A named copy: clang before 16 cannot capture a structured binding.
+      const std::string& output_name = output;
+      Reads reads{.text = text};
+      reads.output = std::find_if(m.buffers.begin(), m.buffers.end(),
+                                  [&](const auto& b) { return b.name == output_name; }) - m.buffers.begin();
+      std::vector<std::string> used;
+      try {
+        used = Expression(text, CheckVariables(m)).Used();
+      } catch (const ExpressionError& e) {
+        throw ManifestError{fmt::format("{}: check {}: {}: {}", m.path.string(), output, Quoted(text), e.message)};
+      }
+      for (size_t i = 0; i < m.buffers.size(); ++i) {
+        if (std::find(used.begin(), used.end(), m.buffers[i].name) != used.end()) reads.inputs.push_back(i);
+      }
+      checks_.push_back(std::move(reads));
+    }
+  }
+
+  PointValues At(Extent workgroup, Extent domain) {
+    values_[0] = domain.x;
+    values_[1] = domain.y;
+    values_[2] = workgroup.x;
+    values_[3] = workgroup.y;
+    // Formatted only for a message.
+    auto point = [&] {
+      return fmt::format("variant {}, workgroup {}, domain {}", v_.name, Sized("", workgroup), Sized("", domain));
+    };
+    const Manifest& m = m_;
+    PointValues p;
+    for (size_t i = 0; i < m.buffers.size(); ++i) {
+      const ManifestBuffer& b = m.buffers[i];
+      const double most = kMaxBufferBytes / b.type.Bytes();
+      const double count = Value(counts_[i], point);
+      if (count != std::floor(count) || count < 1 || count > most) {
+        WholeNumber(m, count, most, counts_[i].key, b.count, point(),
+                    fmt::format("a whole number of {} elements from 1, at most 2^48 bytes", b.type.glsl));
+      }
+      p.counts.push_back(static_cast<uint64_t>(count));
+    }
+    for (size_t i = 0; i < m.push.size(); ++i) {
+      const double value = Value(push_[i], point);
+      PushValue v{.is_float = m.push[i].find('.') != std::string::npos};
+      if (v.is_float) {
+        const float f = static_cast<float>(value);
+        if (!std::isfinite(f)) {
+          throw ManifestError{fmt::format("{}: {}: {} at {} gives {}, beyond a 32-bit float", m.path.string(),
+                                          push_[i].key, Quoted(m.push[i]), point(), value)};
+        }
+        std::memcpy(&v.bits, &f, sizeof f);
+      } else {
+        if (value != std::floor(value) || value < -2147483648.0 || value > 4294967295.0) {
+          throw ManifestError{fmt::format("{}: {}: {} at {} gives {}: expected a whole number that fits 32 bits "
+                                          "(write a '.' in it for a float)",
+                                          m.path.string(), push_[i].key, Quoted(m.push[i]), point(), value)};
+        }
+        v.bits = value < 0 ? static_cast<uint32_t>(static_cast<int32_t>(value)) : static_cast<uint32_t>(value);
+      }
+      p.push.push_back(v);
+    }
+    for (size_t i = 0; i < 3; ++i) {
+      const double groups = Value(groups_[i], point);
+      if (groups != std::floor(groups) || groups < 1 || groups > 4294967295.0) {
+        WholeNumber(m, groups, 4294967295.0, groups_[i].key, m.groups[i], point(),
+                    "a whole number of workgroups from 1");
+      }
+      p.groups[i] = static_cast<uint64_t>(groups);
+    }
+    for (const Reads& reads : checks_) {
+      const ManifestBuffer& out = m.buffers[reads.output];
+      const uint64_t scalars = p.counts[reads.output] * out.type.components;
+      for (size_t i : reads.inputs) {
+        const ManifestBuffer& in = m.buffers[i];
+        if (p.counts[i] * in.type.components < scalars) {
+          throw ManifestError{fmt::format("{}: check {} = {} at {}: reads '{}' at the same index, but '{}' has {} "
+                                          "values and '{}' {}",
+                                          m.path.string(), out.name, Quoted(reads.text), point(), in.name, in.name,
+                                          p.counts[i] * in.type.components, out.name, scalars)};
+        }
+      }
+    }
+    p.elements = Value(elements_[0], point);
+    p.bytes = Value(bytes_[0], point);
+    if (p.elements <= 0 || p.bytes <= 0) {
+      throw ManifestError{fmt::format("{}: elements and bytes at {} give {} and {}: expected more than 0 "
+                                      "elements and bytes",
+                                      m.path.string(), point(), p.elements, p.bytes)};
+    }
+    if (!arithmetic_.empty()) {
+      p.arithmetic = Value(arithmetic_[0], point);
+      if (!(p.arithmetic > 0)) {
+        throw ManifestError{fmt::format("{}: arithmetic at {} gives {}: expected more than 0 operations a dispatch",
+                                        m.path.string(), point(), p.arithmetic)};
+      }
+    }
+    return p;
+  }
+
+ private:
+  // An expression and the key it was written under, for messages.
+  struct Keyed {
+    Expression expression;
+    std::string key;
+  };
+  struct Reads {
+    size_t output = 0;
+    std::string text;
+    std::vector<size_t> inputs;  // the buffers the check's expression names
+  };
+
+  Keyed Parse(const std::string& text, std::string key) const {
+    try {
+      return {Expression(text, names_), std::move(key)};
+    } catch (const ExpressionError& e) {
+      throw ManifestError{
+          fmt::format("{}: {}: {} (variant {}): {}", m_.path.string(), key, Quoted(text), v_.name, e.message)};
+    }
+  }
+
+  // The expression's value at the point, or a ManifestError naming its key and the point.
+  template <typename Point>
+  double Value(Keyed& keyed, const Point& point) {
+    try {
+      return keyed.expression.EvaluateInOrder(values_.data());
+    } catch (const ExpressionError& error) {
+      throw ManifestError{fmt::format("{}: {}: {} at {}: {}", m_.path.string(), keyed.key,
+                                      Quoted(keyed.expression.text()), point(), error.message)};
+    }
+  }
+
+  const Manifest& m_;
+  const ManifestVariant& v_;
+  std::vector<std::string> names_;  // W, H, WG_X, WG_Y, then the numeric defines
+  std::vector<double> values_;      // in names_'s order
+  std::vector<Keyed> counts_, push_, groups_, elements_, bytes_, arithmetic_;
+  std::vector<Reads> checks_;
+};
+
+// The whole of the file at `path`; `what` names it in the error when it cannot be read.
+std::string ReadText(const std::filesystem::path& path, std::string_view what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in.good()) throw ManifestError{fmt::format("{}: cannot read this {}", path.string(), what)};
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Defects of toml++ 3.3 (Debian 12), kept from the parser by refusing their input first:
+// - it reaches __builtin_unreachable when it asks whether some non-ASCII characters are
+//   whitespace (U+00A1 to U+0499, for one; its issues 190 and 295). It asks that of any character
+//   outside a string or a comment (up to the end of a number, quotes included, which it reads
+//   ahead) and of the first character after a line-ending backslash in a string. TOML allows
+//   non-ASCII text only inside strings and comments, and there it stays allowed;
+// - it assumes (TOML_ASSERT_ASSUME: undefined behaviour where NDEBUG makes it __builtin_assume,
+//   as in a clang release build) that a table header's key begins right after "[" or "[[" and
+//   blanks (its pull request 301), that no '}' stands where an array's value belongs, that a
+//   digit follows the 'T' of a date that has a ':' after it, and that a date, a space and a
+//   digit begin a time of two digits.
+// Each was found by tests/fuzz/manifest_fuzz.
+void RefuseTomlParserTraps(const Reader& r, std::string_view text) {
+  enum class In { kCode, kComment, kBasic, kLiteral, kMultiBasic, kMultiLiteral } in = In::kCode;
+  bool boundary = true;  // the last character may end a token: what follows may begin a value
+  bool scanned = false;  // inside a value the parser reads ahead
+  bool line_start = true;  // only blanks so far on this line
+  bool date = false;       // the read-ahead value has a '-' or ':' after its first character
+  char last = '\0';        // the last character outside blanks, comments and strings' insides
+  uint32_t line = 1;
+  auto non_ascii = [](char c) { return static_cast<unsigned char>(c) >= 0x80; };
+  auto refuse = [&](std::string_view where) {
+    r.Fail(line, "TOML",
+           fmt::format("a non-ASCII character {}: TOML allows one only inside a string or a comment", where));
+  };
+  // A UTF-8 byte order mark may open the file (the parser skips it).
+  size_t i = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') ++line;
+    switch (in) {
+      case In::kCode: {
+        if (non_ascii(c)) refuse("outside a string or comment");
+        if (c == '}' && (last == '[' || last == ',')) {
+          r.Fail(line, "TOML", "a '}' right after '[' or ',' (a value or ']' belongs there)");
+        }
+        if (line_start && c == '[') {
+          size_t next = i + 1 < text.size() && text[i + 1] == '[' ? i + 2 : i + 1;
+          while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
+          if (next < text.size() && !std::isalnum(static_cast<unsigned char>(text[next])) &&
+              std::string_view("_-\"']").find(text[next]) == std::string_view::npos) {
+            r.Fail(line, "TOML", "a table header must begin with a key: [name] or [[name]]");
+          }
+        }
+        line_start = c == '\n' || (line_start && (c == ' ' || c == '\t'));
+        const bool value_end =
+            c == ' ' || c == '\t' || (c >= '\n' && c <= '\r') || c == ']' || c == '}' || c == ',' || c == '#';
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '#') last = c;
+        const bool digit_next = i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1]));
+        // A value that begins with a digit or a sign (a number, a date) is read ahead by the
+        // parser to its end, quotes included: a quote there opens no string.
+        if (scanned && !value_end) {
+          if (c == '-' || c == ':') date = true;
+          if (date && (c == 'T' || c == 't') && !digit_next) {
+            r.Fail(line, "TOML", "a date's 'T' must be followed by its time (1979-05-27T07:32:00)");
+          }
+          break;
+        }
+        if (scanned && date && c == ' ' && digit_next) {
+          const bool time = i + 3 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 2])) &&
+                            text[i + 3] == ':';
+          if (!time) r.Fail(line, "TOML", "a time after a date and a space must begin hh: (1979-05-27 07:32:00)");
+        }
+        scanned = false;
+        if (boundary && ((c >= '0' && c <= '9') || c == '+' || c == '-')) {
+          scanned = true;
+          date = false;
+        } else if (c == '#') {
+          in = In::kComment;
+        } else if (c == '"' || c == '\'') {
+          const bool multi = text.substr(i, 3) == std::string(3, c);
+          in = c == '"' ? (multi ? In::kMultiBasic : In::kBasic) : (multi ? In::kMultiLiteral : In::kLiteral);
+          if (multi) i += 2;
+        }
+        boundary = value_end || c == '=' || c == '[' || c == '{';
+        break;
+      }
+      case In::kComment:
+        if (c == '\n') in = In::kCode;
+        boundary = true;
+        line_start = c == '\n';
+        break;
+      case In::kBasic:
+      case In::kLiteral:
+        if (in == In::kBasic && c == '\\' && i + 1 < text.size() && text[i + 1] != '\n') {
+          if (non_ascii(text[i + 1])) refuse("after a backslash");
+          ++i;  // an escaped quote does not end the string
+        } else if (c == '\n' || c == (in == In::kBasic ? '"' : '\'')) {
+          in = In::kCode;
+          boundary = c == '\n';
+          line_start = c == '\n';
+        }
+        break;
+      case In::kMultiBasic:
+      case In::kMultiLiteral: {
+        const char quote = in == In::kMultiBasic ? '"' : '\'';
+        if (in == In::kMultiBasic && c == '\\') {
+          // A line-ending backslash: the parser skips the whitespace after it and asks of the
+          // first other character whether it is whitespace too.
+          size_t next = i + 1;
+          while (next < text.size() && (text[next] == ' ' || text[next] == '\t' || text[next] == '\r' ||
+                                        text[next] == '\n')) {
+            if (text[next] == '\n') ++line;
+            ++next;
+          }
+          if (next < text.size() && non_ascii(text[next])) refuse("after a backslash");
+          i = next == i + 1 ? next : next - 1;  // skip an escaped character, or the whitespace
+        } else if (c == quote && text.substr(i, 3) == std::string(3, quote)) {
+          // Up to two more quotes are the string's own last characters.
+          size_t end = i + 3;
+          while (end < text.size() && end < i + 5 && text[end] == quote) ++end;
+          i = end - 1;
+          in = In::kCode;
+          boundary = false;
+          line_start = false;
+        }
+        break;
+      }
+    }
+  }
+}
+
+// The buffers of `m` against the storage buffers variant `v`'s shader declares: each at its
+// binding in set 0, with its element type, an output writable and an input readable; and no
+// binding the shader declares left without a buffer (it would be bound to nothing).
+void CheckBindings(const Manifest& m, const ManifestVariant& v, const std::string& where) {
+  std::vector<ShaderBuffer> declared;
+  try {
+    declared = ReflectStorageBuffers(ReadText(v.source, "shader"), v.source.string(), v.defines, {KernelDirectory()});
+  } catch (const std::exception& e) {
+    throw ManifestError{fmt::format("{}.source: the shader's reflection failed: {}", where, OneLine(e.what()))};
+  }
+  auto described = [](const ShaderBuffer& d) {
+    return fmt::format("binding {} (block {}{})", d.binding, d.block,
+                       d.member.empty() ? "" : fmt::format(", {} {}[]", d.element.empty() ? "?" : d.element, d.member));
+  };
+  for (const ShaderBuffer& d : declared) {
+    if (d.set != 0) {
+      throw ManifestError{fmt::format("{}: the shader declares a storage buffer in set {}, {}: a manifest's buffers "
+                                      "are bound in set 0",
+                                      where, d.set, described(d))};
+    }
+    if (std::none_of(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.binding == d.binding; })) {
+      throw ManifestError{fmt::format("{}: the shader declares {}, and no [[buffer]] has binding {}", where,
+                                      described(d), d.binding)};
+    }
+  }
+  for (const ManifestBuffer& b : m.buffers) {
+    const std::string key =
+        fmt::format("{}:{}: [[buffer]] '{}' (variant {})", m.path.string(), b.line, b.name, Quoted(v.name));
+    auto d = std::find_if(declared.begin(), declared.end(), [&](const auto& d) { return d.binding == b.binding; });
+    if (d == declared.end()) {
+      throw ManifestError{fmt::format("{}.binding: the shader {} declares no storage buffer at binding {}", key,
+                                      v.source.filename().string(), b.binding)};
+    }
+    if (d->element != b.type.glsl) {
+      throw ManifestError{fmt::format(
+          "{}.type: '{}', but the shader's {} {}", key, b.type.glsl, described(*d),
+          d->element.empty() ? "does not end in a runtime array of scalars or vectors" : "holds " + d->element)};
+    }
+    if (d->array_stride != 0 && d->array_stride != b.type.Bytes()) {
+      throw ManifestError{fmt::format("{}.type: the shader's {} has a {}-byte stride, not {} (declare it std430)", key,
+                                      described(*d), d->array_stride, b.type.Bytes())};
+    }
+    if (b.output && d->readonly) {
+      throw ManifestError{fmt::format("{}.output: an output, but the shader declares {} readonly", key, described(*d))};
+    }
+    if (!b.output && d->writeonly) {
+      throw ManifestError{fmt::format("{}.output: an input (output = false), but the shader declares {} writeonly",
+                                      key, described(*d))};
+    }
+  }
+}
+
+// Compiles every variant's shader (a GLSL error names its file and line) and checks the
+// buffers against the storage buffers the shader declares.
+void CheckShaders(const Manifest& m) {
+  for (const ManifestVariant& v : m.variants) {
+    const std::string where = fmt::format("{}:{}: [[variant]] {}", m.path.string(), v.line, Quoted(v.name));
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(v.source, error)) {
+      throw ManifestError{fmt::format("{}.source: {} does not exist", where, v.source.string())};
+    }
+    try {
+      CompileKernel(v.source.string(), v.defines, v.name);  // cached: the benchmarks reuse it
+    } catch (const std::exception& e) {
+      throw ManifestError{fmt::format("{}.source: the shader does not compile: {}", where, OneLine(e.what()))};
+    }
+    CheckBindings(m, v, where);
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& KnownFeatures() {
+  static const std::vector<std::string> known = {"subgroup_arithmetic", "subgroup_ballot", "subgroup_shuffle_relative",
+                                                 "float_atomic_add"};
+  return known;
+}
+
+const ElementType* FindElementType(std::string_view glsl) {
+  for (const ElementType& e : kElementTypes) {
+    if (e.glsl == glsl) return &e;
+  }
+  return nullptr;
+}
+
+std::map<std::string, double> PointVariables(const ManifestVariant& variant, Extent workgroup, Extent domain) {
+  std::map<std::string, double> values = variant.numeric_defines;
+  values["W"] = domain.x;
+  values["H"] = domain.y;
+  values["WG_X"] = workgroup.x;
+  values["WG_Y"] = workgroup.y;
+  return values;
+}
+
+PointValues EvaluatePoint(const Manifest& m, const ManifestVariant& variant, Extent workgroup, Extent domain) {
+  return PointEvaluator(m, variant).At(workgroup, domain);
+}
+
+void EvaluatePointAndReference(const Manifest& m, const ManifestVariant& variant, Extent workgroup, Extent domain) {
+  EvaluatePoint(m, variant, workgroup, domain);
+  // The reference variant runs at every point of the others, to compare with them there.
+  for (const ManifestVariant& v : m.variants) {
+    if (v.reference && &v != &variant) EvaluatePoint(m, v, workgroup, domain);
+  }
+}
+
+Manifest ParseManifest(std::string_view text, const std::filesystem::path& path) {
+  Reader r(path);
+  toml::table root;
+  RefuseTomlParserTraps(r, text);
+  try {
+    root = toml::parse(text, path.string());
+  } catch (const toml::parse_error& e) {
+    r.Fail(e.source().begin.line, "TOML", std::string(e.description()));
+  }
+  Manifest m;
+  m.path = path;
+  r.OnlyKeys(root, "manifest", {"family", "buffer", "push", "dispatch", "variant", "check"});
+  ReadFamily(r, r.Table(root, "family", true), m);
+  ReadBuffers(r, r.ArrayOfTables(root, "buffer"), m);
+  ReadPushAndDispatch(r, root, m);
+  if (const toml::node* check = root.get("check")) m.check = ReadCheck(r, *check, "[check]", m);
+  ReadVariants(r, r.ArrayOfTables(root, "variant"), m);
+
+  // Each expression parses over its variables (a syntax error or an unknown name is reported
+  // with its key and line here), then gives a usable value at every point.
+  for (const ManifestVariant& v : m.variants) {
+    const std::vector<std::string> names = SizeVariables(v);
+    for (const ManifestBuffer& b : m.buffers) {
+      r.CheckExpression(b.count, names, b.line, fmt::format("[[buffer]] '{}'.count (variant {})", b.name, v.name));
+    }
+    for (size_t i = 0; i < m.push.size(); ++i) {
+      r.CheckExpression(m.push[i], names, 0, fmt::format("[push].constants[{}] (variant {})", i, v.name));
+    }
+    for (size_t i = 0; i < 3; ++i) {
+      r.CheckExpression(m.groups[i], names, 0, fmt::format("[dispatch].groups[{}] (variant {})", i, v.name));
+    }
+    r.CheckExpression(v.elements, names, v.line, fmt::format("elements (variant {})", v.name));
+    r.CheckExpression(v.bytes, names, v.line, fmt::format("bytes (variant {})", v.name));
+    if (!v.arithmetic.empty()) {
+      r.CheckExpression(v.arithmetic, names, v.line, fmt::format("arithmetic (variant {})", v.name));
+    }
+  }
+  std::vector<Extent> domains = m.domains;
+  domains.insert(domains.end(), m.test_domains.begin(), m.test_domains.end());
+  size_t points = 0;
+  for (const ManifestVariant& v : m.variants) points += v.workgroups.size() * domains.size();
+  if (points > kMaxPoints) {
+    r.Fail(0, "[family]", fmt::format("{} points (variants x workgroups x domains): at most {}", points, kMaxPoints));
+  }
+  for (Extent d : domains) m.one_dimensional = m.one_dimensional && d.y == 1;
+  for (const ManifestVariant& v : m.variants) {
+    PointEvaluator evaluator(m, v);
+    // The reference variant runs at every point of the others, to compare with them there.
+    std::vector<PointEvaluator> references;
+    for (const ManifestVariant& other : m.variants) {
+      if (other.reference && &other != &v) references.emplace_back(m, other);
+    }
+    for (Extent wg : v.workgroups) {
+      m.one_dimensional = m.one_dimensional && wg.y == 1;
+      for (Extent d : domains) {
+        evaluator.At(wg, d);
+        for (PointEvaluator& reference : references) reference.At(wg, d);
+      }
+    }
+  }
+  return m;
+}
+
+Manifest LoadManifest(const std::filesystem::path& path) {
+  Manifest m = ParseManifest(ReadText(path, "manifest"), path);
+  // The compiler resolves a relative source against the kernels folder: make it the manifest's.
+  std::error_code error;
+  for (ManifestVariant& v : m.variants) v.source = std::filesystem::absolute(v.source, error);
+  CheckShaders(m);
+  // What the run's JSON says it measured: the manifest's text and each source it names, once.
+  std::string files = ReadText(path, "manifest");
+  std::vector<std::filesystem::path> hashed;
+  for (const ManifestVariant& v : m.variants) {
+    if (std::find(hashed.begin(), hashed.end(), v.source) != hashed.end()) continue;
+    hashed.push_back(v.source);
+    files += ReadText(v.source, "shader");
+  }
+  NoteManifest({.path = path.string(), .sha256 = Sha256Hex(files)});
+  return m;
+}
+
+std::vector<Manifest> LoadManifests(const std::vector<std::string>& paths) {
+  std::vector<Manifest> manifests;
+  for (const std::string& given : paths) {
+    std::error_code error;
+    const std::filesystem::path path(given);
+    if (std::filesystem::is_directory(path, error)) {
+      std::vector<std::filesystem::path> files;
+      for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
+        if (entry.path().extension() == ".toml") files.push_back(entry.path());
+      }
+      if (error) throw ManifestError{fmt::format("--manifest={}: cannot list this folder ({})", given, error.message())};
+      if (files.empty()) throw ManifestError{fmt::format("--manifest={}: the folder holds no *.toml manifest", given)};
+      std::sort(files.begin(), files.end());
+      for (const auto& f : files) manifests.push_back(LoadManifest(f));
+    } else if (std::filesystem::exists(path, error)) {
+      manifests.push_back(LoadManifest(path));
+    } else {
+      throw ManifestError{fmt::format("--manifest={}: no such file or folder", given)};
+    }
+  }
+  for (size_t i = 0; i < manifests.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (manifests[i].name == manifests[j].name) {
+        throw ManifestError{fmt::format("{} and {} both declare the family {}", manifests[j].path.string(),
+                                        manifests[i].path.string(), manifests[i].name)};
+      }
+    }
+  }
+  return manifests;
+}
+
+}  // namespace csbench

@@ -1,0 +1,151 @@
+// A user's family declared in a TOML manifest beside their GLSL: what it holds once loaded and
+// checked, and the numbers of one point (a variant at a workgroup and domain). The keys and
+// their meanings are documented in docs/your-own-kernels.md; they are a contract with files
+// other people write: keys are added, never renamed or given another meaning.
+//
+// Loading is in two steps, so that the parser can be fuzzed and tested without files:
+// ParseManifest checks everything the text alone decides (keys, types, names, expressions over
+// every point the manifest declares); LoadManifest reads the file, parses it, then compiles every
+// variant's shader and checks its storage buffers against the shader's own reflection.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/base/naming.hpp"
+#include "harness/vulkan/shader_compiler.hpp"
+
+namespace csbench {
+
+// A manifest that cannot be used; `message` is one line naming the file, the key (and line where
+// the TOML parser gives one) and what was expected. main prints it and exits with code 2.
+struct ManifestError {
+  std::string message;
+};
+
+enum class Scalar { kFloat, kInt, kUint };
+
+// A std430 element of a storage buffer: a 32-bit scalar or a vector of 2 or 4 of them.
+struct ElementType {
+  std::string glsl;  // "float", "vec4", "uint", ...
+  Scalar scalar = Scalar::kFloat;
+  uint32_t components = 1;
+  uint32_t Bytes() const { return 4 * components; }
+};
+
+// The element types a manifest may name, or none for another word.
+const ElementType* FindElementType(std::string_view glsl);
+
+struct ManifestBuffer {
+  std::string name;
+  uint32_t binding = 0;
+  ElementType type;
+  std::string count;  // an expression: elements of `type`
+  enum class Init { kRandom, kZero, kIota, kValue };
+  Init init = Init::kRandom;
+  double value = 0;  // Init::kValue's
+  bool output = false;
+  uint32_t line = 0;  // where the [[buffer]] table starts, for messages
+};
+
+struct ManifestVariant {
+  std::string name;
+  std::filesystem::path source;  // resolved against the manifest's folder
+  std::vector<Define> defines;   // as written, numbers in their text
+  std::map<std::string, double> numeric_defines;  // those that are numbers: variables of expressions
+  bool reference = false;
+  double tolerance = 1e-5;
+  // The family's workgroups (a variant may give its own `workgroups`).
+  std::vector<Extent> workgroups;
+  // Output buffer -> its expression: the variant's own `check` table where given, else [check].
+  std::map<std::string, std::string> check;
+  // The variant's own `elements` and `bytes` where given (a variant that moves more or less
+  // than the family's others), else the family's.
+  std::string elements;
+  std::string bytes;
+  // The variant's own `arithmetic` where given, else the family's (empty: none declared).
+  std::string arithmetic;
+  // Device features the variant needs (`requires`); a device without one skips its benchmarks.
+  std::vector<std::string> requires_features;
+  uint32_t line = 0;
+};
+
+// The device features a variant may require, by the names `requires` takes.
+const std::vector<std::string>& KnownFeatures();
+
+struct Manifest {
+  std::filesystem::path path;
+  std::string name;
+  std::vector<Extent> domains;
+  std::vector<Extent> workgroups;
+  std::vector<Extent> test_domains;
+  // Every domain and workgroup is one-dimensional: --domain and --workgroup then give the family
+  // only their values of height 1, as to the built-in one-dimensional families.
+  bool one_dimensional = true;
+  std::string elements = "W * H";
+  std::string bytes;
+  bool read_only = false;
+  // The operations one dispatch does (an expression; empty: none declared), of `arithmetic_unit`:
+  // "FLOP" (judged against the FP32 peak), "FLOP16" (the packed FP16 peak) or "OP" (32-bit integer
+  // operations, the INT32 peak); with them the run reports bound%. `arithmetic_lower_bound`: the
+  // kernel does more than the count says.
+  std::string arithmetic;
+  std::string arithmetic_unit = "FLOP";
+  bool arithmetic_lower_bound = false;
+  std::vector<ManifestBuffer> buffers;  // by binding, 0..N-1
+  std::vector<std::string> push;        // expressions, one 32-bit value each
+  std::array<std::string, 3> groups;
+  std::vector<ManifestVariant> variants;
+  std::map<std::string, std::string> check;  // the family's [check]
+};
+
+// A push constant's 32 bits and how it was written.
+struct PushValue {
+  uint32_t bits = 0;
+  bool is_float = false;
+};
+
+// The numbers of one point: a variant at a workgroup and a domain.
+struct PointValues {
+  std::vector<uint64_t> counts;  // per buffer, elements of its type
+  std::vector<PushValue> push;
+  std::array<uint64_t, 3> groups{};
+  double elements = 0;
+  double bytes = 0;
+  double arithmetic = 0;  // 0: none declared
+};
+
+// The variables of a point: W, H, WG_X, WG_Y and the variant's numeric defines.
+std::map<std::string, double> PointVariables(const ManifestVariant& variant, Extent workgroup, Extent domain);
+
+// Evaluates every expression of `manifest` at one point. Throws ManifestError for a value that
+// is not a number, is negative or not whole where a count is meant, or too large for its use.
+PointValues EvaluatePoint(const Manifest& manifest, const ManifestVariant& variant, Extent workgroup, Extent domain);
+
+// EvaluatePoint of `variant`, and of the reference variant at the same point (it runs there to
+// be compared with `variant`).
+void EvaluatePointAndReference(const Manifest& manifest, const ManifestVariant& variant, Extent workgroup,
+                               Extent domain);
+
+// Parses and checks `text`, the manifest at `path` (used for messages and to resolve sources;
+// nothing is read). Evaluates every expression at every point the manifest declares (variants x
+// workgroups x domains and test domains), so that a bad value is an error now, not a skipped
+// benchmark later. Throws ManifestError.
+Manifest ParseManifest(std::string_view text, const std::filesystem::path& path);
+
+// Reads `path`, ParseManifest, then compiles each variant's source with its defines (a GLSL
+// error names its file and line) and checks the buffers against the shader's storage buffers:
+// every declared buffer at its binding with its element type, every binding the shader
+// declares given a buffer, and no output the shader declares readonly. Throws ManifestError.
+Manifest LoadManifest(const std::filesystem::path& path);
+
+// The manifests named by --manifest: a file, or a folder's *.toml in name order. Throws
+// ManifestError (a path that does not exist, a folder with no manifest, two families of one name).
+std::vector<Manifest> LoadManifests(const std::vector<std::string>& paths);
+
+}  // namespace csbench

@@ -1,0 +1,112 @@
+// The device's compute ceilings and the cost of a dispatch, measured once per run, lazily, the
+// way the memory ceilings are (harness/measure/roofline.hpp), and every ceiling a run measured, for the
+// JSON report's context ("ceilings"). The ceiling family (bench/ceiling.cpp) measures the same
+// kernels as benchmarks, with every repetition and check.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/base/check.hpp"
+
+namespace csbench {
+
+class Bindings;
+class Buffer;
+class Commands;
+class Context;
+class Kernel;
+
+// The peaks a kernel's declared arithmetic is judged against.
+enum class Peak {
+  kFp32,   // float fused multiply-adds, 2 FLOP each
+  kFp16,   // packed float16 fused multiply-adds (f16vec2), 2 FLOP per half
+  kInt32,  // 32-bit integer multiply-adds, 2 operations each
+};
+// "fp32_fma", "fp16_fma", "int32_mad": the ceiling's name in the JSON and the benchmark's variant.
+std::string_view PeakName(Peak peak);
+// "FLOP" or "OP": what the peak's operations are.
+std::string_view PeakUnit(Peak peak);
+// "GFLOP/s" or "GOP/s": the unit its rates are written in.
+std::string_view PeakRateUnit(Peak peak);
+
+// Trips (of 16 steps) each invocation of a peak kernel runs, and the invocations of the measured
+// ceiling: 2^24 on a GPU (about 2 ms a dispatch at an H200's FP32 rate, 60 waves of its
+// workgroups, so the last wave's tail costs under 2%), 2^16 on a CPU device.
+inline constexpr uint32_t kPeakTrips = 16;
+uint32_t PeakInvocations(const Context& context);
+
+// A 2D grid of `groups` workgroups: at most 65535 along x (Vulkan's minimum limit), in whole
+// rows of 32768 beyond that.
+std::array<uint32_t, 3> GroupGrid(uint64_t groups);
+
+// peak.comp for one peak: `invocations` invocations of `workgroup`, each running 16 chains for
+// `trips` trips.
+class PeakKernel {
+ public:
+  // Throws Unsupported where the device lacks float16 arithmetic (kFp16).
+  PeakKernel(Context& context, Peak peak, uint32_t invocations, uint32_t workgroup, uint32_t trips = kPeakTrips);
+  ~PeakKernel();
+  void Record(Commands& commands) const;
+  // Runs once into a poisoned output and compares each invocation's result with the host's
+  // (kernels/ceiling/reference.hpp): exact for integers, within rounding for floats.
+  Comparison Check() const;
+  // Operations one dispatch does (FLOP, or integer operations).
+  double ops() const;
+
+ private:
+  Context* context_;
+  Peak peak_;
+  uint32_t invocations_;
+  uint32_t workgroup_;
+  uint32_t trips_;
+  std::unique_ptr<Buffer> results_;
+  std::unique_ptr<Kernel> kernel_;
+  std::unique_ptr<Bindings> bindings_;
+};
+
+// One workgroup of empty.comp: the cheapest dispatch that still does something to check.
+class EmptyDispatch {
+ public:
+  EmptyDispatch(Context& context, uint32_t workgroup = 64);
+  ~EmptyDispatch();
+  void Record(Commands& commands) const;
+  Comparison Check() const;
+
+ private:
+  Context* context_;
+  std::unique_ptr<Buffer> result_;
+  std::unique_ptr<Kernel> kernel_;
+  std::unique_ptr<Bindings> bindings_;
+};
+
+// The best seconds per recording of `rounds` timed batches of `per_batch` recordings of
+// `record`, one after another (a barrier between), after the device's clocks are raised.
+double BestBatchSeconds(Context& context, const std::function<void(Commands&)>& record, uint32_t per_batch,
+                        uint32_t rounds);
+
+// Operations per second of `peak`, measured on first call (checked, then the best of a few
+// batches); 0 where the device cannot run it.
+double MeasuredPeak(Context& context, Peak peak);
+// The device time one dependent dispatch adds to a command buffer (an empty dispatch after
+// another, a barrier between), measured on first call.
+double MeasuredDispatchSeconds(Context& context);
+
+// A ceiling the run measured, for the JSON's context: {"value": ..., "unit": ..., "what": ...}
+// under "ceilings"."<name>". The latest note of a name counts.
+struct NotedCeiling {
+  std::string name;
+  double value = 0;
+  std::string unit;
+  std::string what;
+};
+void NoteCeiling(const std::string& name, double value, std::string_view unit, std::string_view what);
+// Every ceiling noted, in name order.
+std::vector<NotedCeiling> NotedCeilings();
+
+}  // namespace csbench

@@ -1,0 +1,81 @@
+#include "harness/measure/record.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "harness/base/error.hpp"
+
+namespace csbench {
+namespace {
+
+thread_local Record* g_current = nullptr;
+thread_local const Description* g_registering = nullptr;
+
+}  // namespace
+
+Record::Record(std::string name, const Description* description) : name_(std::move(name)) {
+  if (description == nullptr) return;
+  description_ = *description;
+  for (const Coordinate& c : description_->axes) {
+    // JSON has no infinity or NaN.
+    if (c.value.is_number()) {
+      Require(std::isfinite(c.value.number()), fmt::format("{}: axis {} is not a finite number", name_, c.axis));
+    }
+  }
+}
+
+void Record::AddRun(RunNote note) {
+  std::lock_guard guard(lock_);
+  runs_.push_back(std::move(note));
+}
+
+std::vector<RunNote> Record::LastRuns(size_t runs) const {
+  std::lock_guard guard(lock_);
+  const size_t from = runs_.size() > runs ? runs_.size() - runs : 0;
+  return {runs_.begin() + static_cast<std::ptrdiff_t>(from), runs_.end()};
+}
+
+void Record::NoteCaseMade(double case_seconds, double check_seconds, bool ahead) {
+  std::lock_guard guard(lock_);
+  CaseNote& note = case_.emplace(case_.value_or(CaseNote{}));
+  note.case_seconds = case_seconds;
+  note.check_seconds = check_seconds;
+  note.ahead = ahead;
+  if (!ahead) note.waited_seconds = case_seconds + check_seconds;
+}
+
+void Record::NoteCaseWait(double waited_seconds) {
+  std::lock_guard guard(lock_);
+  if (!case_) case_.emplace();
+  case_->waited_seconds = waited_seconds;
+}
+
+std::optional<CaseNote> Record::case_note() const {
+  std::lock_guard guard(lock_);
+  return case_;
+}
+
+void Record::NoteIntensity(IntensityNote note) {
+  std::lock_guard guard(lock_);
+  intensity_ = std::move(note);
+}
+
+std::optional<IntensityNote> Record::intensity() const {
+  std::lock_guard guard(lock_);
+  return intensity_;
+}
+
+Record* CurrentRecord() { return g_current; }
+
+RecordScope::RecordScope(Record* record) : previous_(g_current) { g_current = record; }
+RecordScope::~RecordScope() { g_current = previous_; }
+
+const Description* DescriptionBeingRegistered() { return g_registering; }
+
+Describing::Describing(Description description) : description_(std::move(description)), previous_(g_registering) {
+  g_registering = &description_;
+}
+Describing::~Describing() { g_registering = previous_; }
+
+}  // namespace csbench

@@ -1,0 +1,111 @@
+// One record per benchmark: what it is (family, variant, clock, axes) and what happened to it
+// (each call's note, the making and checking of its case, its declared arithmetic, and what its
+// timed loops keep from one call to the next). The registration owns it (AddBenchmark), the
+// benchmark's function fills it while it runs, and the run's JSON writer (harness/run/) reads
+// it. Nothing about a benchmark is kept anywhere else.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/measure/points.hpp"
+#include "harness/measure/run_notes.hpp"
+
+namespace csbench {
+
+// How a benchmark takes part in making cases ahead (harness/measure/measure.hpp):
+enum class Prefetch {
+  kNo,      // its case is made in its turn, and nothing is made beside its loop: a CUDA peer's
+            // making (its stream takes no lock)
+  kMade,    // its case may be made ahead, beside another benchmark's loop, but nothing is made
+            // beside its own: timed by the host's clock (the second thread's work would be in
+            // its time)
+  kBeside,  // both: every timed loop of it is timed by Vulkan's timestamps
+};
+
+class Record {
+ public:
+  // `description`: null for a benchmark nobody described (its JSON entry has no "csbench").
+  Record(std::string name, const Description* description);
+
+  const std::string& name() const { return name_; }
+  bool described() const { return description_.has_value(); }
+  const Description* description() const { return description_ ? &*description_ : nullptr; }
+
+  // One call of the benchmark's function (Google Benchmark calls it to find its iteration count,
+  // then once per repetition).
+  void AddRun(RunNote note);
+  // The notes of the last `runs` calls, oldest first: the reported runs of a benchmark are its
+  // last calls (the iteration count is searched in the first repetition only). A note whose
+  // iterations differ from its run's is not that run's: the caller checks.
+  std::vector<RunNote> LastRuns(size_t runs) const;
+
+  // The latest making of the case (on whichever thread), and the first thread's wait for it.
+  void NoteCaseMade(double case_seconds, double check_seconds, bool ahead);
+  void NoteCaseWait(double waited_seconds);
+  std::optional<CaseNote> case_note() const;
+
+  void NoteIntensity(IntensityNote note);
+  std::optional<IntensityNote> intensity() const;
+
+  // What the benchmark's timed loops keep from its first call for the calls after it, touched on
+  // the run's first thread only. The dispatches a sample holds (StableBatchSize; 0: not yet
+  // calibrated); the passes the first call took up to the minimum time (0: none yet); the
+  // fastest loop the clock probe vouched for (ClockGuardHooks).
+  uint32_t batch_size = 0;
+  size_t first_passes = 0;
+  Vouch vouch;
+
+  // How the benchmark's case is made on the thread ahead (RegisterPrefetch): set at
+  // registration, read on the run's first thread.
+  Prefetch prefetch = Prefetch::kNo;
+  std::function<std::shared_ptr<void>()> make_ahead;
+
+ private:
+  std::string name_;
+  std::optional<Description> description_;
+  mutable std::mutex lock_;  // the case's making may be noted from the thread ahead
+  std::vector<RunNote> runs_;
+  std::optional<CaseNote> case_;
+  std::optional<IntensityNote> intensity_;
+};
+
+// The record of the benchmark whose function the calling thread runs, or null (a unit test
+// calling a strategy directly, a plain call outside any benchmark).
+Record* CurrentRecord();
+
+// Makes `record` the calling thread's current one for the scope's life.
+class RecordScope {
+ public:
+  explicit RecordScope(Record* record);
+  ~RecordScope();
+  RecordScope(const RecordScope&) = delete;
+  RecordScope& operator=(const RecordScope&) = delete;
+
+ private:
+  Record* previous_;
+};
+
+// The description the next AddBenchmark on this thread gives its record: registration states it
+// around the call that registers the benchmark (a family's plain loop is registered by the
+// family's own function, which need not pass it on).
+const Description* DescriptionBeingRegistered();
+class Describing {
+ public:
+  explicit Describing(Description description);
+  ~Describing();
+  Describing(const Describing&) = delete;
+  Describing& operator=(const Describing&) = delete;
+
+ private:
+  Description description_;  // its own copy: a scope may be opened on a temporary
+  const Description* previous_;
+};
+
+}  // namespace csbench

@@ -1,0 +1,229 @@
+#include "harness/measure/roofline.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "harness/base/check.hpp"
+#include "harness/base/error.hpp"
+#include "harness/base/fork_join.hpp"
+#include "harness/base/ledger.hpp"
+#include "harness/measure/ceilings.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/vulkan/buffer.hpp"
+#include "harness/vulkan/commands.hpp"
+#include "harness/vulkan/context.hpp"
+#include "harness/vulkan/kernel.hpp"
+#include "harness/vulkan/timing.hpp"
+
+namespace csbench {
+// The source of a copy of `bytes`: random words from a hash of each index, made on the host's
+// threads (one generator's stream took 0.4 s of each 512 MiB case, and a read's check downloaded
+// the whole source again); a copy and a read do not depend on what the words are.
+std::vector<uint32_t> SourceWords(uint64_t bytes) {
+  std::vector<uint32_t> words(bytes / sizeof(uint32_t));
+  ParallelFor(words.size(), size_t{1} << 20, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      uint64_t z = (i + bytes) * 0x9e3779b97f4a7c15ull;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+      words[i] = static_cast<uint32_t>(z ^ (z >> 31));
+    }
+  });
+  return words;
+}
+
+double CopyGBs(uint64_t bytes, double seconds) { return 2.0 * static_cast<double>(bytes) / seconds * 1e-9; }
+
+Copier::Copier(Context& context, uint64_t bytes, uint32_t workgroup, Access access, uint32_t copies, uint32_t loads)
+    : context_(&context), bytes_(bytes), workgroup_(workgroup), access_(access), loads_(loads) {
+  Require(bytes % 16 == 0, "a copy of whole vec4 elements");
+  Require(access == Access::kCopy || workgroup > 0, "a read needs the read kernel's workgroup");
+  Require(copies >= 1 && (copies == 1 || access == Access::kRead), "only a read rotates copies of its source");
+  Require(loads >= 1 && loads <= 16, "the read kernel's loads a trip: 1 to 16");
+  const std::vector<uint32_t> data = SourceWords(bytes);
+  source_ = std::make_unique<RotatingInput>(context, std::as_bytes(std::span(data)), CacheMode::kCold, copies);
+  if (workgroup == 0) {
+    dst_ = std::make_unique<Buffer>(context, bytes);
+    return;
+  }
+  const bool read = access == Access::kRead;
+  kernel_ = std::make_unique<Kernel>(
+      context, KernelSpec{.label = fmt::format("{} wg{}", read ? "read_kernel" : "copy_kernel", workgroup),
+                          .source = read ? "roofline/read.comp" : "roofline/copy.comp",
+                          .defines = read ? std::vector<Define>{{"LOADS", std::to_string(loads)}}
+                                          : std::vector<Define>{},
+                          .local_size = {workgroup, 1, 1},
+                          .bindings = 2,
+                          .push_bytes = 3 * sizeof(uint32_t)});
+  // Whole 256-byte blocks, so that every window's dynamic offset is aligned.
+  window_bytes_ = std::min<uint64_t>(bytes, context.info().max_storage_buffer_range / 256 * 256);
+  Require(bytes % 256 == 0 || window_bytes_ == bytes, "a windowed copy needs whole 256-byte blocks");
+  RequireSupport(copies == 1 || window_bytes_ == bytes,
+                 fmt::format("a rotated read of {} MiB is larger than the device's maxStorageBufferRange ({} MiB)",
+                             bytes >> 20, context.info().max_storage_buffer_range >> 20));
+  // The read kernel takes blocks of `loads` elements per invocation.
+  const auto window_count = static_cast<uint32_t>(window_bytes_ / 16);
+  groups_ = CappedGroups(read ? (window_count + loads - 1) / loads : window_count, workgroup);
+  // A read writes one word per workgroup; only the source's offset moves from window to window.
+  const uint64_t dst_bytes = read ? uint64_t{groups_} * sizeof(uint32_t) : bytes;
+  dst_ = std::make_unique<Buffer>(context, dst_bytes);
+  bindings_ = std::make_unique<Bindings>(
+      kernel_->Bind({{&source_->buffer(), window_bytes_}, {dst_.get(), read ? dst_bytes : window_bytes_}}));
+}
+
+Copier::~Copier() = default;
+
+uint32_t Copier::copies() const { return source_->copies(); }
+
+void Copier::Record(Commands& c, uint32_t copy) const {
+  if (workgroup_ == 0) {
+    c.Copy(source_->buffer(), 0, *dst_, 0, bytes_);
+    return;
+  }
+  const uint32_t count = static_cast<uint32_t>(window_bytes_ / 16);
+  for (uint64_t start = 0; start < bytes_; start += window_bytes_) {
+    // The last window ends at the buffer's end and skips what the previous one copied.
+    uint64_t offset = std::min(start, bytes_ - window_bytes_);
+    if (start > 0) c.Barrier();
+    const auto dst_offset = static_cast<uint32_t>(access_ == Access::kRead ? 0 : offset);
+    const uint64_t source = offset + source_->Offset(copy);
+    std::array<uint32_t, 2> offsets{static_cast<uint32_t>(source), dst_offset};
+    std::array<uint32_t, 3> push{count, static_cast<uint32_t>((start - offset) / 16), start > 0 ? 1u : 0u};
+    c.Dispatch(*kernel_, *bindings_, {groups_, 1, 1}, offsets, push);
+  }
+}
+
+namespace {
+
+// Each workgroup's XOR of the 32-bit words Copier::Record has it read from `words`: read.comp's
+// blocks of `loads` x workgroup elements, dealt to the workgroups in turn, window by window.
+std::vector<uint32_t> FoldedByGroup(std::span<const uint32_t> words, uint64_t window_bytes, uint32_t groups,
+                                    uint32_t workgroup, uint32_t loads) {
+  std::vector<uint32_t> folded(groups, 0);
+  const uint64_t total = words.size() / 4;  // vec4 elements
+  const uint64_t window = window_bytes / 16;
+  const uint64_t block = uint64_t{loads} * workgroup;
+  for (uint64_t start = 0; start < total; start += window) {
+    const uint64_t offset = std::min(start, total - window);
+    const uint64_t first = start - offset;
+    for (uint64_t i = first; i < window; ++i) {
+      const uint64_t e = 4 * (offset + i);
+      folded[((i - first) / block) % groups] ^= words[e] ^ words[e + 1] ^ words[e + 2] ^ words[e + 3];
+    }
+  }
+  return folded;
+}
+
+}  // namespace
+
+bool Copier::Check() const {
+  if (access_ == Access::kRead) {
+    // The first window stores each word, the later ones XOR into it: a word the kernel never
+    // writes keeps the poison.
+    context_->Run([&](Commands& c) {
+      c.Fill(*dst_, kPoison);
+      c.Barrier();
+      Record(c);
+    });
+    std::vector<uint32_t> got(groups_);
+    dst_->Download(std::as_writable_bytes(std::span(got)));
+    return got == FoldedByGroup(SourceWords(bytes_), window_bytes_, groups_, workgroup_, loads_);
+  }
+  context_->Run([&](Commands& c) {
+    c.Fill(*dst_, kPoison);
+    c.Barrier();
+    Record(c);
+  });
+  return SameBytes(*context_, source_->buffer(), *dst_, bytes_);
+}
+
+const Roofline& MeasuredRoofline(Context& context) {
+  static Context* measured_on = nullptr;
+  static Roofline roofline;
+  if (measured_on == &context) return roofline;
+  Spending spending(Phase::kCeiling);
+  const uint64_t bytes = kRooflineBytes;
+  // A GPU's batches of 4 copies hide its submission and clock ramp behind 3 rounds; a CPU device
+  // (lavapipe) runs one copy for tens of milliseconds, where a submission's cost is below its
+  // run-to-run noise, so single copies say the same in a quarter of the time.
+  const bool cpu = context.info().type == "cpu";
+  const uint32_t per_batch = cpu ? 1 : 4;
+  const uint32_t rounds = 3;
+  auto best_seconds = [&](const Copier& copier) {
+    return BestBatchSeconds(context, [&](Commands& c) { copier.Record(c); }, per_batch, rounds);
+  };
+  roofline = {};
+  {
+    Copier command(context, bytes, 0);
+    roofline.copy_command_gbs = CopyGBs(bytes, best_seconds(command));
+  }
+  for (uint32_t wg : {64u, 256u, 1024u}) {
+    if (wg > context.info().max_workgroup_invocations) continue;
+    if (wg > 64) {
+      Copier kernel(context, bytes, wg);
+      Require(kernel.Check(), "the roofline's copy kernel did not copy correctly");
+      roofline.copy_kernel_gbs = std::max(roofline.copy_kernel_gbs, CopyGBs(bytes, best_seconds(kernel)));
+    }
+    // Twice the copy's bytes, as much as the copy moves: a read of 256 MiB lasts 90 us on an
+    // H100, and its launch and tail cost it 4% against 512 MiB, which a 530 MB reduction exceeded.
+    Copier reader(context, 2 * bytes, wg, Access::kRead);
+    Require(reader.Check(), "the roofline's read kernel did not read correctly");
+    roofline.read_kernel_gbs = std::max(roofline.read_kernel_gbs,
+                                        2.0 * static_cast<double>(bytes) / best_seconds(reader) * 1e-9);
+  }
+  NoteCeiling("copy", roofline.best_gbs(), "GB/s",
+              fmt::format("device-to-device copy of {} MiB, the best of vkCmdCopyBuffer and copy.comp; read and "
+                          "written bytes count",
+                          bytes >> 20));
+  NoteCeiling("read", roofline.ceiling_gbs(true), "GB/s",
+              fmt::format("read of {} MiB by read.comp (or the copy, where faster)", (2 * bytes) >> 20));
+  measured_on = &context;
+  return roofline;
+}
+
+}  // namespace csbench
+
+namespace csbench {
+
+namespace {
+
+// The bytes a resident copy copies: whole 256-byte blocks of half the footprint, at least one.
+uint64_t ResidentHalf(double footprint) {
+  return std::max<uint64_t>(static_cast<uint64_t>(footprint / 2) / 256 * 256, 256);
+}
+
+}  // namespace
+
+std::string ResidentCopyName(double footprint) {
+  return fmt::format("copy_resident_{}KiB", 2 * ResidentHalf(footprint) >> 10);
+}
+
+double MeasuredResidentCopy(Context& context, double footprint, double dispatch_seconds) {
+  if (footprint >= 2.0 * kRooflineBytes) return 0;
+  static std::map<std::pair<const Context*, uint64_t>, double> measured;
+  const uint64_t half = ResidentHalf(footprint);
+  const auto key = std::make_pair(&context, half);
+  if (auto it = measured.find(key); it != measured.end()) return it->second;
+  Spending spending(Phase::kCeiling);
+  const uint32_t wg = std::min<uint32_t>(256, context.info().max_workgroup_invocations);
+  Copier copier(context, half, wg);
+  Require(copier.Check(), "the resident copy did not copy correctly");
+  // Batches of about 64 MiB of traffic: a small copy's batch outlasts its submission.
+  const auto per_batch = static_cast<uint32_t>(std::clamp<uint64_t>((64ull << 20) / (2 * half), 4, 1000));
+  const double seconds = BestBatchSeconds(context, [&](Commands& c) { copier.Record(c); }, per_batch, 3);
+  const double gbs = 2.0 * static_cast<double>(half) / std::max(seconds - dispatch_seconds, seconds * 0.05) * 1e-9;
+  NoteCeiling(ResidentCopyName(footprint), gbs, "GB/s",
+              fmt::format("copy.comp over a footprint of {} KiB, repeated, net of one dependent dispatch a copy",
+                          2 * half >> 10));
+  measured[key] = gbs;
+  return gbs;
+}
+
+}  // namespace csbench

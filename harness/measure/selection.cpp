@@ -1,0 +1,117 @@
+#include "harness/measure/selection.hpp"
+
+#include <deque>
+#include <memory>
+#include <utility>
+
+#include "harness/base/options.hpp"
+#include "harness/measure/record.hpp"
+
+namespace csbench {
+namespace {
+
+struct Registry {
+  Selection selection;
+  size_t offered = 0;
+  std::vector<std::string> selected;
+  // The selected benchmarks' records, in registration order (Google Benchmark's family index).
+  std::vector<std::shared_ptr<Record>> records;
+  // Stand-ins for unselected names: they only absorb the settings callers chain onto them.
+  std::deque<std::unique_ptr<benchmark::internal::Benchmark>> stand_ins;
+};
+
+Registry& TheRegistry() {
+  static Registry registry;
+  return registry;
+}
+
+class Unselected : public benchmark::internal::Benchmark {
+ public:
+  explicit Unselected(const std::string& name) : Benchmark(name.c_str()) {}
+  void Run(benchmark::State&) override {}
+};
+
+}  // namespace
+
+NameFilter::NameFilter(std::string pattern) : pattern_(std::move(pattern)) {
+  std::string_view body = pattern_;
+  if (body.starts_with('-')) {
+    negative_ = true;
+    body.remove_prefix(1);
+  }
+  if (body.empty() || body == "all") return;
+  try {
+    // Google Benchmark's filter is a POSIX extended regex, searched for anywhere in the name.
+    regex_.emplace(std::string(body), std::regex::extended | std::regex::nosubs);
+  } catch (const std::regex_error& e) {
+    throw UsageError{"--benchmark_filter='" + pattern_ + "' is not a valid regular expression (POSIX extended): " +
+                     e.what()};
+  }
+}
+
+bool NameFilter::Matches(std::string_view name) const {
+  bool hit = !regex_ || std::regex_search(name.begin(), name.end(), *regex_);
+  return hit != negative_;
+}
+
+bool Selection::Selects(std::string_view name) const {
+  if (filter) return filter->Matches(name);
+  if (default_set.empty()) return true;
+  for (const NameFilter& member : default_set) {
+    if (member.Matches(name)) return true;
+  }
+  return false;
+}
+
+void SetSelection(Selection selection) {
+  TheRegistry().selection = std::move(selection);
+}
+
+benchmark::internal::Benchmark* AddBenchmark(const std::string& name, std::function<void(benchmark::State&)> fn) {
+  Registry& registry = TheRegistry();
+  ++registry.offered;
+  if (!registry.selection.Selects(name)) {
+    return registry.stand_ins.emplace_back(std::make_unique<Unselected>(name)).get();
+  }
+  registry.selected.push_back(name);
+  auto record = std::make_shared<Record>(name, DescriptionBeingRegistered());
+  registry.records.push_back(record);
+  return benchmark::RegisterBenchmark(name.c_str(), [record, fn = std::move(fn)](benchmark::State& state) {
+    RecordScope scope(record.get());
+    fn(state);
+  });
+}
+
+size_t OfferedCount() {
+  return TheRegistry().offered;
+}
+
+size_t SelectedCount() {
+  return TheRegistry().selected.size();
+}
+
+const std::vector<std::string>& SelectedNames() {
+  return TheRegistry().selected;
+}
+
+Record* SelectedRecord(size_t index) {
+  const Registry& registry = TheRegistry();
+  return index < registry.records.size() ? registry.records[index].get() : nullptr;
+}
+
+Record* RecordOfRun(std::string_view name, int64_t family_index) {
+  const Registry& registry = TheRegistry();
+  // Each selected benchmark is a family of its own in Google Benchmark's registry, numbered in
+  // registration order; the name confirms it (a library that numbered otherwise is searched).
+  if (family_index >= 0) {
+    if (Record* record = SelectedRecord(static_cast<size_t>(family_index)); record && record->name() == name) {
+      return record;
+    }
+  }
+  for (const auto& record : registry.records) {
+    if (record->name() == name) return record.get();
+  }
+  return nullptr;
+}
+
+}  // namespace csbench

@@ -1,0 +1,66 @@
+// Which benchmarks a run selects. csbench matches --benchmark_filter itself, against the names as
+// printed and saved, and registers with Google Benchmark only what it selects: Google Benchmark's
+// own filter sees "/manual_time" at the end of every GPU-timed name, so a user's `$` would match
+// nothing. A name enters Google Benchmark's registry only through AddBenchmark().
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace csbench {
+
+// A --benchmark_filter value, with Google Benchmark's meaning: a POSIX extended regex searched
+// for in the name; "" and "all" select everything; a leading '-' selects what does not match.
+class NameFilter {
+ public:
+  // Throws UsageError when `pattern` is not a valid regex.
+  explicit NameFilter(std::string pattern);
+  bool Matches(std::string_view name) const;
+  const std::string& pattern() const { return pattern_; }
+
+ private:
+  std::string pattern_;
+  bool negative_ = false;
+  std::optional<std::regex> regex_;  // empty: everything
+};
+
+// What AddBenchmark() lets through: the user's filter, or else the device's default set, given as
+// filters of which any may match (a CPU device's quick set; a GPU's "everything but"). With
+// neither, everything.
+struct Selection {
+  std::optional<NameFilter> filter;
+  std::vector<NameFilter> default_set;  // used only without a filter; empty: everything
+  bool Selects(std::string_view name) const;
+};
+
+// Sets the run's selection; main calls it before the families register.
+void SetSelection(Selection selection);
+
+// Registers `fn` under `name` with Google Benchmark if the selection takes it, with the
+// benchmark's record (harness/measure/record.hpp): described by the Describing scope the
+// registration stands in, if any, and the current record whenever `fn` runs. Otherwise returns a
+// stand-in that accepts the same settings (UseManualTime(), Unit(), ...) and never runs.
+benchmark::internal::Benchmark* AddBenchmark(const std::string& name, std::function<void(benchmark::State&)> fn);
+
+// How many names the families offered, and how many of them were selected.
+size_t OfferedCount();
+size_t SelectedCount();
+// The selected names, in the order they run.
+const std::vector<std::string>& SelectedNames();
+
+class Record;
+// The record of the `index`-th selected benchmark (SelectedNames' order), or null past the end.
+Record* SelectedRecord(size_t index);
+// The record of the selected benchmark a reported run of `name` belongs to (Google Benchmark's
+// family index, confirmed by the name), or null for a name never registered here.
+Record* RecordOfRun(std::string_view name, int64_t family_index);
+
+}  // namespace csbench

@@ -1,0 +1,63 @@
+#include "harness/base/check.hpp"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <vector>
+
+namespace csbench {
+namespace {
+
+TEST(Compare, PassesWithinTolerance) {
+  std::vector<float> want{1.0f, 2.0f, 4.0f};
+  std::vector<float> got{1.0f, 2.00001f, 4.0f};
+  Comparison c = Compare(got, want, 1e-5);
+  EXPECT_TRUE(c.passed);
+  EXPECT_EQ(c.worst_index, 1u);
+  EXPECT_NEAR(c.max_relative_error, 5e-6, 1e-6);
+}
+
+TEST(Compare, FailsAndNamesTheWorstIndex) {
+  std::vector<float> want{1.0f, 2.0f, 4.0f};
+  std::vector<float> got{1.0f, 2.0f, 4.4f};
+  Comparison c = Compare(got, want, 1e-5);
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.worst_index, 2u);
+  EXPECT_NE(c.message.find("index 2"), std::string::npos) << c.message;
+}
+
+TEST(Compare, PoisonNeverPasses) {
+  std::vector<float> want{0.5f, 0.5f};
+  std::vector<float> got{0.5f, std::bit_cast<float>(kPoison)};
+  ASSERT_TRUE(std::isnan(got[1]));
+  Comparison c = Compare(got, want, 1.0);
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.worst_index, 1u);
+}
+
+TEST(Compare, SizeMismatchFails) {
+  std::vector<float> a{1.0f};
+  std::vector<float> b{1.0f, 1.0f};
+  EXPECT_FALSE(Compare(a, b, 1.0).passed);
+}
+
+}  // namespace
+}  // namespace csbench
+
+namespace csbench {
+namespace {
+
+TEST(CompareWords, NamesTheFirstWrongInvocationAtItsStride) {
+  // Two words per invocation: the result, then a word the comparison skips.
+  const std::vector<uint32_t> got = {10, 99, 11, 99, 13, 99, 12, 99};
+  const Comparison c = CompareWords(got, [](size_t i) { return static_cast<uint32_t>(10 + i); }, 2);
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.worst_index, 2u);
+  EXPECT_EQ(c.message, "invocation 2 wrote 0x0000000d, expected 0x0000000c");
+  EXPECT_TRUE(CompareWords(std::vector<uint32_t>{10, 11, 12}, [](size_t i) { return static_cast<uint32_t>(10 + i); })
+                  .passed);
+}
+
+}  // namespace
+}  // namespace csbench

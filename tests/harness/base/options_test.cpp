@@ -1,0 +1,99 @@
+#include "harness/base/options.hpp"
+
+#include <gtest/gtest.h>
+
+namespace csbench {
+namespace {
+
+std::vector<std::string> Args(std::initializer_list<std::string> rest) {
+  std::vector<std::string> args{"bench"};
+  args.insert(args.end(), rest);
+  return args;
+}
+
+TEST(ParseOptions, TakesCsbenchFlagsAndLeavesTheRest) {
+  auto args = Args({"--device=H100", "--benchmark_filter=reduction", "--backend=plain_loop", "--list-devices",
+                    "--cache=warm", "--timer=host", "--benchmark_min_time=0.1"});
+  Options o = ParseOptions(args);
+  EXPECT_EQ(o.device, "H100");
+  EXPECT_EQ(o.backend, Backend::kPlainLoop);
+  EXPECT_TRUE(o.list_devices);
+  EXPECT_EQ(o.cache, CacheMode::kWarm);
+  EXPECT_EQ(o.timer, TimerChoice::kHost);
+  EXPECT_EQ(args, (std::vector<std::string>{"bench", "--benchmark_filter=reduction", "--benchmark_min_time=0.1"}));
+}
+
+TEST(ParseOptions, SamplesIsAPlainSwitch) {
+  auto args = Args({"--samples", "--benchmark_repetitions=3"});
+  EXPECT_TRUE(ParseOptions(args).samples);
+  EXPECT_EQ(args, (std::vector<std::string>{"bench", "--benchmark_repetitions=3"}));
+  // With a value it is not csbench's flag: it stays for Google Benchmark, which refuses an
+  // unknown flag (exit code 2), rather than being read as on or off.
+  auto with_value = Args({"--samples=yes"});
+  EXPECT_FALSE(ParseOptions(with_value).samples);
+  EXPECT_EQ(with_value, (std::vector<std::string>{"bench", "--samples=yes"}));
+  auto none = Args({});
+  EXPECT_FALSE(ParseOptions(none).samples);
+}
+
+TEST(ParseOptions, Defaults) {
+  auto args = Args({});
+  Options o = ParseOptions(args);
+  EXPECT_EQ(o.backend, Backend::kVulkan);
+  EXPECT_EQ(o.cache, CacheMode::kCold);
+  EXPECT_TRUE(o.device.empty());
+  EXPECT_FALSE(o.list_devices);
+}
+
+TEST(ParseOptions, UnknownValueListsTheChoices) {
+  auto args = Args({"--backend=cuda"});
+  try {
+    ParseOptions(args);
+    FAIL() << "no UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(e.message.find("'cuda'"), std::string::npos) << e.message;
+    EXPECT_NE(e.message.find("vulkan, plain_loop"), std::string::npos) << e.message;
+  }
+}
+
+TEST(ParseOptions, MissingValuesAreErrors) {
+  for (std::string flag : {"--device", "--backend", "--cache", "--device="}) {
+    auto args = Args({flag});
+    EXPECT_THROW(ParseOptions(args), UsageError) << flag;
+  }
+}
+
+TEST(ParseOptions, SimilarGoogleBenchmarkFlagsPassThrough) {
+  auto args = Args({"--devices=2", "--backendx=1"});
+  ParseOptions(args);
+  EXPECT_EQ(args.size(), 3u);
+}
+
+TEST(ParseOptions, DomainsAndWorkgroups) {
+  auto args = Args({"--domain=2560x1440,256", "--workgroup=8x8,16x16", "--benchmark_filter=reduction/"});
+  Options o = ParseOptions(args);
+  EXPECT_EQ(o.domains, (std::vector<Extent>{{2560, 1440}, {256, 1}}));
+  EXPECT_EQ(o.workgroups, (std::vector<Extent>{{8, 8}, {16, 16}}));
+  EXPECT_EQ(args, (std::vector<std::string>{"bench", "--benchmark_filter=reduction/"}));
+  EXPECT_EQ(ToString(o.domains), "2560x1440,256x1");
+  auto none = Args({});
+  EXPECT_TRUE(ParseOptions(none).domains.empty());
+}
+
+TEST(ParseOptions, MalformedExtentsNameTheValidForms) {
+  for (std::string bad : {"--domain=", "--domain=0x5", "--domain=12x", "--domain=axb", "--domain=64,,128",
+                          "--workgroup=8x8x8", "--workgroup=-4", "--domain=99999999999", "--domain", "--workgroup"}) {
+    auto args = Args({bad});
+    try {
+      ParseOptions(args);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const UsageError& e) {
+      if (bad.find('=') != std::string::npos) {
+        EXPECT_NE(e.message.find("valid forms"), std::string::npos) << bad << ": " << e.message;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace csbench

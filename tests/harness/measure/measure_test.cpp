@@ -1,0 +1,193 @@
+#include "harness/measure/measure.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <thread>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "harness/measure/selection.hpp"
+
+namespace csbench {
+namespace {
+
+TEST(BatchSize, FillsTheTargetTime) {
+  EXPECT_EQ(BatchSize(10e-6, 1), 200u);     // 10 us kernels: 200 per 2 ms sample
+  EXPECT_EQ(BatchSize(1.0, 1), 1u);         // a one-second kernel is its own sample
+  EXPECT_EQ(BatchSize(1e-9, 1), 10000u);    // capped
+  EXPECT_EQ(BatchSize(0.0, 1), 10000u);     // a zero reading does not divide by zero
+}
+
+TEST(BatchSize, IsAMultipleOfTheRotation) {
+  EXPECT_EQ(BatchSize(10e-6, 53), 212u);
+  EXPECT_EQ(BatchSize(1.0, 53), 53u);
+}
+
+TEST(RotationCopies, FillsTheBudget) {
+  EXPECT_EQ(RotationCopies(100, 1000, CacheMode::kCold), 10u);
+  EXPECT_EQ(RotationCopies(300, 1000, CacheMode::kCold), 4u);
+  EXPECT_EQ(RotationCopies(2000, 1000, CacheMode::kCold), 1u);
+  EXPECT_EQ(RotationCopies(100, 1000, CacheMode::kWarm), 1u);
+  // 1080p RGBA float: 33 MB, nine copies to cover 256 MiB.
+  EXPECT_EQ(RotationCopies(1920ull * 1080 * 16, RotatingInput::kBudgetBytes, CacheMode::kCold), 9u);
+  // A tiny input: capped, not a million copies.
+  EXPECT_EQ(RotationCopies(256, RotatingInput::kBudgetBytes, CacheMode::kCold), kMaxRotationCopies);
+  EXPECT_EQ(RotationCopies(64 << 10, RotatingInput::kBudgetBytes, CacheMode::kCold), 4096u);
+  EXPECT_EQ(RotationCopies((64 << 10) + 256, RotatingInput::kBudgetBytes, CacheMode::kCold), 4081u);
+}
+
+// Runs that take the given times in turn (the last one repeats).
+std::function<double()> Runs(std::vector<double> seconds) {
+  auto i = std::make_shared<size_t>(0);
+  return [seconds, i] { return seconds[std::min((*i)++, seconds.size() - 1)]; };
+}
+
+TEST(WarmUp, GoesOnWhileRunsGetFaster) {
+  // A clock ramping up: 40, 30, 20, 10 ms, then flat. The first flat run ends it.
+  EXPECT_EQ(WarmUp(nullptr, Runs({0.04, 0.03, 0.02, 0.01, 0.01}), 0.05, 1.0, 0.0), 5u);
+}
+
+TEST(WarmUp, RunsAtLeastTheMinimumTime) {
+  // Steady from the start, but 10 ms runs: five of them make the 50 ms minimum.
+  EXPECT_EQ(WarmUp(nullptr, Runs({0.01}), 0.05, 1.0, 0.0), 5u);
+}
+
+TEST(WarmUp, StopsAtTheMaximumTime) {
+  // Forever 2% faster: the one-second cap ends it.
+  double t = 0.1;
+  auto faster = [&t] { return t *= 0.98; };
+  EXPECT_LE(WarmUp(nullptr, faster, 0.05, 1.0, 0.0), 15u);
+}
+
+TEST(WarmUp, SkipsWhenTheDeviceWorkedMomentsAgo) {
+  // Google Benchmark's next call of the same benchmark: the clocks are still up.
+  NoteDeviceBusy();
+  int runs = 0;
+  EXPECT_EQ(WarmUp(nullptr, [&runs] { return ++runs, 0.01; }, 0.05, 1.0, 10.0), 0u);
+  EXPECT_EQ(runs, 0);
+  // After an idle longer than the threshold it runs again.
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(WarmUp(nullptr, [&runs] { return ++runs, 0.01; }, 0.05, 1.0, 0.01), 5u);
+}
+
+// A case that counts how many of its kind are alive and how often one was made.
+struct CountedCase {
+  static inline int alive = 0;
+  static inline int made = 0;
+  explicit CountedCase(int id) : id(id) {
+    ++alive;
+    ++made;
+  }
+  ~CountedCase() { --alive; }
+  int id;
+};
+
+TEST(CurrentCase, IsMadeOncePerBenchmarkAndFreedBeforeTheNext) {
+  ReleaseCurrentCase();
+  CountedCase::made = 0;
+  auto make = [](int id) {
+    return [id] {
+      // The previous benchmark's case is gone before this one is made (two 500 MiB inputs need
+      // not fit at once).
+      EXPECT_EQ(CountedCase::alive, 0);
+      return std::make_unique<CountedCase>(id);
+    };
+  };
+  EXPECT_EQ(CurrentCase("a", make(1)).id, 1);
+  EXPECT_EQ(CurrentCase("a", make(2)).id, 1);  // kept: the second call of benchmark a
+  EXPECT_EQ(CountedCase::made, 1);
+  EXPECT_EQ(CurrentCase("b", make(3)).id, 3);
+  EXPECT_EQ(CurrentCase("a", make(4)).id, 4);  // made again after another benchmark
+  EXPECT_EQ(CountedCase::made, 3);
+  EXPECT_EQ(CountedCase::alive, 1);
+  ReleaseCurrentCase();
+  EXPECT_EQ(CountedCase::alive, 0);
+}
+
+TEST(CurrentCase, KeepsNothingWhenMakingFails) {
+  ReleaseCurrentCase();
+  CountedCase::made = 0;
+  EXPECT_THROW(CurrentCase("c", []() -> std::unique_ptr<CountedCase> { throw std::runtime_error("check failed"); }),
+               std::runtime_error);
+  // The next call tries again rather than returning a case that was never made.
+  EXPECT_EQ(CurrentCase("c", [] { return std::make_unique<CountedCase>(7); }).id, 7);
+  EXPECT_EQ(CountedCase::made, 1);
+  ReleaseCurrentCase();
+}
+
+TEST(CaseAhead, TheNextBenchmarksCaseIsMadeOnAnotherThreadAndTakenWhenItsTurnComes) {
+  ReleaseCurrentCase();
+  for (const char* name : {"ahead/a", "ahead/b", "ahead/c"}) AddBenchmark(name, [](benchmark::State&) {});
+  const std::thread::id main_thread = std::this_thread::get_id();
+  std::thread::id b_made_on;
+  int made_by_b_maker = 0;
+  RegisterPrefetch("ahead/a", [] { return std::static_pointer_cast<void>(std::make_shared<CountedCase>(1)); });
+  RegisterPrefetch("ahead/b", [&]() -> std::shared_ptr<void> {
+    b_made_on = std::this_thread::get_id();
+    ++made_by_b_maker;
+    return std::make_shared<CountedCase>(2);
+  });
+  // c cannot be made ahead (not registered): it is made when its turn comes.
+  EnablePrefetch(true);
+  bool b_made_in_turn = false;
+  EXPECT_EQ(CurrentCase("ahead/a", [] { return std::make_unique<CountedCase>(1); }).id, 1);
+  EXPECT_EQ(CurrentCase("ahead/b", [&] {
+              b_made_in_turn = true;
+              return std::make_unique<CountedCase>(20);
+            }).id,
+            2);
+  EXPECT_FALSE(b_made_in_turn);
+  EXPECT_EQ(made_by_b_maker, 1);
+  EXPECT_NE(b_made_on, main_thread);
+  EXPECT_EQ(CurrentCase("ahead/c", [] { return std::make_unique<CountedCase>(3); }).id, 3);
+  EnablePrefetch(false);
+  ReleaseCurrentCase();
+}
+
+TEST(CaseAhead, AHostClockedCaseIsMadeAheadButNothingBesideItsLoop) {
+  ReleaseCurrentCase();
+  for (const char* name : {"host/a", "host/b", "host/c"}) AddBenchmark(name, [](benchmark::State&) {});
+  int made_ahead = 0;
+  auto maker = [&](int id) {
+    return [&made_ahead, id]() -> std::shared_ptr<void> {
+      ++made_ahead;
+      return std::make_shared<CountedCase>(id);
+    };
+  };
+  RegisterPrefetch("host/a", maker(1), Prefetch::kBeside);
+  RegisterPrefetch("host/b", maker(2), Prefetch::kMade);
+  RegisterPrefetch("host/c", maker(3), Prefetch::kBeside);
+  EnablePrefetch(true);
+  CurrentCase("host/a", [] { return std::make_unique<CountedCase>(10); });
+  // b (host-clocked) was made ahead beside a's loop ...
+  EXPECT_EQ(CurrentCase("host/b", [] { return std::make_unique<CountedCase>(20); }).id, 2);
+  // ... but c is not made beside b's: it is made in its turn.
+  EXPECT_EQ(CurrentCase("host/c", [] { return std::make_unique<CountedCase>(30); }).id, 30);
+  EXPECT_EQ(made_ahead, 1);
+  EnablePrefetch(false);
+  ReleaseCurrentCase();
+}
+
+TEST(CaseAhead, AMissedGuessIsDroppedAndWhatItThrewIsNotLost) {
+  ReleaseCurrentCase();
+  for (const char* name : {"miss/a", "miss/b"}) AddBenchmark(name, [](benchmark::State&) {});
+  RegisterPrefetch("miss/a", [] { return std::static_pointer_cast<void>(std::make_shared<CountedCase>(1)); });
+  RegisterPrefetch("miss/b", []() -> std::shared_ptr<void> { throw std::runtime_error("b's check failed"); });
+  EnablePrefetch(true);
+  CurrentCase("miss/a", [] { return std::make_unique<CountedCase>(1); });
+  // b's making failed on the other thread: its turn rethrows it, and keeps nothing.
+  EXPECT_THROW(CurrentCase("miss/b", [] { return std::make_unique<CountedCase>(2); }), std::runtime_error);
+  // a again (random interleaving): made in its turn, after dropping nothing.
+  EXPECT_EQ(CurrentCase("miss/a", [] { return std::make_unique<CountedCase>(7); }).id, 7);
+  EnablePrefetch(false);
+  ReleaseCurrentCase();
+  EXPECT_EQ(CountedCase::alive, 0);
+}
+
+}  // namespace
+}  // namespace csbench

@@ -20,7 +20,7 @@ EXIT_SLOWER = 1
 DEFAULT_THRESHOLD_PCT = 5.0
 DEFAULT_NOISE_FACTOR = 3.0
 VERDICTS = ("SLOWER", "UNSURE", "FASTER", "SAME", "NEW", "MISSING", "NOT_RUN", "SKIPPED", "ERROR")
-# How bench marks a benchmark the device cannot run (harness/error.hpp, kUnsupportedPrefix): a
+# How bench marks a benchmark the device cannot run (harness/base/error.hpp, kUnsupportedPrefix): a
 # benchmark skipped so on both sides is SKIPPED, not an ERROR.
 UNSUPPORTED_PREFIX = "unsupported: "
 

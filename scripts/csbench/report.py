@@ -49,16 +49,11 @@ import matplotlib
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from . import claims
+from . import claims, history
 from .formatting import fmt_time
-from .layout import ROOT, SCRIPTS_DIR
+from .layout import ROOT
 from .runs import EXIT_BAD_INPUT, EXIT_OK, InputError, Point, load_run
 from .stats import ALPHA
-
-# history.py, the command line this serves, holds the database's schema and queries.
-if str(SCRIPTS_DIR) not in sys.path:
-    sys.path.insert(0, str(SCRIPTS_DIR))
-import history  # noqa: E402
 
 STORED_RUNS = (ROOT / "docs" / "data", ROOT / "baselines")
 RUN_PATTERNS = ("*.json", "*.json.xz")

@@ -19,6 +19,7 @@ sys.path.insert(0, str(REPO / "scripts"))
 sys.path.insert(0, str(HERE / "fixtures"))
 
 import history  # noqa: E402
+from csbench import history as history_db  # noqa: E402
 from in_process import run_in_process  # noqa: E402
 
 DEVICE = {"device": "Test GPU", "vendor_id": "0x10de", "device_id": "0x2335",
@@ -234,7 +235,7 @@ class HistoryTest(unittest.TestCase):
             if len(calls) == 2:  # the first benchmark and its samples are written by now
                 raise KeyboardInterrupt
             return {}
-        with mock.patch.object(history, "counter_medians", stop_on_second):
+        with mock.patch.object(history_db, "counter_medians", stop_on_second):
             status, out, err = self.add(later)
         self.assertEqual(status, 130)
         self.assertIn("not stored", err)
@@ -288,7 +289,7 @@ class HistoryTest(unittest.TestCase):
         env = {k: v for k, v in os.environ.items() if k != "XDG_DATA_HOME"}
         env["HOME"] = str(home)
         with mock.patch.dict(os.environ, env, clear=True):
-            self.assertEqual(history.default_db_path(),
+            self.assertEqual(history_db.default_db_path(),
                              home / ".local" / "share" / "csbench" / "history.sqlite")
 
     # ------------------------------------------------------------ series

@@ -5,8 +5,9 @@
     history.py [--db PATH] series REGEX [--device KEY]
     history.py [--db PATH] changes [--device KEY] [--filter REGEX]
                                    [--threshold PCT] [--noise-factor K] [--unsure]
-                                   [--skip-mixed]
+                                   [--skip-mixed] [--include-experiments]
     history.py [--db PATH] report -o DIR [--threshold PCT] [--noise-factor K] [--skip-mixed]
+                                  [--include-experiments]
     history.py [--db PATH] seed -o DIR [RUN_OR_FOLDER...] [report's options]
 
 RUN is Google Benchmark JSON written by csbench (--benchmark_out), read as
@@ -75,6 +76,16 @@ selects which steps are printed; the correction still counts every benchmark
 of the later run, so a filter never changes a verdict.  Steps are listed per
 device and benchmark, each with its throughput ratio (later / earlier), the
 last run before and the first run after, with revisions and drivers.
+
+A run is an experiment when its context says an environment override changed
+what it ran (csbench writes each one set into "overrides", CSBENCH_KERNEL_DIR,
+CSBENCH_EXTRA_DEFINES, CSBENCH_EXTRA_DEFINES_VARIANT, and "experiment": true;
+csbench.runs.provenance reads them): a planted slowdown, another folder of
+kernels.  changes and the report leave experiments out of the chain of
+consecutive runs, as if they had not been added: the next run is compared
+with the last run before the experiment.  --include-experiments compares them
+like any run; every listing names them (add, series, the steps, the report's
+runs).  compare.py compares any run it is given, experiments included.
 
 report writes a static HTML site of the database into DIR (csbench/report.py says what it
 holds): the steps changes finds, each device's families as plots over its runs, and each
@@ -188,10 +199,11 @@ def cmd_changes(args):
     conn = open_db(args.db, create=False)
     keys = device_keys(conn, args.device)
     counts = {v: 0 for v in (*STEP_VERDICTS, "UNSURE")}
-    compared = untested = 0
+    compared = untested = experiments = 0
     for key in keys:
+        experiments += sum(run.experiment for run in device_runs(conn, key))
         steps = device_steps(conn, key, pattern, args.threshold, args.noise_factor,
-                             args.skip_mixed)
+                             args.skip_mixed, args.include_experiments)
         compared += len(steps)
         untested += sum(s.c.p_slower is None for s in steps)
         for s in steps:
@@ -212,7 +224,10 @@ def cmd_changes(args):
           f"({'listed' if args.unsure else '--unsure lists them'}); {untested} comparisons "
           f"without a U test (fewer than {MIN_UTEST_REPETITIONS} repetitions on a side: never "
           f"a step); threshold {args.threshold:g}%, noise x{args.noise_factor:g}, "
-          f"Holm-corrected alpha {ALPHA}")
+          f"Holm-corrected alpha {ALPHA}; {experiments} experiment run"
+          f"{'s' if experiments != 1 else ''} "
+          + ("compared like the others" if args.include_experiments else
+             "left out (--include-experiments compares them)"))
     conn.close()
     return EXIT_OK
 
@@ -260,6 +275,10 @@ def build_parser():
                      help="leave out the runs merged or joined from parts of different builds "
                           "(a stored baseline with re-recorded parts): such a run has one date "
                           "and revision, its context's, for benchmarks measured elsewhen")
+    chg.add_argument("--include-experiments", action="store_true",
+                     help="also compare the runs that are experiments (an environment override "
+                          "such as CSBENCH_EXTRA_DEFINES changed what they ran), which are left "
+                          "out by default")
     chg.add_argument("--unsure", action="store_true",
                      help="also list the UNSURE comparisons (beyond the threshold, not proven)")
     site = argparse.ArgumentParser(add_help=False)
@@ -270,6 +289,7 @@ def build_parser():
         site.add_argument(flag, type=float, default=default, metavar=what,
                           help="as for changes (default: %(default)g)")
     site.add_argument("--skip-mixed", action="store_true", help="as for changes")
+    site.add_argument("--include-experiments", action="store_true", help="as for changes")
     sub.add_parser("report", allow_abbrev=False, parents=[db, site],
                    help="write a static HTML site: the steps, each family's series, each "
                         "run's findings")

@@ -4,7 +4,8 @@ that history.py (its command line) and the history's report (report.py) ask of i
 A run is stored once, identified by the SHA-256 of its canonical JSON; each benchmark keeps its
 point (family, variant, axes, clock), its noise class, its repetitions and their medians.  The
 steps between consecutive runs of a device are found by compare.py's verdict rule
-(verdicts.compare_one, verdicts.decide_verdicts): device_steps.  history.py's docstring says
+(verdicts.compare_one, verdicts.decide_verdicts): device_steps, which leaves out the runs that are
+experiments (runs.provenance: an environment override changed what ran) unless asked.  history.py's docstring says
 what a user sees of each.
 
 The database's schema_version table holds SCHEMA_VERSION; a database of another version is
@@ -22,7 +23,7 @@ import statistics
 from pathlib import Path
 
 from .runs import (POINT_KEY, PROCESS_KEY, InputError, Point, Result, benchmark_name,
-                   collect_results, device_key, is_interrupted, load_run)
+                   collect_results, device_key, is_interrupted, load_run, provenance)
 from .verdicts import class_floors, class_process_spreads, compare_one, decide_verdicts
 
 # The command line whose messages these are.
@@ -243,6 +244,10 @@ def read_run(path):
     except InputError as e:
         raise InputError(f"{path} is not a csbench run: {e}") from None
     date_utc = utc_date(context, path)
+    try:
+        provenance(context)
+    except InputError as e:
+        raise InputError(f"{path}: {e}") from None
     if not data["benchmarks"]:
         raise InputError(f"{path} holds no benchmark entries")
     try:
@@ -329,6 +334,10 @@ def add_one(conn, path):
         line += f" ({len(results) - len(valid)} without values: errors or skipped)"
     if is_interrupted(context):
         line += "; INTERRUPTED run: kept with its finished entries, marked partial"
+    made = provenance(context)
+    if made.experiment:
+        line += (f"; an EXPERIMENT ({made.describe()}): changes leaves it out unless "
+                 "--include-experiments")
     return line
 
 
@@ -354,7 +363,7 @@ def device_keys(conn, wanted=None):
 
 
 RUN_COLUMNS = ("r.id, r.date, r.date_utc, r.revision, r.driver, r.source, r.processes, "
-               "r.interrupted, r.device, r.device_key, r.builds")
+               "r.interrupted, r.device, r.device_key, r.builds, r.context")
 
 
 class Run:
@@ -362,14 +371,24 @@ class Run:
 
     def __init__(self, row):
         (self.id, self.date, self.date_utc, self.revision, self.driver, self.source,
-         self.processes, self.interrupted, self.device, self.device_key, builds) = row
+         self.processes, self.interrupted, self.device, self.device_key, builds, context) = row
         self.builds = json.loads(builds)
+        # Read from the stored context, so that a database of runs added before provenance was
+        # read knows its experiments too.
+        self.provenance = provenance(json.loads(context))
         self.floors, self.spreads = {}, {}
 
+    @property
+    def experiment(self):
+        """True when an environment override changed what the run ran (runs.provenance)."""
+        return self.provenance.experiment
+
     def label(self):
-        """'<source>[ (notes)]': where it came from, and its processes, its parts' builds where
-        they differ, and whether it is partial."""
+        """'<source>[ (notes)]': where it came from, and whether it is an experiment, its
+        processes, its parts' builds where they differ, and whether it is partial."""
         notes = []
+        if self.experiment:
+            notes.append(f"experiment: {self.provenance.describe()}")
         if self.processes > 1:
             notes.append(f"{self.processes} processes")
         if self.builds:
@@ -451,10 +470,14 @@ class Step:
         self.c, self.before, self.after, self.tests = comparison, before, after, tests
 
 
-def device_steps(conn, key, pattern, threshold, noise_factor, skip_mixed=False):
+def device_steps(conn, key, pattern, threshold, noise_factor, skip_mixed=False,
+                 include_experiments=False):
     """The Steps of a device: each benchmark of each run compared with its last earlier run,
     verdicts decided per later run (see the module's docstring).  With a pattern, only
-    the matching benchmarks' Steps, and only the later runs that hold one are judged."""
+    the matching benchmarks' Steps, and only the later runs that hold one are judged.  Runs
+    that are experiments take no part unless include_experiments: a planted slowdown or a
+    kernel folder of its own is no step of the code; with skip_mixed, neither do runs of
+    mixed builds."""
     runs = device_runs(conn, key)
     results = load_results(conn, key)
     attach_classes(conn, runs, results)
@@ -462,7 +485,8 @@ def device_steps(conn, key, pattern, threshold, noise_factor, skip_mixed=False):
     # call walks every stored sample again.
     gc.freeze()
     try:
-        chain = [run for run in runs if not (skip_mixed and run.builds)]
+        chain = [run for run in runs if not (skip_mixed and run.builds)
+                 and (include_experiments or not run.experiment)]
         return judge(chain, results, pattern, threshold, noise_factor)
     finally:
         gc.unfreeze()

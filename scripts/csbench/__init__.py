@@ -3,7 +3,8 @@ are thin command lines over it, and no module here imports one of them.
 
     layout      where the scripts sit: a source tree or an installed one, and their defaults
     runs        reading runs (JSON, .json.xz): bad input, device keys, each benchmark's point
-                (family, variant, axes, clock) and its samples
+                (family, variant, axes, clock) and its samples, a run's provenance (the
+                overrides that make it an experiment, its manifests)
     stats       statistics as pure functions of numbers: spreads, U tests, corrections, the
                 verdict rule of one benchmark
     verdicts    one run against its baseline: a verdict per benchmark, corrected over a call

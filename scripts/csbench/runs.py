@@ -47,6 +47,8 @@ LEGACY_HOST_MODES = ("compute+download", "compute+download+sum")
 # environment override that was set ({"CSBENCH_EXTRA_DEFINES": "SLOWDOWN=800", ...}), the
 # manifests loaded ([{"path": ..., "sha256": ...}]), and whether the run is an experiment.
 OVERRIDES_KEY, MANIFESTS_KEY, EXPERIMENT_KEY = "overrides", "manifests", "experiment"
+# The manifests with the digest of their files; "manifests" is the --manifest paths as given.
+MANIFEST_SOURCES_KEY = "manifest_sources"
 
 
 class InputError(Exception):
@@ -226,16 +228,16 @@ class Provenance:
 
 
 def provenance(context):
-    """The Provenance of a run's context: the one reader of its "overrides", "manifests" and
-    "experiment" keys.
+    """The Provenance of a run's context: the one reader of its "overrides", "manifest_sources",
+    "manifests" and "experiment" keys.
 
     csbench writes "overrides" (an object of the environment overrides that change what runs,
     only those set: CSBENCH_KERNEL_DIR, CSBENCH_EXTRA_DEFINES, CSBENCH_EXTRA_DEFINES_VARIANT),
-    "manifests" (a list of {"path", "sha256"}) when manifests were loaded, and "experiment": true
-    exactly when "overrides" is there and not empty.  A run is an experiment when either says
-    so.  Older runs have none of these (no override recorded: not an experiment), or
-    "manifests" as the text of the --manifests flag (a path, no digest).  InputError where a
-    key is malformed."""
+    "manifest_sources" (a list of {"path", "sha256"}: each manifest loaded, with the digest of
+    its files) and "experiment": true exactly when "overrides" is there and not empty; "manifests"
+    is the --manifest paths as given, comma-separated.  A run is an experiment when either of
+    the first says so.  Older runs have none of these but "manifests" (no override recorded: not
+    an experiment; paths without digest).  InputError where a key is malformed."""
     overrides = context.get(OVERRIDES_KEY) or {}
     if not isinstance(overrides, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in overrides.items()):
@@ -243,13 +245,16 @@ def provenance(context):
     experiment = context.get(EXPERIMENT_KEY, False)
     if not isinstance(experiment, bool):
         raise InputError(f"the context's {EXPERIMENT_KEY!r} is {experiment!r}, not true or false")
-    manifests = context.get(MANIFESTS_KEY) or []
-    if isinstance(manifests, str):
-        manifests = [{"path": manifests}]
+    manifests = context.get(MANIFEST_SOURCES_KEY)
+    if manifests is None:
+        paths = context.get(MANIFESTS_KEY) or ""
+        if not isinstance(paths, str):
+            raise InputError(f"the context's {MANIFESTS_KEY!r} is not the text of --manifest")
+        manifests = [{"path": p} for p in paths.split(",") if p]
     if not isinstance(manifests, list) or not all(
             isinstance(m, dict) and isinstance(m.get("path"), str)
             and isinstance(m.get("sha256", ""), str) for m in manifests):
-        raise InputError(f"the context's {MANIFESTS_KEY!r} is not a list of "
+        raise InputError(f"the context's {MANIFEST_SOURCES_KEY!r} is not a list of "
                          '{"path", "sha256"} objects')
     return Provenance(tuple(overrides.items()),
                       tuple((m["path"], m.get("sha256")) for m in manifests),

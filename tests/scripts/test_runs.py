@@ -194,7 +194,8 @@ class ProvenanceTest(unittest.TestCase):
     def test_overrides_make_an_experiment(self):
         context = {"overrides": {"CSBENCH_KERNEL_DIR": "/tmp/k", "CSBENCH_EXTRA_DEFINES": "A=1"},
                    "experiment": True,
-                   "manifests": [{"path": "examples/saxpy.toml", "sha256": "ab" * 32}]}
+                   "manifests": "examples/saxpy.toml",
+                   "manifest_sources": [{"path": "examples/saxpy.toml", "sha256": "ab" * 32}]}
         made = runs.provenance(context)
         self.assertTrue(made.experiment)
         self.assertEqual(made.describe(), "CSBENCH_KERNEL_DIR=/tmp/k, CSBENCH_EXTRA_DEFINES=A=1")
@@ -208,11 +209,15 @@ class ProvenanceTest(unittest.TestCase):
         made = runs.provenance({"manifests": "examples/stream.toml"})
         self.assertEqual(made.manifests, (("examples/stream.toml", None),))
         self.assertFalse(made.experiment)
+        # Several, as --manifest wrote them: comma-separated.
+        made = runs.provenance({"manifests": "a.toml,b.toml"})
+        self.assertEqual(made.manifests, (("a.toml", None), ("b.toml", None)))
 
     def test_malformed_keys_are_bad_input(self):
         for context, why in (({"overrides": ["X"]}, "not an object of strings"),
                              ({"overrides": {"X": 1}}, "not an object of strings"),
                              ({"experiment": "yes"}, "not true or false"),
-                             ({"manifests": [{"sha256": "x"}]}, "not a list of")):
+                             ({"manifest_sources": [{"sha256": "x"}]}, "not a list of"),
+                             ({"manifests": ["a.toml"]}, "not the text of --manifest")):
             with self.assertRaisesRegex(runs.InputError, why):
                 runs.provenance(context)

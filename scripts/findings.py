@@ -11,9 +11,8 @@ several of them pools its repetitions. The rules (findings-rules.toml beside
 this script, one entry per claim) say which benchmarks a claim compares, where
 it is judged (with fallbacks), the quantity and its thresholds. Each cell is
 one of: holds, does not hold, no difference, not measured here (with the
-reason). A pattern with globs picks among the benchmarks of the family it
-names first (each entry's point: csbench.runs.point_of), whatever else its globs
-would reach. Values are medians over repetitions; with 3 or more repetitions the
+reason). A rule selects its benchmarks by family, variant and axes (each
+entry's point: csbench.runs.point_of), never by name. Values are medians over repetitions; with 3 or more repetitions the
 interquartile range of each benchmark bounds the quantity, and a verdict that
 the bounds would change is marked uncertain. With fewer repetitions a spread
 of +-10% is assumed, and a verdict it would change is "too few repetitions to

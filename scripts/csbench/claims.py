@@ -1,11 +1,12 @@
 """findings.py's library: the rules that decide each claim of the seed studies (one [[claim]]
 of findings-rules.toml each), the runs pooled per device, and a verdict per claim and device.
 
-A rule binds named values to benchmarks (or to the best or worst of a pattern, picked among the
-benchmarks of the family the pattern names first: each entry's point, runs.point_of), computes
-its quantity from their medians, and judges it against its thresholds; the interquartile range
-of each benchmark bounds the quantity, and a verdict the bounds would change is uncertain.  The
-findings document's generated tables are rewritten from the verdicts (rewrite_doc).
+A rule binds named values to benchmarks, which it selects by their points (family, variant and
+axes: runs.point_of), never by their names: one benchmark, or the best or worst of several. It
+computes its quantity from their medians and judges it against its thresholds; the
+interquartile range of each benchmark bounds the quantity, and a verdict the bounds would change
+is uncertain.  The findings document's generated tables are rewritten from the verdicts
+(rewrite_doc).
 """
 
 import ast
@@ -36,6 +37,10 @@ MIN_SPREAD_REPETITIONS = 3       # fewer: no measured spread, assume SINGLE_RUN_
 SINGLE_RUN_NOISE = 0.10
 DEFAULT_SAME_WITHIN = 0.05
 MAX_BINDINGS = 12                # the uncertainty bounds evaluate 2^bindings corners
+SELECTOR_KEYS = ("family", "variant", "axes", "pick", "metric", "optional")
+# How benchmark names spell the workgroup axis, where not "wg" (the Gray-Scott family keeps the
+# GPU course's spelling).  Only Selector.shown writes it, for messages.
+WORKGROUP_SPELLING = {"run_simulation": "workgroup"}
 
 BLOCK_BEGIN = re.compile(r"<!-- findings-table: *([A-Za-z0-9_-]+) *-->")
 BLOCK_END = "<!-- /findings-table -->"
@@ -226,10 +231,61 @@ def bounds(tree, stats):
 # ---------------------------------------------------------------- rules
 
 @dataclass
+class Selector:
+    """Which benchmarks a binding stands for, by their points.  family, variant and each axis
+    value are words with {placeholders}, and may hold globs (fnmatch: "*" for any value).
+    axes maps an axis to its value; the point must have each axis named, with a value that
+    fits.  With pick, the axes not named may be anything (axes None: any axes at all);
+    without, the axes named are all the benchmark has: the selector names one benchmark."""
+    family: str
+    variant: str = "*"
+    axes: dict = None
+
+    def filled(self, variables):
+        """The selector with its placeholders replaced, or None where one has no value."""
+        family, variant = fill(self.family, variables), fill(self.variant, variables)
+        axes = None if self.axes is None else \
+            {k: fill(str(v), variables) for k, v in self.axes.items()}
+        if family is None or variant is None or (axes is not None and None in axes.values()):
+            return None
+        return Selector(family, variant, axes)
+
+    def fits(self, point, exact):
+        """True when a point fits the (filled) selector; exact: the point has no other axes."""
+        if not (fnmatch.fnmatchcase(point.family, self.family)
+                and fnmatch.fnmatchcase(point.variant, self.variant)):
+            return False
+        axes = dict(point.axes)
+        wanted = self.axes or {}
+        if exact and set(axes) != set(wanted):
+            return False
+        return all(k in axes and fnmatch.fnmatchcase(str(axes[k]), v) for k, v in wanted.items())
+
+    def shown(self):
+        """The selector written as the names of the benchmarks it selects are written (for a
+        message: 'entry missing: reduction/*/wg*/domain640x480'), "*" standing for any value
+        or any components.  Nothing reads names: this only writes one."""
+        parts = [self.family, self.variant]
+        for key, value in (self.axes or {}).items():
+            value = str(value)
+            if key == "workgroup":
+                parts.append(WORKGROUP_SPELLING.get(self.family, "wg") + value)
+            elif value == "*" and key != "domain":
+                if parts[-1] != "*":
+                    parts.append("*")
+            else:
+                parts.append(value if key == "mode" else key + value)
+        if self.axes is None:
+            parts.append("*")
+        return "/".join(parts)
+
+
+@dataclass
 class Binding:
-    """One named value of a rule: a benchmark (or the best/worst of a pattern) and a metric."""
+    """One named value of a rule: the benchmark a selector names (or the best or worst of
+    those it selects) and a metric."""
     name: str
-    match: str
+    selector: Selector
     metric: str
     pick: str = None
     optional: bool = False
@@ -266,13 +322,85 @@ def _require(entry, key, kind, where):
     return value
 
 
+def _word(value):
+    """True for a string or an integer (an axis value as TOML writes it), not a bool."""
+    return isinstance(value, (str, int)) and not isinstance(value, bool)
+
+
+class Choice:
+    """One value of a placeholder that sets several axes at once, e.g. a Gray-Scott run
+    {domain = "2048x1024", total = 512, image = 32}: a selector reads its parts as
+    {run.domain}, {run.total}, and a text prints it whole as the names write those axes,
+    its first value bare and each other after its key: 2048x1024/total512/image32."""
+
+    __slots__ = ("_parts",)
+
+    def __init__(self, parts=None, **more):
+        self._parts = dict(parts or {}, **more)
+
+    def __getattr__(self, key):
+        try:
+            return self._parts[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def __str__(self):
+        items = list(self._parts.items())
+        return "/".join([str(items[0][1])] + [f"{k}{v}" for k, v in items[1:]])
+
+    def __format__(self, spec):
+        return format(str(self), spec)
+
+
 def _placeholder_lists(table, where, what):
+    """A 'where' or 'over' table: each placeholder's values in order of preference, each a
+    word or a table of words (a Choice)."""
     if not isinstance(table, dict):
         raise InputError(f"{where}: '{what}' must be a table of lists")
+    out = {}
     for key, values in table.items():
-        if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
-            raise InputError(f"{where}: {what}.{key} must be a non-empty list of strings")
-    return dict(table)
+        if not isinstance(values, list) or not values:
+            raise InputError(f"{where}: {what}.{key} must be a non-empty list")
+        out[key] = []
+        for value in values:
+            if isinstance(value, dict) and value and all(_word(v) for v in value.values()):
+                out[key].append(Choice(value))
+            elif isinstance(value, str):
+                out[key].append(value)
+            else:
+                raise InputError(f"{where}: {what}.{key} must list strings, or tables of "
+                                 "strings and integers")
+    return out
+
+
+def parse_binding(name, spec, metric, where):
+    """Validate one binding: a table that selects by family, variant and axes (a name, or a
+    'match' pattern over names, is refused)."""
+    if not isinstance(spec, dict):
+        raise InputError(f"{where} must be a table such as {{family = \"reduction\", variant = "
+                         "\"sequential\", axes = {...}}: rules select by family, variant and "
+                         "axes, not by name")
+    if "match" in spec or "name" in spec:
+        raise InputError(f"{where} selects by name; select by family, variant and axes")
+    unknown = sorted(set(spec) - set(SELECTOR_KEYS))
+    if unknown:
+        raise InputError(f"{where}: unknown keys {unknown} (it may set {', '.join(SELECTOR_KEYS)})")
+    family, variant = spec.get("family"), spec.get("variant", "*")
+    if not isinstance(family, str) or not family or not isinstance(variant, str) or not variant:
+        raise InputError(f"{where} needs a family (and a variant, where it sets one) as a string")
+    axes = spec.get("axes")
+    if axes is not None and (not isinstance(axes, dict)
+                             or not all(_word(v) for v in axes.values())):
+        raise InputError(f"{where}: axes must be a table of strings and integers")
+    pick = spec.get("pick")
+    if pick is not None and pick not in PICKS:
+        raise InputError(f"{where}.pick must be one of {PICKS}")
+    if pick is None and any(c in text for text in (family, variant, *map(str, (axes or {}).values()))
+                            for c in "*?["):
+        raise InputError(f"{where} has a glob but no pick: without one, it names one benchmark")
+    return Binding(name, Selector(family, variant, None if axes is None and pick else
+                                  dict(axes or {})),
+                   spec.get("metric", metric), pick, bool(spec.get("optional", False)))
 
 
 def parse_rule(entry, index):
@@ -283,15 +411,7 @@ def parse_rule(entry, index):
     metric = entry.get("metric", RATE)
     bindings = {}
     for name, spec in _require(entry, "bind", dict, where).items():
-        if isinstance(spec, str):
-            spec = {"match": spec}
-        if not isinstance(spec, dict) or not isinstance(spec.get("match"), str):
-            raise InputError(f"{where}: bind.{name} needs a 'match' pattern")
-        pick = spec.get("pick")
-        if pick is not None and pick not in PICKS:
-            raise InputError(f"{where}: bind.{name}.pick must be one of {PICKS}")
-        bindings[name] = Binding(name, spec["match"], spec.get("metric", metric), pick,
-                                 bool(spec.get("optional", False)))
+        bindings[name] = parse_binding(name, spec, metric, f"{where}: bind.{name}")
     kind = entry.get("kind", "value")
     if kind not in KINDS:
         raise InputError(f"{where}: kind must be one of {KINDS}")
@@ -404,32 +524,26 @@ def fmt(x):
 
 
 def fill(template, variables):
-    """Substitute {placeholders} in a benchmark pattern."""
+    """Substitute {placeholders} (and {choice.part}) in a selector's word; None where one has
+    no value."""
     try:
         return template.format(**variables)
-    except (KeyError, IndexError):
+    except (KeyError, IndexError, AttributeError):
         return None
-
-
-def in_family(point, pattern):
-    """True when a benchmark's point is of the family a rule's pattern names first: a glob's
-    * also spans "/", and must not pick a benchmark of another family whose name begins as
-    the pattern's family does (a user's family "reduction/tiles", say)."""
-    return fnmatch.fnmatchcase(point.family, pattern.split("/", 1)[0])
 
 
 def resolve(binding, dev, variables):
     """(Stat, None) for a binding on a device, or (None, why it failed)."""
-    pattern = fill(binding.match, variables)
-    if pattern is None:
-        return None, f"entry missing: {binding.match} (the device does not report what it needs)"
-    if binding.pick is None:
-        names = [pattern] if pattern in dev.benchmarks else []
-    else:
-        names = [n for n in dev.benchmarks if fnmatch.fnmatchcase(n, pattern)
-                 and in_family(dev.benchmarks[n].point, pattern)]
+    selector = binding.selector.filled(variables)
+    if selector is None:
+        return None, (f"entry missing: {binding.selector.shown()} (the device does not report "
+                      "what it needs)")
+    exact = binding.pick is None
+    names = [n for n, samples in dev.benchmarks.items() if selector.fits(samples.point, exact)]
     if not names:
-        return None, f"entry missing: {pattern}"
+        return None, f"entry missing: {selector.shown()}"
+    if exact and len(names) > 1:
+        return None, f"{len(names)} benchmarks fit {selector.shown()}: {', '.join(names)}"
     candidates, failures = [], []
     for name in names:
         samples = dev.benchmarks[name]
@@ -539,7 +653,7 @@ def judge_value(rule, dev, expect, holds_at):
         return Verdict(UNMEASURED, reason="the quantity is undefined (a value is zero)")
     n = min(s.n for s in needed.values())
     text = render(rule.text, text_values(variables, stats, {"q": q}))
-    placement = {k: variables[k] for k in rule.where}
+    placement = {k: str(variables[k]) for k in rule.where}
     if rule.fails_if is not None:
         try:
             if evaluate(rule.fails_if, {k: s.median for k, s in stats.items()}):
@@ -593,7 +707,7 @@ def judge_trend(rule, dev, expect):
     # The verdict is firm when every step keeps its direction across its bounds.
     firm = all(step_direction(rule, lo) == step_direction(rule, r) == step_direction(rule, hi)
                for lo, r, hi in zip(lows, ratios, highs))
-    placement = {k: variables[k] for k in rule.where if k in variables}
+    placement = {k: str(variables[k]) for k in rule.where if k in variables}
     common = dict(value=values[-1] / values[0], repetitions=n, placement=placement)
     if n < MIN_SPREAD_REPETITIONS and rule.noise and not firm:
         return Verdict(UNMEASURED, text, "too few repetitions to tell", **common)

@@ -7,7 +7,7 @@ Functions here turn results into lines; they decide nothing and read no file.
 
 import json
 
-from .runs import NOISE_CLASSES, is_interrupted, key_of
+from .runs import NOISE_CLASSES, InputError, is_interrupted, key_of, provenance
 from .stats import ALPHA, MIN_UTEST_REPETITIONS
 from .verdicts import VERDICTS, fails, family_geomeans
 
@@ -192,7 +192,22 @@ def run_header(rc):
                      f"are compared, {not_run} baseline entries did not run (NOT_RUN)")
     if is_interrupted(rc.base_data["context"]):
         lines.append(f"note: the baseline {rc.base_path} is itself an interrupted, partial run")
+    lines += experiment_notes(rc)
     return lines
+
+
+def experiment_notes(rc):
+    """A note for each side that is an experiment (runs.provenance): compared all the same."""
+    notes = []
+    for side, data in (("run", rc.run_data), ("baseline", rc.base_data)):
+        try:
+            made = provenance(data["context"])
+        except InputError as e:
+            notes.append(f"note: the {side}'s provenance cannot be read: {e}")
+            continue
+        if made.experiment:
+            notes.append(f"note: the {side} is an experiment ({made.describe()})")
+    return notes
 
 
 def summary_lines(runs, n_tests, status, fail_on=NOISE_CLASSES):

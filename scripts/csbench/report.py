@@ -1,6 +1,7 @@
 """The history's report: a static HTML site of the runs in a history database.
 
     history.py [--db PATH] report -o DIR [--threshold PCT] [--noise-factor K] [--skip-mixed]
+                                  [--include-experiments]
     history.py [--db PATH] seed -o DIR [RUN_OR_FOLDER...]
 
 The site opens from the file system: plain HTML with inline SVG plots, no script, nothing
@@ -19,6 +20,10 @@ fetched from the network (each page's Content-Security-Policy allows neither).
     runs/ID.html             per run: where it came from and how it was measured, the steps it
                              starts, and the claims of the seed studies decided on it alone
                              (findings.py's rules and verdicts)
+
+A run that is an experiment (an environment override changed what it ran: runs.provenance) is
+marked as one wherever a run is listed, with its overrides; its steps are left out, as history.py
+changes leaves them out, unless --include-experiments.
 
 Every string that comes from a run file (device, host, driver, names, axis values) is
 HTML-escaped: a run file may come from anyone.
@@ -49,16 +54,11 @@ import matplotlib
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from . import claims
+from . import claims, history
 from .formatting import fmt_time
-from .layout import ROOT, SCRIPTS_DIR
+from .layout import ROOT
 from .runs import EXIT_BAD_INPUT, EXIT_OK, InputError, Point, load_run
 from .stats import ALPHA
-
-# history.py, the command line this serves, holds the database's schema and queries.
-if str(SCRIPTS_DIR) not in sys.path:
-    sys.path.insert(0, str(SCRIPTS_DIR))
-import history  # noqa: E402
 
 STORED_RUNS = (ROOT / "docs" / "data", ROOT / "baselines")
 RUN_PATTERNS = ("*.json", "*.json.xz")
@@ -263,7 +263,7 @@ def family_pages(conn, key, order, folder):
     return pages
 
 
-def gather(conn, threshold, noise_factor, skip_mixed, rules):
+def gather(conn, threshold, noise_factor, skip_mixed, rules, include_experiments=False):
     """DeviceData of every device in the database, its runs' findings decided."""
     keys = history.device_keys(conn)
     if not keys:
@@ -274,7 +274,8 @@ def gather(conn, threshold, noise_factor, skip_mixed, rules):
         facts = run_facts(conn, runs)
         for f in facts:
             f.verdicts, f.findings_from = run_findings(conn, f, rules)
-        steps = history.device_steps(conn, key, None, threshold, noise_factor, skip_mixed)
+        steps = history.device_steps(conn, key, None, threshold, noise_factor, skip_mixed,
+                                     include_experiments)
         counts = {}
         for s in steps:
             counts[s.c.verdict] = counts.get(s.c.verdict, 0) + 1
@@ -476,9 +477,11 @@ def run_cell(facts, root, n=None):
 
 
 def run_notes(run, full=False):
-    """Its processes, its parts' builds (how many, or with full which) and whether it is
-    partial, as history lists them."""
+    """Whether it is an experiment (with full, its overrides), its processes, its parts'
+    builds (how many, or with full which) and whether it is partial, as history lists them."""
     notes = []
+    if run.experiment:
+        notes.append(f"experiment: {run.provenance.describe()}" if full else "experiment")
     if run.processes > 1:
         notes.append(f"{run.processes} processes")
     if run.builds:
@@ -630,6 +633,8 @@ def run_page(dev, facts, sections, rules):
             ("selection", esc(facts.selection or "-")),
             ("flags", esc(", ".join(f"{k} {v}" for k, v in facts.flags.items()) or "-")),
             ("benchmarks", str(facts.benchmarks)), ("notes", esc(run_notes(run, full=True) or "-")),
+            ("manifests", esc(", ".join(path + (f" (sha256 {digest})" if digest else "")
+                                        for path, digest in run.provenance.manifests) or "-")),
             ("file", esc(run.source)), ("added", esc(facts.added))]
     out = [f"<h1>Run #{facts.number} of {device_title(dev)}</h1>", "<table>"]
     out += [f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows]
@@ -681,16 +686,18 @@ def prepare_folder(out):
 
 
 def write_site(conn, out, threshold, noise_factor, skip_mixed=False, db_label="history",
-               rules_path=claims.DEFAULT_RULES):
+               rules_path=claims.DEFAULT_RULES, include_experiments=False):
     """Write the report into the folder out; returns the pages written (paths)."""
     if threshold < 0 or noise_factor < 0:
         raise InputError("--threshold and --noise-factor must not be negative")
     out = Path(out)
     prepare_folder(out)
     sections, rules = claims.load_rules(rules_path)
-    devices = gather(conn, threshold, noise_factor, skip_mixed, rules)
+    devices = gather(conn, threshold, noise_factor, skip_mixed, rules, include_experiments)
     settings = (f"threshold {threshold:g}%, noise x{noise_factor:g}, Holm-corrected alpha "
-                f"{ALPHA}" + ("; runs of mixed builds left out" if skip_mixed else ""))
+                f"{ALPHA}" + ("; runs of mixed builds left out" if skip_mixed else "")
+                + ("; experiments compared like the others" if include_experiments else
+                   "; experiments left out"))
     pages = {"index.html": index_page(devices, settings, db_label)}
     for dev in devices:
         for family in dev.families.values():
@@ -707,7 +714,8 @@ def cmd_report(args):
     conn = history.open_db(args.db, create=False)
     try:
         pages = write_site(conn, args.output, args.threshold, args.noise_factor,
-                           args.skip_mixed, Path(args.db).name)
+                           args.skip_mixed, Path(args.db).name,
+                           include_experiments=args.include_experiments)
     finally:
         conn.close()
     print(f"{history.PROG}: wrote {pages[0]} and {len(pages) - 1} more pages")
@@ -771,7 +779,7 @@ def cmd_seed(args):
         for line in refused:
             print(f"{history.PROG}: refused {line}", file=sys.stderr)
         pages = write_site(conn, out, args.threshold, args.noise_factor, args.skip_mixed,
-                           Path(args.db).name)
+                           Path(args.db).name, include_experiments=args.include_experiments)
     finally:
         conn.close()
     print(f"{history.PROG}: wrote {pages[0]} and {len(pages) - 1} more pages")

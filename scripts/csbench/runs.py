@@ -43,6 +43,12 @@ LEGACY_GBENCH_SUFFIX_RE = re.compile(
     r"(?:iterations|repeats|threads|min_time|min_warmup_time):.*)$")
 # The Gray-Scott modes whose time includes downloads: timed by the host clock.
 LEGACY_HOST_MODES = ("compute+download", "compute+download+sum")
+# What a run's context says changed what ran beyond its build (provenance reads them): each
+# environment override that was set ({"CSBENCH_EXTRA_DEFINES": "SLOWDOWN=800", ...}), the
+# manifests loaded ([{"path": ..., "sha256": ...}]), and whether the run is an experiment.
+OVERRIDES_KEY, MANIFESTS_KEY, EXPERIMENT_KEY = "overrides", "manifests", "experiment"
+# The manifests with the digest of their files; "manifests" is the --manifest paths as given.
+MANIFEST_SOURCES_KEY = "manifest_sources"
 
 
 class InputError(Exception):
@@ -206,6 +212,53 @@ def is_interrupted(context):
     if isinstance(value, str):
         return value.strip().lower() in ("true", "1", "yes")
     return value is True
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What a run's context says of the code it ran beyond its build (see provenance)."""
+    overrides: tuple = ()   # (variable, value) of each override set, in the context's order
+    manifests: tuple = ()   # (path, sha256 of the manifest and its shaders, or None)
+    experiment: bool = False
+
+    def describe(self):
+        """'CSBENCH_EXTRA_DEFINES=SLOWDOWN=800, CSBENCH_EXTRA_DEFINES_VARIANT=prefetch4', or
+        'marked as one' for an experiment whose context names no override."""
+        return ", ".join(f"{k}={v}" for k, v in self.overrides) or "marked as one"
+
+
+def provenance(context):
+    """The Provenance of a run's context: the one reader of its "overrides", "manifest_sources",
+    "manifests" and "experiment" keys.
+
+    csbench writes "overrides" (an object of the environment overrides that change what runs,
+    only those set: CSBENCH_KERNEL_DIR, CSBENCH_EXTRA_DEFINES, CSBENCH_EXTRA_DEFINES_VARIANT),
+    "manifest_sources" (a list of {"path", "sha256"}: each manifest loaded, with the digest of
+    its files) and "experiment": true exactly when "overrides" is there and not empty; "manifests"
+    is the --manifest paths as given, comma-separated.  A run is an experiment when either of
+    the first says so.  Older runs have none of these but "manifests" (no override recorded: not
+    an experiment; paths without digest).  InputError where a key is malformed."""
+    overrides = context.get(OVERRIDES_KEY) or {}
+    if not isinstance(overrides, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in overrides.items()):
+        raise InputError(f"the context's {OVERRIDES_KEY!r} is not an object of strings")
+    experiment = context.get(EXPERIMENT_KEY, False)
+    if not isinstance(experiment, bool):
+        raise InputError(f"the context's {EXPERIMENT_KEY!r} is {experiment!r}, not true or false")
+    manifests = context.get(MANIFEST_SOURCES_KEY)
+    if manifests is None:
+        paths = context.get(MANIFESTS_KEY) or ""
+        if not isinstance(paths, str):
+            raise InputError(f"the context's {MANIFESTS_KEY!r} is not the text of --manifest")
+        manifests = [{"path": p} for p in paths.split(",") if p]
+    if not isinstance(manifests, list) or not all(
+            isinstance(m, dict) and isinstance(m.get("path"), str)
+            and isinstance(m.get("sha256", ""), str) for m in manifests):
+        raise InputError(f"the context's {MANIFEST_SOURCES_KEY!r} is not a list of "
+                         '{"path", "sha256"} objects')
+    return Provenance(tuple(overrides.items()),
+                      tuple((m["path"], m.get("sha256")) for m in manifests),
+                      experiment or bool(overrides))
 
 
 def require_complete(data, source):

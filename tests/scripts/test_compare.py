@@ -122,6 +122,32 @@ class VerdictTest(CompareTestCase):
         self.assert_bad_input(status, out, err, "no benchmark in common")
 
 
+class ExperimentTest(CompareTestCase):
+    """A run marked as an experiment (its context's overrides) is compared when named, and the
+    report says which side is one: history.py leaves experiments out, compare.py does not."""
+
+    OVERRIDES = {"CSBENCH_EXTRA_DEFINES": "SLOWDOWN=800", "CSBENCH_EXTRA_DEFINES_VARIANT": "naive"}
+
+    def test_a_marked_run_is_compared_and_named(self):
+        run = self.write("slowed.json", seed=2, slow={SLOW: 1.25},
+                         ctx=synth.context(overrides=self.OVERRIDES, experiment=True))
+        status, out, err = self.compare(run)
+        self.assertEqual(status, 1, err)
+        self.assertEqual(verdicts(out)[SLOW], "SLOWER")
+        self.assertIn("note: the run is an experiment (CSBENCH_EXTRA_DEFINES=SLOWDOWN=800, "
+                      "CSBENCH_EXTRA_DEFINES_VARIANT=naive)", out)
+        self.assertNotIn("the baseline is an experiment", out)
+        # The same run as a baseline: the other side is named.
+        status, out, err = run_main(self.base, "--baseline", run, "--report-only")
+        self.assertEqual(status, 0, err)
+        self.assertIn("note: the baseline is an experiment (CSBENCH_EXTRA_DEFINES=", out)
+
+    def test_a_run_without_overrides_has_no_note(self):
+        status, out, _ = self.compare(self.write("run.json", seed=2))
+        self.assertEqual(status, 0)
+        self.assertNotIn("experiment", out)
+
+
 class OutputTest(CompareTestCase):
 
     def test_geomean_line_per_family(self):

@@ -7,6 +7,7 @@ import json
 import re
 import sys
 import tempfile
+import tomllib
 import unittest
 from pathlib import Path
 
@@ -57,6 +58,43 @@ class TempDirCase(unittest.TestCase):
 
 
 class RulesTest(unittest.TestCase):
+    def test_no_rule_selects_by_name(self):
+        # Read as plain TOML, not through the loader: every binding of every claim is a table
+        # that names a family, and none names a benchmark or a pattern over names.
+        data = tomllib.loads(claims.DEFAULT_RULES.read_text(encoding="utf-8"))
+        count = 0
+        for claim in data["claim"]:
+            for name, spec in claim["bind"].items():
+                where = f"{claim['id']}: bind.{name}"
+                self.assertIsInstance(spec, dict, where)
+                self.assertFalse({"match", "name"} & set(spec), where)
+                self.assertIsInstance(spec.get("family"), str, where)
+                for word in (spec["family"], spec.get("variant", ""),
+                             *map(str, spec.get("axes", {}).values())):
+                    self.assertNotIn("/", word.replace("{", "").split("}")[-1], where)
+                count += 1
+        self.assertGreaterEqual(count, 90)
+
+    def test_a_binding_by_name_is_refused(self):
+        good = claims.DEFAULT_RULES.read_text(encoding="utf-8")
+        old = ('bind.seq = { family = "reduction", variant = "sequential", '
+               'axes = { workgroup = "16x16", domain = "{domain}" } }')
+        self.assertIn(old, good)
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = Path(tmp) / "rules.toml"
+            for binding, why in (
+                    ('bind.seq = "reduction/sequential/wg16x16/domain{domain}"', "not by name"),
+                    ('bind.seq = { match = "reduction/*/wg*/domain{domain}", pick = "best" }',
+                     "selects by name"),
+                    ('bind.seq = { variant = "sequential" }', "needs a family"),
+                    ('bind.seq = { family = "reduction", variant = "seq*" }', "glob but no pick"),
+                    ('bind.seq = { family = "reduction", axis = { domain = "x" } }',
+                     "unknown keys")):
+                bad.write_text(good.replace(old, binding, 1))
+                with self.assertRaisesRegex(claims.InputError,
+                                            f"reduction-sequential.*bind.seq.*{why}"):
+                    claims.load_rules(bad)
+
     def test_every_section_has_claims_and_every_seed_study_is_covered(self):
         self.assertEqual(set(SECTIONS), {r.section for r in RULES})
         sources = " ".join(r.source for r in RULES)
@@ -122,24 +160,27 @@ class QuickSetTest(unittest.TestCase):
             yield dict(variables, **dict(zip(keys, combo)))
 
     def test_every_rule_that_applies_to_a_cpu_finds_its_benchmarks(self):
-        # The benchmarks a rule names outright (a glob's choices depend on the families' lists,
-        # which only the binary knows: a real run checks those).
+        # The benchmarks a rule names outright, by the names they have (the quick set is a list
+        # of filters over names); a pick's choices depend on the families' lists, which only the
+        # binary knows: a real run checks those.
         variables = {"subgroup_size": "8", "half_subgroup": "4"}
         for rule in RULES:
-            named = [b.match for b in rule.bindings.values()
-                     if not b.optional and b.pick is None and "*" not in b.match]
+            named = [b.selector for b in rule.bindings.values()
+                     if not b.optional and b.pick is None]
             if rule.on_cpu.get("not_applicable") or not named:
                 continue
-            found = any(all(quick_selects(m.format(**v)) for m in named)
+            found = any(all(quick_selects(s.filled(v).shown()) for s in named)
                         for v in self.placements(rule, variables))
-            self.assertTrue(found, f"{rule.id}: the quick set selects no placement of {named}")
+            self.assertTrue(found, f"{rule.id}: the quick set selects no placement of "
+                            f"{[s.shown() for s in named]}")
 
     def test_the_short_gray_scott_run_is_every_rule_s_last_fallback(self):
         rules = [r for r in RULES if "run" in r.where]
         self.assertGreaterEqual(len(rules), 9)
         for rule in rules:
-            self.assertEqual(rule.where["run"][-1], SHORT_RUN, rule.id)
-            self.assertEqual(rule.where["run"][:-1].count(SHORT_RUN), 0, rule.id)
+            runs = [str(run) for run in rule.where["run"]]
+            self.assertEqual(runs[-1], SHORT_RUN, rule.id)
+            self.assertEqual(runs[:-1].count(SHORT_RUN), 0, rule.id)
 
     def test_a_gpu_default_run_leaves_out_only_what_it_must(self):
         left_out = lambda name: any(re.search(p, name) for p in GPU_LEAVES_OUT)
@@ -270,7 +311,7 @@ class VerdictTest(TempDirCase):
 
 
 class PointTest(TempDirCase):
-    """A pattern's globs pick within the family it names, as each entry's point says."""
+    """Selectors pick by each entry's point: its family, variant and axes."""
 
     LOOKALIKE = "reduction/tiles/fast/wg8x8/domain1920x1080"
 
@@ -306,10 +347,57 @@ class PointTest(TempDirCase):
         self.assertEqual(benchmarks[self.LOOKALIKE].point.family, "reduction/tiles")
         self.assertEqual(benchmarks["reduction/sequential/wg16x16/domain1920x1080"].point.variant,
                          "sequential")
-        self.assertTrue(claims.in_family(benchmarks["reduction/sequential/wg16x16/domain1920x1080"]
-                                           .point, "reduction/*/wg*/domain1920x1080"))
-        self.assertFalse(claims.in_family(benchmarks[self.LOOKALIKE].point,
-                                            "reduction/*/wg*/domain1920x1080"))
+        best = claims.Selector("reduction", "*", {"workgroup": "*", "domain": "1920x1080"})
+        sequential = benchmarks["reduction/sequential/wg16x16/domain1920x1080"].point
+        self.assertTrue(best.fits(sequential, exact=False))
+        self.assertFalse(best.fits(benchmarks[self.LOOKALIKE].point, exact=False))
+        # Without pick a selector names every axis: one more on the point, and it is another.
+        one = claims.Selector("reduction", "sequential", {"workgroup": "16x16"})
+        self.assertFalse(one.fits(sequential, exact=True))
+        self.assertTrue(one.fits(sequential, exact=False))
+        self.assertTrue(claims.Selector("reduction", "sequential",
+                                        {"domain": "1920x1080", "workgroup": "16x16"})
+                        .fits(sequential, exact=True))
+
+    def test_a_selector_is_shown_as_names_write_it(self):
+        run = claims.Choice(domain="2048x1024", total=512, image=32)
+        self.assertEqual(f"{run}", "2048x1024/total512/image32")
+        grayscott = claims.Selector("run_simulation", "fused*", {
+            "workgroup": "*", "domain": "{run.domain}", "total": "{run.total}",
+            "image": "{run.image}", "mode": "compute"})
+        self.assertEqual(grayscott.filled({"run": run}).shown(),
+                         "run_simulation/fused*/workgroup*/domain2048x1024/total512/image32/compute")
+        self.assertIsNone(grayscott.filled({}))
+        any_run = claims.Selector("run_simulation", "fused6", {
+            "workgroup": "32x8", "domain": "8192x8192", "total": "*", "image": "*",
+            "mode": "compute"})
+        self.assertEqual(any_run.shown(), "run_simulation/fused6/workgroup32x8/domain8192x8192/*/compute")
+        self.assertEqual(claims.Selector("stream", "triad", None).shown(), "stream/triad/*")
+        self.assertEqual(claims.Selector("reduction", "*", {"workgroup": "*", "domain": "640x480"})
+                         .shown(), "reduction/*/wg*/domain640x480")
+
+    def test_a_choice_sets_several_axes(self):
+        data = load("holds.json")
+        name = "run_simulation/global/workgroup8x8/domain2048x1024/total512/image32/compute"
+        field = {"family": "run_simulation", "variant": "global", "clock": "device",
+                 "axes": {"workgroup": "8x8", "domain": "2048x1024", "total": 512, "image": 32,
+                          "mode": "compute"}}
+        data["benchmarks"] = [{"name": name, "run_name": name, "run_type": "iteration",
+                               "repetitions": 1, "repetition_index": 0, "real_time": 1.0,
+                               "time_unit": "ms", "Gelem/s": 7.0, "csbench": field}]
+        devices = claims.load_devices([self.write("gs.json", data)])
+        (dev,) = devices.values()
+        binding = claims.parse_binding("g", {"family": "run_simulation", "variant": "global",
+                                             "axes": dict(field["axes"], domain="{run.domain}",
+                                                          total="{run.total}")},
+                                       "Gelem/s", "test")
+        runs = [claims.Choice(domain="8192x8192", total=64, image=32),
+                claims.Choice(domain="2048x1024", total=512, image=32)]
+        stat, why = claims.resolve(binding, dev, {"run": runs[0]})
+        self.assertEqual((stat, why), (None, "entry missing: run_simulation/global/workgroup8x8/"
+                                       "domain8192x8192/total64/image32/compute"))
+        stat, why = claims.resolve(binding, dev, {"run": runs[1]})
+        self.assertEqual((stat.name, stat.median, why), (name, 7.0, None))
 
 
 class OutputTest(TempDirCase):

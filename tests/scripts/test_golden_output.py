@@ -41,6 +41,31 @@ for series in load_series(sys.argv[1:]):
         print(f"  {bench.family}|{bench.variant}|{bench.workgroup}|{bench.domain}|{bench.mode}"
               f"  {value!r}")
 """
+# Every claim of findings.py's rules decided on each stored run alone (each file its own devices):
+# the cell, the quantity and its bounds, and where it was judged.  Files that hold no run are named.
+FINDINGS_DATA = """
+import sys
+from pathlib import Path
+sys.path.insert(0, "scripts")
+from csbench import claims
+from csbench.runs import InputError
+sections, rules = claims.load_rules()
+paths = sorted(p for folder in sys.argv[1:] for pattern in ("*.json", "*.json.xz")
+               for p in Path(folder).glob(pattern))
+for path in paths:
+    try:
+        devices = claims.load_devices([path])
+    except InputError as e:
+        print(f"== {path}: {e}")
+        continue
+    results = claims.judge_all(rules, devices)
+    for key in devices:
+        print(f"== {path} [{key}]")
+        for rule in rules:
+            v = results[rule.id][key]
+            print(f"{rule.id}: {v.cell()} | {v.value!r} {v.low!r} {v.high!r} {v.placement}")
+"""
+CODE_NAMES = {PLOT_DATA: "PLOT_DATA", FINDINGS_DATA: "FINDINGS_DATA"}
 
 
 @dataclass
@@ -71,6 +96,9 @@ H200_REDUCTION = "docs/data/h200-reduction-run1.json"
 GOLDEN_RULES = "tests/scripts/fixtures/golden/findings-rules.toml"
 CEILINGS = "docs/data/h200-ceilings-family-2026-11-25.json.xz"
 LAVAPIPE_CEILINGS = "docs/data/lavapipe-mesa22-ceilings-default-2026-11-25.json.xz"
+BASELINES = sorted(f"baselines/{p.name}" for p in (REPO / "baselines").glob("*.json"))
+FINDINGS_FIXTURES = [f"tests/scripts/fixtures/findings/{name}"
+                     for name in ("holds.json", "fails.json", "quick-cpu.json")]
 
 CASES = {
     # compare.py: verdicts both ways, the exit status of each, text and Markdown.
@@ -142,6 +170,15 @@ CASES = {
         Step("findings.py", []),
         Step("findings.py", ["missing.json"]),
         Step("findings.py", [H200_REDUCTION, "--rules", "missing.toml"])]),
+    # findings.py with its own rules: every verdict on every stored baseline (each alone, then
+    # all of them, as the README's example runs it) and on the findings tests' fixtures, as
+    # Markdown and JSON.
+    "findings-baselines": Case(
+        [Step("findings.py", [path, *flag]) for path in BASELINES + FINDINGS_FIXTURES
+         for flag in ([], ["--json"])] + [Step("findings.py", BASELINES)]),
+    # ... and on every stored run of docs/data, each file alone (older files without the csbench
+    # field among them).
+    "findings-stored-runs": Case([Step("-c", [FINDINGS_DATA, "docs/data"])]),
     # table.py: flat and pivoted, on a run that names its points and on an older one.
     "table-flat": Case([
         Step("table.py", [CEILINGS]),
@@ -209,7 +246,7 @@ def command(step):
 def shown(step):
     """A step as its transcript names it."""
     if step.script == "-c":
-        return "python3 -c PLOT_DATA " + " ".join(step.args[1:])
+        return f"python3 -c {CODE_NAMES[step.args[0]]} " + " ".join(step.args[1:])
     return " ".join([step.script, *step.args])
 
 

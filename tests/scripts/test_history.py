@@ -19,6 +19,7 @@ sys.path.insert(0, str(REPO / "scripts"))
 sys.path.insert(0, str(HERE / "fixtures"))
 
 import history  # noqa: E402
+from csbench import history as history_db  # noqa: E402
 from in_process import run_in_process  # noqa: E402
 
 DEVICE = {"device": "Test GPU", "vendor_id": "0x10de", "device_id": "0x2335",
@@ -234,7 +235,7 @@ class HistoryTest(unittest.TestCase):
             if len(calls) == 2:  # the first benchmark and its samples are written by now
                 raise KeyboardInterrupt
             return {}
-        with mock.patch.object(history, "counter_medians", stop_on_second):
+        with mock.patch.object(history_db, "counter_medians", stop_on_second):
             status, out, err = self.add(later)
         self.assertEqual(status, 130)
         self.assertIn("not stored", err)
@@ -288,7 +289,7 @@ class HistoryTest(unittest.TestCase):
         env = {k: v for k, v in os.environ.items() if k != "XDG_DATA_HOME"}
         env["HOME"] = str(home)
         with mock.patch.dict(os.environ, env, clear=True):
-            self.assertEqual(history.default_db_path(),
+            self.assertEqual(history_db.default_db_path(),
                              home / ".local" / "share" / "csbench" / "history.sqlite")
 
     # ------------------------------------------------------------ series
@@ -389,6 +390,85 @@ class HistoryTest(unittest.TestCase):
         self.assertIn("1 comparisons without a U test", out)
         status, out, err = run_main("--db", self.db, "changes", "--unsure")
         self.assertTrue(out.startswith(f"UNSURE x0.500 (-50.0%)  {X}"), out)
+
+    # ------------------------------------------------------------ experiments
+
+    OVERRIDES = {"CSBENCH_EXTRA_DEFINES": "SLOWDOWN=800", "CSBENCH_EXTRA_DEFINES_VARIANT": "planted"}
+
+    def experiment_runs(self):
+        """r1 and r2 alike; between them a run with the planted benchmark twice as slow, marked
+        as an experiment (the overrides it ran with, as csbench writes them)."""
+        def times(x_shift, rotate):
+            t = {X: spread(1e6, QUIET, x_shift, rotate)}
+            t.update({name: spread(1e6 * (i + 2), QUIET, 1.0, rotate + i)
+                      for i, name in enumerate(QUIET_NAMES)})
+            return t
+        marked = {"overrides": self.OVERRIDES, "experiment": True}
+        for name, date, t, extra in (("r1.json", "2026-11-20T10:00:00+00:00", times(1.0, 0), {}),
+                                     ("slowed.json", "2026-11-21T10:00:00+00:00", times(2.0, 1),
+                                      marked),
+                                     ("r2.json", "2026-11-22T10:00:00+00:00", times(1.0, 2), {})):
+            status, out, err = self.add(write(self.dir / name, make_run(date, "aaaa111", t,
+                                                                        **extra)))
+            self.assertEqual(status, 0, err)
+        return out
+
+    def test_changes_leaves_experiments_out_unless_asked(self):
+        self.experiment_runs()
+        status, out, err = run_main("--db", self.db, "changes")
+        self.assertEqual(status, 0, err)
+        # r2 is compared with r1, as if the experiment had not been added.
+        self.assertIn("summary: 0 steps (0 SLOWER, 0 FASTER) on 1 device, in 6 comparisons", out)
+        self.assertIn("1 experiment run left out (--include-experiments compares them)", out)
+        status, out, err = run_main("--db", self.db, "changes", "--include-experiments")
+        self.assertEqual(status, 0, err)
+        heads = [line for line in out.splitlines() if line.startswith(("SLOWER", "FASTER"))]
+        self.assertEqual(len(heads), 2, out)
+        self.assertTrue(heads[0].startswith(f"SLOWER x0.500 (-50.0%)  {X}"), heads)
+        self.assertTrue(heads[1].startswith(f"FASTER x2.000 (+100.0%)  {X}"), heads)
+        self.assertIn("slowed.json (experiment: CSBENCH_EXTRA_DEFINES=SLOWDOWN=800, "
+                      "CSBENCH_EXTRA_DEFINES_VARIANT=planted)", out)
+        self.assertIn("summary: 2 steps (1 SLOWER, 1 FASTER) on 1 device, in 12 comparisons", out)
+        self.assertIn("1 experiment run compared like the others", out)
+
+    def test_an_experiment_is_named_where_runs_are_listed(self):
+        added = self.experiment_runs()
+        self.assertNotIn("EXPERIMENT", added)  # r2's line
+        status, out, err = self.add(self.dir / "slowed.json")
+        self.assertIn("already in the database", out)
+        status, out, err = run_main("--db", self.db, "series", "planted")
+        self.assertEqual(status, 0, err)
+        rows = [line for line in out.splitlines() if "slowed.json" in line]
+        self.assertEqual(len(rows), 1, out)
+        self.assertIn("slowed.json (experiment: CSBENCH_EXTRA_DEFINES=SLOWDOWN=800", rows[0])
+        # A context that says "experiment" alone is one too; a malformed override is refused.
+        run = make_run("2026-11-23T10:00:00+00:00", "aaaa111", {X: spread(1e6, QUIET)},
+                       experiment=True)
+        status, out, err = self.add(write(self.dir / "marked.json", run))
+        self.assertEqual(status, 0, err)
+        self.assertIn("an EXPERIMENT (marked as one): changes leaves it out unless "
+                      "--include-experiments", out)
+        run["context"].update(date="2026-11-24T10:00:00+00:00", overrides={"X": 1})
+        before = self.dump()
+        status, out, err = self.add(write(self.dir / "bad.json", run))
+        self.assertEqual(status, 2)
+        self.assertIn("'overrides' is not an object of strings", err)
+        self.assertEqual(self.dump(), before)
+
+    def test_the_report_marks_experiments_and_leaves_their_steps_out(self):
+        self.experiment_runs()
+        for flags, steps in (((), 0), (("--include-experiments",), 2)):
+            site = self.dir / f"site{steps}"
+            status, out, err = run_main("--db", self.db, "report", "-o", site, *flags)
+            self.assertEqual(status, 0, err)
+            index = (site / "index.html").read_text()
+            self.assertIn(f"<p>{steps} steps (", index)
+            rows = [line for line in index.splitlines() if "slowed.json" in line]
+            self.assertEqual(len(rows), 1)
+            self.assertIn("experiment", rows[0])
+            page = next(p for p in (site / "runs").glob("*.html") if "slowed.json" in p.read_text())
+            self.assertIn("experiment: CSBENCH_EXTRA_DEFINES=SLOWDOWN=800, "
+                          "CSBENCH_EXTRA_DEFINES_VARIANT=planted", page.read_text())
 
     # ------------------------------------------------------------ stored runs
 

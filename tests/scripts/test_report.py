@@ -23,6 +23,7 @@ sys.path.insert(0, str(HERE / "fixtures"))
 sys.path.insert(0, str(HERE / "fixtures" / "report"))
 
 import history  # noqa: E402
+from csbench import history as history_db  # noqa: E402
 from in_process import run_in_process  # noqa: E402
 import report_fixture as fx  # noqa: E402
 
@@ -236,7 +237,7 @@ class ReportTest(unittest.TestCase):
         text_file = self.dir / "not-a-db.sqlite"
         text_file.write_text("this is no database, but long enough to look like a header " * 10)
         empty = self.dir / "empty.sqlite"
-        history.open_db(empty, create=True).close()
+        history_db.open_db(empty, create=True).close()
         foreign = self.dir / "foreign.sqlite"
         conn = sqlite3.connect(foreign)
         conn.execute("CREATE TABLE t (x)")

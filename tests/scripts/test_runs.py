@@ -181,3 +181,43 @@ class PointTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ProvenanceTest(unittest.TestCase):
+    """runs.provenance: the overrides, manifests and experiment mark of a run's context."""
+
+    def test_a_run_without_them_is_no_experiment(self):
+        made = runs.provenance(synth.make_run(seed=1)["context"])
+        self.assertEqual(made, runs.Provenance())
+        self.assertFalse(made.experiment)
+
+    def test_overrides_make_an_experiment(self):
+        context = {"overrides": {"CSBENCH_KERNEL_DIR": "/tmp/k", "CSBENCH_EXTRA_DEFINES": "A=1"},
+                   "experiment": True,
+                   "manifests": "examples/saxpy.toml",
+                   "manifest_sources": [{"path": "examples/saxpy.toml", "sha256": "ab" * 32}]}
+        made = runs.provenance(context)
+        self.assertTrue(made.experiment)
+        self.assertEqual(made.describe(), "CSBENCH_KERNEL_DIR=/tmp/k, CSBENCH_EXTRA_DEFINES=A=1")
+        self.assertEqual(made.manifests, (("examples/saxpy.toml", "ab" * 32),))
+        # Either key makes it one: overrides without the mark, the mark without overrides.
+        self.assertTrue(runs.provenance({"overrides": {"CSBENCH_EXTRA_DEFINES": "A=1"}}).experiment)
+        self.assertTrue(runs.provenance({"experiment": True}).experiment)
+        self.assertFalse(runs.provenance({"overrides": {}, "experiment": False}).experiment)
+
+    def test_older_manifests_flag_is_a_path_without_digest(self):
+        made = runs.provenance({"manifests": "examples/stream.toml"})
+        self.assertEqual(made.manifests, (("examples/stream.toml", None),))
+        self.assertFalse(made.experiment)
+        # Several, as --manifest wrote them: comma-separated.
+        made = runs.provenance({"manifests": "a.toml,b.toml"})
+        self.assertEqual(made.manifests, (("a.toml", None), ("b.toml", None)))
+
+    def test_malformed_keys_are_bad_input(self):
+        for context, why in (({"overrides": ["X"]}, "not an object of strings"),
+                             ({"overrides": {"X": 1}}, "not an object of strings"),
+                             ({"experiment": "yes"}, "not true or false"),
+                             ({"manifest_sources": [{"sha256": "x"}]}, "not a list of"),
+                             ({"manifests": ["a.toml"]}, "not the text of --manifest")):
+            with self.assertRaisesRegex(runs.InputError, why):
+                runs.provenance(context)

@@ -7,12 +7,6 @@
 #include "harness/base/error.hpp"
 
 namespace csbench {
-namespace {
-
-thread_local Record* g_current = nullptr;
-thread_local const Description* g_registering = nullptr;
-
-}  // namespace
 
 Record::Record(std::string name, const Description* description) : name_(std::move(name)) {
   if (description == nullptr) return;
@@ -65,17 +59,5 @@ std::optional<IntensityNote> Record::intensity() const {
   std::lock_guard guard(lock_);
   return intensity_;
 }
-
-Record* CurrentRecord() { return g_current; }
-
-RecordScope::RecordScope(Record* record) : previous_(g_current) { g_current = record; }
-RecordScope::~RecordScope() { g_current = previous_; }
-
-const Description* DescriptionBeingRegistered() { return g_registering; }
-
-Describing::Describing(Description description) : description_(std::move(description)), previous_(g_registering) {
-  g_registering = &description_;
-}
-Describing::~Describing() { g_registering = previous_; }
 
 }  // namespace csbench

@@ -76,36 +76,41 @@ class Record {
   std::optional<IntensityNote> intensity_;
 };
 
-// The record of the benchmark whose function the calling thread runs, or null (a unit test
-// calling a strategy directly, a plain call outside any benchmark).
-Record* CurrentRecord();
-
-// Makes `record` the calling thread's current one for the scope's life.
-class RecordScope {
+// A thread's current T: the innermost ThreadCurrent<T> open on it, or null. Opened for a scope
+// (the benchmark being run, the description being registered); the one before comes back when
+// it closes.
+template <typename T>
+class ThreadCurrent {
  public:
-  explicit RecordScope(Record* record);
-  ~RecordScope();
-  RecordScope(const RecordScope&) = delete;
-  RecordScope& operator=(const RecordScope&) = delete;
+  explicit ThreadCurrent(T* value) : previous_(slot_) { slot_ = value; }
+  ~ThreadCurrent() { slot_ = previous_; }
+  ThreadCurrent(const ThreadCurrent&) = delete;
+  ThreadCurrent& operator=(const ThreadCurrent&) = delete;
+  static T* Get() { return slot_; }
 
  private:
-  Record* previous_;
+  static inline thread_local T* slot_ = nullptr;
+  T* previous_;
 };
+
+// The record of the benchmark whose function the calling thread runs, or null (a unit test
+// calling a strategy directly, a plain call outside any benchmark). AddBenchmark's wrapper opens
+// the scope around the benchmark's function; the thread ahead around a case it makes.
+using RecordScope = ThreadCurrent<Record>;
+inline Record* CurrentRecord() { return RecordScope::Get(); }
 
 // The description the next AddBenchmark on this thread gives its record: registration states it
 // around the call that registers the benchmark (a family's plain loop is registered by the
-// family's own function, which need not pass it on).
-const Description* DescriptionBeingRegistered();
+// family's own function, which need not pass it on). The scope keeps its own copy, so that it
+// may be opened on a temporary.
 class Describing {
  public:
-  explicit Describing(Description description);
-  ~Describing();
-  Describing(const Describing&) = delete;
-  Describing& operator=(const Describing&) = delete;
+  explicit Describing(Description description) : description_(std::move(description)), current_(&description_) {}
 
  private:
-  Description description_;  // its own copy: a scope may be opened on a temporary
-  const Description* previous_;
+  const Description description_;  // before current_, which points at it
+  ThreadCurrent<const Description> current_;
 };
+inline const Description* DescriptionBeingRegistered() { return ThreadCurrent<const Description>::Get(); }
 
 }  // namespace csbench

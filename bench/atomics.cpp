@@ -176,33 +176,26 @@ class GpuCase : public Case {
   std::unique_ptr<Bindings> final_bindings_;
 };
 
-void RegisterPlainLoops(Suite& suite, const Point& point) {
+// The plain loops' elements, in the order of the descriptor's plain_loop_variants.
+constexpr Element kPlainLoopElements[] = {Element::kUint, Element::kFloat};
+
+void RegisterPlainLoop(Suite& suite, const Point& point) {
   const uint32_t count = point.domain.x;
+  const Element element = kPlainLoopElements[point.variant];
   Inputs& inputs = suite.Shared<Inputs>("atomics");
-  for (Element element : {Element::kUint, Element::kFloat}) {
-    auto plain = [&suite, &inputs, count, element](benchmark::State& state) {
-      const Domain& data = inputs.For(count, element, nullptr, suite.options.cache);
-      MeasurePlainLoop(
-          state,
-          [&] {
-            if (element == Element::kFloat) {
-              benchmark::DoNotOptimize(Sum(data.halves));
-            } else {
-              benchmark::DoNotOptimize(Sum(data.integers));
-            }
-          },
-          {.elements = static_cast<double>(count), .bytes = static_cast<double>(count) * 4});
-    };
-    // The float loop is named plain_loop_float in place of plain_loop, at the same coordinates.
-    std::string name = point.name;
-    if (element == Element::kFloat) {
-      name.insert(name.find("/plain_loop/") + 11, "_float");
-      Description described = *Described(point.name);
-      described.variant = "plain_loop_float";
-      Describe(name, std::move(described));
-    }
-    AddPlainLoop(name, plain);
-  }
+  AddPlainLoop(point.name, [&suite, &inputs, count, element](benchmark::State& state) {
+    const Domain& data = inputs.For(count, element, nullptr, suite.options.cache);
+    MeasurePlainLoop(
+        state,
+        [&] {
+          if (element == Element::kFloat) {
+            benchmark::DoNotOptimize(Sum(data.halves));
+          } else {
+            benchmark::DoNotOptimize(Sum(data.integers));
+          }
+        },
+        {.elements = static_cast<double>(count), .bytes = static_cast<double>(count) * 4});
+  });
 }
 
 Variant Row(const char* name, Atomics atomics, Element element) {
@@ -236,7 +229,8 @@ const Family<Variant>& Descriptor() {
       .domains = {{16u << 20}},  // 64 MiB
       .test_domains = {{100003}, {37}},
       .make = MakeCase<GpuCase>,
-      .plain_loop = RegisterPlainLoops};
+      .plain_loop = RegisterPlainLoop,
+      .plain_loop_variants = {"plain_loop", "plain_loop_float"}};
   return family;
 }
 

@@ -185,8 +185,6 @@ class GpuCase : public Case {
 
 // The host's loop: the same steps as the GPU's, from the same initial state.
 void RegisterPlainLoop(Suite& suite, const Point& point) {
-  // The download modes have nothing to download on the host: one loop per run, in mode compute.
-  if (point.Text("mode") != ToString(Mode::kCompute)) return;
   FamilyState& shared = Shared(suite);
   const Schedule run{.domain = point.domain,
                      .total = static_cast<uint32_t>(point.Number("total")),
@@ -746,7 +744,9 @@ const Family<Variant>& Descriptor() {
                                                                                         : Timer::kHostClock; },
         .unit = benchmark::kMillisecond,
         .make = MakeCase<GpuCase>,
-        .plain_loop = RegisterPlainLoop};
+        .plain_loop = RegisterPlainLoop,
+        // The download modes have nothing to download on the host: one loop per run, in mode compute.
+        .plain_loop_at = [](const Point& p) { return p.Text("mode") == ToString(Mode::kCompute); }};
   }();
   return family;
 }

@@ -126,9 +126,15 @@ struct Family {
   // point cannot run.
   std::function<std::unique_ptr<Case>(Suite&, const V&, const Point&)> make;
   // Registers the CPU plain loop of one domain (and combination of the further axes), named
-  // point.name, or nothing for a point that has none (Gray-Scott's download modes); none at all
-  // if empty.
+  // point.name; none at all if empty. Its point's `variant` is the index of its name in
+  // plain_loop_variants.
   std::function<void(Suite&, const Point&)> plain_loop;
+  // The plain loops' variant names, each registered at every plain-loop point (atomics sums uints
+  // in plain_loop and floats in plain_loop_float).
+  std::vector<std::string> plain_loop_variants = {"plain_loop"};
+  // Whether the plain loops run at a point (Gray-Scott's in mode compute only: the host has
+  // nothing to download); empty: at every one.
+  std::function<bool(const Point&)> plain_loop_at;
 };
 
 // The workgroups and domains a run uses: the command line's overrides (those of the family's
@@ -233,41 +239,57 @@ std::vector<Point> GpuPoints(const Family<V>& family, const std::vector<Extent>&
   return points;
 }
 
+// Every benchmark `family` offers under the run's `options` (its --domain and --workgroup), in the
+// order they register: domain by domain, the GPU points (where `gpu`: with a Vulkan device), then
+// the plain loops. `visit(point, plain_loop)` gets each.
+template <typename V, typename Visit>
+void ForEachBenchmark(const Family<V>& family, const Options& options, bool gpu, Visit visit) {
+  const std::vector<Point> points = GpuPoints(family, options.domains, options.workgroups, nullptr);
+  std::vector<Extent> domains;
+  for (const Point& p : points) {
+    if (std::find(domains.begin(), domains.end(), p.domain) == domains.end()) domains.push_back(p.domain);
+  }
+  const std::vector<Extent> no_overrides;
+  const std::vector<Extent>& domains_given = family.takes_overrides ? options.domains : no_overrides;
+  if (points.empty()) domains = Overridden(family.domains, domains_given, family.one_dimensional);
+  for (Extent d : domains) {
+    if (gpu) {
+      for (const Point& p : points) {
+        if (p.domain == d) visit(p, false);
+      }
+    }
+    if (!family.plain_loop) continue;
+    for (const std::vector<Coordinate>& further : Combinations(family.axes, domains_given.empty() ? &d : nullptr)) {
+      for (size_t i = 0; i < family.plain_loop_variants.size(); ++i) {
+        const Point p = MakePoint(NamingOf(family), i, family.plain_loop_variants[i], nullptr, d, further);
+        if (!family.plain_loop_at || family.plain_loop_at(p)) visit(p, true);
+      }
+    }
+  }
+}
+
 // Registers every point of `family`: the GPU cases (with a device), each checked before it is
 // timed, and after each domain's GPU cases its plain loops. Each is described (points.hpp) as it
 // is registered.
 template <typename V>
 void RegisterFamily(Suite& suite, const Family<V>& family) {
-  const std::vector<Point> gpu = GpuPoints(family, suite.options.domains, suite.options.workgroups, nullptr);
-  std::vector<Extent> domains;
-  for (const Point& p : gpu) {
-    if (std::find(domains.begin(), domains.end(), p.domain) == domains.end()) domains.push_back(p.domain);
-  }
-  const std::vector<Extent> no_overrides;
-  const std::vector<Extent>& domains_given = family.takes_overrides ? suite.options.domains : no_overrides;
-  if (gpu.empty()) domains = Overridden(family.domains, domains_given, family.one_dimensional);
-  for (Extent d : domains) {
-    if (suite.context != nullptr) {
-      for (const Point& p : gpu) {
-        if (!(p.domain == d)) continue;
-        const Timer timer = family.timer ? family.timer(p) : Timer::kTimestamps;
-        Describe(p.name, {.family = family.name,
-                          .variant = family.variants[p.variant].name,
-                          .clock = ClockOf(suite, timer),
-                          .axes = p.axes});
-        RegisterTimedCase(p.name, timer, family.unit,
-                          [&suite, &family, p] { return family.make(suite, family.variants[p.variant], p); });
-      }
+  ForEachBenchmark(family, suite.options, suite.context != nullptr, [&](const Point& p, bool plain_loop) {
+    if (plain_loop) {
+      Describe(p.name, {.family = family.name,
+                        .variant = family.plain_loop_variants[p.variant],
+                        .clock = Clock::kHost,
+                        .axes = p.axes});
+      family.plain_loop(suite, p);
+      return;
     }
-    if (!family.plain_loop) continue;
-    for (const std::vector<Coordinate>& further : Combinations(family.axes, domains_given.empty() ? &d : nullptr)) {
-      const Point point = MakePoint(NamingOf(family), 0, "plain_loop", nullptr, d, further);
-      // Described before the family registers it: a family that registers a second loop of the
-      // point (atomics' float loop) starts from this description.
-      Describe(point.name, {.family = family.name, .variant = "plain_loop", .clock = Clock::kHost, .axes = point.axes});
-      family.plain_loop(suite, point);
-    }
-  }
+    const Timer timer = family.timer ? family.timer(p) : Timer::kTimestamps;
+    Describe(p.name, {.family = family.name,
+                      .variant = family.variants[p.variant].name,
+                      .clock = ClockOf(suite, timer),
+                      .axes = p.axes});
+    RegisterTimedCase(p.name, timer, family.unit,
+                      [&suite, &family, p] { return family.make(suite, family.variants[p.variant], p); });
+  });
 }
 
 // A point of a family's test: its name, as a test name, and how to make its case.

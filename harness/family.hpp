@@ -89,11 +89,53 @@ enum class Timer {
   kPeerDevice,
 };
 
+// Points of one variant, or of a family's plain loops, that a default set takes (or that a GPU's
+// leaves out): those whose workgroup, domain and further axes' values are each among the values
+// listed, an empty list taking every value. A variant row's
+//   .cpu_default = {{.workgroups = {{16, 16}}, .domains = {{1920, 1080}, {640, 480}}}}
+// puts its points at workgroup 16x16 on either domain into a CPU device's default set.
+struct Pick {
+  // A point without a workgroup (a plain loop, the copy command) has none of these.
+  std::vector<Extent> workgroups;
+  // Workgroups of the device's subgroup size divided by each divisor, one-dimensional (1: one
+  // subgroup, 2: half of one), taken besides `workgroups`; a run of no subgroup size (the
+  // plain_loop backend) has none of these.
+  std::vector<uint32_t> subgroup_divisors;
+  std::vector<Extent> domains;
+  // Values of the further axes: for each axis named, a point's value there must be one of those
+  // named with it ({{"mode", "compute"}, {"mode", "compute+download"}}: either mode).
+  std::vector<Coordinate> axes;
+
+  // Whether the pick takes `point` on a device of `subgroup_size` invocations (0: none).
+  bool Takes(const Point& point, uint32_t subgroup_size) const;
+};
+
+// Every point of a variant: `.cpu_default = kEveryPoint`.
+inline const std::vector<Pick> kEveryPoint = {Pick{}};
+
+// The kind of machine a run's default set (no --benchmark_filter, no --manifest) is chosen for.
+enum class DeviceKind {
+  kNone,  // the plain_loop backend: its plain loops, those a CPU device's default set takes
+  kCpu,   // a CPU Vulkan device (lavapipe, SwiftShader): the quick set the descriptors pick
+  kGpu,   // every benchmark but those the descriptors leave out on a GPU
+};
+
+struct RunDevice {
+  DeviceKind kind = DeviceKind::kNone;
+  uint32_t subgroup_size = 0;  // 0: none (the plain_loop backend)
+};
+
+// The run's device: `context`'s, or the plain_loop backend's where it is null.
+RunDevice RunDeviceOf(const Context* context);
+
 // The descriptor. `V` is the family's variant row: at least `name` and `workgroups`
 // (std::vector<Extent>; empty: the variant has no workgroup axis, as the copy command of the
 // roofline, and no --workgroup applies to it). A row with its own `domains` replaces the
 // family's for that variant; its own `test_domains` replace the family's test domains, and its
 // `test_workgroups` are checked by the test besides its workgroups.
+// The default sets: a row's `cpu_default` (std::vector<Pick>) picks its points that a CPU
+// device's default set takes (none without one); its `gpu_leaves_out` those a GPU's leaves out
+// (none without one).
 // The `make` of a family whose case class is built from (suite, variant, point):
 // `.make = MakeCase<GpuCase>`.
 template <typename C>
@@ -135,6 +177,12 @@ struct Family {
   // Whether the plain loops run at a point (Gray-Scott's in mode compute only: the host has
   // nothing to download); empty: at every one.
   std::function<bool(const Point&)> plain_loop_at;
+  // The plain loops' points that a CPU device's (and the plain_loop backend's) default set takes.
+  std::vector<Pick> plain_loop_cpu_default;
+  // The plain loops' points that a GPU's default set leaves out.
+  std::vector<Pick> plain_loop_gpu_leaves_out;
+  // Points of every variant and of the plain loops that a GPU's default set leaves out.
+  std::vector<Pick> gpu_leaves_out;
 };
 
 // The workgroups and domains a run uses: the command line's overrides (those of the family's
@@ -268,6 +316,44 @@ void ForEachBenchmark(const Family<V>& family, const Options& options, bool gpu,
   }
 }
 
+// Whether the default set of `device` takes point `p` of `family` (one of its plain loops' where
+// `plain_loop`): on a GPU, every point but those the family's gpu_leaves_out picks and the row's
+// (the plain loops': plain_loop_gpu_leaves_out); otherwise those the row's cpu_default (the plain
+// loops': plain_loop_cpu_default) picks.
+template <typename V>
+bool InDefaultSet(const Family<V>& family, const Point& p, bool plain_loop, const RunDevice& device) {
+  auto picked = [&](const std::vector<Pick>& picks) {
+    return std::any_of(picks.begin(), picks.end(), [&](const Pick& pick) { return pick.Takes(p, device.subgroup_size); });
+  };
+  if (device.kind == DeviceKind::kGpu) {
+    if (picked(family.gpu_leaves_out)) return false;
+    if (plain_loop) return !picked(family.plain_loop_gpu_leaves_out);
+    const V& row = family.variants[p.variant];
+    if constexpr (requires { row.gpu_leaves_out; }) return !picked(row.gpu_leaves_out);
+    return true;
+  }
+  if (plain_loop) return picked(family.plain_loop_cpu_default);
+  const V& row = family.variants[p.variant];
+  if constexpr (requires { row.cpu_default; }) return picked(row.cpu_default);
+  return false;
+}
+
+// A benchmark a family registers, and whether the run's default set takes it.
+struct Offered {
+  std::string name;
+  bool by_default = false;
+};
+
+// Every benchmark `family` registers in a run of `options` on `device`, in registration order.
+template <typename V>
+std::vector<Offered> OfferedBy(const Family<V>& family, const Options& options, const RunDevice& device) {
+  std::vector<Offered> offered;
+  ForEachBenchmark(family, options, device.kind != DeviceKind::kNone, [&](const Point& p, bool plain_loop) {
+    offered.push_back({p.name, InDefaultSet(family, p, plain_loop, device)});
+  });
+  return offered;
+}
+
 // Registers every point of `family`: the GPU cases (with a device), each checked before it is
 // timed, and after each domain's GPU cases its plain loops. Each is described (points.hpp) as it
 // is registered.
@@ -325,25 +411,37 @@ struct Declared {
   std::string name;
   std::function<void(Suite&)> register_all;
   std::function<std::vector<TestPoint>()> test_points;  // empty: the family has its own test
+  // What register_all registers in a run of these options on that device (OfferedBy), and which
+  // of it the default set takes; empty: nothing the default set takes.
+  std::function<std::vector<Offered>(const Options&, const RunDevice&)> offered;
 };
 std::vector<Declared>& Declarations();
 
 struct Declaration {
   Declaration(std::string name, std::function<void(Suite&)> register_all,
-              std::function<std::vector<TestPoint>()> test_points = {});
+              std::function<std::vector<TestPoint>()> test_points = {},
+              std::function<std::vector<Offered>(const Options&, const RunDevice&)> offered = {});
 };
+
+// The names of every declared family's benchmarks that the default set of `device` takes in a
+// run of `options`.
+std::vector<std::string> DefaultSet(const Options& options, const RunDevice& device);
 
 // Registers every declared family: those of `order` first, in that order, then the others in
 // name order. A name of `order` that nobody declared is passed over: a family built only with
 // some toolkit (the CUDA peers).
 void RegisterInOrder(Suite& suite, std::span<const std::string_view> order);
 
-// Declares a family from its descriptor function: registration and test points follow.
+// Declares a family from its descriptor function: registration, test points and default sets
+// follow.
 template <typename V>
 Declaration Declare(const Family<V>& (*descriptor)()) {
   return Declaration(
       descriptor().name, [descriptor](Suite& suite) { RegisterFamily(suite, descriptor()); },
-      [descriptor] { return TestPoints(descriptor()); });
+      [descriptor] { return TestPoints(descriptor()); },
+      [descriptor](const Options& options, const RunDevice& device) {
+        return OfferedBy(descriptor(), options, device);
+      });
 }
 
 }  // namespace csbench

@@ -230,24 +230,29 @@ void RegisterPlainLoop(Suite& suite, const Point& point) {
 
 const Family<Variant>& Descriptor() {
   // 16 Mi floats: 64 MiB in, up to 64 MiB out. Tests: 100003, a partial last tile; 37, fewer
-  // elements than one group (at 1%, likely none kept).
+  // elements than one group (at 1%, likely none kept). A CPU device's default set: every method at
+  // 256 threads a group, keeping half.
+  const std::vector<Pick> half_at_256 = {{.workgroups = {{256}}, .domains = {{16u << 20}}, .axes = {{"keep", 50}}}};
   static const Family<Variant> family{
       .name = "append",
       .variants = {{.name = "atomic_per_element",
                     .source = "append/atomic.comp",
                     .defines = {{"BALLOT", "0"}},
                     .method = Method::kAtomicPerElement,
-                    .workgroups = {{64}, {256}, {1024}}},
+                    .workgroups = {{64}, {256}, {1024}},
+                    .cpu_default = half_at_256},
                    {.name = "ballot",
                     .source = "append/atomic.comp",
                     .defines = {{"BALLOT", "1"}},
                     .method = Method::kBallot,
                     .workgroups = {{64}, {256}, {1024}},
-                    .needs_subgroup_ballot = true},
+                    .needs_subgroup_ballot = true,
+                    .cpu_default = half_at_256},
                    {.name = "scan",
                     .source = "append/scan.comp",
                     .method = Method::kScan,
-                    .workgroups = {{64}, {256}, {1024}}}},
+                    .workgroups = {{64}, {256}, {1024}},
+                    .cpu_default = half_at_256}},
       .domains = {{16u << 20}},
       .test_domains = {{100003}, {37}},
       .style = Style::kCount,

@@ -10,13 +10,14 @@ namespace {
 
 constexpr uint64_t kSeed = 20100313;
 
-Variant Row(uint32_t rounds, Work work) {
+Variant Row(uint32_t rounds, Work work, std::vector<Pick> cpu_default = {}) {
   static constexpr const char* kWork[] = {"", "_even", "_uneven"};
   return {.name = fmt::format("b{}{}", rounds, kWork[static_cast<uint32_t>(work)]),
           .source = "barriers/exchange.comp",
           .rounds = rounds,
           .work = work,
-          .workgroups = {{64}, {1024}}};
+          .workgroups = {{64}, {1024}},
+          .cpu_default = std::move(cpu_default)};
 }
 
 }  // namespace
@@ -26,11 +27,13 @@ const Family<Variant>& Descriptor() {
   // invocation, or 0 to 62 across each 32 invocations (31 on average: the same total work).
   // 1 MiB in, 1 MiB out: the barriers, not memory, are what is measured (and lavapipe takes
   // microseconds per barrier of a group).
+  // A CPU device's default set: 1 and 16 barriers of each kind of work, at 64 lanes.
+  const std::vector<Pick> at64 = {{.workgroups = {{64}}}};
   static const Family<Variant> family{
       .name = "barriers",
-      .variants = {Row(1, Work::kNone), Row(4, Work::kNone), Row(16, Work::kNone), Row(1, Work::kEven),
-                   Row(4, Work::kEven), Row(16, Work::kEven), Row(1, Work::kUneven), Row(4, Work::kUneven),
-                   Row(16, Work::kUneven)},
+      .variants = {Row(1, Work::kNone, at64), Row(4, Work::kNone), Row(16, Work::kNone, at64),
+                   Row(1, Work::kEven, at64), Row(4, Work::kEven), Row(16, Work::kEven, at64),
+                   Row(1, Work::kUneven, at64), Row(4, Work::kUneven), Row(16, Work::kUneven, at64)},
       .domains = {{1u << 18}},
       .test_domains = {{10007}, {37}},
       .make = [](Suite& suite, const Variant& v, const Point& p) -> std::unique_ptr<Case> {

@@ -59,6 +59,7 @@ struct Variant {
   std::vector<Extent> domains;
   std::vector<Extent> test_domains;
   std::vector<Extent> test_workgroups;
+  std::vector<Pick> cpu_default;  // harness/family.hpp
 };
 
 // Trips (of 16 steps) of the shuffle and shared-memory kernels: about 2 ms a dispatch on an H200
@@ -364,14 +365,16 @@ const Family<Variant>& Descriptor() {
   const std::vector<Extent> kWorkgroup = {{256, 1}};
   const std::vector<Extent> kInvocations = {{1u << 16, 1}, {1u << 24, 1}};
   const std::vector<Extent> kTest = {{1000, 1}};
+  // A CPU device's default set measures the peaks, the dispatch costs and the copies through
+  // cached host memory, at a CPU's sizes: every bound% of its run is judged against them.
   auto compute = [&](std::string name, Kind kind, Peak peak = Peak::kFp32) {
     return Variant{.name = std::move(name), .kind = kind, .peak = peak, .workgroups = kWorkgroup,
-                   .domains = kInvocations, .test_domains = kTest};
+                   .domains = kInvocations, .test_domains = kTest, .cpu_default = {{.domains = {kInvocations[0]}}}};
   };
   // One workgroup of 64 invocations: the smallest dispatch every device runs whole.
   auto dispatch = [](std::string name, Kind kind) {
     return Variant{.name = std::move(name), .kind = kind, .workgroups = {{64, 1}}, .domains = {{64, 1}},
-                   .test_domains = {{64, 1}}};
+                   .test_domains = {{64, 1}}, .cpu_default = kEveryPoint};
   };
   // vec4 elements: 256 MiB, beyond the host's last-level cache and the device's: an H200 served
   // repeated uploads of 16 MiB from its L2 at 199 GB/s, four times its host link. The host-visible
@@ -379,7 +382,8 @@ const Family<Variant>& Descriptor() {
   // on the H200), and a host's own writes into the mapping are another measurement.
   auto transfer = [](std::string name, Kind kind, Memory memory) {
     return Variant{.name = std::move(name), .kind = kind, .memory = memory, .domains = {{1u << 24, 1}},
-                   .test_domains = {{1000, 1}}};
+                   .test_domains = {{1000, 1}},
+                   .cpu_default = memory == Memory::kHostCached ? kEveryPoint : std::vector<Pick>{}};
   };
   // A read of the reduction family's images (its five domains, vec4 pixels), at the read kernel's
   // best workgroup on the H200, with 8 loads an invocation and trip (the roofline's), 2 or 1.

@@ -192,7 +192,9 @@ const Family<Variant>& GrayScottPeer() {
                            .axes = std::move(axes),
                            .timer = [](const Point&) { return Timer::kPeerDevice; },
                            .unit = benchmark::kMillisecond,
-                           .make = MakePeer<GrayScottCase>};
+                           .make = MakePeer<GrayScottCase>,
+                           // The short run, as the Vulkan variants'.
+                           .gpu_leaves_out = vulkan.gpu_leaves_out};
   }();
   return family;
 }
@@ -215,7 +217,16 @@ std::vector<TestPoint> PeerTestPoints() {
   return points;
 }
 
-const Declaration kDeclared("cuda_peer", Register, PeerTestPoints);
+// What Register registers: nothing without a Vulkan device or a CUDA one.
+std::vector<Offered> PeersOffered(const Options& options, const RunDevice& device) {
+  std::string why;
+  if (device.kind == DeviceKind::kNone || !DeviceAvailable(why)) return {};
+  std::vector<Offered> offered = OfferedBy(ReductionPeer(), options, device);
+  for (Offered& o : OfferedBy(GrayScottPeer(), options, device)) offered.push_back(std::move(o));
+  return offered;
+}
+
+const Declaration kDeclared("cuda_peer", Register, PeerTestPoints, PeersOffered);
 
 }  // namespace
 }  // namespace csbench::cuda_peer

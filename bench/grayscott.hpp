@@ -42,6 +42,8 @@ struct Variant {
   // them, and workgroups it checks besides the table's.
   std::vector<Extent> test_domains;
   std::vector<Extent> test_workgroups;
+  // The variant's benchmarks in a CPU device's default set (harness/family.hpp).
+  std::vector<Pick> cpu_default;
 };
 
 const std::vector<Variant>& Variants();

@@ -16,6 +16,9 @@ struct Variant {
   std::string source;
   std::vector<Define> defines;
   std::vector<Extent> workgroups;  // threads per group (one-dimensional)
+  // The default sets (harness/family.hpp).
+  std::vector<Pick> cpu_default;
+  std::vector<Pick> gpu_leaves_out;
 };
 
 inline constexpr float kScale = 1.5f;

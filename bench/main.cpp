@@ -12,7 +12,6 @@
 
 #include "bench/families.hpp"
 #include "bench/manifest.hpp"
-#include "bench/quick_set.hpp"
 #include "harness/base/error.hpp"
 #include "harness/manifest/manifest.hpp"
 #include "harness/measure/measure.hpp"
@@ -54,44 +53,27 @@ int ListDevicesCommand() {
 
 // Whether the benchmarks run on the host's CPU: a CPU Vulkan device (lavapipe), or no Vulkan
 // context at all (the plain_loop backend).
-bool OnCpu(const csbench::Context* context) { return context == nullptr || context->info().type == "cpu"; }
-
-// A family's name as a regex matching the names that begin with it.
-std::string FamilyPattern(const std::string& family) {
-  std::string pattern = "^";
-  for (char c : family) {
-    if (std::string_view(".[]{}()*+?^$|\\").find(c) != std::string_view::npos) pattern += '\\';
-    pattern += c;
-  }
-  return pattern + "/";
-}
+bool OnCpu(const csbench::Context* context) { return csbench::RunDeviceOf(context).kind != csbench::DeviceKind::kGpu; }
 
 // The run's selection: the user's filter, else the manifests' families where --manifest names
-// any, else the device's default set: the quick set on the CPU, everything but the host's
-// Gray-Scott loops on a GPU.
-csbench::Selection ChooseSelection(const csbench::RunFlags& flags, const csbench::Context* context) {
+// any, else the device's default set, which the families' descriptors choose: the quick set on
+// the CPU, everything but the host's Gray-Scott loops (and what only the quick set needs) on a
+// GPU.
+csbench::Selection ChooseSelection(const csbench::RunFlags& flags, const csbench::Options& options,
+                                   const csbench::Context* context) {
   csbench::Selection selection;
   if (flags.filter) {
     selection.filter.emplace(*flags.filter);
-  } else if (!csbench::manifest::Loaded::All().empty()) {
+    return selection;
+  }
+  const csbench::RunDevice device = csbench::RunDeviceOf(context);
+  auto& names = selection.default_set.emplace();
+  if (!csbench::manifest::Loaded::All().empty()) {
     for (const auto& loaded : csbench::manifest::Loaded::All()) {
-      selection.default_set.emplace_back(FamilyPattern(loaded.manifest.name));
-    }
-  } else if (OnCpu(context)) {
-    for (std::string_view quick : csbench::kQuickSet) selection.default_set.emplace_back(std::string(quick));
-    // The DirectCompute claim that a group below one subgroup wastes the machine compares these
-    // two sizes (scripts/findings-rules.toml); the device decides which they are.
-    if (context != nullptr && context->info().subgroup_size > 1) {
-      const uint32_t size = context->info().subgroup_size;
-      selection.default_set.emplace_back(fmt::format("^group_size/scale_add/wg({}|{})x1/", size, size / 2));
+      for (const csbench::Offered& o : csbench::OfferedBy(loaded.family, options, device)) names.insert(o.name);
     }
   } else {
-    // One negative filter: the default set's filters select a name when any of them matches it.
-    std::string left_out;
-    for (std::string_view pattern : csbench::kGpuDefaultLeavesOut) {
-      left_out += fmt::format("{}({})", left_out.empty() ? "" : "|", pattern);
-    }
-    selection.default_set.emplace_back("-" + left_out);
+    for (std::string& name : csbench::DefaultSet(options, device)) names.insert(std::move(name));
   }
   return selection;
 }
@@ -242,7 +224,7 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("repetitions", repetitions);
   csbench::Selection selection;
   try {
-    selection = ChooseSelection(flags, context.get());
+    selection = ChooseSelection(flags, options, context.get());
   } catch (const csbench::UsageError& e) {
     fmt::print(stderr, "csbench: {}\n", e.message);
     return 2;

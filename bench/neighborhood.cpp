@@ -185,12 +185,16 @@ const Family<Variant>& Descriptor() {
   // 1080p: the post-processing case the article has in mind; 33 MB of RGBA floats in, 33 out.
   static const Family<Variant> family =
       BlurFamily("neighborhood",
-                 {{.name = "direct", .source = "neighborhood/blur.comp", .workgroups = {{8, 8}, {16, 16}, {32, 32}}},
+                 {{.name = "direct",
+                   .source = "neighborhood/blur.comp",
+                   .workgroups = {{8, 8}, {16, 16}, {32, 32}},
+                   .cpu_default = kEveryPoint},
                   {.name = "shared_tile",
                    .source = "neighborhood/blur.comp",
                    .defines = {{"SHARED_TILE", "1"}},
                    .workgroups = {{8, 8}, {16, 16}, {32, 32}},
-                   .shared_tile = true}},
+                   .shared_tile = true,
+                   .cpu_default = kEveryPoint}},
                  {{1920, 1080}}, {{67, 45}, {13, 7}},
                  [](std::span<const float> in, Extent d, std::span<float> out) { Blur3x3(in, d.x, d.y, out); });
   return family;

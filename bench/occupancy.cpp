@@ -138,12 +138,13 @@ void RegisterPlainLoop(Suite& suite, const Point& point) {
   });
 }
 
-Variant Row(uint32_t live) {
+Variant Row(uint32_t live, std::vector<Pick> cpu_default = {}) {
   return {.name = fmt::format("live{}", live),
           .source = "occupancy/live.comp",
           .defines = {{"LIVE", std::to_string(live)}},
           .live = live,
-          .workgroups = {{1024}, {256}, {64}}};
+          .workgroups = {{1024}, {256}, {64}},
+          .cpu_default = std::move(cpu_default)};
 }
 
 // 16 live values in 256-invocation groups (few registers, so registers and invocations allow 8
@@ -197,8 +198,9 @@ const Family<Variant>& Descriptor() {
   // not depend on the group size.
   static const Family<Variant> family{
       .name = "occupancy",
-      .variants = {Row(16), Row(32), Row(48), Row(64), SharedRow(16), SharedRow(24), SharedRow(32),
-                   SharedRow(40), SharedRow(48)},
+      // A CPU device's default set: the fewest live values at 256 invocations, the most at each size.
+      .variants = {Row(16, {{.workgroups = {{256}}}}), Row(32), Row(48), Row(64, kEveryPoint), SharedRow(16),
+                   SharedRow(24), SharedRow(32), SharedRow(40), SharedRow(48)},
       .domains = {{1u << 20}},
       .test_domains = {{2048}},
       .style = Style::kCount,
@@ -208,7 +210,9 @@ const Family<Variant>& Descriptor() {
 }
 
 namespace {
-const Declaration kDeclared("occupancy", Register, [] { return TestPoints(Descriptor()); });
+const Declaration kDeclared(
+    "occupancy", Register, [] { return TestPoints(Descriptor()); },
+    [](const Options& options, const RunDevice& device) { return OfferedBy(Descriptor(), options, device); });
 }
 
 }  // namespace csbench::occupancy

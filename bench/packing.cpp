@@ -10,7 +10,8 @@ const Family<neighborhood::Variant>& Descriptor() {
   // none is registered here.
   static const Family<neighborhood::Variant> family = neighborhood::BlurFamily(
       "packing",
-      {{.name = "fp32", .source = "packing/blur.comp", .workgroups = {{16, 16}}, .shared_tile = true},
+      {{.name = "fp32", .source = "packing/blur.comp", .workgroups = {{16, 16}}, .shared_tile = true,
+        .cpu_default = kEveryPoint},
        {.name = "fp16_storage",
         .source = "packing/blur.comp",
         .defines = {{"HALF_STORAGE", "1"}},
@@ -18,7 +19,8 @@ const Family<neighborhood::Variant>& Descriptor() {
         .shared_tile = true,
         .half_storage = true,
         .needs_float16 = true,
-        .tolerance = 1e-3},
+        .tolerance = 1e-3,
+        .cpu_default = kEveryPoint},
        {.name = "fp16",
         .source = "packing/blur.comp",
         .defines = {{"HALF_STORAGE", "1"}, {"HALF_MATH", "1"}},
@@ -26,7 +28,8 @@ const Family<neighborhood::Variant>& Descriptor() {
         .shared_tile = true,
         .half_storage = true,
         .needs_float16 = true,
-        .tolerance = 4e-3}},
+        .tolerance = 4e-3,
+        .cpu_default = kEveryPoint}},
       {{1920, 1080}}, {{67, 45}, {13, 7}},
       [](std::span<const float> in, Extent d, std::span<float> out) { neighborhood::Blur3x3(in, d.x, d.y, out); },
       /*plain_loop=*/false);

@@ -210,25 +210,37 @@ const Family<Variant>& Descriptor() {
   // the 2015 follow-up's shapes (4x16 -> 120x68, 8x32 -> 60x34, 16x64 -> 30x17, and 16x64
   // fetching 8x2 -> 15x9), plus the 2014 post's 64- and 16-thread groups.
   // Tests: odd sizes, partial tiles on both edges, and one domain smaller than a prefetch16 tile.
+  // A CPU device's default set: every variant of the studies at its study workgroup (prefetch4 at
+  // the three sizes the studies compare) at 1080p, and at 640x480, where the 2015 follow-up
+  // expects them to differ more; the plain loop at 1080p.
+  const std::vector<Extent> studies = {{1920, 1080}, {640, 480}};
   static const Family<Variant> family{
       .name = "reduction",
       .variants = {
       {.name = "interleaved", .source = "reduction/tree.comp", .defines = {{"INTERLEAVED", "1"}},
-       .workgroups = {{4, 4}, {8, 8}, {16, 16}, {32, 32}}},
+       .workgroups = {{4, 4}, {8, 8}, {16, 16}, {32, 32}},
+       .cpu_default = {{.workgroups = {{16, 16}}, .domains = studies}}},
       {.name = "sequential", .source = "reduction/tree.comp",
-       .workgroups = {{4, 4}, {8, 8}, {16, 16}, {32, 32}}},
+       .workgroups = {{4, 4}, {8, 8}, {16, 16}, {32, 32}},
+       .cpu_default = {{.workgroups = {{16, 16}}, .domains = studies}}},
       {.name = "unrolled", .source = "reduction/tree.comp", .defines = {{"UNROLLED", "1"}},
-       .workgroups = {{4, 4}, {8, 8}, {16, 16}, {32, 32}}},
+       .workgroups = {{4, 4}, {8, 8}, {16, 16}, {32, 32}},
+       .cpu_default = {{.workgroups = {{16, 16}}, .domains = studies}}},
       {.name = "prefetch2", .source = "reduction/tree.comp", .defines = {{"UNROLLED", "1"}},
-       .fetch = {2, 1}, .workgroups = {{8, 8}, {8, 16}}},
+       .fetch = {2, 1}, .workgroups = {{8, 8}, {8, 16}},
+       .cpu_default = {{.workgroups = {{8, 16}}, .domains = studies}}},
       {.name = "prefetch4", .source = "reduction/tree.comp", .defines = {{"UNROLLED", "1"}},
-       .fetch = {4, 1}, .workgroups = {{4, 4}, {4, 16}, {8, 32}, {16, 64}}},
+       .fetch = {4, 1}, .workgroups = {{4, 4}, {4, 16}, {8, 32}, {16, 64}},
+       .cpu_default = {{.workgroups = {{4, 16}, {8, 32}, {16, 64}}, .domains = studies}}},
       {.name = "prefetch4_shared2x", .source = "reduction/tree.comp",
-       .defines = {{"UNROLLED", "1"}, {"SHARED_2X", "1"}}, .fetch = {4, 1}, .workgroups = {{16, 64}}},
+       .defines = {{"UNROLLED", "1"}, {"SHARED_2X", "1"}}, .fetch = {4, 1}, .workgroups = {{16, 64}},
+       .cpu_default = {{.workgroups = {{16, 64}}, .domains = studies}}},
       {.name = "prefetch16", .source = "reduction/tree.comp", .defines = {{"UNROLLED", "1"}, {"SHARED_2X", "1"}},
-       .fetch = {8, 2}, .workgroups = {{16, 64}}},
+       .fetch = {8, 2}, .workgroups = {{16, 64}},
+       .cpu_default = {{.workgroups = {{16, 64}}, .domains = studies}}},
       {.name = "subgroup", .source = "reduction/subgroup.comp", .fetch = {4, 1},
-       .workgroups = {{8, 8}, {4, 16}, {8, 32}, {16, 64}}, .needs_subgroup_arithmetic = true},
+       .workgroups = {{8, 8}, {4, 16}, {8, 32}, {16, 64}}, .needs_subgroup_arithmetic = true,
+       .cpu_default = {{.workgroups = {{8, 32}}, .domains = studies}}},
       // The subgroup kernel on prefetch2's tiles (2 pixels a work-item, 16x16 at 8x16): the most
       // work-items, so the most loads in flight, at the small images whose fixed cost decides.
       {.name = "subgroup_fetch2", .source = "reduction/subgroup.comp", .fetch = {2, 1},
@@ -243,7 +255,8 @@ const Family<Variant>& Descriptor() {
       .test_domains = {{333, 187}, {97, 61}},
       .one_dimensional = false,
       .make = MakeCase<GpuCase>,
-      .plain_loop = RegisterPlainLoop};
+      .plain_loop = RegisterPlainLoop,
+      .plain_loop_cpu_default = {{.domains = {{1920, 1080}}}}};
   return family;
 }
 

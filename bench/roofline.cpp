@@ -27,6 +27,7 @@ struct Variant {
   // Empty: the copy command, which has no workgroup.
   std::vector<Extent> workgroups;
   Access access = Access::kCopy;
+  std::vector<Pick> cpu_default;  // harness/family.hpp
 };
 
 // One copy benchmark: the copier of `domain` vec4 elements, by the copy command (a variant
@@ -70,9 +71,15 @@ const Family<Variant>& Descriptor() {
   static const std::vector<Extent> kWorkgroups = {{64, 1}, {256, 1}, {1024, 1}};
   static const Family<Variant> family{
       .name = "roofline",
+      // A CPU device's default set: the kernels every roofline% of its run is measured against.
       .variants = {{.name = "copy_command"},
-                   {.name = "copy_kernel", .workgroups = kWorkgroups},
-                   {.name = "read_kernel", .workgroups = kWorkgroups, .access = Access::kRead}},
+                   {.name = "copy_kernel",
+                    .workgroups = kWorkgroups,
+                    .cpu_default = {{.workgroups = {{256, 1}}, .domains = {{4096, 4096}}}}},
+                   {.name = "read_kernel",
+                    .workgroups = kWorkgroups,
+                    .access = Access::kRead,
+                    .cpu_default = {{.workgroups = {{256, 1}}, .domains = {{4096, 4096}}}}}},
       .domains = {{4096, 4096}, {4096, 8192}},
       // A partial last workgroup and block of loads; a copy smaller than one workgroup.
       .test_domains = {{333, 187}, {7, 3}},

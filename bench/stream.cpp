@@ -31,6 +31,7 @@ struct Variant {
   std::string name;
   Op op;
   std::vector<Extent> workgroups;
+  std::vector<Pick> cpu_default;  // harness/family.hpp
 };
 
 struct Push {
@@ -138,13 +139,15 @@ class GpuCase : public Case {
 
 const Family<Variant>& Descriptor() {
   static const std::vector<Extent> kWorkgroups = {{64}, {256}, {1024}};
+  // A CPU device's default set: BabelStream's five kernels at one size beyond a CPU's caches.
+  static const std::vector<Pick> kCpu = {{.workgroups = {{256}}, .domains = {{1u << 22}}}};
   static const Family<Variant> family{
       .name = "stream",
-      .variants = {{"copy", Op::kCopy, kWorkgroups},
-                   {"mul", Op::kMul, kWorkgroups},
-                   {"add", Op::kAdd, kWorkgroups},
-                   {"triad", Op::kTriad, kWorkgroups},
-                   {"dot", Op::kDot, kWorkgroups}},
+      .variants = {{"copy", Op::kCopy, kWorkgroups, kCpu},
+                   {"mul", Op::kMul, kWorkgroups, kCpu},
+                   {"add", Op::kAdd, kWorkgroups, kCpu},
+                   {"triad", Op::kTriad, kWorkgroups, kCpu},
+                   {"dot", Op::kDot, kWorkgroups, kCpu}},
       // 2^16 to 2^27 floats: 256 KiB to 512 MiB an array; 2^25 is BabelStream's default.
       .domains = {{1u << 16}, {1u << 18}, {1u << 20}, {1u << 22}, {1u << 24}, {1u << 25}, {1u << 27}},
       .test_domains = {{100003}, {37}},

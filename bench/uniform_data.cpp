@@ -125,12 +125,13 @@ void RegisterPlainLoop(Suite& suite, const Point& point) {
   });
 }
 
-Variant Row(const char* name, uint32_t rows, std::vector<Define> defines) {
+Variant Row(const char* name, uint32_t rows, std::vector<Define> defines, std::vector<Pick> cpu_default = {}) {
   return {.name = name,
           .source = "uniform_data/transform.comp",
           .defines = std::move(defines),
           .rows = rows,
-          .workgroups = {{64}, {256}}};
+          .workgroups = {{64}, {256}},
+          .cpu_default = std::move(cpu_default)};
 }
 
 }  // namespace
@@ -139,8 +140,11 @@ const Family<Variant>& Descriptor() {
   // 2^21 positions: 32 MiB of xyzw in, 32 out, a 1080p image's worth.
   static const Family<Variant> family{
       .name = "uniform_data",
-      .variants = {Row("uniform_4x4", 4, {}), Row("per_lane_4x4", 4, {{"PER_LANE", "1"}}),
-                   Row("uniform_4x3", 3, {{"AFFINE", "1"}}),
+      // A CPU device's default set: at 64 invocations, uniform against per-lane data, and 4x4
+      // against 4x3.
+      .variants = {Row("uniform_4x4", 4, {}, {{.workgroups = {{64}}}}),
+                   Row("per_lane_4x4", 4, {{"PER_LANE", "1"}}, {{.workgroups = {{64}}}}),
+                   Row("uniform_4x3", 3, {{"AFFINE", "1"}}, {{.workgroups = {{64}}}}),
                    Row("per_lane_4x3", 3, {{"AFFINE", "1"}, {"PER_LANE", "1"}})},
       .domains = {{1u << 21}},
       .test_domains = {{1000}, {37}},

@@ -19,12 +19,13 @@ struct Push {
 
 void Reference(std::span<const float> values, std::span<float> out) { Scale(values, kScale, out); }
 
-Variant Row(const char* element, uint32_t width) {
+Variant Row(const char* element, uint32_t width, std::vector<Pick> cpu_default = {}) {
   return {.name = element,
           .source = "vector_width/scale.comp",
           .defines = {{"ELEMENT", element}, {"WIDTH", std::to_string(width)}},
           .width = width,
-          .workgroups = {{64}, {256}, {1024}}};
+          .workgroups = {{64}, {256}, {1024}},
+          .cpu_default = std::move(cpu_default)};
 }
 
 }  // namespace
@@ -37,7 +38,8 @@ const Family<Variant>& Descriptor() {
   // 65535-group cap makes float and vec2 loop (4 and 2 steps per invocation on 16 Mi floats).
   static const Family<Variant> family{
       .name = "vector_width",
-      .variants = {Row("float", 1), Row("vec2", 2), Row("vec4", 4)},
+      // A CPU device's default set: the DirectCompute claim's contrast, float against vec4.
+      .variants = {Row("float", 1, {{.workgroups = {{256}}}}), Row("vec2", 2), Row("vec4", 4, {{.workgroups = {{256}}}})},
       .domains = {{16u << 20}},  // 64 MiB in, 64 MiB out
       .test_domains = {{100004}, {36}},
       .make = [](Suite& suite, const Variant& v, const Point& p) -> std::unique_ptr<Case> {

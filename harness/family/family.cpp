@@ -69,6 +69,33 @@ Point MakePoint(const Naming& naming, size_t variant, std::string_view variant_n
   return point;
 }
 
+bool Pick::Takes(const Point& point, uint32_t subgroup_size) const {
+  auto has = [](const auto& list, const auto& value) { return std::find(list.begin(), list.end(), value) != list.end(); };
+  if (!workgroups.empty() || !subgroup_divisors.empty()) {
+    const bool has_workgroup =
+        std::any_of(point.axes.begin(), point.axes.end(), [](const Coordinate& c) { return c.axis == "workgroup"; });
+    std::vector<Extent> listed = workgroups;
+    for (uint32_t divisor : subgroup_divisors) {
+      if (subgroup_size > 1) listed.push_back({subgroup_size / divisor});
+    }
+    if (!has_workgroup || !has(listed, point.workgroup)) return false;
+  }
+  if (!domains.empty() && !has(domains, point.domain)) return false;
+  for (const Coordinate& named : axes) {
+    const bool matched = std::any_of(axes.begin(), axes.end(), [&](const Coordinate& value) {
+      return value.axis == named.axis && has(point.axes, value);
+    });
+    if (!matched) return false;
+  }
+  return true;
+}
+
+RunDevice RunDeviceOf(const Context* context) {
+  if (context == nullptr) return {};
+  const DeviceInfo& info = context->info();
+  return {.kind = info.type == "cpu" ? DeviceKind::kCpu : DeviceKind::kGpu, .subgroup_size = info.subgroup_size};
+}
+
 Clock DeviceTimedClock(const Suite& suite) {
   return suite.context != nullptr && suite.context->gpu_timer() ? Clock::kDevice : Clock::kHost;
 }
@@ -101,8 +128,20 @@ std::vector<Declared>& Declarations() {
 }
 
 Declaration::Declaration(std::string name, std::function<void(Suite&)> register_all,
-                         std::function<std::vector<TestPoint>()> test_points) {
-  Declarations().push_back({std::move(name), std::move(register_all), std::move(test_points)});
+                         std::function<std::vector<TestPoint>()> test_points,
+                         std::function<std::vector<Offered>(const Options&, const RunDevice&)> offered) {
+  Declarations().push_back({std::move(name), std::move(register_all), std::move(test_points), std::move(offered)});
+}
+
+std::vector<std::string> DefaultSet(const Options& options, const RunDevice& device) {
+  std::vector<std::string> names;
+  for (const Declared& d : Declarations()) {
+    if (!d.offered) continue;
+    for (const Offered& o : d.offered(options, device)) {
+      if (o.by_default) names.push_back(o.name);
+    }
+  }
+  return names;
 }
 
 void RegisterInOrder(Suite& suite, std::span<const std::string_view> order) {

@@ -90,11 +90,53 @@ enum class Timer {
   kPeerDevice,
 };
 
+// Points of one variant, or of a family's plain loops, that a default set takes (or that a GPU's
+// leaves out): those whose workgroup, domain and further axes' values are each among the values
+// listed, an empty list taking every value. A variant row's
+//   .cpu_default = {{.workgroups = {{16, 16}}, .domains = {{1920, 1080}, {640, 480}}}}
+// puts its points at workgroup 16x16 on either domain into a CPU device's default set.
+struct Pick {
+  // A point without a workgroup (a plain loop, the copy command) has none of these.
+  std::vector<Extent> workgroups;
+  // Workgroups of the device's subgroup size divided by each divisor, one-dimensional (1: one
+  // subgroup, 2: half of one), taken besides `workgroups`; a run of no subgroup size (the
+  // plain_loop backend) has none of these.
+  std::vector<uint32_t> subgroup_divisors;
+  std::vector<Extent> domains;
+  // Values of the further axes: for each axis named, a point's value there must be one of those
+  // named with it ({{"mode", "compute"}, {"mode", "compute+download"}}: either mode).
+  std::vector<Coordinate> axes;
+
+  // Whether the pick takes `point` on a device of `subgroup_size` invocations (0: none).
+  bool Takes(const Point& point, uint32_t subgroup_size) const;
+};
+
+// Every point of a variant: `.cpu_default = kEveryPoint`.
+inline const std::vector<Pick> kEveryPoint = {Pick{}};
+
+// The kind of machine a run's default set (no --benchmark_filter, no --manifest) is chosen for.
+enum class DeviceKind {
+  kNone,  // the plain_loop backend: its plain loops, those a CPU device's default set takes
+  kCpu,   // a CPU Vulkan device (lavapipe, SwiftShader): the quick set the descriptors pick
+  kGpu,   // every benchmark but those the descriptors leave out on a GPU
+};
+
+struct RunDevice {
+  DeviceKind kind = DeviceKind::kNone;
+  uint32_t subgroup_size = 0;  // 0: none (the plain_loop backend)
+};
+
+// The run's device: `context`'s, or the plain_loop backend's where it is null.
+RunDevice RunDeviceOf(const Context* context);
+
 // The descriptor. `V` is the family's variant row: at least `name` and `workgroups`
 // (std::vector<Extent>; empty: the variant has no workgroup axis, as the copy command of the
 // roofline, and no --workgroup applies to it). A row with its own `domains` replaces the
 // family's for that variant; its own `test_domains` replace the family's test domains, and its
 // `test_workgroups` are checked by the test besides its workgroups.
+// The default sets: a row's `cpu_default` (std::vector<Pick>) picks its points that a CPU
+// device's default set takes (none without one); its `gpu_leaves_out` those a GPU's leaves out
+// (none without one).
 // The `make` of a family whose case class is built from (suite, variant, point):
 // `.make = MakeCase<GpuCase>`.
 template <typename C>
@@ -127,9 +169,21 @@ struct Family {
   // point cannot run.
   std::function<std::unique_ptr<Case>(Suite&, const V&, const Point&)> make;
   // Registers the CPU plain loop of one domain (and combination of the further axes), named
-  // point.name, or nothing for a point that has none (Gray-Scott's download modes); none at all
-  // if empty.
+  // point.name; none at all if empty. Its point's `variant` is the index of its name in
+  // plain_loop_variants.
   std::function<void(Suite&, const Point&)> plain_loop;
+  // The plain loops' variant names, each registered at every plain-loop point (atomics sums uints
+  // in plain_loop and floats in plain_loop_float).
+  std::vector<std::string> plain_loop_variants = {"plain_loop"};
+  // Whether the plain loops run at a point (Gray-Scott's in mode compute only: the host has
+  // nothing to download); empty: at every one.
+  std::function<bool(const Point&)> plain_loop_at;
+  // The plain loops' points that a CPU device's (and the plain_loop backend's) default set takes.
+  std::vector<Pick> plain_loop_cpu_default;
+  // The plain loops' points that a GPU's default set leaves out.
+  std::vector<Pick> plain_loop_gpu_leaves_out;
+  // Points of every variant and of the plain loops that a GPU's default set leaves out.
+  std::vector<Pick> gpu_leaves_out;
 };
 
 // The workgroups and domains a run uses: the command line's overrides (those of the family's
@@ -234,42 +288,96 @@ std::vector<Point> GpuPoints(const Family<V>& family, const std::vector<Extent>&
   return points;
 }
 
+// Every benchmark `family` offers under the run's `options` (its --domain and --workgroup), in the
+// order they register: domain by domain, the GPU points (where `gpu`: with a Vulkan device), then
+// the plain loops. `visit(point, plain_loop)` gets each.
+template <typename V, typename Visit>
+void ForEachBenchmark(const Family<V>& family, const Options& options, bool gpu, Visit visit) {
+  const std::vector<Point> points = GpuPoints(family, options.domains, options.workgroups, nullptr);
+  std::vector<Extent> domains;
+  for (const Point& p : points) {
+    if (std::find(domains.begin(), domains.end(), p.domain) == domains.end()) domains.push_back(p.domain);
+  }
+  const std::vector<Extent> no_overrides;
+  const std::vector<Extent>& domains_given = family.takes_overrides ? options.domains : no_overrides;
+  if (points.empty()) domains = Overridden(family.domains, domains_given, family.one_dimensional);
+  for (Extent d : domains) {
+    if (gpu) {
+      for (const Point& p : points) {
+        if (p.domain == d) visit(p, false);
+      }
+    }
+    if (!family.plain_loop) continue;
+    for (const std::vector<Coordinate>& further : Combinations(family.axes, domains_given.empty() ? &d : nullptr)) {
+      for (size_t i = 0; i < family.plain_loop_variants.size(); ++i) {
+        const Point p = MakePoint(NamingOf(family), i, family.plain_loop_variants[i], nullptr, d, further);
+        if (!family.plain_loop_at || family.plain_loop_at(p)) visit(p, true);
+      }
+    }
+  }
+}
+
+// Whether the default set of `device` takes point `p` of `family` (one of its plain loops' where
+// `plain_loop`): on a GPU, every point but those the family's gpu_leaves_out picks and the row's
+// (the plain loops': plain_loop_gpu_leaves_out); otherwise those the row's cpu_default (the plain
+// loops': plain_loop_cpu_default) picks.
+template <typename V>
+bool InDefaultSet(const Family<V>& family, const Point& p, bool plain_loop, const RunDevice& device) {
+  auto picked = [&](const std::vector<Pick>& picks) {
+    return std::any_of(picks.begin(), picks.end(), [&](const Pick& pick) { return pick.Takes(p, device.subgroup_size); });
+  };
+  if (device.kind == DeviceKind::kGpu) {
+    if (picked(family.gpu_leaves_out)) return false;
+    if (plain_loop) return !picked(family.plain_loop_gpu_leaves_out);
+    const V& row = family.variants[p.variant];
+    if constexpr (requires { row.gpu_leaves_out; }) return !picked(row.gpu_leaves_out);
+    return true;
+  }
+  if (plain_loop) return picked(family.plain_loop_cpu_default);
+  const V& row = family.variants[p.variant];
+  if constexpr (requires { row.cpu_default; }) return picked(row.cpu_default);
+  return false;
+}
+
+// A benchmark a family registers, and whether the run's default set takes it.
+struct Offered {
+  std::string name;
+  bool by_default = false;
+};
+
+// Every benchmark `family` registers in a run of `options` on `device`, in registration order.
+template <typename V>
+std::vector<Offered> OfferedBy(const Family<V>& family, const Options& options, const RunDevice& device) {
+  std::vector<Offered> offered;
+  ForEachBenchmark(family, options, device.kind != DeviceKind::kNone, [&](const Point& p, bool plain_loop) {
+    offered.push_back({p.name, InDefaultSet(family, p, plain_loop, device)});
+  });
+  return offered;
+}
+
 // Registers every point of `family`: the GPU cases (with a device), each checked before it is
 // timed, and after each domain's GPU cases its plain loops. Each is described (points.hpp) as it
 // is registered: the description goes into its record (harness/measure/record.hpp).
 template <typename V>
 void RegisterFamily(Suite& suite, const Family<V>& family) {
-  const std::vector<Point> gpu = GpuPoints(family, suite.options.domains, suite.options.workgroups, nullptr);
-  std::vector<Extent> domains;
-  for (const Point& p : gpu) {
-    if (std::find(domains.begin(), domains.end(), p.domain) == domains.end()) domains.push_back(p.domain);
-  }
-  const std::vector<Extent> no_overrides;
-  const std::vector<Extent>& domains_given = family.takes_overrides ? suite.options.domains : no_overrides;
-  if (gpu.empty()) domains = Overridden(family.domains, domains_given, family.one_dimensional);
-  for (Extent d : domains) {
-    if (suite.context != nullptr) {
-      for (const Point& p : gpu) {
-        if (!(p.domain == d)) continue;
-        const Timer timer = family.timer ? family.timer(p) : Timer::kTimestamps;
-        const Describing described({.family = family.name,
-                                    .variant = family.variants[p.variant].name,
-                                    .clock = ClockOf(suite, timer),
-                                    .axes = p.axes});
-        RegisterTimedCase(p.name, timer, family.unit,
-                          [&suite, &family, p] { return family.make(suite, family.variants[p.variant], p); });
-      }
+  ForEachBenchmark(family, suite.options, suite.context != nullptr, [&](const Point& p, bool plain_loop) {
+    if (plain_loop) {
+      // Described around the family's registration of it: its record takes the description.
+      const Describing described({.family = family.name,
+                                  .variant = family.plain_loop_variants[p.variant],
+                                  .clock = Clock::kHost,
+                                  .axes = p.axes});
+      family.plain_loop(suite, p);
+      return;
     }
-    if (!family.plain_loop) continue;
-    for (const std::vector<Coordinate>& further : Combinations(family.axes, domains_given.empty() ? &d : nullptr)) {
-      const Point point = MakePoint(NamingOf(family), 0, "plain_loop", nullptr, d, further);
-      // Described around the family's registration of it: a family that registers a second loop
-      // of the point (atomics' float loop) starts from this description.
-      const Describing described(
-          {.family = family.name, .variant = "plain_loop", .clock = Clock::kHost, .axes = point.axes});
-      family.plain_loop(suite, point);
-    }
-  }
+    const Timer timer = family.timer ? family.timer(p) : Timer::kTimestamps;
+    const Describing described({.family = family.name,
+                                .variant = family.variants[p.variant].name,
+                                .clock = ClockOf(suite, timer),
+                                .axes = p.axes});
+    RegisterTimedCase(p.name, timer, family.unit,
+                      [&suite, &family, p] { return family.make(suite, family.variants[p.variant], p); });
+  });
 }
 
 // A point of a family's test: its name, as a test name, and how to make its case.
@@ -297,25 +405,37 @@ struct Declared {
   std::string name;
   std::function<void(Suite&)> register_all;
   std::function<std::vector<TestPoint>()> test_points;  // empty: the family has its own test
+  // What register_all registers in a run of these options on that device (OfferedBy), and which
+  // of it the default set takes; empty: nothing the default set takes.
+  std::function<std::vector<Offered>(const Options&, const RunDevice&)> offered;
 };
 std::vector<Declared>& Declarations();
 
 struct Declaration {
   Declaration(std::string name, std::function<void(Suite&)> register_all,
-              std::function<std::vector<TestPoint>()> test_points = {});
+              std::function<std::vector<TestPoint>()> test_points = {},
+              std::function<std::vector<Offered>(const Options&, const RunDevice&)> offered = {});
 };
+
+// The names of every declared family's benchmarks that the default set of `device` takes in a
+// run of `options`.
+std::vector<std::string> DefaultSet(const Options& options, const RunDevice& device);
 
 // Registers every declared family: those of `order` first, in that order, then the others in
 // name order. A name of `order` that nobody declared is passed over: a family built only with
 // some toolkit (the CUDA peers).
 void RegisterInOrder(Suite& suite, std::span<const std::string_view> order);
 
-// Declares a family from its descriptor function: registration and test points follow.
+// Declares a family from its descriptor function: registration, test points and default sets
+// follow.
 template <typename V>
 Declaration Declare(const Family<V>& (*descriptor)()) {
   return Declaration(
       descriptor().name, [descriptor](Suite& suite) { RegisterFamily(suite, descriptor()); },
-      [descriptor] { return TestPoints(descriptor()); });
+      [descriptor] { return TestPoints(descriptor()); },
+      [descriptor](const Options& options, const RunDevice& device) {
+        return OfferedBy(descriptor(), options, device);
+      });
 }
 
 }  // namespace csbench

@@ -56,11 +56,7 @@ bool NameFilter::Matches(std::string_view name) const {
 
 bool Selection::Selects(std::string_view name) const {
   if (filter) return filter->Matches(name);
-  if (default_set.empty()) return true;
-  for (const NameFilter& member : default_set) {
-    if (member.Matches(name)) return true;
-  }
-  return false;
+  return !default_set || default_set->contains(name);
 }
 
 void SetSelection(Selection selection) {

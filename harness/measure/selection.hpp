@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <regex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,12 +33,12 @@ class NameFilter {
   std::optional<std::regex> regex_;  // empty: everything
 };
 
-// What AddBenchmark() lets through: the user's filter, or else the device's default set, given as
-// filters of which any may match (a CPU device's quick set; a GPU's "everything but"). With
-// neither, everything.
+// What AddBenchmark() lets through: the user's filter, or else the run's default set, the names
+// the families' descriptors choose for the device (a CPU device's quick set; on a GPU, all but a
+// few) or the manifests' families' names. With neither, everything.
 struct Selection {
   std::optional<NameFilter> filter;
-  std::vector<NameFilter> default_set;  // used only without a filter; empty: everything
+  std::optional<std::set<std::string, std::less<>>> default_set;  // used only without a filter
   bool Selects(std::string_view name) const;
 };
 

@@ -26,7 +26,7 @@ struct Variant {
   Method method = Method::kAtomicPerElement;
   std::vector<Extent> workgroups;  // threads per group, powers of two
   bool needs_subgroup_ballot = false;
-  std::vector<Pick> cpu_default;  // harness/family.hpp
+  std::vector<Pick> cpu_default;  // harness/family/family.hpp
 
   // Whether the kept values come out in input order (the scan's), or in any order (an append
   // counter's, which the atomics' winners decide).

@@ -27,7 +27,7 @@ struct Variant {
   Element element = Element::kUint;
   std::vector<Extent> workgroups;  // threads per group, powers of two
   bool needs_subgroup_arithmetic = false;
-  std::vector<Pick> cpu_default;  // harness/family.hpp
+  std::vector<Pick> cpu_default;  // harness/family/family.hpp
 
   bool two_pass() const { return atomics == Atomics::kNoneTwoPass; }
   // Float atomicAdd on a storage buffer (VK_EXT_shader_atomic_float's shaderBufferFloat32AtomicAdd);

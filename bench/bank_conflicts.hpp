@@ -20,7 +20,7 @@ struct Variant {
   uint32_t stride = 0;  // strided.comp: words between neighbouring invocations; 0: the transpose
   std::vector<Extent> workgroups;
   std::vector<Extent> domains;  // transpose: matrix width x height; strided: invocations x 1
-  std::vector<Pick> cpu_default;  // harness/family.hpp
+  std::vector<Pick> cpu_default;  // harness/family/family.hpp
 };
 
 // Shared reads per invocation of strided.comp: enough that they, not the 16 KiB fill, dominate.

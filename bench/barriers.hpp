@@ -18,7 +18,7 @@ struct Variant {
   uint32_t rounds = 1;  // barriers per element
   Work work = Work::kNone;
   std::vector<Extent> workgroups;  // threads per group (one-dimensional)
-  std::vector<Pick> cpu_default;  // harness/family.hpp
+  std::vector<Pick> cpu_default;  // harness/family/family.hpp
 };
 
 // Both sides add and halve in float in the same order; a GPU may still contract differently.

@@ -59,7 +59,7 @@ struct Variant {
   std::vector<Extent> domains;
   std::vector<Extent> test_domains;
   std::vector<Extent> test_workgroups;
-  std::vector<Pick> cpu_default;  // harness/family.hpp
+  std::vector<Pick> cpu_default;  // harness/family/family.hpp
 };
 
 // Trips (of 16 steps) of the shuffle and shared-memory kernels: about 2 ms a dispatch on an H200

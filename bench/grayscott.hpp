@@ -42,7 +42,7 @@ struct Variant {
   // them, and workgroups it checks besides the table's.
   std::vector<Extent> test_domains;
   std::vector<Extent> test_workgroups;
-  // The variant's benchmarks in a CPU device's default set (harness/family.hpp).
+  // The variant's benchmarks in a CPU device's default set (harness/family/family.hpp).
   std::vector<Pick> cpu_default;
 };
 

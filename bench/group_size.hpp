@@ -16,7 +16,7 @@ struct Variant {
   std::string source;
   std::vector<Define> defines;
   std::vector<Extent> workgroups;  // threads per group (one-dimensional)
-  // The default sets (harness/family.hpp).
+  // The default sets (harness/family/family.hpp).
   std::vector<Pick> cpu_default;
   std::vector<Pick> gpu_leaves_out;
 };

@@ -24,7 +24,7 @@ struct Variant {
   bool half_storage = false;   // f16vec4 pixels in device memory (8 bytes, not 16)
   bool needs_float16 = false;  // shaderFloat16 and storageBuffer16BitAccess
   double tolerance = 1e-5;     // relative, against the double-precision reference
-  std::vector<Pick> cpu_default;  // harness/family.hpp
+  std::vector<Pick> cpu_default;  // harness/family/family.hpp
 };
 
 // The plain-loop filter of a blur family: (input, domain) -> output, RGBA floats.

@@ -25,7 +25,7 @@ struct Variant {
   // Shared memory a group declares, in bytes (0: the 32 bytes an invocation exchanges). A larger
   // size is declared but not touched: it only limits how many groups an SM can hold.
   uint32_t shared_bytes = 0;
-  std::vector<Pick> cpu_default;  // harness/family.hpp
+  std::vector<Pick> cpu_default;  // harness/family/family.hpp
 };
 
 // The shared memory a group of `workgroup` invocations of `variant` declares.

@@ -21,7 +21,7 @@ struct Variant {
   bool needs_subgroup_arithmetic = false;
   // Tiles each workgroup reduces in turn along its tile row (TILES_PER_GROUP; 1: one a workgroup).
   uint32_t tiles_per_group = 1;
-  std::vector<Pick> cpu_default;  // harness/family.hpp
+  std::vector<Pick> cpu_default;  // harness/family/family.hpp
 };
 
 // The plain-loop benchmark's tile: the studies' 1080p -> 120x68.

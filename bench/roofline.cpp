@@ -27,7 +27,7 @@ struct Variant {
   // Empty: the copy command, which has no workgroup.
   std::vector<Extent> workgroups;
   Access access = Access::kCopy;
-  std::vector<Pick> cpu_default;  // harness/family.hpp
+  std::vector<Pick> cpu_default;  // harness/family/family.hpp
 };
 
 // One copy benchmark: the copier of `domain` vec4 elements, by the copy command (a variant

@@ -31,7 +31,7 @@ struct Variant {
   std::string name;
   Op op;
   std::vector<Extent> workgroups;
-  std::vector<Pick> cpu_default;  // harness/family.hpp
+  std::vector<Pick> cpu_default;  // harness/family/family.hpp
 };
 
 struct Push {

@@ -18,7 +18,7 @@ struct Variant {
   std::vector<Define> defines;
   uint32_t rows = 4;  // 4: 4x4 matrices on xyzw; 3: 4x3 on xyz
   std::vector<Extent> workgroups;
-  std::vector<Pick> cpu_default;  // harness/family.hpp
+  std::vector<Pick> cpu_default;  // harness/family/family.hpp
 };
 
 // Both sides sum four products; the reference in double, the GPU in float (maybe fused).

@@ -17,7 +17,7 @@ struct Variant {
   std::vector<Define> defines;
   uint32_t width = 1;              // floats per element
   std::vector<Extent> workgroups;  // threads per group (one-dimensional)
-  std::vector<Pick> cpu_default;  // harness/family.hpp
+  std::vector<Pick> cpu_default;  // harness/family/family.hpp
 };
 
 inline constexpr float kScale = 1.5f;

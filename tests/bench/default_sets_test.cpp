@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/family.hpp"
+#include "harness/family/family.hpp"
 
 namespace csbench {
 namespace {

@@ -38,19 +38,10 @@ const Family<Variant>& Descriptor() {
                     .gpu_leaves_out = {{.workgroups = {{2}, {4}, {8}}}}}},
       .domains = {{16u << 20}},
       .test_domains = {{100003}, {37}},
-      .make = [](Suite& suite, const Variant& v, const Point& p) -> std::unique_ptr<Case> {
-        return std::make_unique<FloatMapCase>(
-            *suite.context, p, SharedFloatInputs(suite, "group_size", kSeed),
-            FloatMap{.kernel = {.label = v.name, .source = v.source, .defines = v.defines},
-                     .push = PushBytes(Push{p.domain.x, kScale, kOffset}),
-                     .cache = suite.options.cache,
-                     .reference = Reference,
-                     .tolerance = kTolerance});
-      },
-      .plain_loop =
-          [](Suite& suite, const Point& p) {
-            RegisterFloatPlainLoop(p.name, SharedFloatInputs(suite, "group_size", kSeed), p.domain.x, Reference);
-          }};
+      .make = FloatMapMaker<Variant>(
+          "group_size", kSeed, [](const Point& p) { return PushBytes(Push{p.domain.x, kScale, kOffset}); }, Reference,
+          kTolerance),
+      .plain_loop = FloatPlainLoop("group_size", kSeed, Reference)};
   return family;
 }
 

@@ -42,23 +42,15 @@ const Family<Variant>& Descriptor() {
       .variants = {Row("float", 1, {{.workgroups = {{256}}}}), Row("vec2", 2), Row("vec4", 4, {{.workgroups = {{256}}}})},
       .domains = {{16u << 20}},  // 64 MiB in, 64 MiB out
       .test_domains = {{100004}, {36}},
-      .make = [](Suite& suite, const Variant& v, const Point& p) -> std::unique_ptr<Case> {
-        // Every width reads the same domain, so each one's domain is whole vec4.
-        RequireSupport(p.domain.x % 4 == 0,
-                         fmt::format("vector_width: {} floats are not a whole number of vec4", p.domain.x));
-        return std::make_unique<FloatMapCase>(
-            *suite.context, p, SharedFloatInputs(suite, "vector_width", kSeed),
-            FloatMap{.kernel = {.label = v.name, .source = v.source, .defines = v.defines},
-                     .push = PushBytes(Push{p.domain.x, kScale}),
-                     .width = v.width,
-                     .cache = suite.options.cache,
-                     .reference = Reference,
-                     .tolerance = kTolerance});
-      },
-      .plain_loop =
-          [](Suite& suite, const Point& p) {
-            RegisterFloatPlainLoop(p.name, SharedFloatInputs(suite, "vector_width", kSeed), p.domain.x, Reference);
-          }};
+      .make = FloatMapMaker<Variant>(
+          "vector_width", kSeed, [](const Point& p) { return PushBytes(Push{p.domain.x, kScale}); }, Reference,
+          kTolerance,
+          [](const Point& p) {
+            // Every width reads the same domain, so each one's domain is whole vec4.
+            RequireSupport(p.domain.x % 4 == 0,
+                           fmt::format("vector_width: {} floats are not a whole number of vec4", p.domain.x));
+          }),
+      .plain_loop = FloatPlainLoop("vector_width", kSeed, Reference)};
   return family;
 }
 

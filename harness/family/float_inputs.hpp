@@ -94,10 +94,42 @@ class FloatMapCase : public Case {
   std::unique_ptr<Bindings> bindings_;
 };
 
+// The `make` of a family of one-dimensional float maps (group_size, vector_width): each point's
+// FloatMapCase over the family's shared inputs of `seed`, with the variant's kernel (and width,
+// where its rows have one), `push(point)` as the push block, and `reference` within `tolerance`.
+// `require(point)` throws for a point the family cannot run (Unsupported), where given.
+template <typename V>
+auto FloatMapMaker(std::string family, uint64_t seed, std::function<std::vector<std::byte>(const Point&)> push,
+                   std::function<void(std::span<const float>, std::span<float>)> reference, double tolerance,
+                   std::function<void(const Point&)> require = {}) {
+  return [=](Suite& suite, const V& v, const Point& p) -> std::unique_ptr<Case> {
+    if (require) require(p);
+    uint32_t width = 1;
+    if constexpr (requires { v.width; }) width = v.width;
+    return std::make_unique<FloatMapCase>(
+        *suite.context, p, SharedFloatInputs(suite, family, seed),
+        FloatMap{.kernel = {.label = v.name, .source = v.source, .defines = v.defines},
+                 .push = push(p),
+                 .width = width,
+                 .cache = suite.options.cache,
+                 .reference = reference,
+                 .tolerance = tolerance});
+  };
+}
+
 // Registers the CPU plain loop `name` over `count` of the inputs: each iteration is
 // `transform(values, out)` into `count` floats, `bytes_per_element` compulsory bytes an element.
 void RegisterFloatPlainLoop(const std::string& name, FloatInputs& inputs, uint32_t count,
                             std::function<void(std::span<const float>, std::span<float>)> transform,
                             double bytes_per_element = 8);
+
+// The `plain_loop` of a family of float maps (FloatMapMaker): RegisterFloatPlainLoop over its shared inputs of
+// `seed`, the point's domain, `reference` as the loop.
+inline auto FloatPlainLoop(std::string family, uint64_t seed,
+                           std::function<void(std::span<const float>, std::span<float>)> reference) {
+  return [=](Suite& suite, const Point& p) {
+    RegisterFloatPlainLoop(p.name, SharedFloatInputs(suite, family, seed), p.domain.x, reference);
+  };
+}
 
 }  // namespace csbench

@@ -134,6 +134,7 @@ RunDevice RunDeviceOf(const Context* context);
 // roofline, and no --workgroup applies to it). A row with its own `domains` replaces the
 // family's for that variant; its own `test_domains` replace the family's test domains, and its
 // `test_workgroups` are checked by the test besides its workgroups.
+// A row's `timer` (Timer), where it has one, times its points where the family has no `timer`.
 // The default sets: a row's `cpu_default` (std::vector<Pick>) picks its points that a CPU
 // device's default set takes (none without one); its `gpu_leaves_out` those a GPU's leaves out
 // (none without one).
@@ -161,7 +162,8 @@ struct Family {
   bool takes_overrides = true;
   // The axes after the domain, in the order the names write them.
   std::vector<Axis> axes;
-  // What times each GPU point; empty: Timer::kTimestamps.
+  // What times each GPU point (Gray-Scott's: its mode); empty: the row's `timer`, or
+  // Timer::kTimestamps for a row without one.
   std::function<Timer(const Point&)> timer;
   // The GPU benchmarks' time unit (a plain loop picks its own).
   benchmark::TimeUnit unit = benchmark::kMicrosecond;
@@ -317,6 +319,16 @@ void ForEachBenchmark(const Family<V>& family, const Options& options, bool gpu,
   }
 }
 
+// What times GPU point `p` of `family`: the family's `timer`, else its row's, else the device's
+// timestamps.
+template <typename V>
+Timer TimerOf(const Family<V>& family, const Point& p) {
+  if (family.timer) return family.timer(p);
+  const V& row = family.variants[p.variant];
+  if constexpr (requires { row.timer; }) return row.timer;
+  return Timer::kTimestamps;
+}
+
 // Whether the default set of `device` takes point `p` of `family` (one of its plain loops' where
 // `plain_loop`): on a GPU, every point but those the family's gpu_leaves_out picks and the row's
 // (the plain loops': plain_loop_gpu_leaves_out); otherwise those the row's cpu_default (the plain
@@ -370,7 +382,7 @@ void RegisterFamily(Suite& suite, const Family<V>& family) {
       family.plain_loop(suite, p);
       return;
     }
-    const Timer timer = family.timer ? family.timer(p) : Timer::kTimestamps;
+    const Timer timer = TimerOf(family, p);
     const Describing described({.family = family.name,
                                 .variant = family.variants[p.variant].name,
                                 .clock = ClockOf(suite, timer),

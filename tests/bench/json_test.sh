@@ -181,4 +181,22 @@ then
 else
   echo "FAIL: provenance (exit $rc):"; tail "$dir/planted.txt"; fail=1
 fi
+
+# A row's clock: the ceiling's dispatch alone is timed by the host around submit and wait, one
+# after another by the device.
+"$bench" --benchmark_filter='^ceiling/dispatch_(alone|dependent)/' --benchmark_min_time=0.01 \
+  --benchmark_out="$dir/clocks.json" --benchmark_out_format=json >"$dir/clocks.txt" 2>&1
+rc=$?
+if [[ $rc -eq 0 ]] && /usr/bin/python3 - "$dir/clocks.json" <<'PY'
+import json, sys
+
+clocks = {b["name"]: b["csbench"]["clock"] for b in json.load(open(sys.argv[1]))["benchmarks"]}
+assert clocks == {"ceiling/dispatch_alone/wg64x1/domain64x1": "host",
+                  "ceiling/dispatch_dependent/wg64x1/domain64x1": "device"}, clocks
+PY
+then
+  echo "ok: a variant row's clock (ceiling/dispatch_alone: host)"
+else
+  echo "FAIL: the ceiling's clocks (exit $rc):"; tail "$dir/clocks.txt"; fail=1
+fi
 exit $fail

@@ -147,16 +147,21 @@ class GrayScottCase : public Case {
 };
 
 
-// reduction/cub_peer/domain<W>x<H> at the reduction family's domains.
+// reduction/cub_peer/domain<W>x<H> at the reduction family's domains. It registers first, and
+// puts the CUDA device and toolkit of both peers in the run's context.
 const Family<Variant>& ReductionPeer() {
-  static const Family<Variant> family{.name = "reduction",
-                                      .variants = {{.name = "cub_peer"}},
-                                      .domains = reduction::Descriptor().domains,
-                                      .test_domains = reduction::Descriptor().test_domains,
-                                      .one_dimensional = false,
-                                      .takes_overrides = false,
-                                      .timer = [](const Point&) { return Timer::kPeerDevice; },
-                                      .make = MakePeer<ReductionCase>};
+  static const Family<Variant> family{
+      .name = "reduction",
+      .variants = {{.name = "cub_peer"}},
+      .domains = reduction::Descriptor().domains,
+      .test_domains = reduction::Descriptor().test_domains,
+      .one_dimensional = false,
+      .takes_overrides = false,
+      .timer = [](const Point&) { return Timer::kPeerDevice; },
+      .context_lines = [](const Context&) -> std::vector<std::pair<std::string, std::string>> {
+        return {{"cuda_peer", ToolkitAndDevice()}};
+      },
+      .make = MakePeer<ReductionCase>};
   return family;
 }
 
@@ -206,7 +211,6 @@ void Register(Suite& suite) {
     fmt::print(stderr, "csbench: CUDA peers built but not run: {}\n", why);
     return;
   }
-  benchmark::AddCustomContext("cuda_peer", ToolkitAndDevice());
   RegisterFamily(suite, ReductionPeer());
   RegisterFamily(suite, GrayScottPeer());
 }

@@ -222,20 +222,7 @@ std::vector<Extent> SmallDeviceWorkgroups(const Variant& variant) {
   return {small};
 }
 
-void Register(Suite& suite) {
-  if (suite.context != nullptr) {
-    benchmark::AddCustomContext("run_simulation_clock",
-                                "compute: `timer` (GPU timestamps around one command buffer of all steps); "
-                                "compute+download, compute+download+sum: host clock (real time) from the first "
-                                "submission until the host has handled the last image (+sum: counter "
-                                "host_threads threads sum each image)");
-  }
-  RegisterFamily(suite, Descriptor());
-}
-
-const Declaration kDeclared(
-    "run_simulation", Register, [] { return TestPoints(Descriptor()); },
-    [](const Options& options, const RunDevice& device) { return OfferedBy(Descriptor(), options, device); });
+const Declaration kDeclared = Declare(&Descriptor);
 
 }  // namespace
 
@@ -767,6 +754,12 @@ const Family<Variant>& Descriptor() {
         .timer = [](const Point& p) { return p.Text("mode") == ToString(Mode::kCompute) ? Timer::kTimestamps
                                                                                         : Timer::kHostClock; },
         .unit = benchmark::kMillisecond,
+        .context_lines = [](const Context&) -> std::vector<std::pair<std::string, std::string>> {
+          return {{"run_simulation_clock",
+                   "compute: `timer` (GPU timestamps around one command buffer of all steps); compute+download, "
+                   "compute+download+sum: host clock (real time) from the first submission until the host has "
+                   "handled the last image (+sum: counter host_threads threads sum each image)"}};
+        },
         .make = MakeCase<GpuCase>,
         .plain_loop = RegisterPlainLoop,
         // The download modes have nothing to download on the host: one loop per run, in mode compute.

@@ -158,19 +158,15 @@ Variant SharedRow(uint32_t kib) {
           .shared_bytes = kib * 1024};
 }
 
-void Register(Suite& suite) {
-  if (suite.context != nullptr) {
-    const DeviceInfo& info = suite.context->info();
-    // Said once, in the run's context, so that a missing register count is never mistaken for 0.
-    benchmark::AddCustomContext(
-        "pipeline_statistics",
-        info.pipeline_executable_info
-            ? "VK_KHR_pipeline_executable_properties: occupancy benchmarks and run_simulation in compute "
-              "mode report stat:<name> counters"
-            : fmt::format("not exposed: {} ({}) lacks VK_KHR_pipeline_executable_properties", info.name,
-                          info.driver_name));
-  }
-  RegisterFamily(suite, Descriptor());
+// Said once, in the run's context, so that a missing register count is never mistaken for 0.
+std::vector<std::pair<std::string, std::string>> PipelineStatisticsLine(const Context& context) {
+  const DeviceInfo& info = context.info();
+  return {{"pipeline_statistics",
+           info.pipeline_executable_info
+               ? "VK_KHR_pipeline_executable_properties: occupancy benchmarks and run_simulation in compute "
+                 "mode report stat:<name> counters"
+               : fmt::format("not exposed: {} ({}) lacks VK_KHR_pipeline_executable_properties", info.name,
+                             info.driver_name)}};
 }
 
 }  // namespace
@@ -204,15 +200,14 @@ const Family<Variant>& Descriptor() {
       .domains = {{1u << 20}},
       .test_domains = {{2048}},
       .style = Style::kCount,
+      .context_lines = PipelineStatisticsLine,
       .make = MakeCase<GpuCase>,
       .plain_loop = RegisterPlainLoop};
   return family;
 }
 
 namespace {
-const Declaration kDeclared(
-    "occupancy", Register, [] { return TestPoints(Descriptor()); },
-    [](const Options& options, const RunDevice& device) { return OfferedBy(Descriptor(), options, device); });
+const Declaration kDeclared = Declare(&Descriptor);
 }
 
 }  // namespace csbench::occupancy

@@ -167,6 +167,9 @@ struct Family {
   std::function<Timer(const Point&)> timer;
   // The GPU benchmarks' time unit (a plain loop picks its own).
   benchmark::TimeUnit unit = benchmark::kMicrosecond;
+  // Lines (key, value) of the run's JSON context that the family's benchmarks are read with,
+  // added as it registers on a device (Gray-Scott's clock of each mode).
+  std::function<std::vector<std::pair<std::string, std::string>>(const Context&)> context_lines;
   // The GPU case of one point; throws (an Error, "unsupported: ..." for a device limit) when the
   // point cannot run.
   std::function<std::unique_ptr<Case>(Suite&, const V&, const Point&)> make;
@@ -372,6 +375,9 @@ std::vector<Offered> OfferedBy(const Family<V>& family, const Options& options, 
 // is registered: the description goes into its record (harness/measure/record.hpp).
 template <typename V>
 void RegisterFamily(Suite& suite, const Family<V>& family) {
+  if (suite.context != nullptr && family.context_lines) {
+    for (const auto& [key, value] : family.context_lines(*suite.context)) benchmark::AddCustomContext(key, value);
+  }
   ForEachBenchmark(family, suite.options, suite.context != nullptr, [&](const Point& p, bool plain_loop) {
     if (plain_loop) {
       // Described around the family's registration of it: its record takes the description.

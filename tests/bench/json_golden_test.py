@@ -14,7 +14,8 @@ modulo key order:
 
 What Google Benchmark itself writes differs between library versions (Debian 13's 1.9 writes a
 schema version, a skip in place of an error flag): those keys are compared where both runs have
-them, and an error is an error in either spelling.
+them, an error is an error in either spelling, and the minimum time is the same with or without the
+unit 1.8 and later want.
 
 Usage: json_golden_test.py BENCH_BINARY SOURCE_DIR; exit 0 when the reports agree, 1 naming each
 difference.
@@ -55,6 +56,14 @@ MEASURED_ENTRY = {"iterations", "real_time", "cpu_time", "Gelem/s", "GB/s", "roo
 MEASURED_CSBENCH = {"clock_guard", "case_s", "check_s", "waited_s", "samples_s", "made_ahead"}
 
 
+def spelled(key, value):
+    """A context value as either library version means it: csbench passes --benchmark_min_time on with the
+    unit Google Benchmark 1.8 and later want ("0.01s") and bare to 1.7 ("0.01")."""
+    if key == "min_time" and isinstance(value, str) and value.endswith("s"):
+        return value[:-1]
+    return value
+
+
 def error_of(entry):
     """(failed, message) in either library version's spelling."""
     failed = bool(entry.get("error_occurred") or entry.get("skipped"))
@@ -72,7 +81,7 @@ def compare(before, after, label):
     if ours_after - ours_before - NEW_CONTEXT:
         problems.append(f"{label}: context gained {sorted(ours_after - ours_before - NEW_CONTEXT)}")
     for key in sorted(ours_before & ours_after - MEASURED_CONTEXT):
-        if cb[key] != ca[key]:
+        if spelled(key, cb[key]) != spelled(key, ca[key]):
             problems.append(f"{label}: context {key}: {cb[key]!r} before, {ca[key]!r} now")
     for key in ("time_spent", "ceilings"):
         if key in cb and key in ca and set(cb[key]) != set(ca[key]):

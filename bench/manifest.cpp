@@ -19,6 +19,7 @@
 #include "harness/vulkan/commands.hpp"
 #include "harness/vulkan/context.hpp"
 #include "harness/vulkan/kernel.hpp"
+#include "harness/vulkan/timing.hpp"
 #include "kernels/random.hpp"
 
 namespace csbench::manifest {
@@ -40,6 +41,7 @@ struct Inputs {
 struct ReferenceOutputs {
   std::string key;
   std::vector<Words> outputs;  // per buffer; empty for an input
+  std::string failure;         // why its own check run failed (a guard, an input); empty: it passed
 };
 
 struct State {
@@ -51,6 +53,23 @@ uint64_t SeedOf(const std::string& family, const std::string& buffer) {
   uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a: a seed that depends on the names alone
   for (char c : family + "/" + buffer) hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
   return hash;
+}
+
+// The bytes of the guard region that follows each storage buffer in the check run: at least a page,
+// so that a kernel's overrun by a whole workgroup's stride lands in it; a multiple of every
+// offset alignment.
+constexpr uint64_t kGuardBytes = 4096;
+
+// Each buffer's guard has a pattern of its own: a kernel that copies past the end of one buffer
+// into another's guard changes that guard too.
+std::vector<std::byte> GuardPattern(const std::string& family, const std::string& buffer) {
+  std::vector<std::byte> guard(kGuardBytes);
+  const uint64_t base = SplitMix64(SeedOf(family, buffer) ^ 0x67756172645f6d6bull);
+  for (size_t i = 0; i < guard.size(); i += 8) {
+    const uint64_t word = SplitMix64(base + i);
+    std::memcpy(&guard[i], &word, 8);
+  }
+  return guard;
 }
 
 Words MakeInput(const Manifest& m, const ManifestBuffer& b, uint64_t count) {
@@ -102,17 +121,18 @@ std::string IndexText(const ManifestBuffer& b, size_t i) {
   return n == 1 ? fmt::format("index {}", i) : fmt::format("index {} (element {}, component {})", i, i / n, i % n);
 }
 
-// Fails at the first element of output `got` that no invocation wrote (still poisoned) or
-// that is not a finite float.
+// Fails at the first element of output `got` that no invocation wrote (still poisoned, where the
+// output started from the poison) or that is not a finite float.
 Comparison Unwritten(const ManifestBuffer& b, const Words& got) {
   for (size_t i = 0; i < got.size(); ++i) {
     const double g = AsNumber(got[i], b.type.scalar);
-    if (got[i] == kPoison || !std::isfinite(g)) {
+    if ((got[i] == kPoison && !b.init_given) || !std::isfinite(g)) {
       return {.max_relative_error = std::numeric_limits<double>::infinity(),
               .worst_index = i,
               .message = got[i] == kPoison
-                             ? fmt::format("output '{}' {}: never written (still the poison value 0x{:08x})", b.name,
-                                           IndexText(b, i), kPoison)
+                             ? fmt::format("output '{}' {}: unwritten, or NaN carried from the poison (0x{:08x}): "
+                                           "an output the kernel accumulates into needs `init`",
+                                           b.name, IndexText(b, i), kPoison)
                              : fmt::format("output '{}' {}: got {}, not a finite number", b.name, IndexText(b, i), g)};
     }
   }
@@ -203,11 +223,23 @@ class GpuCase : public Case {
     inputs_ = SharedInputs();
     std::vector<BufferRange> ranges;
     outputs_.resize(m.buffers.size());
+    initial_.resize(m.buffers.size());
+    restore_.resize(m.buffers.size());
     for (size_t i = 0; i < m.buffers.size(); ++i) {
-      const uint64_t bytes = values_.counts[i] * m.buffers[i].type.Bytes();
-      if (m.buffers[i].output) {
+      const ManifestBuffer& b = m.buffers[i];
+      const uint64_t bytes = Bytes(i);
+      if (b.output) {
         outputs_[i] = std::make_unique<Buffer>(*context_, bytes);
         ranges.push_back({outputs_[i].get(), 0});
+        if (b.init_given) {
+          // The timed dispatches start from the same contents as the check run.
+          initial_[i] = MakeInput(m, b, values_.counts[i]);
+          outputs_[i]->Upload(std::as_bytes(std::span(initial_[i])));
+        }
+        if (b.restore) {
+          restore_[i] = std::make_unique<Buffer>(*context_, bytes);
+          restore_[i]->Upload(std::as_bytes(std::span(initial_[i])));
+        }
       } else {
         ranges.push_back({&inputs_->device[i]->buffer(), bytes});
       }
@@ -215,26 +247,76 @@ class GpuCase : public Case {
     bindings_ = std::make_unique<Bindings>(kernel_->Bind(ranges));
   }
 
-  // This variant's outputs from one poisoned run (words per buffer; empty for an input).
-  std::vector<Words> Run() {
-    context_->Run([&](Commands& c) {
-      for (const auto& out : outputs_) {
-        if (out) c.Fill(*out, kPoison);
+  // This variant's outputs from one run on buffers of the check's own, each followed by a guard
+  // region of its own pattern (inside the bound range under --guard=inside): the outputs start
+  // from the poison or their init, the inputs from their values. `failure` says which guard
+  // changed, or which input, where one did.
+  struct GuardedResult {
+    std::vector<Words> outputs;  // per buffer; empty for an input
+    Comparison failure{.passed = true};
+  };
+  GuardedResult GuardedRun() {
+    const Manifest& m = *manifest_;
+    const bool inside = suite_->options.guard == GuardPlace::kInside;
+    std::vector<std::unique_ptr<Buffer>> buffers;
+    std::vector<BufferRange> ranges;
+    std::vector<std::vector<std::byte>> guards;
+    for (size_t i = 0; i < m.buffers.size(); ++i) {
+      const ManifestBuffer& b = m.buffers[i];
+      const uint64_t bytes = Bytes(i);
+      std::vector<std::byte> start(bytes + kGuardBytes);
+      if (!b.output) {
+        std::memcpy(start.data(), inputs_->host[i].data(), bytes);
+      } else if (b.init_given) {
+        std::memcpy(start.data(), initial_[i].data(), bytes);
+      } else {
+        for (uint64_t at = 0; at + 4 <= bytes; at += 4) std::memcpy(&start[at], &kPoison, 4);
       }
-      c.Barrier();
-      Record(c, 0);
-    });
-    std::vector<Words> got(outputs_.size());
-    for (size_t i = 0; i < outputs_.size(); ++i) {
-      if (!outputs_[i]) continue;
-      got[i].resize(values_.counts[i] * manifest_->buffers[i].type.components);
-      outputs_[i]->Download(std::as_writable_bytes(std::span(got[i])));
+      guards.push_back(GuardPattern(m.name, b.name));
+      std::memcpy(start.data() + bytes, guards.back().data(), kGuardBytes);
+      buffers.push_back(std::make_unique<Buffer>(*context_, start.size()));
+      buffers.back()->Upload(start);
+      ranges.push_back({buffers.back().get(), inside ? bytes + kGuardBytes : bytes});
     }
-    return got;
+    const Bindings bindings = kernel_->Bind(ranges);
+    context_->Run([&](Commands& c) { Dispatch(c, bindings, std::vector<uint32_t>(m.buffers.size(), 0)); });
+    GuardedResult result;
+    result.outputs.resize(m.buffers.size());
+    for (size_t i = 0; i < m.buffers.size(); ++i) {
+      const ManifestBuffer& b = m.buffers[i];
+      const uint64_t bytes = Bytes(i);
+      std::vector<std::byte> got(bytes + kGuardBytes);
+      buffers[i]->Download(got);
+      const auto guard = std::span(got).subspan(bytes);
+      if (!result.failure.passed) continue;
+      if (auto changed = std::mismatch(guard.begin(), guard.end(), guards[i].begin()); changed.first != guard.end()) {
+        result.failure = {.max_relative_error = std::numeric_limits<double>::infinity(),
+                          .message = fmt::format("wrote past the end of '{}' (first changed byte +{}{})", b.name,
+                                                 changed.first - guard.begin(),
+                                                 inside ? ", in the guard bound inside its range (--guard=inside)"
+                                                        : "")};
+        continue;
+      }
+      Words words(bytes / 4);
+      std::memcpy(words.data(), got.data(), words.size() * 4);
+      if (b.output) {
+        result.outputs[i] = std::move(words);
+      } else if (auto changed = std::mismatch(words.begin(), words.end(), inputs_->host[i].begin());
+                 changed.first != words.end()) {
+        result.failure = {.max_relative_error = std::numeric_limits<double>::infinity(),
+                          .message = fmt::format("changed input '{}' at {}: the kernel wrote a buffer the manifest "
+                                                 "declares an input (give it output = true and an init to update it "
+                                                 "in place)",
+                                                 b.name, IndexText(b, changed.first - words.begin()))};
+      }
+    }
+    return result;
   }
 
   Comparison Check() override {
-    const std::vector<Words> got = Run();
+    GuardedResult run = GuardedRun();
+    if (!run.failure.passed) return run.failure;
+    const std::vector<Words>& got = run.outputs;
     const Manifest& m = *manifest_;
     for (size_t i = 0; i < m.buffers.size(); ++i) {
       const ManifestBuffer& b = m.buffers[i];
@@ -252,9 +334,15 @@ class GpuCase : public Case {
     const ManifestVariant* reference = ReferenceVariant();
     if (reference == variant_) {
       State& state = suite_->Shared<State>(StateKey());
-      state.reference = {ReferenceKey(), got};
+      state.reference = {ReferenceKey(), got, ""};
     } else if (reference != nullptr) {
-      const std::vector<Words>& want = ReferenceRun(*reference);
+      const ReferenceOutputs& kept = ReferenceRun(*reference);
+      if (!kept.failure.empty()) {
+        return {.max_relative_error = std::numeric_limits<double>::infinity(),
+                .message = fmt::format("the reference variant {} fails its own check run: {}", reference->name,
+                                       kept.failure)};
+      }
+      const std::vector<Words>& want = kept.outputs;
       for (size_t i = 0; i < m.buffers.size(); ++i) {
         const ManifestBuffer& b = m.buffers[i];
         if (!b.output) continue;
@@ -272,15 +360,39 @@ class GpuCase : public Case {
   }
 
   void Measure(benchmark::State& state) override {
-    MeasureDispatches(state, *context_, point_.name, [&](Commands& c, uint32_t i) { Record(c, i); }, inputs_->copies,
-                      {.elements = values_.elements,
-                       .bytes = values_.bytes,
-                       .read_only = manifest_->read_only,
-                       .ops = values_.arithmetic,
-                       .peak = manifest_->arithmetic_unit == "OP"       ? Peak::kInt32
-                               : manifest_->arithmetic_unit == "FLOP16" ? Peak::kFp16
-                                                                        : Peak::kFp32,
-                       .ops_lower_bound = manifest_->arithmetic_lower_bound});
+    const Work work{.elements = values_.elements,
+                    .bytes = values_.bytes,
+                    .read_only = manifest_->read_only,
+                    .ops = values_.arithmetic,
+                    .peak = manifest_->arithmetic_unit == "OP"       ? Peak::kInt32
+                            : manifest_->arithmetic_unit == "FLOP16" ? Peak::kFp16
+                                                                     : Peak::kFp32,
+                    .ops_lower_bound = manifest_->arithmetic_lower_bound};
+    if (std::none_of(restore_.begin(), restore_.end(), [](const auto& r) { return r != nullptr; })) {
+      MeasureDispatches(state, *context_, point_.name, [&](Commands& c, uint32_t i) { Record(c, i); },
+                        inputs_->copies, work);
+      return;
+    }
+    // Outputs restored before each dispatch: one dispatch a run, timed alone by the device's
+    // timestamps; the copies back to the initial contents are submitted before it, untimed. Each
+    // run takes the next copy of the rotated inputs, as a batch's dispatches do.
+    std::vector<std::unique_ptr<TimedBatch>> timed(inputs_->copies);
+    uint32_t next = 0;
+    MeasureTimedRuns(
+        state, context_,
+        [&] {
+          context_->Run([&](Commands& c) {
+            for (size_t i = 0; i < restore_.size(); ++i) {
+              if (restore_[i]) c.Copy(*restore_[i], 0, *outputs_[i], 0, Bytes(i));
+            }
+          });
+        },
+        [&] {
+          const uint32_t copy = next++ % inputs_->copies;
+          if (!timed[copy]) timed[copy] = std::make_unique<TimedBatch>(*context_, [&, copy](Commands& c) { Record(c, copy); });
+          return timed[copy]->Run();
+        },
+        work);
   }
 
  private:
@@ -298,13 +410,14 @@ class GpuCase : public Case {
 
   // The reference variant's outputs at this point: kept from its own check, or run now (when a
   // filter left its benchmark out, or it ran at another point last).
-  const std::vector<Words>& ReferenceRun(const ManifestVariant& reference) {
+  const ReferenceOutputs& ReferenceRun(const ManifestVariant& reference) {
     State& state = suite_->Shared<State>(StateKey());
     if (state.reference.key != ReferenceKey()) {
       GpuCase made(*suite_, *manifest_, reference, point_);
-      state.reference = {ReferenceKey(), made.Run()};
+      GuardedResult run = made.GuardedRun();
+      state.reference = {ReferenceKey(), std::move(run.outputs), run.failure.passed ? "" : run.failure.message};
     }
-    return state.reference.outputs;
+    return state.reference;
   }
 
   static std::vector<double> Numbers(const Words& words, const ManifestBuffer& b) {
@@ -320,10 +433,10 @@ class GpuCase : public Case {
     std::vector<const ManifestBuffer*> inputs;
     std::vector<const Words*> words;
     for (size_t i = 0; i < m.buffers.size(); ++i) {
-      if (m.buffers[i].output) continue;
+      if (m.buffers[i].output && !m.buffers[i].init_given) continue;
       names.push_back(m.buffers[i].name);
       inputs.push_back(&m.buffers[i]);
-      words.push_back(&inputs_->host[i]);
+      words.push_back(m.buffers[i].output ? &initial_[i] : &inputs_->host[i]);
     }
     Expression expression(text, names);
     std::vector<double> want(scalars);
@@ -379,12 +492,18 @@ class GpuCase : public Case {
     return made;
   }
 
+  uint64_t Bytes(size_t buffer) const { return values_.counts[buffer] * manifest_->buffers[buffer].type.Bytes(); }
+
   void Record(Commands& c, uint32_t i) const {
     std::vector<uint32_t> offsets(manifest_->buffers.size(), 0);
     for (size_t b = 0; b < offsets.size(); ++b) {
       if (!manifest_->buffers[b].output) offsets[b] = inputs_->device[b]->Offset(i);
     }
-    c.Dispatch(*kernel_, *bindings_,
+    Dispatch(c, *bindings_, offsets);
+  }
+
+  void Dispatch(Commands& c, const Bindings& bindings, const std::vector<uint32_t>& offsets) const {
+    c.Dispatch(*kernel_, bindings,
                {static_cast<uint32_t>(values_.groups[0]), static_cast<uint32_t>(values_.groups[1]),
                 static_cast<uint32_t>(values_.groups[2])},
                offsets, std::as_bytes(std::span(push_)));
@@ -399,6 +518,8 @@ class GpuCase : public Case {
   std::vector<uint32_t> push_;
   std::shared_ptr<Inputs> inputs_;
   std::vector<std::unique_ptr<Buffer>> outputs_;
+  std::vector<Words> initial_;                     // per output with an init: its contents
+  std::vector<std::unique_ptr<Buffer>> restore_;   // per output restored before each timed dispatch
   std::unique_ptr<Kernel> kernel_;
   std::unique_ptr<Bindings> bindings_;
 };

@@ -46,6 +46,8 @@ Options ParseOptions(std::vector<std::string>& args) {
                                         std::pair{std::string_view("no"), false}};
   static constexpr std::array kCaches{std::pair{std::string_view("cold"), CacheMode::kCold},
                                       std::pair{std::string_view("warm"), CacheMode::kWarm}};
+  static constexpr std::array kGuards{std::pair{std::string_view("outside"), GuardPlace::kOutside},
+                                      std::pair{std::string_view("inside"), GuardPlace::kInside}};
   Options options;
   options.validation = EnvironmentFlag("CSBENCH_VALIDATION");
   std::vector<std::string> rest;
@@ -70,6 +72,8 @@ Options ParseOptions(std::vector<std::string>& args) {
       options.parallel = Choose("parallel", *parallel, kParallel);
     } else if (auto cache = FlagValue(arg, "cache")) {
       options.cache = Choose("cache", *cache, kCaches);
+    } else if (auto guard = FlagValue(arg, "guard")) {
+      options.guard = Choose("guard", *guard, kGuards);
     } else if (auto domains = FlagValue(arg, "domain")) {
       options.domains = ParseExtents("domain", *domains);
     } else if (auto workgroups = FlagValue(arg, "workgroup")) {
@@ -78,7 +82,7 @@ Options ParseOptions(std::vector<std::string>& args) {
       if (manifest->empty()) throw UsageError{"--manifest needs a file or a folder: --manifest=PATH"};
       options.manifests.emplace_back(*manifest);
     } else if (arg == "--device" || arg == "--backend" || arg == "--timer" || arg == "--cache" || arg == "--domain" ||
-               arg == "--workgroup" || arg == "--parallel" || arg == "--manifest") {
+               arg == "--workgroup" || arg == "--parallel" || arg == "--manifest" || arg == "--guard") {
       throw UsageError{fmt::format("{} needs a value: {}=...", arg, arg)};
     } else {
       rest.emplace_back(arg);
@@ -104,6 +108,10 @@ std::string OptionsHelp() {
   --timer=auto|host         auto: GPU timestamps where the queue has them, else the host clock
   --cache=cold|warm         cold (default): rotate inputs so that no run is served from the
                             last-level cache; warm: reuse one input
+  --guard=outside|inside    a manifest's check run gives each storage buffer a guard region of
+                            its own pattern: outside (default) after the bound range, so that a
+                            write past the end fails the check; inside the range, for devices
+                            that drop writes past it (lavapipe): .length() then includes it
   --validation              enable the Khronos validation layer (also CSBENCH_VALIDATION=1)
   --samples                 write each run's samples (seconds of each timed batch, or of each
                             run) into the JSON entry: "csbench": {"samples_s": [...]}

@@ -12,6 +12,10 @@ namespace csbench {
 enum class Backend { kVulkan, kPlainLoop };
 enum class TimerChoice { kAuto, kHost };
 enum class CacheMode { kCold, kWarm };
+// Where a user's kernel's storage buffers keep their guard regions during the check run: after the
+// bound range (a write past it changes the guard), or inside it, for devices that drop writes past
+// a bound range (lavapipe), where the guard then sees them (and the shader's .length() includes it).
+enum class GuardPlace { kOutside, kInside };
 
 struct Options {
   bool list_devices = false;
@@ -23,6 +27,7 @@ struct Options {
   Backend backend = Backend::kVulkan;
   TimerChoice timer = TimerChoice::kAuto;
   CacheMode cache = CacheMode::kCold;
+  GuardPlace guard = GuardPlace::kOutside;
   bool validation = false;  // Khronos validation layer with synchronization validation
   bool samples = false;     // --samples: each run's samples in its JSON entry
   // --domain and --workgroup: replace the built-in values of every family with that axis (a

@@ -237,8 +237,10 @@ std::vector<std::string> SizeVariables(const ManifestVariant& variant) {
 
 std::vector<std::string> CheckVariables(const Manifest& manifest) {
   std::vector<std::string> names = {"i", "W", "H"};
+  // An output with an init is read as its initial contents (an update in place is checked against
+  // the values it updated).
   for (const ManifestBuffer& b : manifest.buffers) {
-    if (!b.output) names.push_back(b.name);
+    if (!b.output || b.init_given) names.push_back(b.name);
   }
   return names;
 }
@@ -285,7 +287,7 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
   for (const toml::node& node : buffers) {
     const toml::table& t = *node.as_table();
     const uint32_t line = Reader::LineOf(t);
-    r.OnlyKeys(t, "[[buffer]]", {"name", "binding", "type", "count", "init", "output"});
+    r.OnlyKeys(t, "[[buffer]]", {"name", "binding", "type", "count", "init", "output", "restore"});
     ManifestBuffer b;
     b.line = line;
     b.name = *r.String(t, "[[buffer]]", "name", true);
@@ -319,10 +321,7 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
     b.count = *count;
     b.output = r.Bool(t, where, "output");
     if (const toml::node* init = t.get("init")) {
-      if (b.output) {
-        r.Fail(Reader::LineOf(*init), where + ".init",
-               "an output is poisoned before the check run and written by the kernel: it takes no init");
-      }
+      b.init_given = true;
       if (init->is_integer() || init->is_floating_point()) {
         b.init = ManifestBuffer::Init::kValue;
         b.value = init->is_integer() ? static_cast<double>(init->as_integer()->get()) : init->as_floating_point()->get();
@@ -341,6 +340,12 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
       } else {
         r.Fail(Reader::LineOf(*init), where + ".init", "expected \"random\", \"zero\", \"iota\" or a number");
       }
+    }
+    b.restore = r.Bool(t, where, "restore");
+    if (b.restore && !(b.output && b.init_given)) {
+      r.Fail(Reader::LineOf(*t.get("restore")), where + ".restore",
+             "restore copies an output's initial contents back before each timed dispatch: it needs output = true "
+             "and an init");
     }
     m.buffers.push_back(b);
   }

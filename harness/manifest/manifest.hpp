@@ -50,6 +50,13 @@ struct ManifestBuffer {
   Init init = Init::kRandom;
   double value = 0;  // Init::kValue's
   bool output = false;
+  // An output's `init` was given: it starts from those contents instead of the poison (a buffer
+  // updated in place, a histogram, an atomic sum), in the check run and in the timed loop, where
+  // they then evolve from dispatch to dispatch unless `restore`.
+  bool init_given = false;
+  // The output's initial contents are copied back before every timed dispatch, outside its time
+  // (a kernel whose cost depends on the values it updates).
+  bool restore = false;
   uint32_t line = 0;  // where the [[buffer]] table starts, for messages
 };
 

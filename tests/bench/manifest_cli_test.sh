@@ -136,4 +136,30 @@ then
 else
   echo "FAIL: the wrong variant (exit $rc, want 1):"; tail -5 "$dir/wrong.err"; fail=1
 fi
+# Writes where the manifest does not let them fail the check run: an overrun of out by its guard
+# region (bound inside the range: lavapipe drops writes past a bound range, so the guard after it
+# cannot see them there), a write into an input by the comparison of the inputs afterwards. The
+# right variant passes.
+"$bench" --manifest="$manifests/wrong/guards.toml" --guard=inside --benchmark_min_time=0.01 \
+  >"$dir/guards.out" 2>"$dir/guards.err"
+rc=$?
+if [[ $rc -eq 1 ]] && grep -q "2 benchmark(s) FAILED" "$dir/guards.err" &&
+   grep -q "manifest_test_guards/overrun/wg64x1/domain4096x1: wrote past the end of 'out' (first changed byte +396," \
+     "$dir/guards.err" &&
+   grep -q "manifest_test_guards/writes_input/wg64x1/domain4096x1: changed input 'x' at index 7:" "$dir/guards.err" &&
+   grep -q "^\[1/3\] manifest_test_guards/exact/.*Gelem/s=" "$dir/guards.out"; then
+  echo "ok: an overrun of an output and a write into an input fail their check run (--guard=inside)"
+else
+  echo "FAIL: the guards' run (exit $rc, want 1):"; tail -5 "$dir/guards.out" "$dir/guards.err"; fail=1
+fi
+
+# An output the kernel adds into without an init comes back as the poison's NaN: the message says
+# what the manifest needs.
+"$bench" --manifest="$manifests/wrong/accumulate.toml" --benchmark_min_time=0.01 >/dev/null 2>"$dir/accumulate.err"
+rc=$?
+if [[ $rc -eq 1 ]] && grep -q "manifest_test_accumulate/adds/wg64x1/domain4096x1: output 'out' index 0: unwritten, or NaN carried from the poison (0x7fc0dead): an output the kernel accumulates into needs \`init\`" "$dir/accumulate.err"; then
+  echo "ok: an output accumulated into the poison says it needs init"
+else
+  echo "FAIL: the accumulating output's run (exit $rc, want 1):"; tail -3 "$dir/accumulate.err"; fail=1
+fi
 exit $fail

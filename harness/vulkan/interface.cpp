@@ -828,8 +828,11 @@ std::optional<Resource> ReadResource(const Module& m, Layouts& layouts, const In
     }
   } else if (t != nullptr && t->op == kOpTypeSampledImage) {
     const Instruction* image = m.Def(t->operands[1]);
+    const bool buffer = image != nullptr && image->op == kOpTypeImage && image->operands[2] == kDimBuffer;
     if (image != nullptr && image->op == kOpTypeImage) DescribeImage(m, *image, r);
-    r.kind = ResourceKind::kCombinedImageSampler;
+    // GLSL's samplerBuffer is an image with a sampler around it, but Vulkan binds it as a uniform
+    // texel buffer: a buffer view has nothing to sample with.
+    r.kind = buffer ? ResourceKind::kUniformTexelBuffer : ResourceKind::kCombinedImageSampler;
     cannot_write = true;
   } else if (t != nullptr && t->op == kOpTypeSampler) {
     r.kind = ResourceKind::kSampler;

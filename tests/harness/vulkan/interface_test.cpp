@@ -645,6 +645,27 @@ void main() {
   EXPECT_EQ(volume->type.glsl, "isampler3D");
 }
 
+TEST(InterfaceImages, SamplerBufferIsAUniformTexelBufferAndShadowSamplersHaveDepth) {
+  auto shader = Reflect(R"(#version 450
+layout(local_size_x = 1) in;
+layout(binding = 0) uniform samplerBuffer texels;
+layout(binding = 1) uniform sampler2DArrayShadow shadows;
+layout(std430, binding = 2) buffer Out { vec4 v[]; };
+void main() { v[0] = texelFetch(texels, 0) + vec4(texture(shadows, vec4(0))); }
+)");
+  ASSERT_EQ(shader.resources.size(), 3u);
+  EXPECT_EQ(shader.resources[0].kind, ResourceKind::kUniformTexelBuffer);
+  EXPECT_EQ(KindName(shader.resources[0].kind), "uniform texel buffer");
+  EXPECT_EQ(shader.resources[0].image_dim, "Buffer");
+  EXPECT_EQ(shader.resources[0].type.glsl, "samplerBuffer");
+  EXPECT_TRUE(shader.resources[0].readonly);
+  EXPECT_EQ(shader.resources[1].kind, ResourceKind::kCombinedImageSampler);
+  EXPECT_TRUE(shader.resources[1].depth);
+  EXPECT_TRUE(shader.resources[1].arrayed);
+  EXPECT_FALSE(shader.resources[1].multisampled);
+  EXPECT_EQ(shader.resources[1].type.glsl, "sampler2DArrayShadow");
+}
+
 TEST(InterfaceImages, ArrayOfStorageImages) {
   auto shader = Reflect(R"(#version 450
 layout(local_size_x = 8, local_size_y = 8) in;

@@ -517,7 +517,8 @@ std::string ScalarGlsl(ScalarType s) {
   return "";
 }
 
-// The prefix of a vector of `s` ("vec", "f16vec", "i8vec", "uvec", "bvec"); "" for none.
+// The prefix of a vector of `s` ("" for vec, "f16", "i8", "u", "b"); "?" for a width GLSL has no
+// name for.
 std::string VectorPrefix(ScalarType s) {
   switch (s.kind) {
     case ScalarKind::kBool:
@@ -584,7 +585,8 @@ class Layouts {
         t.scalar = *scalar;
         t.components = w[2];
         t.size = Saturate(uint64_t{t.components} * (scalar->bits / 8));
-        t.glsl = fmt::format("{}vec{}", VectorPrefix(*scalar), t.components);
+        const std::string prefix = VectorPrefix(*scalar);
+        if (prefix != "?") t.glsl = fmt::format("{}vec{}", prefix, t.components);
         break;
       }
       case kOpTypeMatrix: {

@@ -709,6 +709,21 @@ TEST(InterfaceNames, StrippedModuleStillHasItsLayoutAndConstants) {
   EXPECT_EQ(shader.constants[0].default_bits, 0x40000000u);
 }
 
+TEST(InterfaceNames, OptimisedShadercModuleHasNone) {
+  // shaderc strips debug information when it optimises, as a user's release build would.
+  shaderc::Compiler compiler;
+  shaderc::CompileOptions options;
+  options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
+  options.SetOptimizationLevel(shaderc_optimization_level_performance);
+  auto result = compiler.CompileGlslToSpv(kNamed, shaderc_compute_shader, "named.comp", options);
+  ASSERT_EQ(result.GetCompilationStatus(), shaderc_compilation_status_success) << result.GetErrorMessage();
+  auto shader = ReflectInterface({result.cbegin(), result.cend()});
+  EXPECT_FALSE(shader.has_names);
+  ASSERT_EQ(shader.resources.size(), 1u);
+  EXPECT_EQ(shader.resources[0].kind, ResourceKind::kStorageBuffer);
+  EXPECT_EQ(shader.constants.at(0).id, 2u);
+}
+
 TEST(InterfaceNames, ByteSwappedModuleReadsTheSame) {
   auto words = Compile(kNamed);
   for (uint32_t& w : words) w = __builtin_bswap32(w);
@@ -716,6 +731,25 @@ TEST(InterfaceNames, ByteSwappedModuleReadsTheSame) {
   EXPECT_EQ(shader.entry_point, "main");
   EXPECT_EQ(shader.resources.at(0).block, "Data");
   EXPECT_EQ(shader.local_size.literal[0], 64u);
+}
+
+// ---- Capabilities ----------------------------------------------------------------------------
+
+TEST(InterfaceCapabilities, SubgroupArithmeticAndAnUnknownOne) {
+  auto shader = Reflect(R"(#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Data { float values[]; };
+void main() { values[gl_GlobalInvocationID.x] = subgroupAdd(values[gl_GlobalInvocationID.x]); }
+)");
+  EXPECT_EQ(shader.capabilities.at(0), "Shader");
+  EXPECT_TRUE(Has(shader.capabilities, "GroupNonUniform"));
+  EXPECT_TRUE(Has(shader.capabilities, "GroupNonUniformArithmetic"));
+  EXPECT_FALSE(Has(shader.capabilities, "Float16"));
+
+  auto words = Assembler().ComputeHeader().Op(17, {9}).Op(17, {64999}).words();
+  auto assembled = ReflectInterface(words);
+  EXPECT_EQ(assembled.capabilities, (std::vector<std::string>{"Shader", "Float16", "Capability64999"}));
 }
 
 // ---- Modules that are not one compute shader, and broken ones ---------------------------------

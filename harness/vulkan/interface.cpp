@@ -734,8 +734,7 @@ LocalSize ReadLocalSize(const Module& m, uint32_t entry) {
 
 std::vector<SpecConstant> ReadSpecConstants(const Module& m) {
   std::map<uint32_t, SpecConstant> by_id;
-  std::set<uint32_t> named;  // SpecIds whose entry has its type and default from
-                             // a named constant
+  std::set<uint32_t> named;  // SpecIds whose entry has its type and default from a named constant
   for (const Instruction& c : m.spec_constants) {
     const uint32_t id = c.operands[1];
     const auto spec_id = m.Decor(id).spec_id;

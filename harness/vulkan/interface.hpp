@@ -74,8 +74,7 @@ enum class ResourceKind {
   kSampler,
   kUniformTexelBuffer,
   kStorageTexelBuffer,
-  kOther,  // a descriptor csbench does not bind (an acceleration structure, an
-           // input attachment)
+  kOther,  // a descriptor csbench does not bind (an acceleration structure, an input attachment)
 };
 
 // "storage buffer", "uniform buffer", "storage image", "sampled image", "combined image sampler",
@@ -84,13 +83,10 @@ std::string_view KindName(ResourceKind kind);
 
 // One binding of a descriptor set.
 struct Resource {
-  uint32_t set = 0, binding = 0;  // a variable without DescriptorSet is in set
-                                  // 0, as Vulkan reads it
+  uint32_t set = 0, binding = 0;  // a variable without DescriptorSet is in set 0, as Vulkan reads it
   ResourceKind kind = ResourceKind::kOther;
-  std::string variable;  // the variable's OpName ("" for GLSL's nameless blocks
-                         // and stripped modules)
-  std::string block;     // a buffer's block (struct) name; "" for images, samplers
-                         // and stripped modules
+  std::string variable;  // the variable's OpName ("" for GLSL's nameless blocks and stripped modules)
+  std::string block;     // a buffer's block (struct) name; "" for images, samplers and stripped modules
   // Descriptors in the binding: an array of blocks or images has its length here (the Vulkan
   // descriptorCount), 0 for a runtime-sized array (descriptor indexing), 1 for a single one.
   uint32_t count = 1;
@@ -102,11 +98,9 @@ struct Resource {
   TypeLayout type;
   // Images, texel buffers and combined image samplers: what the image view must match.
   std::string image_dim;     // "1D", "2D", "3D", "Cube", "Rect", "Buffer", "SubpassData"
-  std::string image_format;  // the GLSL format qualifier ("rgba8", "r32f",
-                             // "rgba16ui"); "unknown" if none
+  std::string image_format;  // the GLSL format qualifier ("rgba8", "r32f", "rgba16ui"); "unknown" if none
   bool arrayed = false, multisampled = false, depth = false;
-  ScalarType image_sampled;  // the texel type a read returns: float, int or uint
-                             // (and its width)
+  ScalarType image_sampled;  // the texel type a read returns: float, int or uint (and its width)
 };
 
 // A specialization constant: what the manifest may set, and what VkSpecializationMapEntry needs.
@@ -141,8 +135,7 @@ struct PushBlock {
 };
 
 struct ShaderInterface {
-  std::string entry_point;  // the GLCompute entry point's name: the pipeline is
-                            // created with it
+  std::string entry_point;  // the GLCompute entry point's name: the pipeline is created with it
   LocalSize local_size;
   std::vector<SpecConstant> constants;  // by SpecId
   std::vector<Resource> resources;      // by (set, binding)

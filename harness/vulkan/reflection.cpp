@@ -9,16 +9,15 @@
 #include <array>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <shaderc/shaderc.hpp>
 #include <sstream>
 #include <string_view>
 #include <utility>
 
 #include "harness/base/error.hpp"
+#include "harness/vulkan/interface.hpp"
 
 namespace csbench {
 namespace {
@@ -175,237 +174,40 @@ std::vector<ReflectedBlock> ReflectWithGlslang(const std::string& text, const st
   return blocks;
 }
 
-// ---- The SPIR-V module's words -----------------------------------------------------------------
-// A module is a 5-word header followed by instructions; an instruction's first word holds its
-// word count (high 16 bits) and opcode (low 16 bits), and a result id follows, or for OpVariable
-// its result type and then the id. Numbers from the SPIR-V specification:
+// ---- What the SPIR-V says ---------------------------------------------------------------------
 
-constexpr uint32_t kSpirvMagic = 0x07230203;
-constexpr size_t kSpirvHeaderWords = 5;
-
-constexpr uint32_t kOpName = 5;               // target, name
-constexpr uint32_t kOpMemberName = 6;         // struct type, member, name
-constexpr uint32_t kOpTypeInt = 21;           // result, width, signedness
-constexpr uint32_t kOpTypeFloat = 22;         // result, width
-constexpr uint32_t kOpTypeVector = 23;        // result, component type, count
-constexpr uint32_t kOpTypeArray = 28;         // result, element type, length
-constexpr uint32_t kOpTypeRuntimeArray = 29;  // result, element type
-constexpr uint32_t kOpTypeStruct = 30;        // result, member types...
-constexpr uint32_t kOpTypePointer = 32;       // result, storage class, pointee type
-constexpr uint32_t kOpVariable = 59;          // result type, result, storage class
-constexpr uint32_t kOpDecorate = 71;          // target, decoration, operands...
-constexpr uint32_t kOpMemberDecorate = 72;    // struct type, member, decoration, operands...
-
-constexpr uint32_t kDecorationBlock = 2;
-constexpr uint32_t kDecorationBufferBlock = 3;  // a storage buffer before SPIR-V 1.3's StorageBuffer class
-constexpr uint32_t kDecorationArrayStride = 6;
-constexpr uint32_t kDecorationNonWritable = 24;
-constexpr uint32_t kDecorationNonReadable = 25;
-constexpr uint32_t kDecorationBinding = 33;
-constexpr uint32_t kDecorationDescriptorSet = 34;
-
-constexpr uint32_t kStorageClassUniform = 2;
-constexpr uint32_t kStorageClassStorageBuffer = 12;
-
-struct Access {
-  bool non_writable = false, non_readable = false;
-};
-
-// What an id is: the instruction that defines it (a type or a variable) and what decorates it.
-struct SpirvId {
-  uint32_t op = 0;
-  std::vector<uint32_t> operands;  // the defining instruction's words after the result id
-  uint32_t variable_type = 0;      // OpVariable's result type (a pointer)
-  std::string name;
-  std::vector<std::string> member_names;
-  std::optional<uint32_t> binding, set;
-  uint32_t array_stride = 0;
-  bool block = false, buffer_block = false;
-  Access access;
-  std::vector<Access> member_access;
-};
-
-std::string SpirvString(const uint32_t* words, size_t count) {
-  // A literal string packs its UTF-8 bytes four to a word, lowest byte first, up to a 0 byte.
-  std::string text;
-  for (size_t i = 0; i < count; ++i) {
-    for (int shift = 0; shift < 32; shift += 8) {
-      char c = static_cast<char>((words[i] >> shift) & 0xFF);
-      if (c == '\0') return text;
-      text += c;
-    }
+// The element names glslang's reflection can report (the GL table above), so that active and
+// inactive blocks spell elements alike: scalars and vectors of 32- and 64-bit numbers and of
+// float16_t; not 8- or 16-bit integers, bools, matrices, structs or arrays.
+bool GlNamable(const TypeLayout& t) {
+  if (t.kind != TypeLayout::Kind::kScalar && t.kind != TypeLayout::Kind::kVector) return false;
+  switch (t.scalar.kind) {
+    case ScalarKind::kFloat:
+      return t.scalar.bits == 16 || t.scalar.bits == 32 || t.scalar.bits == 64;
+    case ScalarKind::kInt:
+    case ScalarKind::kUint:
+      return t.scalar.bits == 32 || t.scalar.bits == 64;
+    case ScalarKind::kBool:
+      return false;
   }
-  return text;
-}
-
-std::map<uint32_t, SpirvId> ReadSpirvIds(const std::vector<uint32_t>& spirv) {
-  Require(spirv.size() >= kSpirvHeaderWords && spirv[0] == kSpirvMagic, "not a SPIR-V module");
-  std::map<uint32_t, SpirvId> ids;
-  for (size_t at = kSpirvHeaderWords; at < spirv.size();) {
-    const uint32_t count = spirv[at] >> 16, op = spirv[at] & 0xFFFF;
-    Require(count > 0 && at + count <= spirv.size(), fmt::format("malformed SPIR-V instruction at word {}", at));
-    const uint32_t* w = &spirv[at];  // w[0] is the opcode word; w[1..count) its operands
-    switch (op) {
-      case kOpName:
-        if (count >= 3) ids[w[1]].name = SpirvString(w + 2, count - 2);
-        break;
-      case kOpMemberName:
-        if (count >= 4) {
-          auto& names = ids[w[1]].member_names;
-          if (names.size() <= w[2]) names.resize(w[2] + 1);
-          names[w[2]] = SpirvString(w + 3, count - 3);
-        }
-        break;
-      case kOpTypeInt:
-      case kOpTypeFloat:
-      case kOpTypeVector:
-      case kOpTypeArray:
-      case kOpTypeRuntimeArray:
-      case kOpTypeStruct:
-      case kOpTypePointer:
-        if (count >= 2) {
-          ids[w[1]].op = op;
-          ids[w[1]].operands.assign(w + 2, w + count);
-        }
-        break;
-      case kOpVariable:
-        if (count >= 4) {
-          ids[w[2]].op = op;
-          ids[w[2]].variable_type = w[1];
-          ids[w[2]].operands.assign(w + 3, w + count);
-        }
-        break;
-      case kOpDecorate:
-        if (count >= 3) {
-          SpirvId& id = ids[w[1]];
-          const uint32_t operand = count >= 4 ? w[3] : 0;
-          switch (w[2]) {
-            case kDecorationBlock:
-              id.block = true;
-              break;
-            case kDecorationBufferBlock:
-              id.buffer_block = true;
-              break;
-            case kDecorationArrayStride:
-              id.array_stride = operand;
-              break;
-            case kDecorationNonWritable:
-              id.access.non_writable = true;
-              break;
-            case kDecorationNonReadable:
-              id.access.non_readable = true;
-              break;
-            case kDecorationBinding:
-              id.binding = operand;
-              break;
-            case kDecorationDescriptorSet:
-              id.set = operand;
-              break;
-            default:
-              break;
-          }
-        }
-        break;
-      case kOpMemberDecorate:
-        if (count >= 4 && (w[3] == kDecorationNonWritable || w[3] == kDecorationNonReadable)) {
-          auto& members = ids[w[1]].member_access;
-          if (members.size() <= w[2]) members.resize(w[2] + 1);
-          (w[3] == kDecorationNonWritable ? members[w[2]].non_writable : members[w[2]].non_readable) = true;
-        }
-        break;
-      default:
-        break;
-    }
-    at += count;
-  }
-  return ids;
-}
-
-const SpirvId* Find(const std::map<uint32_t, SpirvId>& ids, uint32_t id) {
-  auto it = ids.find(id);
-  return it == ids.end() ? nullptr : &it->second;
-}
-
-// The GLSL name of a scalar or vector type; "" for anything else. Limited to the types the GL
-// table above names, so that active and inactive blocks spell elements alike.
-std::string SpirvTypeName(const std::map<uint32_t, SpirvId>& ids, uint32_t type_id) {
-  const SpirvId* t = Find(ids, type_id);
-  if (t == nullptr) return "";
-  if (t->op == kOpTypeFloat && t->operands.size() >= 1) {
-    switch (t->operands[0]) {
-      case 16:
-        return "float16_t";
-      case 32:
-        return "float";
-      case 64:
-        return "double";
-      default:
-        return "";
-    }
-  }
-  if (t->op == kOpTypeInt && t->operands.size() >= 2) {
-    const bool is_signed = t->operands[1] != 0;
-    switch (t->operands[0]) {
-      case 32:
-        return is_signed ? "int" : "uint";
-      case 64:
-        return is_signed ? "int64_t" : "uint64_t";
-      default:
-        return "";
-    }
-  }
-  if (t->op == kOpTypeVector && t->operands.size() >= 2) {
-    static const std::map<std::string, std::string, std::less<>> kPrefix{
-        {"float", "vec"}, {"double", "dvec"},    {"float16_t", "f16vec"}, {"int", "ivec"},
-        {"uint", "uvec"}, {"int64_t", "i64vec"}, {"uint64_t", "u64vec"}};
-    auto prefix = kPrefix.find(SpirvTypeName(ids, t->operands[0]));
-    return prefix == kPrefix.end() ? "" : fmt::format("{}{}", prefix->second, t->operands[1]);
-  }
-  return "";
+  return false;
 }
 
 // Every storage buffer variable of the module, described from its decorations and types alone.
 std::vector<ShaderBuffer> SpirvStorageBuffers(const std::vector<uint32_t>& spirv) {
-  const auto ids = ReadSpirvIds(spirv);
   std::vector<ShaderBuffer> buffers;
-  for (const auto& [id, variable] : ids) {
-    if (variable.op != kOpVariable || variable.operands.empty()) continue;
-    const uint32_t storage = variable.operands[0];
-    const SpirvId* pointer = Find(ids, variable.variable_type);
-    if (pointer == nullptr || pointer->op != kOpTypePointer || pointer->operands.size() < 2) continue;
-    // An array of blocks shares one binding: look through the array to the block.
-    const SpirvId* block = Find(ids, pointer->operands[1]);
-    while (block != nullptr && (block->op == kOpTypeArray || block->op == kOpTypeRuntimeArray)) {
-      block = Find(ids, block->operands.at(0));
-    }
-    if (block == nullptr || block->op != kOpTypeStruct) continue;
-    const bool is_storage_buffer = (storage == kStorageClassStorageBuffer && block->block) ||
-                                   (storage == kStorageClassUniform && block->buffer_block);
-    if (!is_storage_buffer) continue;
-
-    ShaderBuffer b;
-    b.set = variable.set.value_or(0);
-    b.binding = variable.binding.value_or(0);
-    b.block = block->name;
-    if (!block->operands.empty()) {
-      const uint32_t last = static_cast<uint32_t>(block->operands.size() - 1);
-      const SpirvId* array = Find(ids, block->operands[last]);
-      if (array != nullptr && array->op == kOpTypeRuntimeArray && !array->operands.empty()) {
-        b.member = last < block->member_names.size() ? block->member_names[last] : "";
-        b.element = SpirvTypeName(ids, array->operands[0]);
-        b.array_stride = array->array_stride;
+  for (const Resource& r : ReflectInterface(spirv).resources) {
+    if (r.kind != ResourceKind::kStorageBuffer) continue;
+    ShaderBuffer b{
+        .set = r.set, .binding = r.binding, .block = r.block, .readonly = r.readonly, .writeonly = r.writeonly};
+    if (!r.type.members.empty()) {
+      const Member& last = r.type.members.back();
+      if (last.type.kind == TypeLayout::Kind::kRuntimeArray && last.type.element != nullptr) {
+        b.member = last.name;
+        b.element = GlNamable(*last.type.element) ? last.type.element->glsl : "";
+        b.array_stride = last.type.array_stride;
       }
     }
-    // glslang puts readonly/writeonly of a block on each of its members; other compilers may put
-    // it on the variable. A block is read-only when the variable is, or every member is.
-    const size_t members = block->operands.size();
-    auto all_members = [&](bool Access::*flag) {
-      if (members == 0 || block->member_access.size() < members) return false;
-      return std::all_of(block->member_access.begin(), block->member_access.begin() + members,
-                         [&](const Access& a) { return a.*flag; });
-    };
-    b.readonly = variable.access.non_writable || all_members(&Access::non_writable);
-    b.writeonly = variable.access.non_readable || all_members(&Access::non_readable);
     buffers.push_back(std::move(b));
   }
   return buffers;

@@ -23,7 +23,7 @@ namespace {
 
 constexpr uint32_t kSpirvMagic = 0x07230203;
 constexpr size_t kSpirvHeaderWords = 5;
-constexpr uint32_t kOpEntryPoint = 15;           // execution model, function, name, interface...
+constexpr uint32_t kOpEntryPoint = 15;  // execution model, function, name, interface...
 constexpr uint32_t kExecutionModelGLCompute = 5;
 
 std::string ReadFile(const std::filesystem::path& path, std::string_view what) {
@@ -125,9 +125,8 @@ std::vector<uint32_t> ReadSpirv(const ShaderSource& source, const std::filesyste
   Require(words[0] == kSpirvMagic,
           fmt::format("{} does not start with the SPIR-V magic number 0x{:08x} (it starts with 0x{:08x})", context,
                       kSpirvMagic, words[0]));
-  Require(words.size() >= kSpirvHeaderWords,
-          fmt::format("{} is truncated: {} words, fewer than the {}-word header", context, words.size(),
-                      kSpirvHeaderWords));
+  Require(words.size() >= kSpirvHeaderWords, fmt::format("{} is truncated: {} words, fewer than the {}-word header",
+                                                         context, words.size(), kSpirvHeaderWords));
 
   spvtools::SpirvTools tools(ValidatorEnvOf(source.target));
   std::string log;
@@ -137,8 +136,8 @@ std::vector<uint32_t> ReadSpirv(const ShaderSource& source, const std::filesyste
     log += fmt::format("{}\n", message);
   });
   if (!tools.Validate(words)) {
-    throw Error(fmt::format("{} is not valid SPIR-V for Vulkan {}:\n{}", context, VulkanTargetName(source.target),
-                            log));
+    throw Error(
+        fmt::format("{} is not valid SPIR-V for Vulkan {}:\n{}", context, VulkanTargetName(source.target), log));
   }
 
   // The pipeline names its entry point; a module without it would fail only at pipeline creation,
@@ -283,7 +282,8 @@ std::vector<Define> ParseDefines(std::string_view text) {
     std::string_view item = text.substr(start, end - start);
     if (!item.empty()) {
       size_t eq = item.find('=');
-      defines.push_back({std::string(item.substr(0, eq)), eq == std::string_view::npos ? "1" : std::string(item.substr(eq + 1))});
+      defines.push_back(
+          {std::string(item.substr(0, eq)), eq == std::string_view::npos ? "1" : std::string(item.substr(eq + 1))});
     }
     start = end + 1;
   }
@@ -333,9 +333,8 @@ const std::vector<uint32_t>& CompileShader(const ShaderSource& source) {
 
   std::vector<uint32_t> spirv;
   if (source.language == SourceLanguage::kSpirv) {
-    Require(source.defines.empty(),
-            fmt::format("{} is already compiled: it takes no defines (given {})", SpirvContext(source, path),
-                        DefinesText(source.defines)));
+    Require(source.defines.empty(), fmt::format("{} is already compiled: it takes no defines (given {})",
+                                                SpirvContext(source, path), DefinesText(source.defines)));
     spirv = ReadSpirv(source, path);
   } else {
     // shaderc would quietly name a GLSL module's entry point main whatever it is asked for, and the

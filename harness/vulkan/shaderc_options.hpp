@@ -4,7 +4,6 @@
 #pragma once
 
 #include <shaderc/shaderc.hpp>
-
 #include <string>
 #include <vector>
 

@@ -116,9 +116,8 @@ std::vector<std::string> MemberNames(const std::vector<uint32_t>& spirv) {
 class TempDir {
  public:
   TempDir() {
-    path_ = std::filesystem::temp_directory_path() /
-            ("csbench_shader_compiler_" + std::to_string(getpid()) + "_" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    path_ = std::filesystem::temp_directory_path() / ("csbench_shader_compiler_" + std::to_string(getpid()) + "_" +
+                                                      ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(path_);
   }
   ~TempDir() {
@@ -255,6 +254,9 @@ TEST(ShaderCompiler, RelativePathIsUnderTheKernelsFolder) {
   }
   EXPECT_EQ(by_kernel, by_source);
   EXPECT_EQ(EntryPoints(by_source), std::vector<std::string>{"main"});
+
+  // "grayscott/common.glsl" is not beside grayscott/global.comp: the kernels folder supplies it.
+  EXPECT_EQ(EntryPoints(CompileKernel("grayscott/global.comp", {}, "global")), std::vector<std::string>{"main"});
 }
 
 // ---- Targets --------------------------------------------------------------------------------
@@ -330,8 +332,9 @@ void CSMain(uint3 id : SV_DispatchThreadID) {
 
 TEST(ShaderCompiler, HlslSyntaxErrorNamesFileAndLine) {
   TempDir dir;
-  auto path = dir.Write("bad.hlsl", "RWStructuredBuffer<float> o : register(u0);\n[numthreads(1, 1, 1)]\n"
-                                    "void main(uint3 id : SV_DispatchThreadID) { o[id.x] = 1.0 +; }\n");
+  auto path = dir.Write("bad.hlsl",
+                        "RWStructuredBuffer<float> o : register(u0);\n[numthreads(1, 1, 1)]\n"
+                        "void main(uint3 id : SV_DispatchThreadID) { o[id.x] = 1.0 +; }\n");
   std::string message =
       ErrorText({.path = path, .language = SourceLanguage::kHlsl, .defines = {{"K", "1"}}, .label = "bad_hlsl"});
   EXPECT_NE(message.find(path.string() + ":3:"), std::string::npos) << message;
@@ -341,8 +344,9 @@ TEST(ShaderCompiler, HlslSyntaxErrorNamesFileAndLine) {
 
 TEST(ShaderCompiler, HlslWrongEntryPointIsAnError) {
   TempDir dir;
-  auto path = dir.Write("entry.hlsl", "RWStructuredBuffer<float> o : register(u0);\n[numthreads(1, 1, 1)]\n"
-                                      "void CSMain(uint3 id : SV_DispatchThreadID) { o[id.x] = 1.0; }\n");
+  auto path = dir.Write("entry.hlsl",
+                        "RWStructuredBuffer<float> o : register(u0);\n[numthreads(1, 1, 1)]\n"
+                        "void CSMain(uint3 id : SV_DispatchThreadID) { o[id.x] = 1.0; }\n");
   std::string message = ErrorText({.path = path, .language = SourceLanguage::kHlsl, .label = "entry"});
   EXPECT_NE(message.find("compiling " + path.string() + " (HLSL, entry point main) for variant entry"),
             std::string::npos)

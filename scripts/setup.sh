@@ -6,7 +6,8 @@
 set -euo pipefail
 packages=(
   # build: cmake's Makefile generator needs make, which cmake only recommends; glslang's CMake
-  # config imports /usr/bin/glslangValidator from glslang-tools.
+  # config imports /usr/bin/glslangValidator from glslang-tools; spirv-tools holds the headers and
+  # static libraries of SPIRV-Tools' optimizer and of the validator users' .spv modules go through.
   cmake make g++ pkg-config git
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers
   libshaderc-dev glslang-dev glslang-tools spirv-tools libfmt-dev

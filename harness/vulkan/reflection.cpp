@@ -8,16 +8,16 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
-#include <fstream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <shaderc/shaderc.hpp>
-#include <sstream>
 #include <string_view>
 #include <utility>
 
 #include "harness/base/error.hpp"
 #include "harness/vulkan/interface.hpp"
+#include "harness/vulkan/shaderc_options.hpp"
 
 namespace csbench {
 namespace {
@@ -25,57 +25,11 @@ namespace {
 // ---- GLSL text -> preprocessed text (shaderc, so that #include and defines behave as they do when
 // the kernel is compiled) -------------------------------------------------------------------------
 
-class Includer : public shaderc::CompileOptions::IncluderInterface {
-  struct Result {
-    shaderc_include_result result;
-    std::string name;
-    std::string content;
-  };
-
- public:
-  explicit Includer(std::vector<std::string> include_dirs) : include_dirs_(std::move(include_dirs)) {}
-
-  shaderc_include_result* GetInclude(const char* requested, shaderc_include_type type, const char* requesting,
-                                     size_t) override {
-    namespace fs = std::filesystem;
-    std::vector<fs::path> candidates;
-    if (type == shaderc_include_type_relative) candidates.push_back(fs::path(requesting).parent_path() / requested);
-    for (const auto& dir : include_dirs_) candidates.push_back(fs::path(dir) / requested);
-    auto* r = new Result;
-    for (const auto& path : candidates) {
-      std::ifstream in(path, std::ios::binary);
-      if (!in.good()) continue;
-      std::ostringstream text;
-      text << in.rdbuf();
-      r->name = path.string();
-      r->content = text.str();
-      break;
-    }
-    if (r->name.empty()) {
-      // An empty name with content is how shaderc is told that the include failed, and why. A
-      // quoted name not found beside its includer comes back here as a <...> one.
-      std::string dirs;
-      for (const auto& dir : include_dirs_) dirs += fmt::format("{}{}", dirs.empty() ? "" : ", ", dir);
-      r->content = fmt::format("cannot find {} {}in the include folders ({})", requested,
-                               type == shaderc_include_type_relative ? "beside the including file or " : "",
-                               dirs.empty() ? "none given" : dirs);
-    }
-    r->result = {r->name.data(), r->name.size(), r->content.data(), r->content.size(), r};
-    return &r->result;
-  }
-  void ReleaseInclude(shaderc_include_result* data) override { delete static_cast<Result*>(data->user_data); }
-
- private:
-  std::vector<std::string> include_dirs_;
-};
-
 std::string Preprocess(const std::string& glsl, const std::string& file_name, const std::vector<Define>& defines,
-                       const std::vector<std::string>& include_dirs) {
+                       const std::vector<std::string>& include_dirs, VulkanTarget target) {
   shaderc::Compiler compiler;
   shaderc::CompileOptions options;
-  options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
-  options.SetIncluder(std::make_unique<Includer>(include_dirs));
-  for (const auto& d : defines) options.AddMacroDefinition(d.name, d.value);
+  SetShadercBase(options, target, defines, include_dirs);
   auto result = compiler.PreprocessGlsl(glsl, shaderc_compute_shader, file_name.c_str(), options);
   if (result.GetCompilationStatus() != shaderc_compilation_status_success) {
     throw Error(fmt::format("preprocessing {} with defines {} failed:\n{}", file_name, DefinesText(defines),
@@ -126,7 +80,7 @@ struct ReflectedBlock {
 // Parses and links the preprocessed text, builds its reflection, and translates the same program to
 // (unoptimized, so that inactive blocks stay) SPIR-V.
 std::vector<ReflectedBlock> ReflectWithGlslang(const std::string& text, const std::string& file_name,
-                                               std::vector<uint32_t>& spirv) {
+                                               VulkanTarget target, std::vector<uint32_t>& spirv) {
   InitializeGlslang();
   const auto messages = static_cast<EShMessages>(EShMsgSpvRules | EShMsgVulkanRules);
   glslang::TShader shader(EShLangCompute);
@@ -135,8 +89,22 @@ std::vector<ReflectedBlock> ReflectWithGlslang(const std::string& text, const st
   const char* names[] = {file_name.c_str()};
   shader.setStringsWithLengthsAndNames(strings, lengths, names, 1);
   shader.setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientVulkan, 100);
-  shader.setEnvClient(glslang::EShClientVulkan, glslang::EShTargetVulkan_1_1);
-  shader.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_3);
+  // The same pairs of Vulkan and SPIR-V versions as SetShadercBase sets, so that a shader that
+  // compiles for its target parses here too (a dynamic subgroupBroadcast id needs SPIR-V 1.5).
+  switch (target) {
+    case VulkanTarget::k1_1:
+      shader.setEnvClient(glslang::EShClientVulkan, glslang::EShTargetVulkan_1_1);
+      shader.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_3);
+      break;
+    case VulkanTarget::k1_2:
+      shader.setEnvClient(glslang::EShClientVulkan, glslang::EShTargetVulkan_1_2);
+      shader.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_5);
+      break;
+    case VulkanTarget::k1_3:
+      shader.setEnvClient(glslang::EShClientVulkan, glslang::EShTargetVulkan_1_3);
+      shader.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_6);
+      break;
+  }
   if (!shader.parse(GetDefaultResources(), 450, false, messages)) {
     throw Error(fmt::format("parsing {} failed:\n{}", file_name, shader.getInfoLog()));
   }
@@ -217,10 +185,10 @@ std::vector<ShaderBuffer> SpirvStorageBuffers(const std::vector<uint32_t>& spirv
 
 std::vector<ShaderBuffer> ReflectStorageBuffers(const std::string& glsl, const std::string& file_name,
                                                 const std::vector<Define>& defines,
-                                                const std::vector<std::string>& include_dirs) {
-  const std::string text = Preprocess(glsl, file_name, defines, include_dirs);
+                                                const std::vector<std::string>& include_dirs, VulkanTarget target) {
+  const std::string text = Preprocess(glsl, file_name, defines, include_dirs, target);
   std::vector<uint32_t> spirv;
-  const std::vector<ReflectedBlock> reflected = ReflectWithGlslang(text, file_name, spirv);
+  const std::vector<ReflectedBlock> reflected = ReflectWithGlslang(text, file_name, target, spirv);
   std::vector<ShaderBuffer> buffers = SpirvStorageBuffers(spirv);
 
   // GLSL block names are unique in a shader, so they pair glslang's blocks with the SPIR-V's.

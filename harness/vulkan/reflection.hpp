@@ -33,11 +33,13 @@ struct ShaderBuffer {
 // reflection sees them plus what only the SPIR-V says (descriptor set, access, inactive blocks).
 // `defines` are set as by CompileKernel. `file_name` names the shader in messages; `#include "x"`
 // is looked up beside the file that includes it, then in `include_dirs` in order, and
-// `#include <x>` in `include_dirs` only. The target is Vulkan 1.1, as for CompileKernel.
+// `#include <x>` in `include_dirs` only. `target` sets the Vulkan and SPIR-V versions as for
+// CompileShader (CompileKernel's is 1.1).
 // Throws Error with the compiler's log (file and line) when the shader does not preprocess, parse
 // or link.
 std::vector<ShaderBuffer> ReflectStorageBuffers(const std::string& glsl, const std::string& file_name,
                                                 const std::vector<Define>& defines = {},
-                                                const std::vector<std::string>& include_dirs = {});
+                                                const std::vector<std::string>& include_dirs = {},
+                                                VulkanTarget target = VulkanTarget::k1_1);
 
 }  // namespace csbench

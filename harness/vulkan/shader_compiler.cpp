@@ -1,31 +1,41 @@
 #include "harness/vulkan/shader_compiler.hpp"
 
 #include <fmt/format.h>
-#include <shaderc/shaderc.hpp>
+#include <fmt/ranges.h>
+#include <vulkan/vulkan_core.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <shaderc/shaderc.hpp>
+#include <spirv-tools/libspirv.hpp>
 #include <sstream>
 
 #include "harness/base/error.hpp"
+#include "harness/vulkan/shaderc_options.hpp"
 
 namespace csbench {
 namespace {
 
-std::string ReadFile(const std::filesystem::path& path) {
+constexpr uint32_t kSpirvMagic = 0x07230203;
+constexpr size_t kSpirvHeaderWords = 5;
+constexpr uint32_t kOpEntryPoint = 15;  // execution model, function, name, interface...
+constexpr uint32_t kExecutionModelGLCompute = 5;
+
+std::string ReadFile(const std::filesystem::path& path, std::string_view what) {
   std::ifstream in(path, std::ios::binary);
-  Require(in.good(), fmt::format("cannot read kernel source {}", path.string()));
+  Require(in.good(), fmt::format("cannot read {} {}", what, path.string()));
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
 }
 
-// Resolves `#include "x"` against the kernels folder, so kernels can share helper files.
-class KernelIncluder : public shaderc::CompileOptions::IncluderInterface {
+// Resolves `#include` for shaderc: see SetShadercBase.
+class Includer : public shaderc::CompileOptions::IncluderInterface {
   struct Result {
     shaderc_include_result result;
     std::string name;
@@ -33,33 +43,167 @@ class KernelIncluder : public shaderc::CompileOptions::IncluderInterface {
   };
 
  public:
+  explicit Includer(std::vector<std::string> include_dirs) : include_dirs_(std::move(include_dirs)) {}
+
   shaderc_include_result* GetInclude(const char* requested, shaderc_include_type type, const char* requesting,
                                      size_t) override {
+    namespace fs = std::filesystem;
+    std::vector<fs::path> candidates;
+    if (type == shaderc_include_type_relative) candidates.push_back(fs::path(requesting).parent_path() / requested);
+    for (const auto& dir : include_dirs_) candidates.push_back(fs::path(dir) / requested);
     auto* r = new Result;
-    // `#include "x"` looks beside the including file first (a user's shader beside its
-    // manifest), then in the kernels folder; `#include <x>` in the kernels folder only.
-    std::filesystem::path path = std::filesystem::path(KernelDirectory()) / requested;
-    if (type == shaderc_include_type_relative) {
+    for (const auto& path : candidates) {
+      // A folder of the requested name opens as a stream on Linux but reads as nothing.
       std::error_code error;
-      std::filesystem::path beside = std::filesystem::path(requesting).parent_path() / requested;
-      if (std::filesystem::is_regular_file(beside, error)) path = beside;
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (in.good()) {
+      if (!fs::is_regular_file(path, error)) continue;
+      std::ifstream in(path, std::ios::binary);
+      if (!in.good()) continue;
       std::ostringstream text;
       text << in.rdbuf();
       r->name = path.string();
       r->content = text.str();
-    } else {
-      r->content = fmt::format("cannot open {}", path.string());  // shaderc reports it as the error
+      break;
+    }
+    if (r->name.empty()) {
+      // An empty name with content is how shaderc is told that the include failed, and why. A
+      // quoted name not found beside its includer comes back here as a <...> one.
+      std::string dirs;
+      for (const auto& dir : include_dirs_) dirs += fmt::format("{}{}", dirs.empty() ? "" : ", ", dir);
+      r->content = fmt::format("cannot find {} {}in the include folders ({})", requested,
+                               type == shaderc_include_type_relative ? "beside the including file or " : "",
+                               dirs.empty() ? "none given" : dirs);
     }
     r->result = {r->name.data(), r->name.size(), r->content.data(), r->content.size(), r};
     return &r->result;
   }
   void ReleaseInclude(shaderc_include_result* data) override { delete static_cast<Result*>(data->user_data); }
+
+ private:
+  std::vector<std::string> include_dirs_;
 };
 
+spv_target_env ValidatorEnvOf(VulkanTarget target) {
+  switch (target) {
+    case VulkanTarget::k1_1:
+      return SPV_ENV_VULKAN_1_1;
+    case VulkanTarget::k1_2:
+      return SPV_ENV_VULKAN_1_2;
+    case VulkanTarget::k1_3:
+      return SPV_ENV_VULKAN_1_3;
+  }
+  return SPV_ENV_VULKAN_1_1;
+}
+
+std::string SpirvString(const uint32_t* words, size_t count) {
+  // A literal string packs its UTF-8 bytes four to a word, lowest byte first, up to a 0 byte.
+  std::string text;
+  for (size_t i = 0; i < count; ++i) {
+    for (int shift = 0; shift < 32; shift += 8) {
+      const char c = static_cast<char>((words[i] >> shift) & 0xFF);
+      if (c == '\0') return text;
+      text += c;
+    }
+  }
+  return text;
+}
+
+// Where a SPIR-V module's failure messages start: what was read, for which variant.
+std::string SpirvContext(const ShaderSource& source, const std::filesystem::path& path) {
+  return fmt::format("SPIR-V module {} for variant {}", path.string(), source.label);
+}
+
+std::vector<uint32_t> ReadSpirv(const ShaderSource& source, const std::filesystem::path& path) {
+  const std::string bytes = ReadFile(path, "SPIR-V module");
+  const std::string context = SpirvContext(source, path);
+  Require(!bytes.empty(), fmt::format("{} is empty", context));
+  Require(bytes.size() % 4 == 0,
+          fmt::format("{} is {} bytes, not a whole number of 32-bit words", context, bytes.size()));
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::copy(bytes.begin(), bytes.end(), reinterpret_cast<char*>(words.data()));
+  // Vulkan takes the module's words as they are: a module written in the other byte order would
+  // need swapping, which no tool that writes .spv for Vulkan asks for.
+  Require(words[0] == kSpirvMagic,
+          fmt::format("{} does not start with the SPIR-V magic number 0x{:08x} (it starts with 0x{:08x})", context,
+                      kSpirvMagic, words[0]));
+  Require(words.size() >= kSpirvHeaderWords, fmt::format("{} is truncated: {} words, fewer than the {}-word header",
+                                                         context, words.size(), kSpirvHeaderWords));
+
+  spvtools::SpirvTools tools(ValidatorEnvOf(source.target));
+  std::string log;
+  // The position's index counts instructions for some messages and words for others, so only the
+  // message is kept; the validator names the failing instruction in it where it can.
+  tools.SetMessageConsumer([&log](spv_message_level_t, const char*, const spv_position_t&, const char* message) {
+    log += fmt::format("{}\n", message);
+  });
+  if (!tools.Validate(words)) {
+    throw Error(
+        fmt::format("{} is not valid SPIR-V for Vulkan {}:\n{}", context, VulkanTargetName(source.target), log));
+  }
+
+  // The pipeline names its entry point; a module without it would fail only at pipeline creation,
+  // with no word of which names the module has.
+  std::vector<std::string> entries;
+  for (size_t at = kSpirvHeaderWords; at < words.size();) {
+    const uint32_t* w = &words[at];
+    const uint32_t count = w[0] >> 16;
+    if (count == 0 || at + count > words.size()) break;  // the validator has refused such a module
+    at += count;
+    if ((w[0] & 0xFFFF) != kOpEntryPoint || count < 4 || w[1] != kExecutionModelGLCompute) continue;
+    entries.push_back(SpirvString(w + 3, count - 3));
+    if (entries.back() == source.entry) return words;
+  }
+  throw Error(fmt::format("{} has no GLCompute entry point named {} (it has: {})", context, source.entry,
+                          entries.empty() ? "none" : fmt::format("{}", fmt::join(entries, ", "))));
+}
+
+std::vector<uint32_t> CompileText(const ShaderSource& source, const std::filesystem::path& path) {
+  const std::string text = ReadFile(path, fmt::format("{} source", LanguageName(source.language)));
+  shaderc::CompileOptions options;
+  SetShadercBase(options, source.target, source.defines, source.include_dirs);
+  if (source.optimize) options.SetOptimizationLevel(shaderc_optimization_level_performance);
+  if (source.language == SourceLanguage::kHlsl) {
+    options.SetSourceLanguage(shaderc_source_language_hlsl);
+    // Registers map to bindings by their number alone (every class's base is 0), and a resource
+    // without a register or [[vk::binding]] is given a free binding rather than colliding at 0.
+    options.SetHlslIoMapping(true);
+    options.SetAutoBindUniforms(true);
+  }
+  shaderc::Compiler compiler;
+  auto result =
+      compiler.CompileGlslToSpv(text, shaderc_compute_shader, path.string().c_str(), source.entry.c_str(), options);
+  if (result.GetCompilationStatus() != shaderc_compilation_status_success) {
+    // glslang's "Entry point not found" does not say which name it looked for.
+    const std::string entry =
+        source.language == SourceLanguage::kHlsl ? fmt::format(" (HLSL, entry point {})", source.entry) : "";
+    throw Error(fmt::format("compiling {}{} for variant {} with defines {} failed:\n{}", path.string(), entry,
+                            source.label, DefinesText(source.defines), result.GetErrorMessage()));
+  }
+  return std::vector<uint32_t>(result.cbegin(), result.cend());
+}
+
 }  // namespace
+
+void SetShadercBase(shaderc::CompileOptions& options, VulkanTarget target, const std::vector<Define>& defines,
+                    std::vector<std::string> include_dirs) {
+  // shaderc's default SPIR-V version for each Vulkan environment is the one set here; it is set
+  // all the same, so that the pairing is ours and not a library default that might move.
+  switch (target) {
+    case VulkanTarget::k1_1:
+      options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
+      options.SetTargetSpirv(shaderc_spirv_version_1_3);
+      break;
+    case VulkanTarget::k1_2:
+      options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_2);
+      options.SetTargetSpirv(shaderc_spirv_version_1_5);
+      break;
+    case VulkanTarget::k1_3:
+      options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_3);
+      options.SetTargetSpirv(shaderc_spirv_version_1_6);
+      break;
+  }
+  options.SetIncluder(std::make_unique<Includer>(std::move(include_dirs)));
+  for (const auto& d : defines) options.AddMacroDefinition(d.name, d.value);
+}
 
 std::string KernelDirectory() {
   if (const char* dir = std::getenv("CSBENCH_KERNEL_DIR"); dir != nullptr && *dir != '\0') return dir;
@@ -77,6 +221,58 @@ std::string KernelDirectory() {
   return CSBENCH_KERNEL_DIR;
 }
 
+SourceLanguage LanguageOf(const std::filesystem::path& path) {
+  std::string extension = path.extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (extension == ".spv") return SourceLanguage::kSpirv;
+  if (extension == ".hlsl") return SourceLanguage::kHlsl;
+  return SourceLanguage::kGlsl;
+}
+
+std::string_view LanguageName(SourceLanguage language) {
+  switch (language) {
+    case SourceLanguage::kGlsl:
+      return "GLSL";
+    case SourceLanguage::kHlsl:
+      return "HLSL";
+    case SourceLanguage::kSpirv:
+      return "SPIR-V";
+  }
+  return "?";
+}
+
+std::optional<VulkanTarget> ParseVulkanTarget(std::string_view text) {
+  for (VulkanTarget target : {VulkanTarget::k1_1, VulkanTarget::k1_2, VulkanTarget::k1_3}) {
+    if (text == VulkanTargetName(target)) return target;
+  }
+  return std::nullopt;
+}
+
+std::string_view VulkanTargetName(VulkanTarget target) {
+  switch (target) {
+    case VulkanTarget::k1_1:
+      return "1.1";
+    case VulkanTarget::k1_2:
+      return "1.2";
+    case VulkanTarget::k1_3:
+      return "1.3";
+  }
+  return "?";
+}
+
+uint32_t ApiVersionOf(VulkanTarget target) {
+  switch (target) {
+    case VulkanTarget::k1_1:
+      return VK_API_VERSION_1_1;
+    case VulkanTarget::k1_2:
+      return VK_API_VERSION_1_2;
+    case VulkanTarget::k1_3:
+      return VK_API_VERSION_1_3;
+  }
+  return VK_API_VERSION_1_1;
+}
+
 std::vector<Define> ParseDefines(std::string_view text) {
   std::vector<Define> defines;
   size_t start = 0;
@@ -86,7 +282,8 @@ std::vector<Define> ParseDefines(std::string_view text) {
     std::string_view item = text.substr(start, end - start);
     if (!item.empty()) {
       size_t eq = item.find('=');
-      defines.push_back({std::string(item.substr(0, eq)), eq == std::string_view::npos ? "1" : std::string(item.substr(eq + 1))});
+      defines.push_back(
+          {std::string(item.substr(0, eq)), eq == std::string_view::npos ? "1" : std::string(item.substr(eq + 1))});
     }
     start = end + 1;
   }
@@ -107,11 +304,52 @@ std::string DefinesText(const std::vector<Define>& defines) {
   return text.empty() ? "(none)" : text;
 }
 
-const std::vector<uint32_t>& CompileKernel(const std::string& source, const std::vector<Define>& defines,
-                                           const std::string& label) {
+const std::vector<uint32_t>& CompileShader(const ShaderSource& source) {
+  // A path relative to the kernels folder resolves there; an absolute one (a user's shader beside
+  // its manifest) replaces the folder.
+  const std::filesystem::path path = std::filesystem::path(KernelDirectory()) / source.path;
+  // Every field the SPIR-V depends on, each closed by a 0 byte so that no two sources share a key.
+  std::string key;
+  auto add = [&key](std::string_view field) {
+    key += field;
+    key += '\0';
+  };
+  add(path.string());
+  add(LanguageName(source.language));
+  add(source.entry);
+  add(VulkanTargetName(source.target));
+  add(source.optimize ? "optimized" : "not optimized");
+  add(std::to_string(source.defines.size()));  // where the defines end and the include folders begin
+  for (const auto& d : source.defines) {
+    add(d.name);
+    add(d.value);
+  }
+  for (const auto& dir : source.include_dirs) add(dir);
+
   static std::mutex mutex;
   static std::map<std::string, std::vector<uint32_t>> cache;
   std::lock_guard lock(mutex);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+
+  std::vector<uint32_t> spirv;
+  if (source.language == SourceLanguage::kSpirv) {
+    Require(source.defines.empty(), fmt::format("{} is already compiled: it takes no defines (given {})",
+                                                SpirvContext(source, path), DefinesText(source.defines)));
+    spirv = ReadSpirv(source, path);
+  } else {
+    // shaderc would quietly name a GLSL module's entry point main whatever it is asked for, and the
+    // pipeline would then look for a name the module does not have.
+    Require(source.language != SourceLanguage::kGlsl || source.entry == "main",
+            fmt::format("compiling {} for variant {}: a GLSL shader's entry point is main, not {} (an entry "
+                        "point of another name is for HLSL and SPIR-V)",
+                        path.string(), source.label, source.entry));
+    spirv = CompileText(source, path);
+  }
+  return cache.emplace(std::move(key), std::move(spirv)).first->second;
+}
+
+const std::vector<uint32_t>& CompileKernel(const std::string& source, const std::vector<Define>& defines,
+                                           const std::string& label) {
   std::vector<Define> all = defines;
   // CSBENCH_EXTRA_DEFINES_VARIANT narrows the extra defines to the kernels of one variant (its
   // label), so that a planted slowdown touches one kernel and nothing else.
@@ -119,24 +357,14 @@ const std::vector<uint32_t>& CompileKernel(const std::string& source, const std:
   if (only == nullptr || *only == '\0' || label == only) {
     for (const Define& extra : ExtraDefines()) all.push_back(extra);
   }
-  std::string key = source + '\n' + DefinesText(all);
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
-
-  std::filesystem::path path = std::filesystem::path(KernelDirectory()) / source;
-  std::string text = ReadFile(path);
-  shaderc::Compiler compiler;
-  shaderc::CompileOptions options;
   // Vulkan 1.1 is the floor: subgroup operations need SPIR-V 1.3.
-  options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
-  options.SetOptimizationLevel(shaderc_optimization_level_performance);
-  options.SetIncluder(std::make_unique<KernelIncluder>());
-  for (const auto& d : all) options.AddMacroDefinition(d.name, d.value);
-  auto result = compiler.CompileGlslToSpv(text, shaderc_compute_shader, path.string().c_str(), options);
-  if (result.GetCompilationStatus() != shaderc_compilation_status_success) {
-    throw Error(fmt::format("compiling {} for variant {} with defines {} failed:\n{}", path.string(), label,
-                            DefinesText(all), result.GetErrorMessage()));
-  }
-  return cache.emplace(key, std::vector<uint32_t>(result.cbegin(), result.cend())).first->second;
+  return CompileShader({.path = source,
+                        .language = SourceLanguage::kGlsl,
+                        .defines = std::move(all),
+                        .include_dirs = {KernelDirectory()},
+                        .target = VulkanTarget::k1_1,
+                        .optimize = true,
+                        .label = label});
 }
 
 }  // namespace csbench

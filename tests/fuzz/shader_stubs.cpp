@@ -16,7 +16,7 @@ const std::vector<uint32_t>& CompileKernel(const std::string&, const std::vector
 }
 
 std::vector<ShaderBuffer> ReflectStorageBuffers(const std::string&, const std::string&, const std::vector<Define>&,
-                                                const std::vector<std::string>&) {
+                                                const std::vector<std::string>&, VulkanTarget) {
   std::abort();
 }
 

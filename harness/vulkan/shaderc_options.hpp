@@ -1,0 +1,21 @@
+// The shaderc options that compiling a shader (shader_compiler.cpp) and preprocessing it for
+// reflection (reflection.cpp) share, so that both see the same includes, macros and target.
+// Inside the vulkan layer only: it exposes shaderc, which the public headers keep out.
+#pragma once
+
+#include <shaderc/shaderc.hpp>
+#include <string>
+#include <vector>
+
+#include "harness/vulkan/shader_compiler.hpp"
+
+namespace csbench {
+
+// Sets the Vulkan environment and SPIR-V version of `target`, the macros, and an includer that
+// resolves `#include "x"` beside the including file, then in `include_dirs` in order, and
+// `#include <x>` in `include_dirs` only; a missing file is a compile error naming the folders
+// searched.
+void SetShadercBase(shaderc::CompileOptions& options, VulkanTarget target, const std::vector<Define>& defines,
+                    std::vector<std::string> include_dirs);
+
+}  // namespace csbench

@@ -143,7 +143,7 @@ Comparison Unwritten(const ManifestBuffer& b, const Words& got) {
 // as the built-in families' Compare), integers exactly; an element still poisoned, or not a
 // finite float, fails wherever it is.
 Comparison CompareWords(const ManifestBuffer& b, const Words& got, const std::vector<double>& want, double tolerance,
-                        const std::string& against) {
+                        double abs_tolerance, const std::string& against) {
   Comparison c;
   auto at = [&](size_t i) { return IndexText(b, i); };
   for (size_t i = 0; i < got.size(); ++i) {
@@ -152,6 +152,8 @@ Comparison CompareWords(const ManifestBuffer& b, const Words& got, const std::ve
     if (b.type.scalar == Scalar::kFloat) {
       error = std::isfinite(g) ? std::abs(g - want[i]) / std::max(std::abs(want[i]), 1e-6)
                                : std::numeric_limits<double>::infinity();
+      // Within the absolute bound: as good as exact.
+      if (std::isfinite(g) && std::abs(g - want[i]) <= abs_tolerance) error = 0;
       if (std::isnan(want[i]) && std::isnan(g)) error = 0;
     } else {
       error = g == want[i] ? 0 : std::numeric_limits<double>::infinity();
@@ -213,12 +215,23 @@ class GpuCase : public Case {
                                "maxPerStageDescriptorStorageBuffers ({})",
                                buffers, info.max_dynamic_storage_buffers, info.max_storage_buffers_per_stage));
     for (size_t i = 0; i < m.buffers.size(); ++i) RequireStorage(*context_, values_.counts[i] * m.buffers[i].type.Bytes());
-    kernel_ = std::make_unique<Kernel>(*context_, KernelSpec{.label = v.name,
-                                                             .source = v.source.string(),
-                                                             .defines = v.defines,
-                                                             .local_size = {point.workgroup.x, point.workgroup.y, 1},
-                                                             .bindings = buffers,
-                                                             .push_bytes = push_bytes});
+    RequireSupport(info.api_version >= ApiVersionOf(v.target),
+                   fmt::format("variant {} is compiled for Vulkan {}, and the device has {}", v.name,
+                               VulkanTargetName(v.target), info.ApiVersionString()));
+    KernelSpec spec{.label = v.name,
+                    .source = v.source.string(),
+                    .defines = v.defines,
+                    .local_size = {point.workgroup.x, point.workgroup.y, v.local_size_z},
+                    .local_size_ids = v.local_size_ids,
+                    .bindings = buffers,
+                    .push_bytes = push_bytes,
+                    .spirv = &CompileShader(SourceOf(v, point.workgroup, true)),
+                    .entry = v.entry};
+    for (size_t i = 0; i < v.constants.size(); ++i) {
+      spec.specialization.push_back({.id = v.constants[i].id, .size = v.constants[i].bytes, .bits = values_.constants[i]});
+    }
+    for (const ManifestBuffer& b : m.buffers) spec.slots.push_back({.set = b.set, .binding = b.binding});
+    kernel_ = std::make_unique<Kernel>(*context_, spec);
     for (const PushValue& p : values_.push) push_.push_back(p.bits);
     inputs_ = SharedInputs();
     std::vector<BufferRange> ranges;
@@ -327,7 +340,7 @@ class GpuCase : public Case {
       if (!c.passed) return c;
       if (auto expression = variant_->check.find(b.name); expression != variant_->check.end()) {
         c = CompareWords(b, got[i], Expected(b, got[i].size(), expression->second), variant_->tolerance,
-                         fmt::format("[check] {} = \"{}\"", b.name, expression->second));
+                         variant_->abs_tolerance, fmt::format("[check] {} = \"{}\"", b.name, expression->second));
         if (!c.passed) return c;
       }
     }
@@ -351,7 +364,7 @@ class GpuCase : public Case {
                   .message = fmt::format("output '{}' has {} values, the reference variant's {}", b.name,
                                          got[i].size(), want[i].size())};
         }
-        Comparison c = CompareWords(b, got[i], Numbers(want[i], b), variant_->tolerance,
+        Comparison c = CompareWords(b, got[i], Numbers(want[i], b), variant_->tolerance, variant_->abs_tolerance,
                                     fmt::format("the reference variant {}", reference->name));
         if (!c.passed) return c;
       }

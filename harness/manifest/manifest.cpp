@@ -4,6 +4,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cmath>
 #include <cstring>
@@ -14,6 +15,7 @@
 
 #include "harness/base/provenance.hpp"
 #include "harness/manifest/expression.hpp"
+#include "harness/vulkan/interface.hpp"
 #include "harness/vulkan/reflection.hpp"
 
 namespace csbench {
@@ -245,10 +247,80 @@ std::vector<std::string> CheckVariables(const Manifest& manifest) {
   return names;
 }
 
+// `vulkan = "1.2"`: the Vulkan version a shader is compiled for.
+std::optional<std::string> ReadVulkan(const Reader& r, const toml::table& table, std::string_view where) {
+  auto text = r.String(table, where, "vulkan", false);
+  if (text && !ParseVulkanTarget(*text)) {
+    r.Fail(Reader::LineOf(*table.get("vulkan")), fmt::format("{}.vulkan", where),
+           fmt::format("{}: expected \"1.1\", \"1.2\" or \"1.3\"", Quoted(*text)));
+  }
+  return text;
+}
+
+// `include_dirs = ["include"]`: folders `#include` searches, relative to the manifest's.
+std::vector<std::string> ReadIncludeDirs(const Reader& r, const toml::table& table, std::string_view where) {
+  const toml::node* node = table.get("include_dirs");
+  if (node == nullptr) return {};
+  const std::string key = fmt::format("{}.include_dirs", where);
+  if (!node->is_array()) r.Fail(Reader::LineOf(*node), key, "expected a list of folders");
+  std::vector<std::string> dirs;
+  for (const toml::node& item : *node->as_array()) {
+    if (!item.is_string() || item.as_string()->get().empty() || item.as_string()->get().find('\0') != std::string::npos) {
+      r.Fail(Reader::LineOf(item), key, "expected a folder's path");
+    }
+    dirs.push_back((r.path().parent_path() / item.as_string()->get()).string());
+  }
+  return dirs;
+}
+
+// `workgroup_defines = ["WG_X", "WG_Y"]`: one to three macro names, x first.
+std::vector<std::string> ReadWorkgroupDefines(const Reader& r, const toml::table& table, std::string_view where) {
+  const toml::node* node = table.get("workgroup_defines");
+  if (node == nullptr) return {};
+  const std::string key = fmt::format("{}.workgroup_defines", where);
+  if (!node->is_array() || node->as_array()->empty() || node->as_array()->size() > 3) {
+    r.Fail(Reader::LineOf(*node), key, "expected one to three macro names, x first: [\"WG_X\", \"WG_Y\"]");
+  }
+  std::vector<std::string> names;
+  for (const toml::node& item : *node->as_array()) {
+    if (!item.is_string() || !IsVariableName(item.as_string()->get())) {
+      r.Fail(Reader::LineOf(item), key, "expected a macro name of letters, digits and '_' that starts with a letter");
+    }
+    if (std::find(names.begin(), names.end(), item.as_string()->get()) != names.end()) {
+      r.Fail(Reader::LineOf(item), key, fmt::format("{} is named twice", Quoted(item.as_string()->get())));
+    }
+    names.push_back(item.as_string()->get());
+  }
+  return names;
+}
+
+// A [specialization] table: constant_id (digits) or name = an expression, or true/false.
+std::map<std::string, std::string> ReadSpecialization(const Reader& r, const toml::node& node, std::string_view where) {
+  if (!node.is_table()) r.Fail(Reader::LineOf(node), where, "expected a table of constant_id or name = value");
+  std::map<std::string, std::string> values;
+  for (auto&& [key, value] : *node.as_table()) {
+    const std::string name(key.str());
+    const std::string full = fmt::format("{}.{}", where, Quoted(name));
+    const bool id = !name.empty() && name.size() <= 10 && name.find_first_not_of("0123456789") == std::string::npos;
+    if (!id && !IsVariableName(name)) {
+      r.Fail(Reader::LineOf(value), full, "expected a constant_id (digits) or a constant's name from the shader");
+    }
+    if (id && std::stoull(name) > 0xffffffffull) r.Fail(Reader::LineOf(value), full, "a constant_id fits 32 bits");
+    if (value.is_boolean()) {
+      values[name] = value.as_boolean()->get() ? "true" : "false";
+    } else {
+      // Checked over the variant's variables once its defines are read.
+      values[name] = *r.ExpressionText(&value, full);
+    }
+  }
+  return values;
+}
+
 void ReadFamily(const Reader& r, const toml::table& family, Manifest& m) {
   r.OnlyKeys(family, "[family]",
              {"name", "domains", "workgroups", "elements", "bytes", "test_domains", "read_only", "description",
-              "arithmetic", "arithmetic_unit", "arithmetic_lower_bound"});
+              "arithmetic", "arithmetic_unit", "arithmetic_lower_bound", "workgroup_defines", "vulkan",
+              "include_dirs"});
   m.name = *r.String(family, "[family]", "name", true);
   if (!IsNamePart(m.name)) {
     r.Fail(Reader::LineOf(*family.get("name")), "[family].name",
@@ -256,7 +328,8 @@ void ReadFamily(const Reader& r, const toml::table& family, Manifest& m) {
                        Quoted(m.name)));
   }
   m.domains = r.Extents(family, "[family]", "domains", "domain", true);
-  m.workgroups = r.Extents(family, "[family]", "workgroups", "workgroup", true);
+  // Optional for a shader whose local size is a literal: the loader takes it from the shader.
+  m.workgroups = r.Extents(family, "[family]", "workgroups", "workgroup", false);
   m.test_domains = r.Extents(family, "[family]", "test_domains", "domain", false);
   if (auto e = r.ExpressionText(family.get("elements"), "[family].elements")) m.elements = *e;
   auto bytes = r.ExpressionText(family.get("bytes"), "[family].bytes");
@@ -278,16 +351,19 @@ void ReadFamily(const Reader& r, const toml::table& family, Manifest& m) {
   }
   m.arithmetic_lower_bound = r.Bool(family, "[family]", "arithmetic_lower_bound");
   r.String(family, "[family]", "description", false);
+  m.workgroup_defines = ReadWorkgroupDefines(r, family, "[family]");
+  if (auto vulkan = ReadVulkan(r, family, "[family]")) m.vulkan = *vulkan;
+  m.include_dirs = ReadIncludeDirs(r, family, "[family]");
 }
 
 void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
   if (buffers.empty()) r.Fail(0, "[[buffer]]", "missing: the manifest declares no buffer");
   std::set<std::string> names;
-  std::set<uint32_t> bindings;
+  std::set<uint64_t> bindings;
   for (const toml::node& node : buffers) {
     const toml::table& t = *node.as_table();
     const uint32_t line = Reader::LineOf(t);
-    r.OnlyKeys(t, "[[buffer]]", {"name", "binding", "type", "count", "init", "output", "restore"});
+    r.OnlyKeys(t, "[[buffer]]", {"name", "binding", "set", "type", "count", "init", "output", "restore"});
     ManifestBuffer b;
     b.line = line;
     b.name = *r.String(t, "[[buffer]]", "name", true);
@@ -303,8 +379,14 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
     const int64_t value = binding->as_integer()->get();
     if (value < 0 || value > 1023) r.Fail(line, where + ".binding", fmt::format("{}: expected 0 to 1023", value));
     b.binding = static_cast<uint32_t>(value);
-    if (!bindings.insert(b.binding).second) {
-      r.Fail(line, where + ".binding", fmt::format("binding {} is given to two buffers", b.binding));
+    if (const toml::node* set = t.get("set")) {
+      if (!set->is_integer() || set->as_integer()->get() < 0 || set->as_integer()->get() > 31) {
+        r.Fail(Reader::LineOf(*set), where + ".set", "expected a descriptor set from 0 to 31");
+      }
+      b.set = static_cast<uint32_t>(set->as_integer()->get());
+    }
+    if (!bindings.insert(uint64_t{b.set} << 32 | b.binding).second) {
+      r.Fail(line, where + ".binding", fmt::format("set {} binding {} is given to two buffers", b.set, b.binding));
     }
     const std::string type = *r.String(t, where, "type", true);
     const ElementType* element = FindElementType(type);
@@ -349,17 +431,25 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
     }
     m.buffers.push_back(b);
   }
-  std::sort(m.buffers.begin(), m.buffers.end(), [](const auto& a, const auto& b) { return a.binding < b.binding; });
-  for (uint32_t i = 0; i < m.buffers.size(); ++i) {
-    if (m.buffers[i].binding != i) {
-      r.Fail(m.buffers[i].line, "[[buffer]].binding",
-             fmt::format("bindings must be 0 to {} (one per buffer), and binding {} has no buffer", m.buffers.size() - 1,
-                         i));
-    }
-  }
+  // The order the pipeline's descriptors and dynamic offsets take. Bindings need not be 0..N-1:
+  // they must be the shader's, which the loader checks against its reflection.
+  std::sort(m.buffers.begin(), m.buffers.end(),
+            [](const auto& a, const auto& b) { return std::pair(a.set, a.binding) < std::pair(b.set, b.binding); });
   if (std::none_of(m.buffers.begin(), m.buffers.end(), [](const auto& b) { return b.output; })) {
     r.Fail(0, "[[buffer]].output", "no buffer is an output: a benchmark must have an output to check");
   }
+}
+
+// `groups = ["x", "y", "z"]`: three expressions, the workgroups of a dispatch.
+std::array<std::string, 3> ReadGroups(const Reader& r, const toml::table& table, const std::string& key) {
+  const toml::node* groups = table.get("groups");
+  if (groups == nullptr || !groups->is_array() || groups->as_array()->size() != 3) {
+    r.Fail(groups ? Reader::LineOf(*groups) : Reader::LineOf(table), key,
+           "expected three expressions: the workgroups in x, y and z");
+  }
+  std::array<std::string, 3> texts;
+  for (size_t i = 0; i < 3; ++i) texts[i] = *r.ExpressionText(groups->as_array()->get(i), key);
+  return texts;
 }
 
 void ReadPushAndDispatch(const Reader& r, const toml::table& root, Manifest& m) {
@@ -374,12 +464,7 @@ void ReadPushAndDispatch(const Reader& r, const toml::table& root, Manifest& m) 
   }
   const toml::table& dispatch = r.Table(root, "dispatch", true);
   r.OnlyKeys(dispatch, "[dispatch]", {"groups"});
-  const toml::node* groups = dispatch.get("groups");
-  if (groups == nullptr || !groups->is_array() || groups->as_array()->size() != 3) {
-    r.Fail(groups ? Reader::LineOf(*groups) : Reader::LineOf(dispatch), "[dispatch].groups",
-           "expected three expressions: the workgroups in x, y and z");
-  }
-  for (size_t i = 0; i < 3; ++i) m.groups[i] = *r.ExpressionText(groups->as_array()->get(i), "[dispatch].groups");
+  m.groups = ReadGroups(r, dispatch, "[dispatch].groups");
 }
 
 std::map<std::string, std::string> ReadCheck(const Reader& r, const toml::node& node, std::string_view where,
@@ -404,18 +489,26 @@ void ReadDefines(const Reader& r, const toml::node& node, const std::string& whe
   for (auto&& [key, value] : *node.as_table()) {
     const std::string name(key.str());
     const std::string full = fmt::format("{}.{}", where, name);
-    if (!IsVariableName(name) || kReservedNames.contains(name)) {
-      r.Fail(Reader::LineOf(value), full,
-             "expected a macro name of letters, digits and '_' that is not W, H, WG_X, WG_Y or i");
+    if (!IsVariableName(name)) {
+      r.Fail(Reader::LineOf(value), full, "expected a macro name of letters, digits and '_' that starts with a letter");
     }
+    // A macro named as a size variable (a shader that takes its workgroup as WG_X) is not a
+    // variable of its own: its value must be that variable's at every point.
+    auto numeric = [&](double x) {
+      if (kReservedNames.contains(name)) {
+        if (name != "i") v.pinned_defines[name] = x;
+      } else {
+        v.numeric_defines[name] = x;
+      }
+    };
     if (value.is_integer()) {
       v.defines.push_back({name, std::to_string(value.as_integer()->get())});
-      v.numeric_defines[name] = static_cast<double>(value.as_integer()->get());
+      numeric(static_cast<double>(value.as_integer()->get()));
     } else if (value.is_floating_point()) {
       const double x = value.as_floating_point()->get();
       if (!std::isfinite(x)) r.Fail(Reader::LineOf(value), full, "expected a finite number");
       v.defines.push_back({name, FloatText(x)});
-      v.numeric_defines[name] = x;
+      numeric(x);
     } else if (value.is_boolean()) {
       v.defines.push_back({name, value.as_boolean()->get() ? "true" : "false"});
     } else if (value.is_string()) {
@@ -438,7 +531,8 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
     v.line = Reader::LineOf(t);
     r.OnlyKeys(t, "[[variant]]",
                {"name", "source", "defines", "reference", "tolerance", "workgroups", "check", "elements", "bytes",
-                "requires", "arithmetic"});
+                "requires", "arithmetic", "specialization", "workgroup_defines", "abs_tolerance", "vulkan",
+                "include_dirs", "entry", "groups"});
     v.name = *r.String(t, "[[variant]]", "name", true);
     const std::string where = fmt::format("[[variant]] {}", Quoted(v.name));
     if (!IsNamePart(v.name) || v.name == "plain_loop") {
@@ -451,7 +545,24 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
     const std::string source = *r.String(t, where, "source", true);
     if (source.empty() || source.find('\0') != std::string::npos) r.Fail(v.line, where + ".source", "expected a file name");
     v.source = r.path().parent_path() / source;
-    if (const toml::node* defines = t.get("defines")) ReadDefines(r, *defines, where + ".defines", v);
+    v.language = LanguageOf(v.source);
+    v.target = *ParseVulkanTarget(ReadVulkan(r, t, where).value_or(m.vulkan.empty() ? "1.1" : m.vulkan));
+    v.include_dirs = ReadIncludeDirs(r, t, where);
+    if (v.include_dirs.empty()) v.include_dirs = m.include_dirs;
+    if (auto entry = r.String(t, where, "entry", false)) {
+      if (!IsVariableName(*entry)) r.Fail(v.line, where + ".entry", "expected a function's name");
+      if (v.language == SourceLanguage::kGlsl && *entry != "main") {
+        r.Fail(v.line, where + ".entry", "a GLSL shader's entry point is main; entry names an HLSL function (or a .spv's "
+                                         "entry point)");
+      }
+      v.entry = *entry;
+    }
+    if (const toml::node* defines = t.get("defines")) {
+      if (v.language == SourceLanguage::kSpirv) {
+        r.Fail(Reader::LineOf(*defines), where + ".defines", "a .spv module is compiled already: it takes no defines");
+      }
+      ReadDefines(r, *defines, where + ".defines", v);
+    }
     v.reference = r.Bool(t, where, "reference");
     if (const toml::node* tolerance = t.get("tolerance")) {
       if (!tolerance->is_number()) r.Fail(Reader::LineOf(*tolerance), where + ".tolerance", "expected a number");
@@ -476,8 +587,33 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
         v.requires_features.push_back(f.as_string()->get());
       }
     }
+    if (const toml::node* tolerance = t.get("abs_tolerance")) {
+      if (!tolerance->is_number()) r.Fail(Reader::LineOf(*tolerance), where + ".abs_tolerance", "expected a number");
+      v.abs_tolerance = tolerance->is_integer() ? static_cast<double>(tolerance->as_integer()->get())
+                                                : tolerance->as_floating_point()->get();
+      if (!(v.abs_tolerance >= 0 && std::isfinite(v.abs_tolerance))) {
+        r.Fail(Reader::LineOf(*tolerance), where + ".abs_tolerance", "expected an absolute error from 0");
+      }
+    }
     v.workgroups = r.Extents(t, where, "workgroups", "workgroup", false);
     if (v.workgroups.empty()) v.workgroups = m.workgroups;
+    v.groups = m.groups;
+    if (t.get("groups") != nullptr) {
+      v.groups = ReadGroups(r, t, where + ".groups");
+      v.own_groups = true;
+    }
+    v.specialization = m.specialization;
+    if (const toml::node* constants = t.get("specialization")) {
+      for (auto& [key, text] : ReadSpecialization(r, *constants, where + ".specialization")) v.specialization[key] = text;
+    }
+    v.workgroup_defines = ReadWorkgroupDefines(r, t, where);
+    if (v.workgroup_defines.empty()) v.workgroup_defines = m.workgroup_defines;
+    for (const std::string& name : v.workgroup_defines) {
+      if (std::any_of(v.defines.begin(), v.defines.end(), [&](const Define& d) { return d.name == name; })) {
+        r.Fail(v.line, where + ".workgroup_defines",
+               fmt::format("{} is also in defines: the workgroup's macro takes the workgroup's size", Quoted(name)));
+      }
+    }
     v.check = m.check;
     if (const toml::node* check = t.get("check")) {
       for (auto& [buffer, text] : ReadCheck(r, *check, where + ".check", m)) v.check[buffer] = text;
@@ -523,10 +659,17 @@ class PointEvaluator {
     for (size_t i = 0; i < m.push.size(); ++i) {
       push_.push_back(Parse(m.push[i], fmt::format("[push].constants[{}]", i)));
     }
-    for (size_t i = 0; i < 3; ++i) groups_.push_back(Parse(m.groups[i], fmt::format("[dispatch].groups[{}]", i)));
+    for (size_t i = 0; i < 3; ++i) {
+      groups_.push_back(Parse(v.groups[i], v.own_groups ? fmt::format("[[variant]] '{}'.groups[{}]", v.name, i)
+                                                        : fmt::format("[dispatch].groups[{}]", i)));
+    }
     elements_.push_back(Parse(v.elements, "elements"));
     bytes_.push_back(Parse(v.bytes, "bytes"));
     if (!v.arithmetic.empty()) arithmetic_.push_back(Parse(v.arithmetic, "arithmetic"));
+    for (const ManifestVariant::Constant& c : v.constants) {
+      if (c.kind == 'b') continue;
+      constants_.emplace(c.id, Parse(c.text, fmt::format("specialization.{}", c.key)));
+    }
     // A check reads each input at the output's index: the inputs it names must be as long.
     for (const auto& [output, text] : v.check) {
       // A named copy: clang before 16 cannot capture a structured binding.
@@ -558,6 +701,16 @@ class PointEvaluator {
     };
     const Manifest& m = m_;
     PointValues p;
+    for (const auto& [name, value] : v_.pinned_defines) {
+      const double at = name == "W" ? domain.x : name == "H" ? domain.y : name == "WG_X" ? workgroup.x : workgroup.y;
+      if (value != at) {
+        throw ManifestError{fmt::format("{}: defines.{} = {} (variant {}), but {} is {} at {}: a macro named as a size "
+                                        "variable must have its value at every point (or take the workgroup by "
+                                        "workgroup_defines)",
+                                        m.path.string(), name, value, v_.name, name, at, point())};
+      }
+    }
+    for (const ManifestVariant::Constant& c : v_.constants) p.constants.push_back(ConstantBits(c, point));
     for (size_t i = 0; i < m.buffers.size(); ++i) {
       const ManifestBuffer& b = m.buffers[i];
       const double most = kMaxBufferBytes / b.type.Bytes();
@@ -591,7 +744,7 @@ class PointEvaluator {
     for (size_t i = 0; i < 3; ++i) {
       const double groups = Value(groups_[i], point);
       if (groups != std::floor(groups) || groups < 1 || groups > 4294967295.0) {
-        WholeNumber(m, groups, 4294967295.0, groups_[i].key, m.groups[i], point(),
+        WholeNumber(m, groups, 4294967295.0, groups_[i].key, v_.groups[i], point(),
                     "a whole number of workgroups from 1");
       }
       p.groups[i] = static_cast<uint64_t>(groups);
@@ -658,11 +811,83 @@ class PointEvaluator {
     }
   }
 
+  // A specialization constant's value at the point as its type's bits: a bool from true/false or
+  // 0/1, an integer whole and within its bits, a float finite in its precision's range.
+  template <typename Point>
+  uint64_t ConstantBits(const ManifestVariant::Constant& c, const Point& point) {
+    const std::string key = fmt::format("specialization.{} (variant {})", c.key, v_.name);
+    if (c.kind == 'b') {
+      if (c.text == "true") return 1;
+      if (c.text == "false") return 0;
+    }
+    const double value = c.kind == 'b' ? ValueOfText(c.text, key, point) : Value(constants_.at(c.id), point);
+    auto refuse = [&](std::string_view what) {
+      throw ManifestError{fmt::format("{}: {}: {} at {} gives {}: {}", m_.path.string(), key, Quoted(c.text),
+                                      point(), value, what)};
+    };
+    const uint32_t bits = c.bytes * 8;
+    switch (c.kind) {
+      case 'b':
+        if (value != 0 && value != 1) refuse("a bool constant takes true, false, 1 or 0");
+        return value == 1 ? 1 : 0;
+      case 'f':
+        if (!std::isfinite(value)) refuse("not a finite number");
+        if (bits == 64) return std::bit_cast<uint64_t>(value);
+        if (bits == 32) {
+          const auto f = static_cast<float>(value);
+          if (!std::isfinite(f)) refuse("beyond a 32-bit float");
+          return std::bit_cast<uint32_t>(f);
+        }
+        if (std::abs(value) > 65504) refuse("beyond a 16-bit float");
+        return FloatToHalf(static_cast<float>(value));
+      default: {
+        const bool is_signed = c.kind == 'i';
+        const double most = is_signed ? std::ldexp(1.0, static_cast<int>(bits) - 1) - 1 : std::ldexp(1.0, static_cast<int>(bits)) - 1;
+        const double least = is_signed ? -std::ldexp(1.0, static_cast<int>(bits) - 1) : 0;
+        if (value != std::floor(value) || value < least || value > most) {
+          refuse(fmt::format("expected a whole number that fits a {}-bit {} integer", bits,
+                             is_signed ? "signed" : "unsigned"));
+        }
+        const auto whole = static_cast<int64_t>(value);
+        const uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+        return static_cast<uint64_t>(whole) & mask;
+      }
+    }
+  }
+
+  template <typename Point>
+  double ValueOfText(const std::string& text, const std::string& key, const Point& point) {
+    Keyed keyed = Parse(text, key);
+    return Value(keyed, point);
+  }
+
+  // IEEE binary16 of `f`, rounded to nearest even (the range was checked).
+  static uint64_t FloatToHalf(float f) {
+    const uint32_t x = std::bit_cast<uint32_t>(f);
+    const uint32_t sign = (x >> 16) & 0x8000u;
+    const int exponent = static_cast<int>((x >> 23) & 0xff) - 127 + 15;
+    uint32_t mantissa = x & 0x7fffffu;
+    if (exponent <= 0) {  // a subnormal half, or zero
+      if (exponent < -10) return sign;
+      mantissa |= 0x800000u;
+      const int shift = 14 - exponent;
+      uint32_t half = mantissa >> shift;
+      const uint32_t rest = mantissa & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+      if (rest > halfway || (rest == halfway && (half & 1))) ++half;
+      return sign | half;
+    }
+    uint32_t half = (static_cast<uint32_t>(exponent) << 10) | (mantissa >> 13);
+    const uint32_t rest = mantissa & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (half & 1))) ++half;
+    return sign | half;
+  }
+
   const Manifest& m_;
   const ManifestVariant& v_;
   std::vector<std::string> names_;  // W, H, WG_X, WG_Y, then the numeric defines
   std::vector<double> values_;      // in names_'s order
   std::vector<Keyed> counts_, push_, groups_, elements_, bytes_, arithmetic_;
+  std::map<uint32_t, Keyed> constants_;  // by constant_id
   std::vector<Reads> checks_;
 };
 
@@ -797,73 +1022,236 @@ void RefuseTomlParserTraps(const Reader& r, std::string_view text) {
   }
 }
 
-// The buffers of `m` against the storage buffers variant `v`'s shader declares: each at its
-// binding in set 0, with its element type, an output writable and an input readable; and no
-// binding the shader declares left without a buffer (it would be bound to nothing).
-void CheckBindings(const Manifest& m, const ManifestVariant& v, const std::string& where) {
-  std::vector<ShaderBuffer> declared;
-  try {
-    declared = ReflectStorageBuffers(ReadText(v.source, "shader"), v.source.string(), v.defines, {KernelDirectory()});
-  } catch (const std::exception& e) {
-    throw ManifestError{fmt::format("{}.source: the shader's reflection failed: {}", where, OneLine(e.what()))};
+// The element type of a storage buffer's runtime array as a manifest names it ("" for a struct,
+// or for a block whose last member is not a runtime array), its member's name and its stride.
+struct RuntimeArray {
+  std::string element, member;
+  uint32_t stride = 0;
+};
+RuntimeArray RuntimeArrayOf(const Resource& d) {
+  if (d.type.members.empty()) return {};
+  const Member& last = d.type.members.back();
+  if (last.type.kind != TypeLayout::Kind::kRuntimeArray || last.type.element == nullptr) return {};
+  return {last.type.element->glsl, last.name, last.type.array_stride};
+}
+
+// "binding 1 (block Out, float result[])", with "set N" first where N is not 0 and the kind where
+// it is not a storage buffer.
+std::string Described(const Resource& d) {
+  std::string what = d.set == 0 ? fmt::format("binding {}", d.binding) : fmt::format("set {} binding {}", d.set, d.binding);
+  if (d.kind != ResourceKind::kStorageBuffer) what = fmt::format("{} at {}", KindName(d.kind), what);
+  const RuntimeArray array = RuntimeArrayOf(d);
+  if (!d.block.empty()) {
+    what += fmt::format(" (block {}{})", d.block,
+                        array.member.empty() ? "" : fmt::format(", {} {}[]", array.element.empty() ? "?" : array.element,
+                                                                array.member));
+  } else if (!d.variable.empty()) {
+    what += fmt::format(" ({})", d.variable);
   }
-  auto described = [](const ShaderBuffer& d) {
-    return fmt::format("binding {} (block {}{})", d.binding, d.block,
-                       d.member.empty() ? "" : fmt::format(", {} {}[]", d.element.empty() ? "?" : d.element, d.member));
-  };
-  for (const ShaderBuffer& d : declared) {
-    if (d.set != 0) {
-      throw ManifestError{fmt::format("{}: the shader declares a storage buffer in set {}, {}: a manifest's buffers "
-                                      "are bound in set 0",
-                                      where, d.set, described(d))};
+  return what;
+}
+
+// The buffers of `m` against the descriptors variant `v`'s shader declares: each buffer at its
+// set and binding, a storage buffer with its element type, an output writable and an input
+// readable; and every descriptor the shader declares given by the manifest (one left unbound
+// would be read through nothing: a crash, or "never written").
+void CheckBindings(const Manifest& m, const ManifestVariant& v, const ShaderInterface& shader, const std::string& where) {
+  for (const Resource& d : shader.resources) {
+    const bool given = std::any_of(m.buffers.begin(), m.buffers.end(),
+                                   [&](const auto& b) { return b.set == d.set && b.binding == d.binding; });
+    if (given) continue;
+    if (d.kind == ResourceKind::kStorageBuffer) {
+      throw ManifestError{fmt::format("{}: the shader declares {}, and no [[buffer]] has {}", where, Described(d),
+                                      d.set == 0 ? fmt::format("binding {}", d.binding)
+                                                 : fmt::format("set {} binding {}", d.set, d.binding))};
     }
-    if (std::none_of(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.binding == d.binding; })) {
-      throw ManifestError{fmt::format("{}: the shader declares {}, and no [[buffer]] has binding {}", where,
-                                      described(d), d.binding)};
-    }
+    throw ManifestError{fmt::format("{}: the shader declares {}, which the manifest does not give: a manifest gives "
+                                    "storage buffers only ([[buffer]]); uniform buffers, images and samplers are not "
+                                    "supported yet",
+                                    where, Described(d))};
+  }
+  const uint32_t push_bytes = static_cast<uint32_t>(4 * m.push.size());
+  const uint32_t block_bytes = shader.push ? shader.push->size : 0;
+  if (push_bytes != block_bytes) {
+    throw ManifestError{fmt::format("{}: [push].constants give {} bytes ({} values of 4 bytes), but the shader's "
+                                    "push-constant block {}has {}",
+                                    where, push_bytes, m.push.size(),
+                                    shader.push ? fmt::format("{} ", shader.push->block) : "", block_bytes)};
   }
   for (const ManifestBuffer& b : m.buffers) {
     const std::string key =
         fmt::format("{}:{}: [[buffer]] '{}' (variant {})", m.path.string(), b.line, b.name, Quoted(v.name));
-    auto d = std::find_if(declared.begin(), declared.end(), [&](const auto& d) { return d.binding == b.binding; });
-    if (d == declared.end()) {
-      throw ManifestError{fmt::format("{}.binding: the shader {} declares no storage buffer at binding {}", key,
-                                      v.source.filename().string(), b.binding)};
+    auto d = std::find_if(shader.resources.begin(), shader.resources.end(),
+                          [&](const auto& d) { return d.set == b.set && d.binding == b.binding; });
+    if (d == shader.resources.end()) {
+      throw ManifestError{fmt::format("{}.binding: the shader {} declares no storage buffer at binding {}{}", key,
+                                      v.source.filename().string(), b.binding,
+                                      b.set == 0 ? "" : fmt::format(" of set {}", b.set))};
     }
-    if (d->element != b.type.glsl) {
+    if (d->kind != ResourceKind::kStorageBuffer || d->count != 1) {
+      throw ManifestError{fmt::format("{}.binding: the shader's {}{} is not one storage buffer", key, Described(*d),
+                                      d->count != 1 ? fmt::format(", an array of {} descriptors", d->count) : "")};
+    }
+    const RuntimeArray array = RuntimeArrayOf(*d);
+    const std::string& element = array.element;
+    const uint32_t stride = array.stride;
+    if (element != b.type.glsl) {
       throw ManifestError{fmt::format(
-          "{}.type: '{}', but the shader's {} {}", key, b.type.glsl, described(*d),
-          d->element.empty() ? "does not end in a runtime array of scalars or vectors" : "holds " + d->element)};
+          "{}.type: '{}', but the shader's {} {}", key, b.type.glsl, Described(*d),
+          element.empty() ? "does not end in a runtime array of scalars or vectors" : "holds " + element)};
     }
-    if (d->array_stride != 0 && d->array_stride != b.type.Bytes()) {
+    if (stride != b.type.Bytes()) {
       throw ManifestError{fmt::format("{}.type: the shader's {} has a {}-byte stride, not {} (declare it std430)", key,
-                                      described(*d), d->array_stride, b.type.Bytes())};
+                                      Described(*d), stride, b.type.Bytes())};
     }
     if (b.output && d->readonly) {
-      throw ManifestError{fmt::format("{}.output: an output, but the shader declares {} readonly", key, described(*d))};
+      throw ManifestError{fmt::format("{}.output: an output, but the shader declares {} readonly", key, Described(*d))};
     }
     if (!b.output && d->writeonly) {
       throw ManifestError{fmt::format("{}.output: an input (output = false), but the shader declares {} writeonly",
-                                      key, described(*d))};
+                                      key, Described(*d))};
     }
   }
 }
 
-// Compiles every variant's shader (a GLSL error names its file and line) and checks the
-// buffers against the storage buffers the shader declares.
-void CheckShaders(const Manifest& m) {
-  for (const ManifestVariant& v : m.variants) {
+// Where the workgroup goes in `v`'s shader: its workgroup_defines; else the constants its
+// local_size_*_id name, whatever their ids; else the shader's literal size, which then is the
+// variant's only workgroup (listed or not). No other constant is written by csbench.
+void PlaceWorkgroup(const Manifest& m, ManifestVariant& v, const ShaderInterface& shader, const std::string& where) {
+  const LocalSize& size = shader.local_size;
+  if (!v.workgroup_defines.empty()) {
+    if (v.language == SourceLanguage::kSpirv) {
+      throw ManifestError{fmt::format("{}.workgroup_defines: a .spv module is compiled already: it takes no macros",
+                                      where)};
+    }
+    v.local_size_ids = {std::nullopt, std::nullopt, std::nullopt};
+    v.local_size_z = size.literal[2];
+    if (v.workgroups.empty()) {
+      throw ManifestError{fmt::format("{}: workgroup_defines take the workgroups listed in workgroups, and there are "
+                                      "none",
+                                      where)};
+    }
+    return;
+  }
+  v.local_size_z = size.literal[2];
+  v.local_size_ids = size.constant_id;
+  // A z taken from a constant keeps the shader's own value: workgroups are "X" or "XxY".
+  v.local_size_ids[2] = std::nullopt;
+  const bool x_free = size.constant_id[0].has_value(), y_free = size.constant_id[1].has_value();
+  const Extent literal{size.literal[0], size.literal[1]};
+  if (v.workgroups.empty()) {
+    if (x_free || y_free) {
+      throw ManifestError{fmt::format("{}: the shader takes its local size from specialization constants, so the "
+                                      "manifest must list workgroups ([family] or the variant's)",
+                                      where)};
+    }
+    v.workgroups = {literal};
+    return;
+  }
+  for (Extent wg : v.workgroups) {
+    if ((!x_free && wg.x != literal.x) || (!y_free && wg.y != literal.y)) {
+      throw ManifestError{fmt::format("{}: workgroup {} differs from the shader's literal local size {}x{}x{} "
+                                      "(a literal size is the shader's own: leave workgroups out, or list that "
+                                      "size)",
+                                      where, Sized("", wg), size.literal[0], size.literal[1], size.literal[2])};
+    }
+  }
+}
+
+// The specialization a variant gives, by constant_id or name, against the shader's constants:
+// each key names one of them (a family-wide key some variant's shader lacks is not set there, but
+// must name a constant of some variant), and its value is typed by the constant.
+void ResolveConstants(ManifestVariant& v, const ShaderInterface& shader, const std::string& where,
+                      std::set<std::string>& used_keys) {
+  v.constants.clear();
+  for (const auto& [key, text] : v.specialization) {
+    const bool by_id = key.find_first_not_of("0123456789") == std::string::npos;
+    std::vector<const SpecConstant*> found;
+    for (const SpecConstant& c : shader.constants) {
+      if (by_id ? c.id == std::stoull(key) : std::find(c.names.begin(), c.names.end(), key) != c.names.end()) {
+        found.push_back(&c);
+      }
+    }
+    if (!by_id && !shader.has_names && found.empty()) {
+      throw ManifestError{fmt::format("{}.specialization.{}: the shader's SPIR-V keeps no names: address its constants "
+                                      "by constant_id",
+                                      where, key)};
+    }
+    if (found.size() > 1) {
+      throw ManifestError{fmt::format("{}.specialization.{}: two different constants of the shader have this name "
+                                      "(ids {} and {}): address it by constant_id",
+                                      where, key, found[0]->id, found[1]->id)};
+    }
+    if (found.empty()) continue;
+    const SpecConstant& c = *found[0];
+    for (size_t i = 0; i < 3; ++i) {
+      if (v.local_size_ids[i] == c.id) {
+        throw ManifestError{fmt::format("{}.specialization.{}: constant {} is the shader's local size {}: the "
+                                        "workgroups set it",
+                                        where, key, c.id, "xyz"[i])};
+      }
+    }
+    used_keys.insert(key);
+    ManifestVariant::Constant constant{.id = c.id, .text = text, .key = key};
+    switch (c.type.kind) {
+      case ScalarKind::kBool: constant.kind = 'b'; constant.bytes = 4; break;
+      case ScalarKind::kFloat: constant.kind = 'f'; constant.bytes = c.type.bits / 8; break;
+      case ScalarKind::kInt: constant.kind = 'i'; constant.bytes = c.type.bits / 8; break;
+      case ScalarKind::kUint: constant.kind = 'u'; constant.bytes = c.type.bits / 8; break;
+    }
+    if (constant.kind != 'b' && (text == "true" || text == "false")) {
+      throw ManifestError{fmt::format("{}.specialization.{}: {}, but the constant is not a bool", where, key, text)};
+    }
+    if (std::any_of(v.constants.begin(), v.constants.end(), [&](const auto& o) { return o.id == c.id; })) {
+      throw ManifestError{fmt::format("{}.specialization.{}: constant {} is given twice (by id and by name)", where,
+                                      key, c.id)};
+    }
+    v.constants.push_back(constant);
+  }
+}
+
+// Compiles every variant's shader at each of its workgroups (a compile error names its file and
+// line), reflects it, and resolves the workgroup's place, the specialization and the buffers
+// against what it declares.
+void ResolveShaders(Manifest& m) {
+  std::set<std::string> used_keys;
+  for (ManifestVariant& v : m.variants) {
     const std::string where = fmt::format("{}:{}: [[variant]] {}", m.path.string(), v.line, Quoted(v.name));
     std::error_code error;
     if (!std::filesystem::is_regular_file(v.source, error)) {
       throw ManifestError{fmt::format("{}.source: {} does not exist", where, v.source.string())};
     }
+    const Extent first = v.workgroups.empty() ? Extent{1, 1} : v.workgroups.front();
+    ShaderInterface shader;
     try {
-      CompileKernel(v.source.string(), v.defines, v.name);  // cached: the benchmarks reuse it
+      shader = ReflectInterface(CompileShader(SourceOf(v, first, v.language == SourceLanguage::kSpirv)));
     } catch (const std::exception& e) {
       throw ManifestError{fmt::format("{}.source: the shader does not compile: {}", where, OneLine(e.what()))};
     }
-    CheckBindings(m, v, where);
+    PlaceWorkgroup(m, v, shader, where);
+    try {
+      // Cached: the benchmarks reuse each.
+      for (Extent wg : v.workgroups) CompileShader(SourceOf(v, wg, true));
+    } catch (const std::exception& e) {
+      throw ManifestError{fmt::format("{}.source: the shader does not compile: {}", where, OneLine(e.what()))};
+    }
+    ResolveConstants(v, shader, where, used_keys);
+    CheckBindings(m, v, shader, where);
+  }
+  for (const auto& [key, text] : m.specialization) {
+    if (!used_keys.contains(key)) {
+      throw ManifestError{fmt::format("{}: [specialization].{}: no variant's shader has a constant of this id or name",
+                                      m.path.string(), key)};
+    }
+  }
+  for (const ManifestVariant& v : m.variants) {
+    for (const auto& [key, text] : v.specialization) {
+      if (!used_keys.contains(key)) {
+        throw ManifestError{fmt::format("{}:{}: [[variant]] {}.specialization.{}: the shader has no constant of this id "
+                                        "or name",
+                                        m.path.string(), v.line, Quoted(v.name), key)};
+      }
+    }
   }
 }
 
@@ -880,6 +1268,22 @@ const ElementType* FindElementType(std::string_view glsl) {
     if (e.glsl == glsl) return &e;
   }
   return nullptr;
+}
+
+ShaderSource SourceOf(const ManifestVariant& v, Extent workgroup, bool optimize) {
+  ShaderSource source{.path = v.source,
+                      .language = v.language,
+                      .defines = v.defines,
+                      .include_dirs = v.include_dirs,
+                      .entry = v.entry,
+                      .target = v.target,
+                      .optimize = optimize,
+                      .label = v.name};
+  const std::array<uint32_t, 2> sizes{workgroup.x, workgroup.y};
+  for (size_t i = 0; i < v.workgroup_defines.size(); ++i) {
+    source.defines.push_back({v.workgroup_defines[i], std::to_string(i < 2 ? sizes[i] : 1)});
+  }
+  return source;
 }
 
 std::map<std::string, double> PointVariables(const ManifestVariant& variant, Extent workgroup, Extent domain) {
@@ -903,43 +1307,11 @@ void EvaluatePointAndReference(const Manifest& m, const ManifestVariant& variant
   }
 }
 
-Manifest ParseManifest(std::string_view text, const std::filesystem::path& path) {
-  Reader r(path);
-  toml::table root;
-  RefuseTomlParserTraps(r, text);
-  try {
-    root = toml::parse(text, path.string());
-  } catch (const toml::parse_error& e) {
-    r.Fail(e.source().begin.line, "TOML", std::string(e.description()));
-  }
-  Manifest m;
-  m.path = path;
-  r.OnlyKeys(root, "manifest", {"family", "buffer", "push", "dispatch", "variant", "check"});
-  ReadFamily(r, r.Table(root, "family", true), m);
-  ReadBuffers(r, r.ArrayOfTables(root, "buffer"), m);
-  ReadPushAndDispatch(r, root, m);
-  if (const toml::node* check = root.get("check")) m.check = ReadCheck(r, *check, "[check]", m);
-  ReadVariants(r, r.ArrayOfTables(root, "variant"), m);
-
-  // Each expression parses over its variables (a syntax error or an unknown name is reported
-  // with its key and line here), then gives a usable value at every point.
-  for (const ManifestVariant& v : m.variants) {
-    const std::vector<std::string> names = SizeVariables(v);
-    for (const ManifestBuffer& b : m.buffers) {
-      r.CheckExpression(b.count, names, b.line, fmt::format("[[buffer]] '{}'.count (variant {})", b.name, v.name));
-    }
-    for (size_t i = 0; i < m.push.size(); ++i) {
-      r.CheckExpression(m.push[i], names, 0, fmt::format("[push].constants[{}] (variant {})", i, v.name));
-    }
-    for (size_t i = 0; i < 3; ++i) {
-      r.CheckExpression(m.groups[i], names, 0, fmt::format("[dispatch].groups[{}] (variant {})", i, v.name));
-    }
-    r.CheckExpression(v.elements, names, v.line, fmt::format("elements (variant {})", v.name));
-    r.CheckExpression(v.bytes, names, v.line, fmt::format("bytes (variant {})", v.name));
-    if (!v.arithmetic.empty()) {
-      r.CheckExpression(v.arithmetic, names, v.line, fmt::format("arithmetic (variant {})", v.name));
-    }
-  }
+// Every expression at every point the manifest declares (variants x workgroups x domains and test
+// domains), so that a bad value is an error now, not a skipped benchmark later; and whether the
+// family is one-dimensional.
+void EvaluateEveryPoint(const Reader& r, Manifest& m) {
+  m.one_dimensional = true;
   std::vector<Extent> domains = m.domains;
   domains.insert(domains.end(), m.test_domains.begin(), m.test_domains.end());
   size_t points = 0;
@@ -963,6 +1335,53 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
       }
     }
   }
+}
+
+Manifest ParseManifest(std::string_view text, const std::filesystem::path& path) {
+  Reader r(path);
+  toml::table root;
+  RefuseTomlParserTraps(r, text);
+  try {
+    root = toml::parse(text, path.string());
+  } catch (const toml::parse_error& e) {
+    r.Fail(e.source().begin.line, "TOML", std::string(e.description()));
+  }
+  Manifest m;
+  m.path = path;
+  r.OnlyKeys(root, "manifest", {"family", "buffer", "push", "dispatch", "variant", "check", "specialization"});
+  ReadFamily(r, r.Table(root, "family", true), m);
+  if (const toml::node* constants = root.get("specialization")) {
+    m.specialization = ReadSpecialization(r, *constants, "[specialization]");
+  }
+  ReadBuffers(r, r.ArrayOfTables(root, "buffer"), m);
+  ReadPushAndDispatch(r, root, m);
+  if (const toml::node* check = root.get("check")) m.check = ReadCheck(r, *check, "[check]", m);
+  ReadVariants(r, r.ArrayOfTables(root, "variant"), m);
+
+  // Each expression parses over its variables (a syntax error or an unknown name is reported
+  // with its key and line here), then gives a usable value at every point.
+  for (const ManifestVariant& v : m.variants) {
+    const std::vector<std::string> names = SizeVariables(v);
+    for (const ManifestBuffer& b : m.buffers) {
+      r.CheckExpression(b.count, names, b.line, fmt::format("[[buffer]] '{}'.count (variant {})", b.name, v.name));
+    }
+    for (size_t i = 0; i < m.push.size(); ++i) {
+      r.CheckExpression(m.push[i], names, 0, fmt::format("[push].constants[{}] (variant {})", i, v.name));
+    }
+    for (size_t i = 0; i < 3; ++i) {
+      r.CheckExpression(v.groups[i], names, 0, fmt::format("groups[{}] (variant {})", i, v.name));
+    }
+    for (const auto& [key, text] : v.specialization) {
+      if (text == "true" || text == "false") continue;
+      r.CheckExpression(text, names, v.line, fmt::format("specialization.{} (variant {})", key, v.name));
+    }
+    r.CheckExpression(v.elements, names, v.line, fmt::format("elements (variant {})", v.name));
+    r.CheckExpression(v.bytes, names, v.line, fmt::format("bytes (variant {})", v.name));
+    if (!v.arithmetic.empty()) {
+      r.CheckExpression(v.arithmetic, names, v.line, fmt::format("arithmetic (variant {})", v.name));
+    }
+  }
+  EvaluateEveryPoint(r, m);
   return m;
 }
 
@@ -971,7 +1390,9 @@ Manifest LoadManifest(const std::filesystem::path& path) {
   // The compiler resolves a relative source against the kernels folder: make it the manifest's.
   std::error_code error;
   for (ManifestVariant& v : m.variants) v.source = std::filesystem::absolute(v.source, error);
-  CheckShaders(m);
+  ResolveShaders(m);
+  // Again with the workgroups and constants the shaders gave.
+  EvaluateEveryPoint(Reader(path), m);
   // What the run's JSON says it measured: the manifest's text and each source it names, once.
   std::string files = ReadText(path, "manifest");
   std::vector<std::filesystem::path> hashed;

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,7 @@ const ElementType* FindElementType(std::string_view glsl);
 
 struct ManifestBuffer {
   std::string name;
+  uint32_t set = 0;  // the descriptor set (`set`, default 0)
   uint32_t binding = 0;
   ElementType type;
   std::string count;  // an expression: elements of `type`
@@ -63,12 +65,28 @@ struct ManifestBuffer {
 struct ManifestVariant {
   std::string name;
   std::filesystem::path source;  // resolved against the manifest's folder
+  // How the source is compiled: its language by extension (.hlsl, .spv, else GLSL), the Vulkan
+  // version it targets (`vulkan`, the family's or the variant's: "1.1" default), the folders
+  // `#include` searches (`include_dirs`, relative to the manifest) and HLSL's entry point (`entry`).
+  SourceLanguage language = SourceLanguage::kGlsl;
+  VulkanTarget target = VulkanTarget::k1_1;
+  std::vector<std::string> include_dirs;
+  std::string entry = "main";
   std::vector<Define> defines;   // as written, numbers in their text
   std::map<std::string, double> numeric_defines;  // those that are numbers: variables of expressions
+  // Numeric defines named as a size variable (WG_X = 64): that variable must have this value at
+  // every point of the variant.
+  std::map<std::string, double> pinned_defines;
   bool reference = false;
   double tolerance = 1e-5;
+  // An absolute bound beside the relative one (values near zero, quantised formats): a value
+  // passes within either.
+  double abs_tolerance = 0;
   // The family's workgroups (a variant may give its own `workgroups`).
   std::vector<Extent> workgroups;
+  // The variant's own [dispatch] groups where given (`groups`), else the family's.
+  std::array<std::string, 3> groups;
+  bool own_groups = false;
   // Output buffer -> its expression: the variant's own `check` table where given, else [check].
   std::map<std::string, std::string> check;
   // The variant's own `elements` and `bytes` where given (a variant that moves more or less
@@ -79,7 +97,29 @@ struct ManifestVariant {
   std::string arithmetic;
   // Device features the variant needs (`requires`); a device without one skips its benchmarks.
   std::vector<std::string> requires_features;
+  // The shader's own specialization constants, by constant_id ("3") or name ("feed_rate"): each an
+  // expression of the size variables, or "true"/"false". The family's [specialization] overridden
+  // key by key by the variant's own.
+  std::map<std::string, std::string> specialization;
+  // Macros the workgroup is compiled in as (`workgroup_defines`: the family's, or the variant's
+  // own): WG_X, WG_Y, WG_Z's values under these names, one compile per workgroup.
+  std::vector<std::string> workgroup_defines;
   uint32_t line = 0;
+  // Where the workgroup goes, from the shader's reflection (LoadManifest): the specialization
+  // constant each dimension's size is taken from (nullopt: a literal or a define). Until a
+  // shader is reflected, constants 0 and 1, as the manifests before reflection had it.
+  std::array<std::optional<uint32_t>, 3> local_size_ids{0u, 1u, std::nullopt};
+  uint32_t local_size_z = 1;  // the shader's own z (workgroups are X or XxY)
+  // The specialization as the pipeline takes it, resolved against the shader (LoadManifest): each
+  // constant's id, its type's bytes, whether it is a bool, float or signed, and its expression.
+  struct Constant {
+    uint32_t id = 0;
+    uint32_t bytes = 4;
+    char kind = 'u';  // 'b' bool, 'i' signed, 'u' unsigned, 'f' float
+    std::string text;  // the expression, or "true"/"false"
+    std::string key;   // as written, for messages
+  };
+  std::vector<Constant> constants;
 };
 
 // The device features a variant may require, by the names `requires` takes.
@@ -109,7 +149,15 @@ struct Manifest {
   std::array<std::string, 3> groups;
   std::vector<ManifestVariant> variants;
   std::map<std::string, std::string> check;  // the family's [check]
+  std::map<std::string, std::string> specialization;  // the family's [specialization]
+  std::vector<std::string> workgroup_defines;         // the family's
+  std::string vulkan;                                 // the family's `vulkan`, as written ("": 1.1)
+  std::vector<std::string> include_dirs;              // the family's, resolved against the manifest
 };
+
+// How variant `v` of `m` is compiled at a workgroup: its defines with the workgroup's macros
+// (workgroup_defines) added, optimised for the pipeline or not (for reflection's names).
+ShaderSource SourceOf(const ManifestVariant& v, Extent workgroup, bool optimize);
 
 // A push constant's 32 bits and how it was written.
 struct PushValue {
@@ -125,6 +173,7 @@ struct PointValues {
   double elements = 0;
   double bytes = 0;
   double arithmetic = 0;  // 0: none declared
+  std::vector<uint64_t> constants;  // per ManifestVariant::constants, its bits
 };
 
 // The variables of a point: W, H, WG_X, WG_Y and the variant's numeric defines.

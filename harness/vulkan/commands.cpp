@@ -14,11 +14,11 @@ void Commands::Dispatch(const Kernel& kernel, const Bindings& bindings, std::arr
   const KernelSpec& spec = kernel.spec();
   Require(push.size() == spec.push_bytes,
           fmt::format("{}: {} push-constant bytes given, the kernel takes {}", spec.label, push.size(), spec.push_bytes));
-  std::vector<uint32_t> zeros(spec.bindings, 0);
+  std::vector<uint32_t> zeros(kernel.slots(), 0);
   if (offsets.empty()) offsets = zeros;
-  Require(offsets.size() == spec.bindings, fmt::format("{}: wrong number of dynamic offsets", spec.label));
+  Require(offsets.size() == kernel.slots(), fmt::format("{}: wrong number of dynamic offsets", spec.label));
   cb_->bindPipeline(vk::PipelineBindPoint::eCompute, kernel.pipeline());
-  cb_->bindDescriptorSets(vk::PipelineBindPoint::eCompute, kernel.layout(), 0, {bindings.handle()}, offsets);
+  cb_->bindDescriptorSets(vk::PipelineBindPoint::eCompute, kernel.layout(), 0, bindings.handles(), offsets);
   if (!push.empty()) {
     cb_->pushConstants<std::byte>(kernel.layout(), vk::ShaderStageFlagBits::eCompute, 0, push);
   }

@@ -86,6 +86,9 @@ DeviceInfo InfoOf(const vk::raii::PhysicalDevice& device, uint32_t index) {
   info.max_dynamic_storage_buffers = props.limits.maxDescriptorSetStorageBuffersDynamic;
   info.max_shared_memory_bytes = props.limits.maxComputeSharedMemorySize;
   info.max_storage_buffer_range = props.limits.maxStorageBufferRange;
+  info.max_uniform_buffer_range = props.limits.maxUniformBufferRange;
+  info.min_uniform_buffer_offset_alignment = props.limits.minUniformBufferOffsetAlignment;
+  info.max_dynamic_uniform_buffers = props.limits.maxDescriptorSetUniformBuffersDynamic;
   info.min_storage_buffer_offset_alignment = props.limits.minStorageBufferOffsetAlignment;
   info.min_subgroup_size = info.max_subgroup_size = info.subgroup_size;
   if (info.api_version >= VK_API_VERSION_1_3 || HasExtension(device, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME)) {

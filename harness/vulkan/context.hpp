@@ -67,6 +67,10 @@ struct DeviceInfo {
   uint32_t max_shared_memory_bytes = 0;
   uint64_t max_storage_buffer_range = 0;
   uint64_t min_storage_buffer_offset_alignment = 0;
+  // A user's kernel's uniform buffers (a manifest's [[uniform]]), bound dynamic as its storage buffers.
+  uint64_t max_uniform_buffer_range = 0;
+  uint64_t min_uniform_buffer_offset_alignment = 0;
+  uint32_t max_dynamic_uniform_buffers = 0;
   uint64_t max_allocation_bytes = 0;
   uint64_t device_local_bytes = 0;
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include "harness/base/error.hpp"
 #include "harness/vulkan/buffer.hpp"
 #include "harness/vulkan/context.hpp"
@@ -26,39 +28,73 @@ void CheckLocalSize(const DeviceInfo& info, const KernelSpec& spec) {
   }
 }
 
+// The kernel's descriptors by (set, binding): its slots, or its storage buffers at 0..n-1 of set 0.
+std::vector<DescriptorSlot> SlotsOf(const KernelSpec& spec) {
+  if (!spec.slots.empty()) return spec.slots;
+  std::vector<DescriptorSlot> slots;
+  for (uint32_t i = 0; i < spec.bindings; ++i) slots.push_back({.set = 0, .binding = i});
+  return slots;
+}
+
+vk::DescriptorType TypeOf(DescriptorSlot::Kind kind) {
+  return kind == DescriptorSlot::Kind::kUniformBuffer ? vk::DescriptorType::eUniformBufferDynamic
+                                                      : vk::DescriptorType::eStorageBufferDynamic;
+}
+
 }  // namespace
 
 PipelineObjects BuildPipeline(Context& context, const KernelSpec& spec, vk::PipelineCreateFlags flags) {
-  const std::vector<uint32_t>& spirv = CompileKernel(spec.source, spec.defines, spec.label);
+  const std::vector<uint32_t>& spirv =
+      spec.spirv != nullptr ? *spec.spirv : CompileKernel(spec.source, spec.defines, spec.label);
   const vk::raii::Device& device = context.device();
   PipelineObjects objects;
 
-  std::vector<vk::DescriptorSetLayoutBinding> bindings;
-  for (uint32_t i = 0; i < spec.bindings; ++i) {
-    bindings.push_back({.binding = i,
-                        .descriptorType = vk::DescriptorType::eStorageBufferDynamic,
-                        .descriptorCount = 1,
-                        .stageFlags = vk::ShaderStageFlagBits::eCompute});
+  const std::vector<DescriptorSlot> slots = SlotsOf(spec);
+  const uint32_t sets = slots.empty() ? 1 : slots.back().set + 1;
+  std::vector<vk::DescriptorSetLayout> set_layouts;
+  for (uint32_t set = 0; set < sets; ++set) {
+    std::vector<vk::DescriptorSetLayoutBinding> bindings;
+    for (const DescriptorSlot& slot : slots) {
+      if (slot.set != set) continue;
+      bindings.push_back({.binding = slot.binding,
+                          .descriptorType = TypeOf(slot.kind),
+                          .descriptorCount = 1,
+                          .stageFlags = vk::ShaderStageFlagBits::eCompute});
+    }
+    vk::DescriptorSetLayoutCreateInfo set_create{};
+    set_create.setBindings(bindings);
+    objects.set_layouts.push_back(CSBENCH_VK(vk::raii::DescriptorSetLayout(device, set_create)));
+    set_layouts.push_back(*objects.set_layouts.back());
   }
-  vk::DescriptorSetLayoutCreateInfo set_create{};
-  set_create.setBindings(bindings);
-  objects.set_layout = CSBENCH_VK(vk::raii::DescriptorSetLayout(device, set_create));
 
   vk::PushConstantRange push{.stageFlags = vk::ShaderStageFlagBits::eCompute, .offset = 0, .size = spec.push_bytes};
-  vk::DescriptorSetLayout set_layout = *objects.set_layout;
-  vk::PipelineLayoutCreateInfo layout_create{.setLayoutCount = 1, .pSetLayouts = &set_layout};
+  vk::PipelineLayoutCreateInfo layout_create{};
+  layout_create.setSetLayouts(set_layouts);
   if (spec.push_bytes > 0) layout_create.setPushConstantRanges(push);
   objects.layout = CSBENCH_VK(vk::raii::PipelineLayout(device, layout_create));
 
-  std::vector<uint32_t> values(spec.local_size.begin(), spec.local_size.end());
-  values.insert(values.end(), spec.constants.begin(), spec.constants.end());
+  // The specialization: the local size where the shader takes it from constants, the built-in
+  // kernels' constants 3, 4, ..., then a user's own by id (each id once: the last given wins).
+  std::map<uint32_t, SpecializationValue> by_id;
+  for (size_t i = 0; i < 3; ++i) {
+    if (spec.local_size_ids[i]) by_id[*spec.local_size_ids[i]] = {*spec.local_size_ids[i], 4, spec.local_size[i]};
+  }
+  for (size_t i = 0; i < spec.constants.size(); ++i) {
+    const auto id = static_cast<uint32_t>(3 + i);
+    by_id[id] = {id, 4, spec.constants[i]};
+  }
+  for (const SpecializationValue& v : spec.specialization) by_id[v.id] = v;
+  std::vector<std::byte> data;
   std::vector<vk::SpecializationMapEntry> entries;
-  for (uint32_t i = 0; i < values.size(); ++i) {
-    entries.push_back({.constantID = i, .offset = i * 4u, .size = 4});
+  for (const auto& [id, v] : by_id) {
+    // Little-endian hosts (every one Vulkan runs on here): the low `size` bytes of the bits.
+    entries.push_back({.constantID = id, .offset = static_cast<uint32_t>(data.size()), .size = v.size});
+    const auto* bytes = reinterpret_cast<const std::byte*>(&v.bits);
+    data.insert(data.end(), bytes, bytes + v.size);
   }
   vk::SpecializationInfo specialization{};
   specialization.setMapEntries(entries);
-  specialization.setData<uint32_t>(values);
+  specialization.setData<std::byte>(data);
 
   vk::raii::ShaderModule module = CSBENCH_VK(vk::raii::ShaderModule(
       device, vk::ShaderModuleCreateInfo{.codeSize = spirv.size() * 4, .pCode = spirv.data()}));
@@ -66,7 +102,7 @@ PipelineObjects BuildPipeline(Context& context, const KernelSpec& spec, vk::Pipe
       .flags = flags,
       .stage = {.stage = vk::ShaderStageFlagBits::eCompute,
                 .module = *module,
-                .pName = "main",
+                .pName = spec.entry.c_str(),
                 .pSpecializationInfo = &specialization},
       .layout = *objects.layout};
   objects.pipeline = CSBENCH_VK(vk::raii::Pipeline(device, nullptr, pipeline_create));
@@ -76,41 +112,50 @@ PipelineObjects BuildPipeline(Context& context, const KernelSpec& spec, vk::Pipe
 Kernel::Kernel(Context& context, const KernelSpec& spec) : context_(&context), spec_(spec) {
   CheckLocalSize(context.info(), spec);
   objects_ = BuildPipeline(context, spec);
-  vk::DescriptorPoolSize pool_size{.type = vk::DescriptorType::eStorageBufferDynamic,
-                                   .descriptorCount = kSetsPerKernel * spec.bindings};
-  pool_ = CSBENCH_VK(vk::raii::DescriptorPool(
-      context.device(), vk::DescriptorPoolCreateInfo{.flags = vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet,
-                                                     .maxSets = kSetsPerKernel,
-                                                     .poolSizeCount = 1,
-                                                     .pPoolSizes = &pool_size}));
+  slots_ = SlotsOf(spec);
+  std::vector<vk::DescriptorPoolSize> sizes;
+  for (const DescriptorSlot& slot : slots_) {
+    sizes.push_back({.type = TypeOf(slot.kind), .descriptorCount = kSetsPerKernel});
+  }
+  if (sizes.empty()) sizes.push_back({.type = vk::DescriptorType::eStorageBufferDynamic, .descriptorCount = 1});
+  vk::DescriptorPoolCreateInfo pool_create{.flags = vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet,
+                                           .maxSets = kSetsPerKernel * static_cast<uint32_t>(objects_.set_layouts.size())};
+  pool_create.setPoolSizes(sizes);
+  pool_ = CSBENCH_VK(vk::raii::DescriptorPool(context.device(), pool_create));
 }
 
 Bindings Kernel::Bind(const std::vector<BufferRange>& buffers) const {
-  Require(buffers.size() == spec_.bindings,
-          fmt::format("{}: {} buffers bound, the kernel has {} bindings", spec_.label, buffers.size(), spec_.bindings));
+  Require(buffers.size() == slots_.size(),
+          fmt::format("{}: {} buffers bound, the kernel has {} bindings", spec_.label, buffers.size(), slots_.size()));
   const DeviceInfo& info = context_->info();
-  vk::DescriptorSetLayout set_layout = *objects_.set_layout;
-  auto sets = CSBENCH_VK(vk::raii::DescriptorSets(
-      context_->device(),
-      vk::DescriptorSetAllocateInfo{.descriptorPool = *pool_, .descriptorSetCount = 1, .pSetLayouts = &set_layout}));
+  std::vector<vk::DescriptorSetLayout> set_layouts;
+  for (const auto& layout : objects_.set_layouts) set_layouts.push_back(*layout);
+  vk::DescriptorSetAllocateInfo allocate{.descriptorPool = *pool_};
+  allocate.setSetLayouts(set_layouts);
+  auto sets = CSBENCH_VK(vk::raii::DescriptorSets(context_->device(), allocate));
   std::vector<vk::DescriptorBufferInfo> infos;
-  for (const auto& b : buffers) {
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const auto& b = buffers[i];
     uint64_t range = b.range == 0 ? b.buffer->size() : b.range;
-    RequireSupport(range <= info.max_storage_buffer_range,
-            fmt::format("{}: binding {} MiB exceeds the device's maxStorageBufferRange ({} MiB)", spec_.label,
-                        range >> 20, info.max_storage_buffer_range >> 20));
+    const bool uniform = slots_[i].kind == DescriptorSlot::Kind::kUniformBuffer;
+    const uint64_t most = uniform ? info.max_uniform_buffer_range : info.max_storage_buffer_range;
+    RequireSupport(range <= most, fmt::format("{}: binding {} MiB exceeds the device's {} ({} MiB)", spec_.label,
+                                              range >> 20, uniform ? "maxUniformBufferRange" : "maxStorageBufferRange",
+                                              most >> 20));
     infos.push_back({.buffer = b.buffer->handle(), .offset = 0, .range = range});
   }
   std::vector<vk::WriteDescriptorSet> writes;
-  for (uint32_t i = 0; i < infos.size(); ++i) {
-    writes.push_back({.dstSet = *sets[0],
-                      .dstBinding = i,
+  for (size_t i = 0; i < infos.size(); ++i) {
+    writes.push_back({.dstSet = *sets[slots_[i].set],
+                      .dstBinding = slots_[i].binding,
                       .descriptorCount = 1,
-                      .descriptorType = vk::DescriptorType::eStorageBufferDynamic,
+                      .descriptorType = TypeOf(slots_[i].kind),
                       .pBufferInfo = &infos[i]});
   }
   context_->device().updateDescriptorSets(writes, {});
-  return Bindings(std::move(sets[0]));
+  std::vector<vk::raii::DescriptorSet> owned;
+  for (auto& set : sets) owned.push_back(std::move(set));
+  return Bindings(std::move(owned));
 }
 
 }  // namespace csbench

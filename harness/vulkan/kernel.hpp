@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,17 +28,46 @@ constexpr uint32_t CappedGroups(uint64_t items, uint32_t workgroup) {
   return groups < kMaxGroupsPerDimension ? static_cast<uint32_t>(groups) : kMaxGroupsPerDimension;
 }
 
+// A descriptor a user's kernel binds (the built-in kernels bind storage buffers at 0..n-1 of set 0).
+// Buffers are dynamic descriptors, so that one set serves every slice of a rotated input.
+struct DescriptorSlot {
+  enum class Kind { kStorageBuffer, kUniformBuffer };
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  Kind kind = Kind::kStorageBuffer;
+};
+
+// A specialization constant's value as the pipeline takes it: `size` bytes of `bits` (4 for a
+// bool, as VkBool32; 1, 2, 4 or 8 for the sized scalars).
+struct SpecializationValue {
+  uint32_t id = 0;
+  uint32_t size = 4;
+  uint64_t bits = 0;
+};
+
 struct KernelSpec {
   std::string label;   // the variant, for messages
   std::string source;  // relative to kernels/, e.g. "reduction/tree.comp"
   std::vector<Define> defines;
-  std::array<uint32_t, 3> local_size{1, 1, 1};  // specialization constants 0, 1, 2
-  std::vector<uint32_t> constants;              // specialization constants 3, 4, ...
-  uint32_t bindings = 1;                        // storage buffers at bindings 0..n-1
+  // The workgroup's size: checked against the device's limits, and written into the
+  // specialization constants `local_size_ids` name (nullopt: the shader fixes that dimension
+  // itself, as a literal or a define). The built-in kernels take it in constants 0, 1, 2.
+  std::array<uint32_t, 3> local_size{1, 1, 1};
+  std::array<std::optional<uint32_t>, 3> local_size_ids{0u, 1u, 2u};
+  std::vector<uint32_t> constants;  // specialization constants 3, 4, ... (32-bit)
+  // Other specialization constants by id (a user's shader's own); an id here wins over the above.
+  std::vector<SpecializationValue> specialization;
+  uint32_t bindings = 1;  // storage buffers at bindings 0..n-1 of set 0, where `slots` is empty
+  // The descriptors by (set, binding), in that order; empty: `bindings` storage buffers.
+  std::vector<DescriptorSlot> slots;
   uint32_t push_bytes = 0;
+  // SPIR-V compiled already (a user's shader, compiled by the manifest's loader); null: `source`
+  // is compiled with `defines` (CompileKernel). It must outlive the kernel.
+  const std::vector<uint32_t>* spirv = nullptr;
+  std::string entry = "main";  // the entry point
 };
 
-// Binding i of a kernel: `range` bytes of `buffer`, starting at the dispatch's dynamic offset.
+// Slot i of a kernel: `range` bytes of `buffer`, starting at the dispatch's dynamic offset.
 struct BufferRange {
   const Buffer* buffer = nullptr;
   uint64_t range = 0;  // 0: the whole buffer
@@ -47,11 +77,16 @@ struct BufferRange {
 // every slice of a rotated input: each dispatch passes its offsets.
 class Bindings {
  public:
-  explicit Bindings(vk::raii::DescriptorSet set) : set_(std::move(set)) {}
-  vk::DescriptorSet handle() const { return *set_; }
+  explicit Bindings(std::vector<vk::raii::DescriptorSet> sets) : sets_(std::move(sets)) {}
+  // One set per set number from 0, in order (a set the shader leaves empty has one too).
+  std::vector<vk::DescriptorSet> handles() const {
+    std::vector<vk::DescriptorSet> handles;
+    for (const auto& set : sets_) handles.push_back(*set);
+    return handles;
+  }
 
  private:
-  vk::raii::DescriptorSet set_;
+  std::vector<vk::raii::DescriptorSet> sets_;
 };
 
 // The Vulkan objects of `spec`'s pipeline, built alike for a Kernel and for a pipeline that only
@@ -59,7 +94,7 @@ class Bindings {
 // (dynamic storage buffers at bindings 0..n-1, the push range) and specialization, so that the
 // statistics describe the pipeline the benchmark runs.
 struct PipelineObjects {
-  vk::raii::DescriptorSetLayout set_layout = nullptr;
+  std::vector<vk::raii::DescriptorSetLayout> set_layouts;  // per set number from 0
   vk::raii::PipelineLayout layout = nullptr;
   vk::raii::Pipeline pipeline = nullptr;
 };
@@ -74,6 +109,8 @@ class Kernel {
   Bindings Bind(const std::vector<BufferRange>& buffers) const;
 
   const KernelSpec& spec() const { return spec_; }
+  // The descriptors a Bind takes buffers for, and a dispatch dynamic offsets for, in this order.
+  size_t slots() const { return slots_.size(); }
   vk::Pipeline pipeline() const { return *objects_.pipeline; }
   vk::PipelineLayout layout() const { return *objects_.layout; }
 
@@ -81,6 +118,7 @@ class Kernel {
   Context* context_;
   KernelSpec spec_;
   PipelineObjects objects_;
+  std::vector<DescriptorSlot> slots_;  // by (set, binding)
   vk::raii::DescriptorPool pool_ = nullptr;
 };
 

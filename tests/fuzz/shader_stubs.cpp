@@ -4,6 +4,7 @@
 // std::source_location for harness/base/error.hpp.)
 #include <cstdlib>
 
+#include "harness/vulkan/interface.hpp"
 #include "harness/vulkan/reflection.hpp"
 #include "harness/vulkan/shader_compiler.hpp"
 
@@ -19,5 +20,9 @@ std::vector<ShaderBuffer> ReflectStorageBuffers(const std::string&, const std::s
                                                 const std::vector<std::string>&, VulkanTarget) {
   std::abort();
 }
+
+const std::vector<uint32_t>& CompileShader(const ShaderSource&) { std::abort(); }
+
+ShaderInterface ReflectInterface(const std::vector<uint32_t>&) { std::abort(); }
 
 }  // namespace csbench

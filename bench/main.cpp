@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -282,6 +283,11 @@ int main(int argc, char** argv) {
   suite.reset();
   context.reset();
   PrintSummary(summary);
+  if (const std::optional<std::string> why = csbench::RunStopReason()) {
+    fmt::print(stderr, "csbench: the run stopped: {}; every benchmark after it is marked not run (exit code 1)\n",
+               *why);
+    return 1;
+  }
   if (options.validation && csbench::ValidationMessages() > 0) {
     fmt::print(stderr, "csbench: {} validation messages\n", csbench::ValidationMessages());
     return 3;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <mutex>
 
 namespace csbench {
 
@@ -17,6 +18,38 @@ void Require(bool condition, std::string_view what, std::source_location where) 
 
 void RequireSupport(bool condition, std::string_view what, std::source_location where) {
   if (!condition) throw Unsupported(what, where);
+}
+
+namespace {
+
+struct RunStop {
+  std::mutex lock;
+  std::optional<std::string> why;
+};
+
+RunStop& TheRunStop() {
+  static RunStop stop;
+  return stop;
+}
+
+}  // namespace
+
+void StopRun(std::string_view why) {
+  RunStop& stop = TheRunStop();
+  std::lock_guard guard(stop.lock);
+  if (!stop.why) stop.why = std::string(why);
+}
+
+std::optional<std::string> RunStopReason() {
+  RunStop& stop = TheRunStop();
+  std::lock_guard guard(stop.lock);
+  return stop.why;
+}
+
+void ResumeRunForTest() {
+  RunStop& stop = TheRunStop();
+  std::lock_guard guard(stop.lock);
+  stop.why.reset();
 }
 
 }  // namespace csbench

@@ -2,6 +2,7 @@
 // benchmark can hand a one-line reason to state.SkipWithError and the suite can go on.
 #pragma once
 
+#include <optional>
 #include <source_location>
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,23 @@ class Unsupported : public Error {
 // Throws Unsupported when `condition` is false; `what` names the feature or limit.
 void RequireSupport(bool condition, std::string_view what,
                     std::source_location where = std::source_location::current());
+
+// The device was lost (VK_ERROR_DEVICE_LOST): unlike other Errors, no later benchmark of the run
+// can use it, so the run stops (StopRun).
+class DeviceLost : public Error {
+ public:
+  using Error::Error;
+};
+
+// Notes why no further benchmark of this run can run (a lost device); the first reason stays.
+// Every benchmark that starts after it is skipped with "not run: <why>" (AddBenchmark,
+// harness/measure/selection.hpp), the output file says "stopped": <why> in its context, and the
+// process exits with code 1; like an interrupt, the run ends with a whole file of what finished.
+void StopRun(std::string_view why);
+// The reason StopRun noted, if any.
+std::optional<std::string> RunStopReason();
+// Forgets the reason, for the tests that stop a run and go on.
+void ResumeRunForTest();
 
 // Runs `call` (a lambda around a Vulkan-Hpp call) and turns vk::SystemError into Error with
 // the call's text, its VkResult name, file and line.

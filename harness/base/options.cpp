@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <optional>
 #include <string_view>
@@ -33,6 +35,20 @@ std::optional<std::string_view> FlagValue(std::string_view arg, std::string_view
 bool EnvironmentFlag(const char* name) {
   const char* value = std::getenv(name);
   return value != nullptr && std::string_view(value) != "" && std::string_view(value) != "0";
+}
+
+// --dispatch-timeout's seconds: a number above 0 and at most kMaxDispatchTimeoutSeconds.
+double ParseDispatchTimeout(std::string_view value) {
+  double seconds = 0;
+  auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), seconds);
+  if (value.empty() || error != std::errc() || end != value.data() + value.size() || !std::isfinite(seconds) ||
+      seconds <= 0 || seconds > kMaxDispatchTimeoutSeconds) {
+    throw UsageError{fmt::format(
+        "--dispatch-timeout={} is not valid: give the seconds one submission may run, a number above 0 and at most "
+        "{} (e.g. 0.5; default {})",
+        value, kMaxDispatchTimeoutSeconds, kDefaultDispatchTimeoutSeconds)};
+  }
+  return seconds;
 }
 
 }  // namespace
@@ -78,11 +94,14 @@ Options ParseOptions(std::vector<std::string>& args) {
       options.domains = ParseExtents("domain", *domains);
     } else if (auto workgroups = FlagValue(arg, "workgroup")) {
       options.workgroups = ParseExtents("workgroup", *workgroups);
+    } else if (auto timeout = FlagValue(arg, "dispatch-timeout")) {
+      options.dispatch_timeout_s = ParseDispatchTimeout(*timeout);
     } else if (auto manifest = FlagValue(arg, "manifest")) {
       if (manifest->empty()) throw UsageError{"--manifest needs a file or a folder: --manifest=PATH"};
       options.manifests.emplace_back(*manifest);
     } else if (arg == "--device" || arg == "--backend" || arg == "--timer" || arg == "--cache" || arg == "--domain" ||
-               arg == "--workgroup" || arg == "--parallel" || arg == "--manifest" || arg == "--guard") {
+               arg == "--workgroup" || arg == "--parallel" || arg == "--manifest" || arg == "--guard" ||
+               arg == "--dispatch-timeout") {
       throw UsageError{fmt::format("{} needs a value: {}=...", arg, arg)};
     } else {
       rest.emplace_back(arg);
@@ -120,6 +139,12 @@ std::string OptionsHelp() {
   --workgroup=XxY[,XxY...]  replace the built-in workgroups of every family that has them
                             (one-dimensional families: X or Xx1); a workgroup or domain the
                             device cannot run skips that benchmark, naming the limit
+  --dispatch-timeout=SECONDS
+                            how long one submission may run (default 300, at most 3600;
+                            fractions allowed): one that runs longer fails its benchmark,
+                            after the device has finished it, and the suite goes on. A lost
+                            device ends the run: the benchmarks after it are marked not run,
+                            and the exit code is 1
   --manifest=PATH           measure the family a TOML manifest declares (a folder: each of its
                             *.toml); repeatable. Without --benchmark_filter only the manifests'
                             families run. A bad manifest exits with code 2, naming the file,

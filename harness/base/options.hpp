@@ -17,6 +17,13 @@ enum class CacheMode { kCold, kWarm };
 // a bound range (lavapipe), where the guard then sees them (and the shader's .length() includes it).
 enum class GuardPlace { kOutside, kInside };
 
+// How long one submission may run before its benchmark fails (--dispatch-timeout), in seconds: a
+// shader that never ends must not hang the suite, but a CPU device on a loaded two-core machine
+// takes over a minute for the Gray-Scott chapter's 512 steps in one command buffer.
+inline constexpr double kDefaultDispatchTimeoutSeconds = 300;
+// The longest --dispatch-timeout: an hour is already no guard against a hang.
+inline constexpr double kMaxDispatchTimeoutSeconds = 3600;
+
 struct Options {
   bool list_devices = false;
   std::string device;  // index or name substring, "all" or a comma list; empty: the default choice
@@ -30,6 +37,7 @@ struct Options {
   GuardPlace guard = GuardPlace::kOutside;
   bool validation = false;  // Khronos validation layer with synchronization validation
   bool samples = false;     // --samples: each run's samples in its JSON entry
+  double dispatch_timeout_s = kDefaultDispatchTimeoutSeconds;  // --dispatch-timeout
   // --domain and --workgroup: replace the built-in values of every family with that axis (a
   // one-dimensional family takes those of height 1). Empty: the built-in values.
   std::vector<Extent> domains;

@@ -505,7 +505,9 @@ void StartAheadOf(const std::string& name, Retired retired) {
   const size_t at = static_cast<size_t>(std::find(order.begin(), order.end(), name) - order.begin());
   const Record* current = SelectedRecord(at);
   Record* next = SelectedRecord(at + 1);
-  if (!ahead.enabled || !ahead.name.empty() || current == nullptr || current->prefetch != Prefetch::kBeside ||
+  // A stopped run (a lost device) makes nothing more: every benchmark left is skipped.
+  if (!ahead.enabled || RunStopReason() || !ahead.name.empty() || current == nullptr ||
+      current->prefetch != Prefetch::kBeside ||
       next == nullptr || next->prefetch == Prefetch::kNo || !next->make_ahead) {
     retired.Free();
     return;

@@ -2,8 +2,11 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
+#include <string>
 #include <utility>
 
+#include "harness/base/error.hpp"
 #include "harness/base/options.hpp"
 #include "harness/measure/record.hpp"
 
@@ -73,6 +76,12 @@ benchmark::internal::Benchmark* AddBenchmark(const std::string& name, std::funct
   auto record = std::make_shared<Record>(name, DescriptionBeingRegistered());
   registry.records.push_back(record);
   return benchmark::RegisterBenchmark(name.c_str(), [record, fn = std::move(fn)](benchmark::State& state) {
+    // Once the run has stopped (a lost device) nothing more can be measured: each benchmark left
+    // fails at once, named, so that the output lists what did not run and why.
+    if (const std::optional<std::string> why = RunStopReason()) {
+      state.SkipWithError(("not run: " + *why).c_str());
+      return;
+    }
     RecordScope scope(record.get());
     fn(state);
   });

@@ -3,9 +3,11 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
 
+#include "harness/base/error.hpp"
 #include "harness/base/ledger.hpp"
 #include "harness/base/provenance.hpp"
 #include "harness/measure/ceilings.hpp"
@@ -131,6 +133,8 @@ void JsonWriter::AddRunMembers(bool ended) {
     SetContext("ceilings", std::move(object));
   }
   if (ended) SetContext("time_spent", TimeSpentObject(Spent()));
+  // A run that stopped (a lost device) says why; its later entries are marked "not run: ...".
+  if (const std::optional<std::string> why = RunStopReason()) SetContext("stopped", *why);
 }
 
 std::vector<Json> StandardEntries(const std::vector<Run>& runs) {

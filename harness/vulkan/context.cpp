@@ -281,7 +281,12 @@ Context::Context(const Options& options) : options_(options) {
 }
 
 Context::~Context() {
-  if (*device_) device_.waitIdle();
+  // Destructors never throw: a lost device answers the wait with VK_ERROR_DEVICE_LOST, and its
+  // objects may be destroyed all the same.
+  try {
+    if (*device_) device_.waitIdle();
+  } catch (const vk::SystemError&) {
+  }
 }
 
 void FairLock::lock() {
@@ -331,20 +336,71 @@ uint32_t ValidationMessages() { return g_validation_messages.load(); }
 
 void Context::SubmitAndWait(const vk::raii::CommandBuffer& command_buffer) {
   auto lock = LockDevice();
-  vk::CommandBuffer handle = *command_buffer;
-  vk::SubmitInfo submit{.commandBufferCount = 1, .pCommandBuffers = &handle};
-  CSBENCH_VK(queue_.submit(submit, *fence_));
-  vk::Result result = CSBENCH_VK(device_.waitForFences({*fence_}, VK_TRUE, kSubmissionTimeoutNs));
-  if (result != vk::Result::eSuccess) {
-    // The benchmark fails, but its buffers and command buffer cannot be freed while the device
-    // still reads them (lavapipe crashes the process), nor the fence reused before it signals:
-    // wait for the device first. A GPU that hangs ends in VK_ERROR_DEVICE_LOST from its driver.
-    fmt::print(stderr, "csbench: a submission has run for 5 minutes; waiting for the device to finish it\n");
-    CSBENCH_VK(device_.waitIdle());
-    device_.resetFences({*fence_});
-    throw Error("a submission did not finish within 5 minutes (the device is too slow for this benchmark, or hung)");
-  }
+  // Reset before the submission, not after the wait: a wait that throws (the dispatch timeout)
+  // leaves the fence signalled, and the next submission must not find it so (its wait would
+  // return before the device has run it).
   device_.resetFences({*fence_});
+  vk::CommandBuffer handle = *command_buffer;
+  Submit(vk::SubmitInfo{.commandBufferCount = 1, .pCommandBuffers = &handle}, *fence_);
+  const vk::Fence fence = *fence_;
+  WaitForFences(std::span(&fence, 1));
+}
+
+uint64_t Context::dispatch_timeout_ns() const {
+  return std::max<uint64_t>(1, static_cast<uint64_t>(options_.dispatch_timeout_s * 1e9));
+}
+
+std::string Context::device_lost() const {
+  std::lock_guard guard(lost_lock_);
+  return device_lost_;
+}
+
+void Context::NoteDeviceLost(std::string_view why) {
+  {
+    std::lock_guard guard(lost_lock_);
+    if (device_lost_.empty()) device_lost_ = std::string(why);
+  }
+  StopRun(fmt::format("the device was lost ({})", why));
+}
+
+void Context::Submit(const vk::SubmitInfo& submit, vk::Fence fence) {
+  auto lock = LockDevice();
+  // A lost device stays lost: a submission to it fails, or hangs on some drivers.
+  if (const std::string lost = device_lost(); !lost.empty()) {
+    throw DeviceLost(fmt::format("not submitted: the device was lost earlier in this run ({})", lost));
+  }
+  try {
+    queue_.submit(submit, fence);
+  } catch (const vk::DeviceLostError& e) {
+    NoteDeviceLost(fmt::format("vkQueueSubmit: {}", e.what()));
+    throw DeviceLost(fmt::format("the device was lost at a submission: {}", e.what()));
+  } catch (const vk::SystemError& e) {
+    throw Error(fmt::format("vkQueueSubmit failed: {}", e.what()));
+  }
+}
+
+void Context::WaitForFences(std::span<const vk::Fence> fences) {
+  auto lock = LockDevice();
+  vk::Result result = vk::Result::eSuccess;
+  try {
+    result = device_.waitForFences(vk::ArrayProxy<const vk::Fence>(static_cast<uint32_t>(fences.size()), fences.data()),
+                                   VK_TRUE, dispatch_timeout_ns());
+    if (result == vk::Result::eSuccess) return;
+    // The benchmark fails, but its buffers and command buffers cannot be freed while the device
+    // still reads them (lavapipe crashes the process), nor a fence reused before it signals: wait
+    // for the device first. A GPU that hangs ends in VK_ERROR_DEVICE_LOST from its driver.
+    fmt::print(stderr, "csbench: a submission has run for {} s (--dispatch-timeout); waiting for the device to "
+               "finish it\n", dispatch_timeout_s());
+    device_.waitIdle();
+  } catch (const vk::DeviceLostError& e) {
+    NoteDeviceLost(fmt::format("waiting for a submission: {}", e.what()));
+    throw DeviceLost(fmt::format("the device was lost while a submission ran: {}", e.what()));
+  } catch (const vk::SystemError& e) {
+    throw Error(fmt::format("vkWaitForFences failed: {}", e.what()));
+  }
+  throw Error(fmt::format("a submission did not finish within {} s (--dispatch-timeout): the device is too slow for "
+                          "this benchmark at this timeout, or hung",
+                          dispatch_timeout_s()));
 }
 
 void Context::Run(const std::function<void(Commands&)>& record) {

@@ -3,6 +3,7 @@
 // objects; bench/ and kernels/ reach the GPU through Context, Buffer, Kernel and Commands.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -10,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -19,11 +21,6 @@
 #include "harness/base/options.hpp"
 
 namespace csbench {
-
-// How long a submission may run before the suite gives up on it: a lost device or a shader that
-// never ends must not hang the suite, but a CPU device on a loaded two-core machine takes over a
-// minute for the Gray-Scott chapter's 512 steps in one command buffer.
-inline constexpr uint64_t kSubmissionTimeoutNs = 300'000'000'000ull;
 
 class ClockProbe;
 class Commands;
@@ -137,8 +134,25 @@ class Context {
   const vk::raii::PhysicalDevice& physical_device() const { return physical_device_; }
   const vk::raii::Queue& queue() const { return queue_; }
   const vk::raii::CommandPool& command_pool() const { return command_pool_; }
-  // Submits `command_buffer` and blocks until it finished.
+  // Submits `command_buffer` and blocks until it finished (WaitForFences).
   void SubmitAndWait(const vk::raii::CommandBuffer& command_buffer);
+
+  // Every submission and fence wait of the harness goes through these two, under LockDevice.
+  // Submit: one submission to the queue; throws DeviceLost where the device is (or was) lost.
+  void Submit(const vk::SubmitInfo& submit, vk::Fence fence);
+  // Waits until every fence has signalled, for at most the dispatch timeout (--dispatch-timeout).
+  // Past it, waits for the device to finish what it runs (its buffers cannot be freed in use: a
+  // CPU device crashes the process), then throws Error naming the timeout and the flag. A lost
+  // device (VK_ERROR_DEVICE_LOST) throws DeviceLost.
+  void WaitForFences(std::span<const vk::Fence> fences);
+  // The dispatch timeout (--dispatch-timeout), in seconds and in nanoseconds (at least 1).
+  double dispatch_timeout_s() const { return options_.dispatch_timeout_s; }
+  uint64_t dispatch_timeout_ns() const;
+  // Why the device was lost (empty while it is not): once lost, nothing more is submitted.
+  std::string device_lost() const;
+  // Notes the device lost with `why`: every later Submit throws DeviceLost at once, and the run
+  // stops (StopRun, harness/base/error.hpp). Public for the tests, which cannot lose a device.
+  void NoteDeviceLost(std::string_view why);
   uint32_t FindMemoryType(uint32_t type_bits, vk::MemoryPropertyFlags required,
                           vk::MemoryPropertyFlags preferred) const;
   // A host-visible staging buffer of kStagingBytes (harness/vulkan/buffer.hpp) for an upload or a
@@ -167,6 +181,8 @@ class Context {
   vk::raii::Fence fence_ = nullptr;
   std::map<std::string, std::string> probe_findings_;
   mutable FairLock device_lock_;
+  mutable std::mutex lost_lock_;
+  std::string device_lost_;  // under lost_lock_
   std::mutex staging_lock_;
   std::vector<std::unique_ptr<Buffer>> staging_;  // kept for TakeStaging, at most two (two threads)
   std::unique_ptr<ClockProbe> clock_probe_;  // last: released before the device

@@ -32,7 +32,8 @@ class PipelinedBatches {
   // batch k + depth. So the device runs batches k + 1 ... k + depth - 1 while the host is in
   // done(k), and batch k + depth may reuse whatever batch k wrote for the host (a slot k % depth).
   // Returns once every batch has finished and been handled. Throws Error when a batch does not
-  // finish within kSubmissionTimeoutNs.
+  // finish within the context's dispatch timeout (Context::WaitForFences), DeviceLost when the
+  // device is lost.
   void Run(uint32_t depth, const std::function<void(uint32_t)>& done);
 
  private:

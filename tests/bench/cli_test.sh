@@ -15,6 +15,12 @@ check "invalid regex" 2 "not a valid regular expression" -- "$bench" --benchmark
 check "filter matching nothing" 2 "matches none of the [0-9]+ benchmarks" -- "$bench" --benchmark_filter=no-such-benchmark
 check "negative repetitions" 2 "benchmark_repetitions=-3 is not valid" -- "$bench" --benchmark_repetitions=-3
 check "zero min time" 2 "benchmark_min_time=0 is not valid" -- "$bench" --benchmark_min_time=0
+check "zero dispatch timeout" 2 "dispatch-timeout=0 is not valid: .*above 0 and at most 3600" -- \
+  "$bench" --dispatch-timeout=0
+check "dispatch timeout over an hour" 2 "dispatch-timeout=3601 is not valid" -- "$bench" --dispatch-timeout=3601
+check "dispatch timeout not a number" 2 "dispatch-timeout=5m is not valid" -- "$bench" --dispatch-timeout=5m
+check "dispatch timeout without a value" 2 "--dispatch-timeout needs a value" -- "$bench" --dispatch-timeout
+check "help names --dispatch-timeout" 0 "--dispatch-timeout=SECONDS" -- "$bench" --help
 check "unknown output format" 2 "valid choices: json, console, csv" -- "$bench" --benchmark_out=x --benchmark_out_format=xml
 check "unwritable output file" 2 "cannot write that file" -- "$bench" --benchmark_out=/nonexistent/dir/run.json
 check "CPU device default: the quick set, said once" 0 "running the quick default set, [0-9]+ of [0-9]+ benchmarks" -- \

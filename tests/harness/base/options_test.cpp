@@ -36,6 +36,32 @@ TEST(ParseOptions, SamplesIsAPlainSwitch) {
   EXPECT_FALSE(ParseOptions(none).samples);
 }
 
+TEST(ParseOptions, DispatchTimeoutTakesSecondsWithFractions) {
+  auto none = Args({});
+  EXPECT_EQ(ParseOptions(none).dispatch_timeout_s, 300.0);
+  auto half = Args({"--dispatch-timeout=0.5", "--benchmark_filter=x"});
+  EXPECT_EQ(ParseOptions(half).dispatch_timeout_s, 0.5);
+  EXPECT_EQ(half, (std::vector<std::string>{"bench", "--benchmark_filter=x"}));
+  auto hour = Args({"--dispatch-timeout=3600"});
+  EXPECT_EQ(ParseOptions(hour).dispatch_timeout_s, 3600.0);
+}
+
+TEST(ParseOptions, DispatchTimeoutRefusesWhatIsNotASpanOfTime) {
+  for (const char* bad : {"0", "-1", "3600.5", "abc", "", "1s", "inf", "nan", "0.5x", "+1"}) {
+    auto args = Args({std::string("--dispatch-timeout=") + bad});
+    try {
+      ParseOptions(args);
+      ADD_FAILURE() << "accepted --dispatch-timeout=" << bad;
+    } catch (const UsageError& e) {
+      EXPECT_NE(e.message.find("--dispatch-timeout=" + std::string(bad) + " is not valid"), std::string::npos)
+          << e.message;
+      EXPECT_NE(e.message.find("at most 3600"), std::string::npos) << e.message;
+    }
+  }
+  auto bare = Args({"--dispatch-timeout"});
+  EXPECT_THROW(ParseOptions(bare), UsageError);
+}
+
 TEST(ParseOptions, Defaults) {
   auto args = Args({});
   Options o = ParseOptions(args);

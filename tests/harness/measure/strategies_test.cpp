@@ -7,7 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "harness/base/compat.hpp"
+#include "harness/base/error.hpp"
 #include "harness/measure/measure.hpp"
+#include "harness/measure/selection.hpp"
 
 namespace csbench {
 namespace {
@@ -171,6 +174,32 @@ TEST(Strategies, EveryRepetitionTakesTheFirstCallsCount) {
   }
   EXPECT_EQ(iteration_runs, 3u);
   EXPECT_EQ(runs, 15);
+}
+
+TEST(Strategies, AStoppedRunSkipsEveryBenchmarkLeftNamingWhy) {
+  // A benchmark registered as every one is (AddBenchmark) runs until the run stops (a lost
+  // device, StopRun); after that it fails at once with the reason, and its body never runs.
+  int bodies = 0;
+  AddBenchmark("strategies/stopped_run", [&](benchmark::State& state) {
+    ++bodies;
+    for (auto _ : state) {
+    }
+  })->Iterations(1);
+  Collect before;
+  benchmark::RunSpecifiedBenchmarks(&before, "^strategies/stopped_run/");
+  ASSERT_EQ(before.runs_.size(), 1u);
+  EXPECT_FALSE(compat::Skipped(before.runs_.front()));
+  EXPECT_EQ(bodies, 1);
+  StopRun("the device was lost (a test's stand-in)");
+  StopRun("a later reason, not kept");
+  Collect after;
+  benchmark::RunSpecifiedBenchmarks(&after, "^strategies/stopped_run/");
+  ResumeRunForTest();
+  ASSERT_EQ(after.runs_.size(), 1u);
+  EXPECT_TRUE(compat::Skipped(after.runs_.front()));
+  EXPECT_EQ(std::string(compat::SkipMessage(after.runs_.front())), "not run: the device was lost (a test's stand-in)");
+  EXPECT_EQ(bodies, 1);
+  EXPECT_FALSE(RunStopReason().has_value());
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <deque>
@@ -25,13 +26,13 @@
 namespace csbench::manifest {
 namespace {
 
-using Words = std::vector<uint32_t>;
+using Data = std::vector<std::byte>;
 
 // The inputs of the points that share one set of input sizes (successive benchmarks of a
 // domain): their values, and their device copies. One set is kept at a time.
 struct Inputs {
   std::string key;
-  std::vector<Words> host;  // per buffer; empty for an output
+  std::vector<Data> host;  // per buffer; empty for an output
   std::vector<std::unique_ptr<RotatingInput>> device;
   uint32_t copies = 1;
 };
@@ -40,7 +41,7 @@ struct Inputs {
 // compared with; those of one point are kept at a time.
 struct ReferenceOutputs {
   std::string key;
-  std::vector<Words> outputs;  // per buffer; empty for an input
+  std::vector<Data> outputs;  // per buffer; empty for an input
   std::string failure;         // why its own check run failed (a guard, an input); empty: it passed
 };
 
@@ -72,48 +73,171 @@ std::vector<std::byte> GuardPattern(const std::string& family, const std::string
   return guard;
 }
 
-Words MakeInput(const Manifest& m, const ManifestBuffer& b, uint64_t count) {
-  Words words(count * b.type.components);
-  const bool is_float = b.type.scalar == Scalar::kFloat;
+// A buffer's scalars as the host holds them: `count` elements of the buffer's type, each at its
+// std430 stride (a 3-vector's fourth scalar is padding). Scalar k is component k % components of
+// element k / components.
+size_t Scalars(const ManifestBuffer& b, const Data& data) { return data.size() / b.type.Bytes() * b.type.components; }
+size_t OffsetOf(const ElementType& t, size_t k) {
+  return k / t.components * t.Bytes() + k % t.components * t.scalar_bytes;
+}
+
+// IEEE binary16 <-> float, rounded to nearest even; values past 65504 become infinity.
+float HalfToFloat(uint16_t h) {
+  const uint32_t sign = (h & 0x8000u) << 16;
+  const uint32_t exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ffu;
+  if (exponent == 0) {
+    const float f = std::ldexp(static_cast<float>(mantissa), -24);
+    return sign ? -f : f;
+  }
+  if (exponent == 31) return std::bit_cast<float>(sign | 0x7f800000u | (mantissa << 13));
+  return std::bit_cast<float>(sign | ((exponent + 112) << 23) | (mantissa << 13));
+}
+uint16_t FloatToHalf(float f) {
+  const uint32_t x = std::bit_cast<uint32_t>(f);
+  const uint32_t sign = (x >> 16) & 0x8000u;
+  if (std::isnan(f)) return static_cast<uint16_t>(sign | 0x7e00u);
+  const int exponent = static_cast<int>((x >> 23) & 0xff) - 127 + 15;
+  uint32_t mantissa = x & 0x7fffffu;
+  if (exponent >= 31) return static_cast<uint16_t>(sign | 0x7c00u);
+  if (exponent <= 0) {
+    if (exponent < -10) return static_cast<uint16_t>(sign);
+    mantissa |= 0x800000u;
+    const int shift = 14 - exponent;
+    uint32_t half = mantissa >> shift;
+    const uint32_t rest = mantissa & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+    if (rest > halfway || (rest == halfway && (half & 1))) ++half;
+    return static_cast<uint16_t>(sign | half);
+  }
+  uint32_t half = (static_cast<uint32_t>(exponent) << 10) | (mantissa >> 13);
+  const uint32_t rest = mantissa & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (half & 1))) ++half;  // may carry into infinity
+  return static_cast<uint16_t>(sign | half);
+}
+
+// Scalar k of `data` as a number.
+double Get(const ElementType& t, const Data& data, size_t k) {
+  const std::byte* at = data.data() + OffsetOf(t, k);
+  uint64_t bits = 0;
+  std::memcpy(&bits, at, t.scalar_bytes);  // little-endian hosts
+  const int width = static_cast<int>(8 * t.scalar_bytes);
+  switch (t.scalar) {
+    case Scalar::kFloat:
+      return t.scalar_bytes == 2   ? HalfToFloat(static_cast<uint16_t>(bits))
+             : t.scalar_bytes == 4 ? std::bit_cast<float>(static_cast<uint32_t>(bits))
+                                   : std::bit_cast<double>(bits);
+    case Scalar::kInt: {
+      // Sign-extend from the scalar's width.
+      const uint64_t sign = uint64_t{1} << (width - 1);
+      const uint64_t value = width == 64 ? bits : (bits ^ sign) - sign;
+      return static_cast<double>(static_cast<int64_t>(value));
+    }
+    case Scalar::kUint:
+      return static_cast<double>(bits);
+  }
+  return 0;
+}
+
+// Sets scalar k of `data` to `value` (whole and in range for an integer type; any float).
+void Set(const ElementType& t, Data& data, size_t k, double value) {
+  uint64_t bits = 0;
+  if (t.scalar == Scalar::kFloat) {
+    bits = t.scalar_bytes == 2   ? FloatToHalf(static_cast<float>(value))
+           : t.scalar_bytes == 4 ? std::bit_cast<uint32_t>(static_cast<float>(value))
+                                 : std::bit_cast<uint64_t>(value);
+  } else {
+    bits = value < 0 ? static_cast<uint64_t>(static_cast<int64_t>(value)) : static_cast<uint64_t>(value);
+  }
+  std::memcpy(data.data() + OffsetOf(t, k), &bits, t.scalar_bytes);
+}
+
+// Whether scalar k of `data` still holds the poison's bytes at its place (the buffer was filled
+// with kPoison's 4 bytes over and over). An 8-bit scalar is never called unwritten: one byte in 256
+// would equal the poison by chance.
+bool StillPoison(const ElementType& t, const Data& data, size_t k) {
+  if (t.scalar_bytes < 2) return false;
+  const size_t offset = OffsetOf(t, k);
+  for (size_t i = 0; i < t.scalar_bytes; ++i) {
+    if (data[offset + i] != static_cast<std::byte>(kPoison >> (8 * ((offset + i) % 4)))) return false;
+  }
+  return true;
+}
+
+std::string IndexText(const ManifestBuffer& b, size_t i);
+
+Data MakeInput(const Manifest& m, const ManifestBuffer& b, uint64_t count, const Point& point,
+               const DeviceValues& device) {
+  const ElementType& t = b.type;
+  Data data(count * t.Bytes());
+  const size_t scalars = count * t.components;
+  const bool is_float = t.scalar == Scalar::kFloat;
   switch (b.init) {
     case ManifestBuffer::Init::kZero:
       break;
-    case ManifestBuffer::Init::kRandom:
-      if (is_float) {
-        FillUniform({reinterpret_cast<float*>(words.data()), words.size()}, SeedOf(m.name, b.name));
-      } else {
-        const uint64_t base = SplitMix64(SeedOf(m.name, b.name));
-        for (size_t i = 0; i < words.size(); ++i) words[i] = static_cast<uint32_t>(SplitMix64(base + i) >> 48);
+    case ManifestBuffer::Init::kRandom: {
+      if (is_float && t.scalar_bytes == 4 && t.components != 3) {
+        // The stream csbench has always drawn: a manifest's float inputs stay what they were.
+        FillUniform({reinterpret_cast<float*>(data.data()), scalars}, SeedOf(m.name, b.name));
+        break;
+      }
+      const uint64_t base = SplitMix64(SeedOf(m.name, b.name));
+      for (size_t k = 0; k < scalars; ++k) {
+        const uint64_t draw = SplitMix64(base + k);
+        // Floats uniform in [0, 1); integers 16 bits of the draw (8 for an 8-bit type), so that
+        // sums of many stay exact in a double.
+        Set(t, data, k,
+            is_float ? static_cast<double>(draw >> 40) * 0x1.0p-24
+                     : static_cast<double>(draw >> (t.scalar_bytes == 1 ? 57 : 48)));
       }
       break;
+    }
     case ManifestBuffer::Init::kIota:
-      for (size_t i = 0; i < words.size(); ++i) {
-        const float f = static_cast<float>(i);
-        if (is_float) std::memcpy(&words[i], &f, 4); else words[i] = static_cast<uint32_t>(i);
+      for (size_t k = 0; k < scalars; ++k) {
+        // An integer type wraps around at its width, as the shader's own arithmetic would.
+        const uint64_t mask = t.scalar_bytes == 8 ? ~0ull : (1ull << (8 * t.scalar_bytes)) - 1;
+        Set(t, data, k, is_float ? static_cast<double>(k) : static_cast<double>(k & mask));
       }
       break;
-    case ManifestBuffer::Init::kValue: {
-      uint32_t word = 0;
-      if (is_float) {
-        const float f = static_cast<float>(b.value);
-        std::memcpy(&word, &f, 4);
-      } else {
-        word = b.value < 0 ? static_cast<uint32_t>(static_cast<int32_t>(b.value)) : static_cast<uint32_t>(b.value);
+    case ManifestBuffer::Init::kValue:
+      for (size_t k = 0; k < scalars; ++k) Set(t, data, k, b.value);
+      break;
+    case ManifestBuffer::Init::kExpression: {
+      Expression expression(InitExpressionText(b.init_expression), InitVariables());
+      const uint64_t base = SplitMix64(SeedOf(m.name, b.name));
+      const std::array<double, 7> fixed = {static_cast<double>(point.domain.x), static_cast<double>(point.domain.y),
+                                           static_cast<double>(point.workgroup.x), static_cast<double>(point.workgroup.y),
+                                           device.subgroup_size, device.vendor_id, device.device_id};
+      std::vector<double> values(scalars);
+      try {
+        expression.EvaluateEach(
+            scalars,
+            [&](size_t variable, size_t start, size_t n, double* out) {
+              for (size_t k = 0; k < n; ++k) {
+                out[k] = variable == 0   ? static_cast<double>(start + k)
+                         : variable == 8 ? static_cast<double>(SplitMix64(base + start + k) >> 11) * 0x1.0p-53
+                                         : fixed[variable - 1];
+              }
+            },
+            values.data());
+      } catch (const ExpressionError& e) {
+        throw Error(fmt::format("buffer '{}': init \"{}\": {}", b.name, b.init_expression, e.message));
       }
-      std::fill(words.begin(), words.end(), word);
+      for (size_t k = 0; k < scalars; ++k) {
+        const double v = values[k];
+        if (!is_float) {
+          const int bits = static_cast<int>(8 * t.scalar_bytes);
+          const double least = t.scalar == Scalar::kInt ? -std::ldexp(1.0, bits - 1) : 0;
+          const double most = t.scalar == Scalar::kInt ? std::ldexp(1.0, bits - 1) - 1 : std::ldexp(1.0, bits) - 1;
+          if (v != std::floor(v) || v < least || v > most) {
+            throw Error(fmt::format("buffer '{}': init \"{}\" gives {} at {}: a {} takes whole numbers from {} to {}",
+                                    b.name, b.init_expression, v, IndexText(b, k), t.glsl, least, most));
+          }
+        }
+        Set(t, data, k, v);
+      }
       break;
     }
   }
-  return words;
-}
-
-double AsNumber(uint32_t word, Scalar scalar) {
-  if (scalar == Scalar::kFloat) {
-    float f;
-    std::memcpy(&f, &word, 4);
-    return f;
-  }
-  return scalar == Scalar::kInt ? static_cast<double>(static_cast<int32_t>(word)) : static_cast<double>(word);
+  return data;
 }
 
 std::string IndexText(const ManifestBuffer& b, size_t i) {
@@ -121,15 +245,16 @@ std::string IndexText(const ManifestBuffer& b, size_t i) {
   return n == 1 ? fmt::format("index {}", i) : fmt::format("index {} (element {}, component {})", i, i / n, i % n);
 }
 
-// Fails at the first element of output `got` that no invocation wrote (still poisoned, where the
+// Fails at the first scalar of output `got` that no invocation wrote (still poisoned, where the
 // output started from the poison) or that is not a finite float.
-Comparison Unwritten(const ManifestBuffer& b, const Words& got) {
-  for (size_t i = 0; i < got.size(); ++i) {
-    const double g = AsNumber(got[i], b.type.scalar);
-    if ((got[i] == kPoison && !b.init_given) || !std::isfinite(g)) {
+Comparison Unwritten(const ManifestBuffer& b, const Data& got) {
+  for (size_t i = 0; i < Scalars(b, got); ++i) {
+    const double g = Get(b.type, got, i);
+    const bool poison = !b.init_given && StillPoison(b.type, got, i);
+    if (poison || !std::isfinite(g)) {
       return {.max_relative_error = std::numeric_limits<double>::infinity(),
               .worst_index = i,
-              .message = got[i] == kPoison
+              .message = poison
                              ? fmt::format("output '{}' {}: unwritten, or NaN carried from the poison (0x{:08x}): "
                                            "an output the kernel accumulates into needs `init`",
                                            b.name, IndexText(b, i), kPoison)
@@ -139,15 +264,14 @@ Comparison Unwritten(const ManifestBuffer& b, const Words& got) {
   return {.passed = true};
 }
 
-// The worst element of `got` against `want` (one buffer): floats by relative error (floor 1e-6,
-// as the built-in families' Compare), integers exactly; an element still poisoned, or not a
-// finite float, fails wherever it is.
-Comparison CompareWords(const ManifestBuffer& b, const Words& got, const std::vector<double>& want, double tolerance,
-                        double abs_tolerance, const std::string& against) {
+// The worst scalar of `got` against `want` (one buffer): floats by relative error (floor 1e-6,
+// as the built-in families' Compare) or within `abs_tolerance`, integers exactly.
+Comparison CompareScalars(const ManifestBuffer& b, const Data& got, const std::vector<double>& want, double tolerance,
+                          double abs_tolerance, const std::string& against) {
   Comparison c;
   auto at = [&](size_t i) { return IndexText(b, i); };
-  for (size_t i = 0; i < got.size(); ++i) {
-    const double g = AsNumber(got[i], b.type.scalar);
+  for (size_t i = 0; i < want.size(); ++i) {
+    const double g = Get(b.type, got, i);
     double error = 0;
     if (b.type.scalar == Scalar::kFloat) {
       error = std::isfinite(g) ? std::abs(g - want[i]) / std::max(std::abs(want[i]), 1e-6)
@@ -167,20 +291,27 @@ Comparison CompareWords(const ManifestBuffer& b, const Words& got, const std::ve
   c.passed = exact ? c.max_relative_error == 0 : c.max_relative_error <= tolerance;
   if (!c.passed) {
     const size_t i = c.worst_index;
-    c.message = exact ? fmt::format("output '{}' {}: got {}, want {} ({})", b.name, at(i),
-                                    AsNumber(got[i], b.type.scalar), want[i], against)
+    c.message = exact ? fmt::format("output '{}' {}: got {}, want {} ({})", b.name, at(i), Get(b.type, got, i),
+                                    want[i], against)
                       : fmt::format("output '{}' {}: got {}, want {} ({}): relative error {:.3g}, tolerance {:.1g}",
-                                    b.name, at(i), AsNumber(got[i], b.type.scalar), want[i], against,
-                                    c.max_relative_error, tolerance);
+                                    b.name, at(i), Get(b.type, got, i), want[i], against, c.max_relative_error,
+                                    tolerance);
   }
   return c;
 }
 
+// The expressions' device variables on `info`'s device.
+DeviceValues ValuesOf(const DeviceInfo& info) {
+  return {.subgroup_size = static_cast<double>(info.subgroup_size),
+          .vendor_id = static_cast<double>(info.vendor_id),
+          .device_id = static_cast<double>(info.device_id)};
+}
+
 // EvaluatePoint, its error an Error (registration evaluated every point already: this is a
 // guard, so that no ManifestError can escape a benchmark).
-PointValues Evaluated(const Manifest& m, const ManifestVariant& v, const Point& point) {
+PointValues Evaluated(const Manifest& m, const ManifestVariant& v, const Point& point, const DeviceValues& device) {
   try {
-    return EvaluatePoint(m, v, point.workgroup, point.domain);
+    return EvaluatePoint(m, v, point.workgroup, point.domain, device);
   } catch (const ManifestError& e) {
     throw Error(e.message);
   }
@@ -190,7 +321,7 @@ class GpuCase : public Case {
  public:
   GpuCase(Suite& suite, const Manifest& m, const ManifestVariant& v, const Point& point)
       : suite_(&suite), context_(suite.context), manifest_(&m), variant_(&v), point_(point),
-        values_(Evaluated(m, v, point)) {
+        values_(Evaluated(m, v, point, ValuesOf(suite.context->info()))) {
     const DeviceInfo& info = context_->info();
     for (const std::string& feature : v.requires_features) {
       const bool has = feature == "subgroup_arithmetic"         ? info.subgroup_arithmetic
@@ -199,13 +330,21 @@ class GpuCase : public Case {
                                                                 : info.float_atomic_add;
       RequireSupport(has, fmt::format("variant {} requires {}, which the device lacks", v.name, feature));
     }
+    for (const std::string& capability : v.capabilities) {
+      auto feature = info.capability_features.find(capability);
+      RequireSupport(feature == info.capability_features.end() || feature->second,
+                     fmt::format("variant {}'s shader declares the SPIR-V capability {}, and the device lacks the "
+                                 "feature it needs",
+                                 v.name, capability));
+    }
     RequireWorkgroup(*context_, point.workgroup);
     for (size_t i = 0; i < 3; ++i) {
       RequireSupport(values_.groups[i] <= info.max_workgroup_count[i],
                      fmt::format("{} workgroups in dimension {} exceed the device's maxComputeWorkGroupCount ({})",
                                  values_.groups[i], "xyz"[i], info.max_workgroup_count[i]));
     }
-    const uint32_t push_bytes = static_cast<uint32_t>(4 * values_.push.size());
+    const uint32_t push_bytes = values_.push_bytes.empty() ? static_cast<uint32_t>(4 * values_.push.size())
+                                                           : static_cast<uint32_t>(values_.push_bytes.size());
     RequireSupport(push_bytes <= info.max_push_constant_bytes,
                    fmt::format("{} bytes of push constants exceed the device's maxPushConstantsSize ({})", push_bytes,
                                info.max_push_constant_bytes));
@@ -227,12 +366,40 @@ class GpuCase : public Case {
                     .push_bytes = push_bytes,
                     .spirv = &CompileShader(SourceOf(v, point.workgroup, true)),
                     .entry = v.entry};
+    // Sizes computed for the device's subgroup size hold only where the pipeline runs with it.
+    if (v.uses_subgroup_size && v.require_subgroup_size && info.min_subgroup_size < info.max_subgroup_size) {
+      spec.required_subgroup_size = info.subgroup_size;
+    }
+    spec.full_subgroups = v.full_subgroups;
     for (size_t i = 0; i < v.constants.size(); ++i) {
       spec.specialization.push_back({.id = v.constants[i].id, .size = v.constants[i].bytes, .bits = values_.constants[i]});
     }
-    for (const ManifestBuffer& b : m.buffers) spec.slots.push_back({.set = b.set, .binding = b.binding});
+    for (size_t i = 0; i < m.buffers.size(); ++i) slots_.push_back({m.buffers[i].set, m.buffers[i].binding, false, i});
+    for (size_t i = 0; i < m.uniforms.size(); ++i) slots_.push_back({m.uniforms[i].set, m.uniforms[i].binding, true, i});
+    std::sort(slots_.begin(), slots_.end(),
+              [](const Slot& a, const Slot& b) { return std::pair(a.set, a.binding) < std::pair(b.set, b.binding); });
+    for (const Slot& slot : slots_) {
+      spec.slots.push_back({.set = slot.set,
+                            .binding = slot.binding,
+                            .kind = slot.uniform ? DescriptorSlot::Kind::kUniformBuffer
+                                                 : DescriptorSlot::Kind::kStorageBuffer});
+    }
+    RequireSupport(m.uniforms.size() <= info.max_dynamic_uniform_buffers,
+                   fmt::format("{} uniform buffers exceed the device's maxDescriptorSetUniformBuffersDynamic ({})",
+                               m.uniforms.size(), info.max_dynamic_uniform_buffers));
     kernel_ = std::make_unique<Kernel>(*context_, spec);
-    for (const PushValue& p : values_.push) push_.push_back(p.bits);
+    for (const std::vector<std::byte>& block : values_.uniforms) {
+      uniforms_.push_back(std::make_unique<Buffer>(*context_, block.size()));
+      uniforms_.back()->Upload(block);
+    }
+    if (values_.push_bytes.empty()) {
+      for (const PushValue& p : values_.push) {
+        const auto* bytes = reinterpret_cast<const std::byte*>(&p.bits);
+        push_.insert(push_.end(), bytes, bytes + 4);
+      }
+    } else {
+      push_ = values_.push_bytes;
+    }
     inputs_ = SharedInputs();
     std::vector<BufferRange> ranges;
     outputs_.resize(m.buffers.size());
@@ -246,7 +413,7 @@ class GpuCase : public Case {
         ranges.push_back({outputs_[i].get(), 0});
         if (b.init_given) {
           // The timed dispatches start from the same contents as the check run.
-          initial_[i] = MakeInput(m, b, values_.counts[i]);
+          initial_[i] = MakeInput(m, b, values_.counts[i], point_, ValuesOf(info));
           outputs_[i]->Upload(std::as_bytes(std::span(initial_[i])));
         }
         if (b.restore) {
@@ -257,7 +424,7 @@ class GpuCase : public Case {
         ranges.push_back({&inputs_->device[i]->buffer(), bytes});
       }
     }
-    bindings_ = std::make_unique<Bindings>(kernel_->Bind(ranges));
+    bindings_ = std::make_unique<Bindings>(kernel_->Bind(InSlotOrder(ranges)));
   }
 
   // This variant's outputs from one run on buffers of the check's own, each followed by a guard
@@ -265,7 +432,7 @@ class GpuCase : public Case {
   // from the poison or their init, the inputs from their values. `failure` says which guard
   // changed, or which input, where one did.
   struct GuardedResult {
-    std::vector<Words> outputs;  // per buffer; empty for an input
+    std::vector<Data> outputs;  // per buffer; empty for an input
     Comparison failure{.passed = true};
   };
   GuardedResult GuardedRun() {
@@ -283,7 +450,7 @@ class GpuCase : public Case {
       } else if (b.init_given) {
         std::memcpy(start.data(), initial_[i].data(), bytes);
       } else {
-        for (uint64_t at = 0; at + 4 <= bytes; at += 4) std::memcpy(&start[at], &kPoison, 4);
+        for (uint64_t at = 0; at < bytes; ++at) start[at] = static_cast<std::byte>(kPoison >> (8 * (at % 4)));
       }
       guards.push_back(GuardPattern(m.name, b.name));
       std::memcpy(start.data() + bytes, guards.back().data(), kGuardBytes);
@@ -291,7 +458,7 @@ class GpuCase : public Case {
       buffers.back()->Upload(start);
       ranges.push_back({buffers.back().get(), inside ? bytes + kGuardBytes : bytes});
     }
-    const Bindings bindings = kernel_->Bind(ranges);
+    const Bindings bindings = kernel_->Bind(InSlotOrder(ranges));
     context_->Run([&](Commands& c) { Dispatch(c, bindings, std::vector<uint32_t>(m.buffers.size(), 0)); });
     GuardedResult result;
     result.outputs.resize(m.buffers.size());
@@ -310,17 +477,19 @@ class GpuCase : public Case {
                                                         : "")};
         continue;
       }
-      Words words(bytes / 4);
-      std::memcpy(words.data(), got.data(), words.size() * 4);
+      got.resize(bytes);
       if (b.output) {
-        result.outputs[i] = std::move(words);
-      } else if (auto changed = std::mismatch(words.begin(), words.end(), inputs_->host[i].begin());
-                 changed.first != words.end()) {
+        result.outputs[i] = std::move(got);
+      } else if (auto changed = std::mismatch(got.begin(), got.end(), inputs_->host[i].begin());
+                 changed.first != got.end()) {
+        const auto byte = static_cast<size_t>(changed.first - got.begin());
+        const size_t element = byte / b.type.Bytes();
+        const size_t component = std::min<size_t>(byte % b.type.Bytes() / b.type.scalar_bytes, b.type.components - 1);
         result.failure = {.max_relative_error = std::numeric_limits<double>::infinity(),
                           .message = fmt::format("changed input '{}' at {}: the kernel wrote a buffer the manifest "
                                                  "declares an input (give it output = true and an init to update it "
                                                  "in place)",
-                                                 b.name, IndexText(b, changed.first - words.begin()))};
+                                                 b.name, IndexText(b, element * b.type.components + component))};
       }
     }
     return result;
@@ -329,7 +498,7 @@ class GpuCase : public Case {
   Comparison Check() override {
     GuardedResult run = GuardedRun();
     if (!run.failure.passed) return run.failure;
-    const std::vector<Words>& got = run.outputs;
+    const std::vector<Data>& got = run.outputs;
     const Manifest& m = *manifest_;
     for (size_t i = 0; i < m.buffers.size(); ++i) {
       const ManifestBuffer& b = m.buffers[i];
@@ -339,7 +508,7 @@ class GpuCase : public Case {
       Comparison c = Unwritten(b, got[i]);
       if (!c.passed) return c;
       if (auto expression = variant_->check.find(b.name); expression != variant_->check.end()) {
-        c = CompareWords(b, got[i], Expected(b, got[i].size(), expression->second), variant_->tolerance,
+        c = CompareScalars(b, got[i], Expected(b, Scalars(b, got[i]), expression->second), variant_->tolerance,
                          variant_->abs_tolerance, fmt::format("[check] {} = \"{}\"", b.name, expression->second));
         if (!c.passed) return c;
       }
@@ -355,16 +524,16 @@ class GpuCase : public Case {
                 .message = fmt::format("the reference variant {} fails its own check run: {}", reference->name,
                                        kept.failure)};
       }
-      const std::vector<Words>& want = kept.outputs;
+      const std::vector<Data>& want = kept.outputs;
       for (size_t i = 0; i < m.buffers.size(); ++i) {
         const ManifestBuffer& b = m.buffers[i];
         if (!b.output) continue;
         if (want[i].size() != got[i].size()) {
           return {.max_relative_error = std::numeric_limits<double>::infinity(),
                   .message = fmt::format("output '{}' has {} values, the reference variant's {}", b.name,
-                                         got[i].size(), want[i].size())};
+                                         Scalars(b, got[i]), Scalars(b, want[i]))};
         }
-        Comparison c = CompareWords(b, got[i], Numbers(want[i], b), variant_->tolerance, variant_->abs_tolerance,
+        Comparison c = CompareScalars(b, got[i], Numbers(want[i], b), variant_->tolerance, variant_->abs_tolerance,
                                     fmt::format("the reference variant {}", reference->name));
         if (!c.passed) return c;
       }
@@ -433,9 +602,9 @@ class GpuCase : public Case {
     return state.reference;
   }
 
-  static std::vector<double> Numbers(const Words& words, const ManifestBuffer& b) {
-    std::vector<double> numbers(words.size());
-    for (size_t i = 0; i < words.size(); ++i) numbers[i] = AsNumber(words[i], b.type.scalar);
+  static std::vector<double> Numbers(const Data& data, const ManifestBuffer& b) {
+    std::vector<double> numbers(Scalars(b, data));
+    for (size_t i = 0; i < numbers.size(); ++i) numbers[i] = Get(b.type, data, i);
     return numbers;
   }
 
@@ -444,12 +613,12 @@ class GpuCase : public Case {
     const Manifest& m = *manifest_;
     std::vector<std::string> names = {"i", "W", "H"};
     std::vector<const ManifestBuffer*> inputs;
-    std::vector<const Words*> words;
+    std::vector<const Data*> data;
     for (size_t i = 0; i < m.buffers.size(); ++i) {
       if (m.buffers[i].output && !m.buffers[i].init_given) continue;
       names.push_back(m.buffers[i].name);
       inputs.push_back(&m.buffers[i]);
-      words.push_back(m.buffers[i].output ? &initial_[i] : &inputs_->host[i]);
+      data.push_back(m.buffers[i].output ? &initial_[i] : &inputs_->host[i]);
     }
     Expression expression(text, names);
     std::vector<double> want(scalars);
@@ -461,8 +630,8 @@ class GpuCase : public Case {
         values[k] = variable == 0   ? static_cast<double>(at)
                     : variable == 1 ? width
                     : variable == 2 ? height
-                    : at < words[variable - 3]->size()
-                        ? AsNumber((*words[variable - 3])[at], inputs[variable - 3]->type.scalar)
+                    : at < Scalars(*inputs[variable - 3], *data[variable - 3])
+                        ? Get(inputs[variable - 3]->type, *data[variable - 3], at)
                         : std::numeric_limits<double>::quiet_NaN();
       }
     };
@@ -480,6 +649,10 @@ class GpuCase : public Case {
     std::string key = suite_->options.cache == CacheMode::kCold ? "cold" : "warm";
     for (size_t i = 0; i < m.buffers.size(); ++i) {
       if (!m.buffers[i].output) key += fmt::format("/{}", values_.counts[i]);
+      // An init expression may read the point's sizes: its inputs are the point's own.
+      if (m.buffers[i].init == ManifestBuffer::Init::kExpression) {
+        key += fmt::format("/{}/{}", Sized("wg", point_.workgroup), Sized("domain", point_.domain));
+      }
     }
     State& state = suite_->Shared<State>(StateKey());
     if (state.inputs && state.inputs->key == key) return state.inputs;
@@ -497,7 +670,7 @@ class GpuCase : public Case {
     made->copies = RotationCopies(stride, RotatingInput::kBudgetBytes, suite_->options.cache);
     for (size_t i = 0; i < m.buffers.size(); ++i) {
       if (m.buffers[i].output) continue;
-      made->host[i] = MakeInput(m, m.buffers[i], values_.counts[i]);
+      made->host[i] = MakeInput(m, m.buffers[i], values_.counts[i], point_, ValuesOf(context_->info()));
       made->device[i] = std::make_unique<RotatingInput>(*context_, std::as_bytes(std::span(made->host[i])),
                                                         suite_->options.cache, made->copies);
     }
@@ -515,11 +688,20 @@ class GpuCase : public Case {
     Dispatch(c, *bindings_, offsets);
   }
 
-  void Dispatch(Commands& c, const Bindings& bindings, const std::vector<uint32_t>& offsets) const {
+  // Per buffer (m.buffers' order) -> per descriptor slot, the uniforms between them.
+  std::vector<BufferRange> InSlotOrder(const std::vector<BufferRange>& buffers) const {
+    std::vector<BufferRange> ranges;
+    for (const Slot& slot : slots_) ranges.push_back(slot.uniform ? BufferRange{uniforms_[slot.index].get(), 0} : buffers[slot.index]);
+    return ranges;
+  }
+
+  void Dispatch(Commands& c, const Bindings& bindings, const std::vector<uint32_t>& buffer_offsets) const {
+    std::vector<uint32_t> offsets;
+    for (const Slot& slot : slots_) offsets.push_back(slot.uniform ? 0 : buffer_offsets[slot.index]);
     c.Dispatch(*kernel_, bindings,
                {static_cast<uint32_t>(values_.groups[0]), static_cast<uint32_t>(values_.groups[1]),
                 static_cast<uint32_t>(values_.groups[2])},
-               offsets, std::as_bytes(std::span(push_)));
+               offsets, std::span<const std::byte>(push_));
   }
 
   Suite* suite_;
@@ -528,10 +710,19 @@ class GpuCase : public Case {
   const ManifestVariant* variant_;
   Point point_;
   PointValues values_;
-  std::vector<uint32_t> push_;
+  std::vector<std::byte> push_;
+  // The descriptors by (set, binding): a storage buffer (its index in the manifest's buffers) or a
+  // uniform buffer (in its uniforms).
+  struct Slot {
+    uint32_t set = 0, binding = 0;
+    bool uniform = false;
+    size_t index = 0;
+  };
+  std::vector<Slot> slots_;
+  std::vector<std::unique_ptr<Buffer>> uniforms_;
   std::shared_ptr<Inputs> inputs_;
   std::vector<std::unique_ptr<Buffer>> outputs_;
-  std::vector<Words> initial_;                     // per output with an init: its contents
+  std::vector<Data> initial_;                     // per output with an init: its contents
   std::vector<std::unique_ptr<Buffer>> restore_;   // per output restored before each timed dispatch
   std::unique_ptr<Kernel> kernel_;
   std::unique_ptr<Bindings> bindings_;
@@ -566,8 +757,9 @@ const Loaded& Adopt(Manifest manifest) {
 void Register(Suite& suite, const Loaded& loaded) {
   // Every point's expressions under the run's --domain and --workgroup overrides: a value that
   // is no use there is the manifest's error, reported before anything runs.
+  const DeviceValues device = suite.context != nullptr ? ValuesOf(suite.context->info()) : DeviceValues{};
   for (const Point& p : GpuPoints(loaded.family, suite.options.domains, suite.options.workgroups, nullptr)) {
-    EvaluatePointAndReference(loaded.manifest, loaded.family.variants[p.variant], p.workgroup, p.domain);
+    EvaluatePointAndReference(loaded.manifest, loaded.family.variants[p.variant], p.workgroup, p.domain, device);
   }
   RegisterFamily(suite, loaded.family);
 }

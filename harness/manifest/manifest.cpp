@@ -21,21 +21,34 @@
 namespace csbench {
 namespace {
 
-// const, not constexpr: clang before 16 cannot build a std::string in a constant expression.
-const std::array<ElementType, 9> kElementTypes = {{
-    {"float", Scalar::kFloat, 1},
-    {"vec2", Scalar::kFloat, 2},
-    {"vec4", Scalar::kFloat, 4},
-    {"int", Scalar::kInt, 1},
-    {"ivec2", Scalar::kInt, 2},
-    {"ivec4", Scalar::kInt, 4},
-    {"uint", Scalar::kUint, 1},
-    {"uvec2", Scalar::kUint, 2},
-    {"uvec4", Scalar::kUint, 4},
-}};
+// Every std430 scalar and vector GLSL has for a runtime array, by the names of
+// GL_EXT_shader_explicit_arithmetic_types. Built once: clang before 16 cannot build a std::string
+// in a constant expression.
+const std::vector<ElementType>& ElementTypes() {
+  static const std::vector<ElementType> types = [] {
+    std::vector<ElementType> all;
+    struct Family {
+      const char* scalar;  // the scalar's name
+      const char* vector;  // the vectors' prefix
+      Scalar kind;
+      uint32_t bytes;
+    };
+    for (const Family& f : {Family{"float", "vec", Scalar::kFloat, 4}, Family{"int", "ivec", Scalar::kInt, 4},
+                            Family{"uint", "uvec", Scalar::kUint, 4}, Family{"float16_t", "f16vec", Scalar::kFloat, 2},
+                            Family{"int16_t", "i16vec", Scalar::kInt, 2}, Family{"uint16_t", "u16vec", Scalar::kUint, 2},
+                            Family{"int8_t", "i8vec", Scalar::kInt, 1}, Family{"uint8_t", "u8vec", Scalar::kUint, 1},
+                            Family{"double", "dvec", Scalar::kFloat, 8}, Family{"int64_t", "i64vec", Scalar::kInt, 8},
+                            Family{"uint64_t", "u64vec", Scalar::kUint, 8}}) {
+      all.push_back({f.scalar, f.kind, 1, f.bytes});
+      for (uint32_t n = 2; n <= 4; ++n) all.push_back({fmt::format("{}{}", f.vector, n), f.kind, n, f.bytes});
+    }
+    return all;
+  }();
+  return types;
+}
 
 // Names a check expression or a size expression may use besides buffers and defines.
-const std::set<std::string> kReservedNames = {"W", "H", "WG_X", "WG_Y", "i"};
+const std::set<std::string> kReservedNames = {"W", "H", "WG_X", "WG_Y", "SUBGROUP_SIZE", "VENDOR_ID", "DEVICE_ID", "i"};
 
 // A buffer larger than this is no device's (and its bytes stay exact in a double).
 constexpr double kMaxBufferBytes = 0x1p48;
@@ -232,7 +245,7 @@ bool IsNamePart(const std::string& name) {
 }
 
 std::vector<std::string> SizeVariables(const ManifestVariant& variant) {
-  std::vector<std::string> names = {"W", "H", "WG_X", "WG_Y"};
+  std::vector<std::string> names = {"W", "H", "WG_X", "WG_Y", "SUBGROUP_SIZE", "VENDOR_ID", "DEVICE_ID"};
   for (const auto& [name, value] : variant.numeric_defines) names.push_back(name);
   return names;
 }
@@ -370,7 +383,7 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
     const std::string where = fmt::format("[[buffer]] {}", Quoted(b.name));
     if (!IsVariableName(b.name) || kReservedNames.contains(b.name)) {
       r.Fail(line, where + ".name",
-             "expected a name of letters, digits and '_' that starts with a letter and is not W, H, WG_X, WG_Y or i "
+             "expected a name of letters, digits and '_' that starts with a letter and is not W, H, WG_X, WG_Y, SUBGROUP_SIZE, VENDOR_ID, DEVICE_ID or i "
              "(check expressions use it as a variable)");
     }
     if (!names.insert(b.name).second) r.Fail(line, where + ".name", "two buffers have this name");
@@ -391,11 +404,11 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
     const std::string type = *r.String(t, where, "type", true);
     const ElementType* element = FindElementType(type);
     if (element == nullptr) {
-      std::string known;
-      for (const ElementType& e : kElementTypes) known += (known.empty() ? "" : ", ") + e.glsl;
       r.Fail(line, where + ".type",
-             fmt::format("{}: expected a std430 element type: {} (vec3 arrays have a 16-byte stride: use vec4)",
-                         Quoted(type), known));
+             fmt::format("{}: expected a std430 element type: a scalar (float, int, uint, float16_t, int8_t, "
+                         "uint8_t, int16_t, uint16_t, int64_t, uint64_t, double) or a vector of 2 to 4 of one "
+                         "(vec4, ivec2, uvec3, f16vec4, i8vec4, u16vec2, dvec2, ...)",
+                         Quoted(type)));
     }
     b.type = *element;
     auto count = r.ExpressionText(t.get("count"), where + ".count");
@@ -408,10 +421,17 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
         b.init = ManifestBuffer::Init::kValue;
         b.value = init->is_integer() ? static_cast<double>(init->as_integer()->get()) : init->as_floating_point()->get();
         if (!std::isfinite(b.value)) r.Fail(Reader::LineOf(*init), where + ".init", "expected a finite number");
-        if (b.type.scalar != Scalar::kFloat &&
-            (b.value != std::floor(b.value) || b.value < -2147483648.0 || b.value > 4294967295.0)) {
+        const int bits = static_cast<int>(8 * b.type.scalar_bytes);
+        const double least = b.type.scalar == Scalar::kInt ? -std::ldexp(1.0, bits - 1) : 0;
+        const double most = b.type.scalar == Scalar::kInt ? std::ldexp(1.0, bits - 1) - 1 : std::ldexp(1.0, bits) - 1;
+        if (b.type.scalar != Scalar::kFloat && (b.value != std::floor(b.value) || b.value < least || b.value > most) &&
+            // A 32-bit buffer took any whole number of 32 bits, signed or not, before types had widths.
+            !(bits == 32 && b.value == std::floor(b.value) && b.value >= -2147483648.0 && b.value <= 4294967295.0)) {
           r.Fail(Reader::LineOf(*init), where + ".init",
-                 fmt::format("{}: an {} buffer takes a whole number that fits 32 bits", b.value, b.type.glsl));
+                 fmt::format("{}: an {} buffer takes a whole number that fits {} bits", b.value, b.type.glsl, bits));
+        }
+        if (b.type.scalar == Scalar::kFloat && b.type.scalar_bytes == 2 && std::abs(b.value) > 65504) {
+          r.Fail(Reader::LineOf(*init), where + ".init", fmt::format("{}: beyond a 16-bit float", b.value));
         }
       } else if (init->is_string() && init->as_string()->get() == "random") {
         b.init = ManifestBuffer::Init::kRandom;
@@ -419,8 +439,14 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
         b.init = ManifestBuffer::Init::kZero;
       } else if (init->is_string() && init->as_string()->get() == "iota") {
         b.init = ManifestBuffer::Init::kIota;
+      } else if (init->is_string()) {
+        b.init = ManifestBuffer::Init::kExpression;
+        b.init_expression = init->as_string()->get();
+        r.CheckExpression(InitExpressionText(b.init_expression), InitVariables(), Reader::LineOf(*init),
+                          where + ".init");
       } else {
-        r.Fail(Reader::LineOf(*init), where + ".init", "expected \"random\", \"zero\", \"iota\" or a number");
+        r.Fail(Reader::LineOf(*init), where + ".init",
+               "expected \"random\", \"zero\", \"iota\", a number or an expression of i and rand()");
       }
     }
     b.restore = r.Bool(t, where, "restore");
@@ -452,9 +478,74 @@ std::array<std::string, 3> ReadGroups(const Reader& r, const toml::table& table,
   return texts;
 }
 
+// A `values` table: member name = an expression (a string, a number, true or false), or a list of
+// them for a vector, a matrix or an array.
+NamedValues ReadNamedValues(const Reader& r, const toml::node& node, const std::string& where) {
+  if (!node.is_table()) r.Fail(Reader::LineOf(node), where, "expected a table of member = value");
+  NamedValues values;
+  auto one = [&](const toml::node& item, const std::string& key) -> std::string {
+    if (item.is_boolean()) return item.as_boolean()->get() ? "1" : "0";
+    return *r.ExpressionText(&item, key);
+  };
+  for (auto&& [key, value] : *node.as_table()) {
+    const std::string name(key.str());
+    const std::string full = fmt::format("{}.{}", where, Quoted(name));
+    if (name.empty() || name.size() > 128) r.Fail(Reader::LineOf(value), full, "expected a member's name");
+    if (value.is_array()) {
+      if (value.as_array()->empty() || value.as_array()->size() > 4096) {
+        r.Fail(Reader::LineOf(value), full, "expected 1 to 4096 values");
+      }
+      for (const toml::node& item : *value.as_array()) values[name].push_back(one(item, full));
+    } else if (value.is_table()) {
+      // A struct member: its members as name.member.
+      for (auto& [inner, texts] : ReadNamedValues(r, value, full)) values[name + "." + inner] = texts;
+    } else {
+      values[name].push_back(one(value, full));
+    }
+  }
+  return values;
+}
+
+void ReadUniforms(const Reader& r, const toml::array& uniforms, Manifest& m) {
+  for (const toml::node& node : uniforms) {
+    const toml::table& t = *node.as_table();
+    ManifestUniform u;
+    u.line = Reader::LineOf(t);
+    r.OnlyKeys(t, "[[uniform]]", {"name", "binding", "set", "values"});
+    u.name = *r.String(t, "[[uniform]]", "name", true);
+    const std::string where = fmt::format("[[uniform]] {}", Quoted(u.name));
+    if (!IsVariableName(u.name)) r.Fail(u.line, where + ".name", "expected a name of letters, digits and '_'");
+    for (const char* key : {"binding", "set"}) {
+      const toml::node* n = t.get(key);
+      if (n == nullptr && std::string_view(key) == "set") continue;
+      if (n == nullptr || !n->is_integer() || n->as_integer()->get() < 0 ||
+          n->as_integer()->get() > (std::string_view(key) == "set" ? 31 : 1023)) {
+        r.Fail(n ? Reader::LineOf(*n) : u.line, fmt::format("{}.{}", where, key),
+               std::string_view(key) == "set" ? "expected a descriptor set from 0 to 31" : "expected a binding from 0 to 1023");
+      }
+      (std::string_view(key) == "set" ? u.set : u.binding) = static_cast<uint32_t>(n->as_integer()->get());
+    }
+    const bool taken = std::any_of(m.buffers.begin(), m.buffers.end(),
+                                   [&](const auto& b) { return b.set == u.set && b.binding == u.binding; }) ||
+                       std::any_of(m.uniforms.begin(), m.uniforms.end(),
+                                   [&](const auto& o) { return o.set == u.set && o.binding == u.binding; });
+    if (taken) r.Fail(u.line, where + ".binding", fmt::format("set {} binding {} is given twice", u.set, u.binding));
+    const toml::node* values = t.get("values");
+    if (values == nullptr) r.Fail(u.line, where + ".values", "missing: expected the block's members by name");
+    u.values = ReadNamedValues(r, *values, where + ".values");
+    m.uniforms.push_back(std::move(u));
+  }
+}
+
 void ReadPushAndDispatch(const Reader& r, const toml::table& root, Manifest& m) {
   const toml::table& push = r.Table(root, "push", false);
-  r.OnlyKeys(push, "[push]", {"constants"});
+  r.OnlyKeys(push, "[push]", {"constants", "values"});
+  if (const toml::node* values = push.get("values")) {
+    if (push.get("constants") != nullptr) {
+      r.Fail(Reader::LineOf(*values), "[push].values", "give the push constants by constants or by values, not both");
+    }
+    m.push_values = ReadNamedValues(r, *values, "[push].values");
+  }
   if (const toml::node* constants = push.get("constants")) {
     if (!constants->is_array()) r.Fail(Reader::LineOf(*constants), "[push].constants", "expected a list of expressions");
     if (constants->as_array()->size() > 64) {
@@ -496,7 +587,7 @@ void ReadDefines(const Reader& r, const toml::node& node, const std::string& whe
     // variable of its own: its value must be that variable's at every point.
     auto numeric = [&](double x) {
       if (kReservedNames.contains(name)) {
-        if (name != "i") v.pinned_defines[name] = x;
+        if (name == "W" || name == "H" || name == "WG_X" || name == "WG_Y") v.pinned_defines[name] = x;
       } else {
         v.numeric_defines[name] = x;
       }
@@ -532,7 +623,7 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
     r.OnlyKeys(t, "[[variant]]",
                {"name", "source", "defines", "reference", "tolerance", "workgroups", "check", "elements", "bytes",
                 "requires", "arithmetic", "specialization", "workgroup_defines", "abs_tolerance", "vulkan",
-                "include_dirs", "entry", "groups"});
+                "include_dirs", "entry", "groups", "require_subgroup_size", "full_subgroups"});
     v.name = *r.String(t, "[[variant]]", "name", true);
     const std::string where = fmt::format("[[variant]] {}", Quoted(v.name));
     if (!IsNamePart(v.name) || v.name == "plain_loop") {
@@ -604,10 +695,19 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
     }
     v.specialization = m.specialization;
     if (const toml::node* constants = t.get("specialization")) {
-      for (auto& [key, text] : ReadSpecialization(r, *constants, where + ".specialization")) v.specialization[key] = text;
+      for (auto& [key, text] : ReadSpecialization(r, *constants, where + ".specialization")) {
+        v.specialization[key] = text;
+        v.own_specialization.insert(key);
+      }
     }
+    if (t.get("require_subgroup_size") != nullptr) v.require_subgroup_size = r.Bool(t, where, "require_subgroup_size");
+    v.full_subgroups = r.Bool(t, where, "full_subgroups");
     v.workgroup_defines = ReadWorkgroupDefines(r, t, where);
     if (v.workgroup_defines.empty()) v.workgroup_defines = m.workgroup_defines;
+    if (!v.workgroup_defines.empty() && v.language == SourceLanguage::kSpirv) {
+      r.Fail(v.line, where + ".workgroup_defines",
+             "a .spv module is compiled already: it takes no macros (workgroup_defines here or in [family])");
+    }
     for (const std::string& name : v.workgroup_defines) {
       if (std::any_of(v.defines.begin(), v.defines.end(), [&](const Define& d) { return d.name == name; })) {
         r.Fail(v.line, where + ".workgroup_defines",
@@ -650,8 +750,9 @@ uint64_t WholeNumber(const Manifest& m, double value, double most, std::string_v
 // evaluate it (parsing every expression anew at each point took seconds to load one manifest).
 class PointEvaluator {
  public:
-  PointEvaluator(const Manifest& m, const ManifestVariant& v) : m_(m), v_(v), names_(SizeVariables(v)) {
-    values_.assign(4, 0.0);
+  PointEvaluator(const Manifest& m, const ManifestVariant& v, const DeviceValues& device = {})
+      : m_(m), v_(v), names_(SizeVariables(v)) {
+    values_ = {0, 0, 0, 0, device.subgroup_size, device.vendor_id, device.device_id};
     for (const auto& [name, value] : v.numeric_defines) values_.push_back(value);  // names_'s order
     for (const ManifestBuffer& b : m.buffers) {
       counts_.push_back(Parse(b.count, fmt::format("[[buffer]] '{}'.count", b.name)));
@@ -669,6 +770,11 @@ class PointEvaluator {
     for (const ManifestVariant::Constant& c : v.constants) {
       if (c.kind == 'b') continue;
       constants_.emplace(c.id, Parse(c.text, fmt::format("specialization.{}", c.key)));
+    }
+    for (const BlockField& f : v.push_fields) push_fields_.push_back(Parse(f.text, f.key));
+    for (const auto& fields : v.uniform_fields) {
+      uniform_fields_.emplace_back();
+      for (const BlockField& f : fields) uniform_fields_.back().push_back(Parse(f.text, f.key));
     }
     // A check reads each input at the output's index: the inputs it names must be as long.
     for (const auto& [output, text] : v.check) {
@@ -711,6 +817,10 @@ class PointEvaluator {
       }
     }
     for (const ManifestVariant::Constant& c : v_.constants) p.constants.push_back(ConstantBits(c, point));
+    if (!v_.push_fields.empty()) p.push_bytes = BlockBytes(v_.push_fields, push_fields_, v_.push_size, point);
+    for (size_t i = 0; i < v_.uniform_fields.size(); ++i) {
+      p.uniforms.push_back(BlockBytes(v_.uniform_fields[i], uniform_fields_[i], v_.uniform_sizes[i], point));
+    }
     for (size_t i = 0; i < m.buffers.size(); ++i) {
       const ManifestBuffer& b = m.buffers[i];
       const double most = kMaxBufferBytes / b.type.Bytes();
@@ -811,8 +921,7 @@ class PointEvaluator {
     }
   }
 
-  // A specialization constant's value at the point as its type's bits: a bool from true/false or
-  // 0/1, an integer whole and within its bits, a float finite in its precision's range.
+  // A specialization constant's value at the point as its type's bits.
   template <typename Point>
   uint64_t ConstantBits(const ManifestVariant::Constant& c, const Point& point) {
     const std::string key = fmt::format("specialization.{} (variant {})", c.key, v_.name);
@@ -821,14 +930,22 @@ class PointEvaluator {
       if (c.text == "false") return 0;
     }
     const double value = c.kind == 'b' ? ValueOfText(c.text, key, point) : Value(constants_.at(c.id), point);
+    return ScalarBits(c.kind, c.bytes, value, key, c.text, point);
+  }
+
+  // `value` as a scalar of `kind` and `bytes`: a bool 0 or 1, an integer whole and within its
+  // bits, a float finite in its precision's range. Throws ManifestError naming the key and point.
+  template <typename Point>
+  uint64_t ScalarBits(char kind, uint32_t bytes, double value, const std::string& key, const std::string& text,
+                      const Point& point) const {
     auto refuse = [&](std::string_view what) {
-      throw ManifestError{fmt::format("{}: {}: {} at {} gives {}: {}", m_.path.string(), key, Quoted(c.text),
-                                      point(), value, what)};
+      throw ManifestError{fmt::format("{}: {}: {} at {} gives {}: {}", m_.path.string(), key, Quoted(text), point(),
+                                      value, what)};
     };
-    const uint32_t bits = c.bytes * 8;
-    switch (c.kind) {
+    const uint32_t bits = bytes * 8;
+    switch (kind) {
       case 'b':
-        if (value != 0 && value != 1) refuse("a bool constant takes true, false, 1 or 0");
+        if (value != 0 && value != 1) refuse("a bool takes true, false, 1 or 0");
         return value == 1 ? 1 : 0;
       case 'f':
         if (!std::isfinite(value)) refuse("not a finite number");
@@ -841,8 +958,9 @@ class PointEvaluator {
         if (std::abs(value) > 65504) refuse("beyond a 16-bit float");
         return FloatToHalf(static_cast<float>(value));
       default: {
-        const bool is_signed = c.kind == 'i';
-        const double most = is_signed ? std::ldexp(1.0, static_cast<int>(bits) - 1) - 1 : std::ldexp(1.0, static_cast<int>(bits)) - 1;
+        const bool is_signed = kind == 'i';
+        const double most = is_signed ? std::ldexp(1.0, static_cast<int>(bits) - 1) - 1
+                                      : std::ldexp(1.0, static_cast<int>(bits)) - 1;
         const double least = is_signed ? -std::ldexp(1.0, static_cast<int>(bits) - 1) : 0;
         if (value != std::floor(value) || value < least || value > most) {
           refuse(fmt::format("expected a whole number that fits a {}-bit {} integer", bits,
@@ -853,6 +971,19 @@ class PointEvaluator {
         return static_cast<uint64_t>(whole) & mask;
       }
     }
+  }
+
+  // A block's bytes from its fields at the point.
+  template <typename Point>
+  std::vector<std::byte> BlockBytes(const std::vector<BlockField>& fields, std::vector<Keyed>& parsed, uint32_t size,
+                                    const Point& point) {
+    std::vector<std::byte> bytes(size);
+    for (size_t i = 0; i < fields.size(); ++i) {
+      const BlockField& f = fields[i];
+      const uint64_t bits = ScalarBits(f.kind, f.bytes, Value(parsed[i], point), f.key, f.text, point);
+      std::memcpy(bytes.data() + f.offset, &bits, f.bytes);  // little-endian hosts
+    }
+    return bytes;
   }
 
   template <typename Point>
@@ -888,6 +1019,8 @@ class PointEvaluator {
   std::vector<double> values_;      // in names_'s order
   std::vector<Keyed> counts_, push_, groups_, elements_, bytes_, arithmetic_;
   std::map<uint32_t, Keyed> constants_;  // by constant_id
+  std::vector<Keyed> push_fields_;
+  std::vector<std::vector<Keyed>> uniform_fields_;
   std::vector<Reads> checks_;
 };
 
@@ -1058,24 +1191,31 @@ std::string Described(const Resource& d) {
 void CheckBindings(const Manifest& m, const ManifestVariant& v, const ShaderInterface& shader, const std::string& where) {
   for (const Resource& d : shader.resources) {
     const bool given = std::any_of(m.buffers.begin(), m.buffers.end(),
-                                   [&](const auto& b) { return b.set == d.set && b.binding == d.binding; });
+                                   [&](const auto& b) { return b.set == d.set && b.binding == d.binding; }) ||
+                       std::any_of(m.uniforms.begin(), m.uniforms.end(),
+                                   [&](const auto& u) { return u.set == d.set && u.binding == d.binding; });
     if (given) continue;
+    if (d.kind == ResourceKind::kUniformBuffer) {
+      throw ManifestError{fmt::format("{}: the shader declares {}, and no [[uniform]] has {}", where, Described(d),
+                                      d.set == 0 ? fmt::format("binding {}", d.binding)
+                                                 : fmt::format("set {} binding {}", d.set, d.binding))};
+    }
     if (d.kind == ResourceKind::kStorageBuffer) {
       throw ManifestError{fmt::format("{}: the shader declares {}, and no [[buffer]] has {}", where, Described(d),
                                       d.set == 0 ? fmt::format("binding {}", d.binding)
                                                  : fmt::format("set {} binding {}", d.set, d.binding))};
     }
     throw ManifestError{fmt::format("{}: the shader declares {}, which the manifest does not give: a manifest gives "
-                                    "storage buffers only ([[buffer]]); uniform buffers, images and samplers are not "
-                                    "supported yet",
+                                    "storage buffers ([[buffer]]) and uniform buffers ([[uniform]]); images and "
+                                    "samplers are not supported yet",
                                     where, Described(d))};
   }
   const uint32_t push_bytes = static_cast<uint32_t>(4 * m.push.size());
   const uint32_t block_bytes = shader.push ? shader.push->size : 0;
-  if (push_bytes != block_bytes) {
-    throw ManifestError{fmt::format("{}: [push].constants give {} bytes ({} values of 4 bytes), but the shader's "
+  if (m.push_values.empty() && push_bytes != block_bytes) {
+    throw ManifestError{fmt::format("{}: [push].constants give {} bytes ({} value{} of 4 bytes), but the shader's "
                                     "push-constant block {}has {}",
-                                    where, push_bytes, m.push.size(),
+                                    where, push_bytes, m.push.size(), m.push.size() == 1 ? "" : "s",
                                     shader.push ? fmt::format("{} ", shader.push->block) : "", block_bytes)};
   }
   for (const ManifestBuffer& b : m.buffers) {
@@ -1111,6 +1251,126 @@ void CheckBindings(const Manifest& m, const ManifestVariant& v, const ShaderInte
       throw ManifestError{fmt::format("{}.output: an input (output = false), but the shader declares {} writeonly",
                                       key, Described(*d))};
     }
+  }
+}
+
+char KindOf(ScalarType type) {
+  switch (type.kind) {
+    case ScalarKind::kBool: return 'b';
+    case ScalarKind::kInt: return 'i';
+    case ScalarKind::kUint: return 'u';
+    case ScalarKind::kFloat: return 'f';
+  }
+  return 'u';
+}
+
+// The fields of a block's `members` (at `base`) from `values` by name: every member given, with
+// as many values as it has scalars (a vector's components, a matrix's by columns, an array's
+// elements in order); a struct member's members as name.member. Names given that the block lacks
+// are left in `unused`.
+void LayOut(const std::vector<Member>& members, uint32_t base, const std::string& prefix, const NamedValues& values,
+            const std::string& where, std::vector<BlockField>& fields, std::set<std::string>& unused) {
+  for (const Member& member : members) {
+    const std::string name = prefix + member.name;
+    const TypeLayout* type = &member.type;
+    uint32_t count = 1, stride = 0;
+    if (type->kind == TypeLayout::Kind::kArray && type->element != nullptr) {
+      count = type->length;
+      stride = type->array_stride;
+      type = type->element.get();
+    }
+    if (type->kind == TypeLayout::Kind::kStruct) {
+      for (uint32_t e = 0; e < count; ++e) {
+        LayOut(type->members, base + member.offset + e * stride,
+               count == 1 && member.type.kind != TypeLayout::Kind::kArray ? name + "." : fmt::format("{}[{}].", name, e),
+               values, where, fields, unused);
+      }
+      continue;
+    }
+    if (type->kind != TypeLayout::Kind::kScalar && type->kind != TypeLayout::Kind::kVector &&
+        type->kind != TypeLayout::Kind::kMatrix) {
+      throw ManifestError{fmt::format("{}: member {} is a {}, which a manifest cannot give values for", where, name,
+                                      type->glsl.empty() ? "type csbench does not lay out" : type->glsl)};
+    }
+    if (member.name.empty()) {
+      throw ManifestError{fmt::format("{}: the shader's SPIR-V keeps no member names: its block cannot be given by "
+                                      "name",
+                                      where)};
+    }
+    auto given = values.find(name);
+    if (given == values.end()) {
+      throw ManifestError{fmt::format("{}: member {} ({}{}) is not given: every member of the block must be", where,
+                                      name, type->glsl, count > 1 ? fmt::format("[{}]", count) : "")};
+    }
+    unused.erase(name);
+    const uint32_t columns = type->kind == TypeLayout::Kind::kMatrix ? type->columns : 1;
+    const uint32_t components = type->components;
+    const uint32_t scalar_bytes = type->scalar.kind == ScalarKind::kBool ? 4 : type->scalar.bits / 8;
+    const size_t want = size_t{count} * columns * components;
+    if (given->second.size() != want) {
+      throw ManifestError{fmt::format("{}: member {} ({}{}) takes {} value{}, and {} {} given", where, name, type->glsl,
+                                      count > 1 ? fmt::format("[{}]", count) : "", want, want == 1 ? "" : "s",
+                                      given->second.size(), given->second.size() == 1 ? "is" : "are")};
+    }
+    size_t k = 0;
+    for (uint32_t e = 0; e < count; ++e) {
+      for (uint32_t c = 0; c < columns; ++c) {
+        for (uint32_t r = 0; r < components; ++r, ++k) {
+          const uint32_t inner = type->kind != TypeLayout::Kind::kMatrix ? r * scalar_bytes
+                                 : type->row_major ? r * type->matrix_stride + c * scalar_bytes
+                                                   : c * type->matrix_stride + r * scalar_bytes;
+          fields.push_back({.offset = base + member.offset + e * stride + inner,
+                            .bytes = scalar_bytes,
+                            .kind = KindOf(type->scalar),
+                            .text = given->second[k],
+                            .key = want == 1 ? name : fmt::format("{}[{}]", name, k)});
+        }
+      }
+    }
+  }
+}
+
+// The fields of a block from values by name, every name given used.
+std::vector<BlockField> BlockFields(const std::vector<Member>& members, const NamedValues& values,
+                                   const std::string& where, const std::string& key) {
+  std::vector<BlockField> fields;
+  std::set<std::string> unused;
+  for (const auto& [name, texts] : values) unused.insert(name);
+  LayOut(members, 0, "", values, where, fields, unused);
+  if (!unused.empty()) {
+    throw ManifestError{fmt::format("{}: {} names {}, which the block does not have", where, key, *unused.begin())};
+  }
+  for (BlockField& f : fields) f.key = fmt::format("{}.{}", key, f.key);
+  return fields;
+}
+
+// The push block and the uniform buffers of `v` from the manifest's values by name.
+void ResolveBlocks(const Manifest& m, ManifestVariant& v, const ShaderInterface& shader, const std::string& where) {
+  v.push_fields.clear();
+  v.push_size = 0;
+  if (!m.push_values.empty()) {
+    if (!shader.push) {
+      throw ManifestError{fmt::format("{}: [push].values: the shader declares no push-constant block", where)};
+    }
+    v.push_fields = BlockFields(shader.push->members, m.push_values,
+                                fmt::format("{}: [push].values (block {})", where, shader.push->block), "[push].values");
+    v.push_size = shader.push->size;
+  }
+  v.uniform_fields.clear();
+  v.uniform_sizes.clear();
+  for (const ManifestUniform& u : m.uniforms) {
+    const std::string key = fmt::format("{}:{}: [[uniform]] '{}' (variant {})", m.path.string(), u.line, u.name,
+                                        Quoted(v.name));
+    auto d = std::find_if(shader.resources.begin(), shader.resources.end(),
+                          [&](const auto& d) { return d.set == u.set && d.binding == u.binding; });
+    if (d == shader.resources.end() || d->kind != ResourceKind::kUniformBuffer || d->count != 1) {
+      throw ManifestError{fmt::format("{}.binding: the shader {} declares no uniform buffer at set {} binding {}{}", key,
+                                      v.source.filename().string(), u.set, u.binding,
+                                      d == shader.resources.end() ? "" : fmt::format(" (it declares {})", Described(*d)))};
+    }
+    v.uniform_fields.push_back(
+        BlockFields(d->type.members, u.values, fmt::format("{}.values (block {})", key, d->block), "values"));
+    v.uniform_sizes.push_back(std::max<uint32_t>(d->type.size, 16));
   }
 }
 
@@ -1163,6 +1423,7 @@ void PlaceWorkgroup(const Manifest& m, ManifestVariant& v, const ShaderInterface
 // must name a constant of some variant), and its value is typed by the constant.
 void ResolveConstants(ManifestVariant& v, const ShaderInterface& shader, const std::string& where,
                       std::set<std::string>& used_keys) {
+  std::set<std::string> found_here;
   v.constants.clear();
   for (const auto& [key, text] : v.specialization) {
     const bool by_id = key.find_first_not_of("0123456789") == std::string::npos;
@@ -1192,6 +1453,7 @@ void ResolveConstants(ManifestVariant& v, const ShaderInterface& shader, const s
       }
     }
     used_keys.insert(key);
+    found_here.insert(key);
     ManifestVariant::Constant constant{.id = c.id, .text = text, .key = key};
     switch (c.type.kind) {
       case ScalarKind::kBool: constant.kind = 'b'; constant.bytes = 4; break;
@@ -1207,6 +1469,12 @@ void ResolveConstants(ManifestVariant& v, const ShaderInterface& shader, const s
                                       key, c.id)};
     }
     v.constants.push_back(constant);
+  }
+  for (const std::string& key : v.own_specialization) {
+    if (!found_here.contains(key)) {
+      throw ManifestError{fmt::format("{}.specialization.{}: the shader {} has no constant of this id or name", where,
+                                      key, v.source.filename().string())};
+    }
   }
 }
 
@@ -1229,6 +1497,7 @@ void ResolveShaders(Manifest& m) {
       throw ManifestError{fmt::format("{}.source: the shader does not compile: {}", where, OneLine(e.what()))};
     }
     PlaceWorkgroup(m, v, shader, where);
+    v.capabilities = shader.capabilities;
     try {
       // Cached: the benchmarks reuse each.
       for (Extent wg : v.workgroups) CompileShader(SourceOf(v, wg, true));
@@ -1237,20 +1506,12 @@ void ResolveShaders(Manifest& m) {
     }
     ResolveConstants(v, shader, where, used_keys);
     CheckBindings(m, v, shader, where);
+    ResolveBlocks(m, v, shader, where);
   }
   for (const auto& [key, text] : m.specialization) {
     if (!used_keys.contains(key)) {
       throw ManifestError{fmt::format("{}: [specialization].{}: no variant's shader has a constant of this id or name",
                                       m.path.string(), key)};
-    }
-  }
-  for (const ManifestVariant& v : m.variants) {
-    for (const auto& [key, text] : v.specialization) {
-      if (!used_keys.contains(key)) {
-        throw ManifestError{fmt::format("{}:{}: [[variant]] {}.specialization.{}: the shader has no constant of this id "
-                                        "or name",
-                                        m.path.string(), v.line, Quoted(v.name), key)};
-      }
     }
   }
 }
@@ -1264,10 +1525,39 @@ const std::vector<std::string>& KnownFeatures() {
 }
 
 const ElementType* FindElementType(std::string_view glsl) {
-  for (const ElementType& e : kElementTypes) {
+  for (const ElementType& e : ElementTypes()) {
     if (e.glsl == glsl) return &e;
   }
   return nullptr;
+}
+
+const std::vector<std::string>& InitVariables() {
+  static const std::vector<std::string> names = {"i",         "W",         "H",          "WG_X", "WG_Y",
+                                                 "SUBGROUP_SIZE", "VENDOR_ID", "DEVICE_ID", "csbench_rand"};
+  return names;
+}
+
+std::string InitExpressionText(const std::string& text) {
+  // rand() -> a variable filled with a fresh draw for each scalar; "rand ( )" too.
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    const bool word_start = i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_');
+    if (word_start && text.compare(i, 4, "rand") == 0) {
+      size_t j = i + 4;
+      while (j < text.size() && text[j] == ' ') ++j;
+      if (j < text.size() && text[j] == '(') {
+        ++j;
+        while (j < text.size() && text[j] == ' ') ++j;
+        if (j < text.size() && text[j] == ')') {
+          out += "csbench_rand";
+          i = j + 1;
+          continue;
+        }
+      }
+    }
+    out += text[i++];
+  }
+  return out;
 }
 
 ShaderSource SourceOf(const ManifestVariant& v, Extent workgroup, bool optimize) {
@@ -1286,8 +1576,12 @@ ShaderSource SourceOf(const ManifestVariant& v, Extent workgroup, bool optimize)
   return source;
 }
 
-std::map<std::string, double> PointVariables(const ManifestVariant& variant, Extent workgroup, Extent domain) {
+std::map<std::string, double> PointVariables(const ManifestVariant& variant, Extent workgroup, Extent domain,
+                                             const DeviceValues& device) {
   std::map<std::string, double> values = variant.numeric_defines;
+  values["SUBGROUP_SIZE"] = device.subgroup_size;
+  values["VENDOR_ID"] = device.vendor_id;
+  values["DEVICE_ID"] = device.device_id;
   values["W"] = domain.x;
   values["H"] = domain.y;
   values["WG_X"] = workgroup.x;
@@ -1295,15 +1589,17 @@ std::map<std::string, double> PointVariables(const ManifestVariant& variant, Ext
   return values;
 }
 
-PointValues EvaluatePoint(const Manifest& m, const ManifestVariant& variant, Extent workgroup, Extent domain) {
-  return PointEvaluator(m, variant).At(workgroup, domain);
+PointValues EvaluatePoint(const Manifest& m, const ManifestVariant& variant, Extent workgroup, Extent domain,
+                          const DeviceValues& device) {
+  return PointEvaluator(m, variant, device).At(workgroup, domain);
 }
 
-void EvaluatePointAndReference(const Manifest& m, const ManifestVariant& variant, Extent workgroup, Extent domain) {
-  EvaluatePoint(m, variant, workgroup, domain);
+void EvaluatePointAndReference(const Manifest& m, const ManifestVariant& variant, Extent workgroup, Extent domain,
+                               const DeviceValues& device) {
+  EvaluatePoint(m, variant, workgroup, domain, device);
   // The reference variant runs at every point of the others, to compare with them there.
   for (const ManifestVariant& v : m.variants) {
-    if (v.reference && &v != &variant) EvaluatePoint(m, v, workgroup, domain);
+    if (v.reference && &v != &variant) EvaluatePoint(m, v, workgroup, domain, device);
   }
 }
 
@@ -1348,12 +1644,14 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
   }
   Manifest m;
   m.path = path;
-  r.OnlyKeys(root, "manifest", {"family", "buffer", "push", "dispatch", "variant", "check", "specialization"});
+  r.OnlyKeys(root, "manifest",
+             {"family", "buffer", "push", "dispatch", "variant", "check", "specialization", "uniform"});
   ReadFamily(r, r.Table(root, "family", true), m);
   if (const toml::node* constants = root.get("specialization")) {
     m.specialization = ReadSpecialization(r, *constants, "[specialization]");
   }
   ReadBuffers(r, r.ArrayOfTables(root, "buffer"), m);
+  ReadUniforms(r, r.ArrayOfTables(root, "uniform"), m);
   ReadPushAndDispatch(r, root, m);
   if (const toml::node* check = root.get("check")) m.check = ReadCheck(r, *check, "[check]", m);
   ReadVariants(r, r.ArrayOfTables(root, "variant"), m);
@@ -1371,6 +1669,19 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
     for (size_t i = 0; i < 3; ++i) {
       r.CheckExpression(v.groups[i], names, 0, fmt::format("groups[{}] (variant {})", i, v.name));
     }
+    for (const auto& [member, texts] : m.push_values) {
+      for (const std::string& text : texts) {
+        r.CheckExpression(text, names, 0, fmt::format("[push].values.{} (variant {})", member, v.name));
+      }
+    }
+    for (const ManifestUniform& u : m.uniforms) {
+      for (const auto& [member, texts] : u.values) {
+        for (const std::string& text : texts) {
+          r.CheckExpression(text, names, u.line, fmt::format("[[uniform]] '{}'.values.{} (variant {})", u.name, member,
+                                                             v.name));
+        }
+      }
+    }
     for (const auto& [key, text] : v.specialization) {
       if (text == "true" || text == "false") continue;
       r.CheckExpression(text, names, v.line, fmt::format("specialization.{} (variant {})", key, v.name));
@@ -1379,6 +1690,22 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
     r.CheckExpression(v.bytes, names, v.line, fmt::format("bytes (variant {})", v.name));
     if (!v.arithmetic.empty()) {
       r.CheckExpression(v.arithmetic, names, v.line, fmt::format("arithmetic (variant {})", v.name));
+    }
+  }
+  for (ManifestVariant& v : m.variants) {
+    std::vector<std::string> texts = {v.elements, v.bytes, v.arithmetic, v.groups[0], v.groups[1], v.groups[2]};
+    for (const ManifestBuffer& b : m.buffers) texts.push_back(b.count);
+    texts.insert(texts.end(), m.push.begin(), m.push.end());
+    for (const auto& [member, values] : m.push_values) texts.insert(texts.end(), values.begin(), values.end());
+    for (const ManifestUniform& u : m.uniforms) {
+      for (const auto& [member, values] : u.values) texts.insert(texts.end(), values.begin(), values.end());
+    }
+    for (const auto& [key, text] : v.specialization) texts.push_back(text);
+    const std::vector<std::string> names = SizeVariables(v);
+    for (const std::string& text : texts) {
+      if (text.empty() || text == "true" || text == "false") continue;
+      const std::vector<std::string> used = Expression(text, names).Used();
+      if (std::find(used.begin(), used.end(), "SUBGROUP_SIZE") != used.end()) v.uses_subgroup_size = true;
     }
   }
   EvaluateEveryPoint(r, m);

@@ -10,10 +10,12 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,12 +33,20 @@ struct ManifestError {
 
 enum class Scalar { kFloat, kInt, kUint };
 
-// A std430 element of a storage buffer: a 32-bit scalar or a vector of 2 or 4 of them.
+// The variables an `init` expression may use, in this order (rand() is read as the last).
+const std::vector<std::string>& InitVariables();
+// An `init` expression as the expression parser takes it: each rand() a variable of its own draw.
+std::string InitExpressionText(const std::string& text);
+
+// A std430 element of a storage buffer: a scalar of 8, 16, 32 or 64 bits, or a vector of 2, 3 or 4
+// of them (a 3-vector takes a 4-vector's stride in an array).
 struct ElementType {
-  std::string glsl;  // "float", "vec4", "uint", ...
+  std::string glsl;  // "float", "vec4", "uint", "float16_t", "i8vec4", "dvec3", ...
   Scalar scalar = Scalar::kFloat;
   uint32_t components = 1;
-  uint32_t Bytes() const { return 4 * components; }
+  uint32_t scalar_bytes = 4;
+  // The array stride: the bytes one element takes.
+  uint32_t Bytes() const { return scalar_bytes * (components == 3 ? 4 : components); }
 };
 
 // The element types a manifest may name, or none for another word.
@@ -48,9 +58,12 @@ struct ManifestBuffer {
   uint32_t binding = 0;
   ElementType type;
   std::string count;  // an expression: elements of `type`
-  enum class Init { kRandom, kZero, kIota, kValue };
+  enum class Init { kRandom, kZero, kIota, kValue, kExpression };
   Init init = Init::kRandom;
   double value = 0;  // Init::kValue's
+  // Init::kExpression's: each scalar's value from i (the scalar's index), the point's size
+  // variables and rand() (a uniform draw in [0, 1) from the buffer's own seed).
+  std::string init_expression;
   bool output = false;
   // An output's `init` was given: it starts from those contents instead of the poison (a buffer
   // updated in place, a histogram, an atomic sum), in the check run and in the timed loop, where
@@ -60,6 +73,29 @@ struct ManifestBuffer {
   // (a kernel whose cost depends on the values it updates).
   bool restore = false;
   uint32_t line = 0;  // where the [[buffer]] table starts, for messages
+};
+
+// Values by a block's member names (`[push] values`, a [[uniform]]'s `values`): each member's
+// expressions, one per scalar (a vector, a matrix by columns, an array element after element).
+using NamedValues = std::map<std::string, std::vector<std::string>>;
+
+// A member's scalars as a block lays them out, resolved against the shader's reflection: where
+// each of its values goes and how it is typed.
+struct BlockField {
+  uint32_t offset = 0;
+  uint32_t bytes = 4;
+  char kind = 'f';    // 'b' bool, 'i' signed, 'u' unsigned, 'f' float
+  std::string text;   // the expression
+  std::string key;    // "[push].values.a", for messages
+};
+
+// A uniform buffer the manifest gives ([[uniform]]): its contents by the block's member names,
+// laid out by the shader's own std140 offsets.
+struct ManifestUniform {
+  std::string name;
+  uint32_t set = 0, binding = 0;
+  NamedValues values;
+  uint32_t line = 0;
 };
 
 struct ManifestVariant {
@@ -101,6 +137,7 @@ struct ManifestVariant {
   // expression of the size variables, or "true"/"false". The family's [specialization] overridden
   // key by key by the variant's own.
   std::map<std::string, std::string> specialization;
+  std::set<std::string> own_specialization;  // the keys the variant's own table gives
   // Macros the workgroup is compiled in as (`workgroup_defines`: the family's, or the variant's
   // own): WG_X, WG_Y, WG_Z's values under these names, one compile per workgroup.
   std::vector<std::string> workgroup_defines;
@@ -120,6 +157,19 @@ struct ManifestVariant {
     std::string key;   // as written, for messages
   };
   std::vector<Constant> constants;
+  // Resolved against the shader (LoadManifest): the push block's fields where [push] gives values
+  // by name, and each [[uniform]]'s fields and block size.
+  std::vector<BlockField> push_fields;
+  uint32_t push_size = 0;
+  std::vector<std::string> capabilities;  // the SPIR-V capabilities the shader declares
+  // An expression of the variant uses SUBGROUP_SIZE: where the device's subgroup size can vary,
+  // the pipeline is made to run with the size the expressions were given, unless
+  // `require_subgroup_size = false` (a project that takes the driver's choice).
+  bool uses_subgroup_size = false;
+  bool require_subgroup_size = true;
+  bool full_subgroups = false;  // `full_subgroups = true`: every subgroup of a workgroup full
+  std::vector<std::vector<BlockField>> uniform_fields;
+  std::vector<uint32_t> uniform_sizes;
 };
 
 // The device features a variant may require, by the names `requires` takes.
@@ -146,6 +196,8 @@ struct Manifest {
   bool arithmetic_lower_bound = false;
   std::vector<ManifestBuffer> buffers;  // by binding, 0..N-1
   std::vector<std::string> push;        // expressions, one 32-bit value each
+  NamedValues push_values;              // [push] values: by member name, typed by the shader
+  std::vector<ManifestUniform> uniforms;
   std::array<std::string, 3> groups;
   std::vector<ManifestVariant> variants;
   std::map<std::string, std::string> check;  // the family's [check]
@@ -174,19 +226,33 @@ struct PointValues {
   double bytes = 0;
   double arithmetic = 0;  // 0: none declared
   std::vector<uint64_t> constants;  // per ManifestVariant::constants, its bits
+  std::vector<std::byte> push_bytes;  // the push block from [push] values (empty: from `push`)
+  std::vector<std::vector<std::byte>> uniforms;  // each [[uniform]]'s block
 };
 
-// The variables of a point: W, H, WG_X, WG_Y and the variant's numeric defines.
-std::map<std::string, double> PointVariables(const ManifestVariant& variant, Extent workgroup, Extent domain);
+// The device's values of the expressions' variables SUBGROUP_SIZE (the size the pipeline runs
+// with: the device's subgroupSize), VENDOR_ID and DEVICE_ID. A manifest is checked at load with
+// these defaults (a subgroup of 32, ids 0), and again at registration with the device's.
+struct DeviceValues {
+  double subgroup_size = 32;
+  double vendor_id = 0;
+  double device_id = 0;
+};
+
+// The variables of a point: W, H, WG_X, WG_Y, SUBGROUP_SIZE, VENDOR_ID, DEVICE_ID and the
+// variant's numeric defines.
+std::map<std::string, double> PointVariables(const ManifestVariant& variant, Extent workgroup, Extent domain,
+                                             const DeviceValues& device = {});
 
 // Evaluates every expression of `manifest` at one point. Throws ManifestError for a value that
 // is not a number, is negative or not whole where a count is meant, or too large for its use.
-PointValues EvaluatePoint(const Manifest& manifest, const ManifestVariant& variant, Extent workgroup, Extent domain);
+PointValues EvaluatePoint(const Manifest& manifest, const ManifestVariant& variant, Extent workgroup, Extent domain,
+                          const DeviceValues& device = {});
 
 // EvaluatePoint of `variant`, and of the reference variant at the same point (it runs there to
 // be compared with `variant`).
 void EvaluatePointAndReference(const Manifest& manifest, const ManifestVariant& variant, Extent workgroup,
-                               Extent domain);
+                               Extent domain, const DeviceValues& device = {});
 
 // Parses and checks `text`, the manifest at `path` (used for messages and to resolve sources;
 // nothing is read). Evaluates every expression at every point the manifest declares (variants x

@@ -107,11 +107,37 @@ DeviceInfo InfoOf(const vk::raii::PhysicalDevice& device, uint32_t index) {
       info.device_local_bytes = std::max<uint64_t>(info.device_local_bytes, memory.memoryHeaps[i].size);
     }
   }
+  // Known, and missing until the device says otherwise (a 1.1 device has no 1.2 feature query).
+  for (const char* capability : {"StorageBuffer16BitAccess", "UniformAndStorageBuffer16BitAccess",
+                                 "StoragePushConstant16", "StorageBuffer8BitAccess", "UniformAndStorageBuffer8BitAccess",
+                                 "StoragePushConstant8", "Float16", "Int8", "Int64Atomics", "VulkanMemoryModel"}) {
+    info.capability_features[capability] = false;
+  }
   if (info.api_version >= VK_API_VERSION_1_2) {
     auto features = device.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan11Features,
                                         vk::PhysicalDeviceVulkan12Features>();
     info.storage_buffer_16bit = features.get<vk::PhysicalDeviceVulkan11Features>().storageBuffer16BitAccess;
     info.shader_float16 = features.get<vk::PhysicalDeviceVulkan12Features>().shaderFloat16;
+    const auto& v11 = features.get<vk::PhysicalDeviceVulkan11Features>();
+    const auto& v12 = features.get<vk::PhysicalDeviceVulkan12Features>();
+    auto& c = info.capability_features;
+    c["StorageBuffer16BitAccess"] = v11.storageBuffer16BitAccess;
+    c["UniformAndStorageBuffer16BitAccess"] = v11.uniformAndStorageBuffer16BitAccess;
+    c["StoragePushConstant16"] = v11.storagePushConstant16;
+    c["StorageBuffer8BitAccess"] = v12.storageBuffer8BitAccess;
+    c["UniformAndStorageBuffer8BitAccess"] = v12.uniformAndStorageBuffer8BitAccess;
+    c["StoragePushConstant8"] = v12.storagePushConstant8;
+    c["Float16"] = v12.shaderFloat16;
+    c["Int8"] = v12.shaderInt8;
+    c["Int64Atomics"] = v12.shaderBufferInt64Atomics;
+    c["VulkanMemoryModel"] = v12.vulkanMemoryModel;
+  }
+  {
+    const vk::PhysicalDeviceFeatures core = device.getFeatures();
+    auto& c = info.capability_features;
+    c["Float64"] = core.shaderFloat64;
+    c["Int64"] = core.shaderInt64;
+    c["Int16"] = core.shaderInt16;
   }
   info.pipeline_executable_info = HasExtension(device, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
   if (info.pipeline_executable_info) {

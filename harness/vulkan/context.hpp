@@ -46,6 +46,10 @@ struct DeviceInfo {
   bool subgroup_shuffle = false;           // subgroupShuffle/ShuffleXor in compute shaders
   bool shader_float16 = false;         // float16_t arithmetic in shaders (Vulkan 1.2 feature)
   bool storage_buffer_16bit = false;   // 16-bit values in storage buffers (Vulkan 1.1 feature)
+  // The device's feature behind each SPIR-V capability a user's shader may declare that needs one,
+  // by the capability's name ("Int8", "StorageBuffer8BitAccess"): a manifest's variant whose
+  // shader declares one the device lacks is skipped, naming it.
+  std::map<std::string, bool> capability_features;
   // VK_KHR_pipeline_executable_properties: the driver reports per-pipeline statistics
   // (registers, shared memory, spills...). Enabled on the device where supported.
   bool pipeline_executable_info = false;

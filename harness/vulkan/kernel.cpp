@@ -98,9 +98,13 @@ PipelineObjects BuildPipeline(Context& context, const KernelSpec& spec, vk::Pipe
 
   vk::raii::ShaderModule module = CSBENCH_VK(vk::raii::ShaderModule(
       device, vk::ShaderModuleCreateInfo{.codeSize = spirv.size() * 4, .pCode = spirv.data()}));
+  vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo required{.requiredSubgroupSize = spec.required_subgroup_size};
   vk::ComputePipelineCreateInfo pipeline_create{
       .flags = flags,
-      .stage = {.stage = vk::ShaderStageFlagBits::eCompute,
+      .stage = {.pNext = spec.required_subgroup_size != 0 ? &required : nullptr,
+                .flags = spec.full_subgroups ? vk::PipelineShaderStageCreateFlagBits::eRequireFullSubgroups
+                                             : vk::PipelineShaderStageCreateFlags{},
+                .stage = vk::ShaderStageFlagBits::eCompute,
                 .module = *module,
                 .pName = spec.entry.c_str(),
                 .pSpecializationInfo = &specialization},
@@ -111,6 +115,20 @@ PipelineObjects BuildPipeline(Context& context, const KernelSpec& spec, vk::Pipe
 
 Kernel::Kernel(Context& context, const KernelSpec& spec) : context_(&context), spec_(spec) {
   CheckLocalSize(context.info(), spec);
+  const DeviceInfo& info = context.info();
+  if (spec.required_subgroup_size != 0 || spec.full_subgroups) {
+    RequireSupport(info.api_version >= VK_API_VERSION_1_3,
+                   fmt::format("{}: a required subgroup size or full subgroups need Vulkan 1.3's subgroup size "
+                               "control, and the device has {}",
+                               spec.label, info.ApiVersionString()));
+  }
+  if (spec.required_subgroup_size != 0) {
+    // Checked here: a driver may accept a size outside its own range.
+    const uint32_t size = spec.required_subgroup_size;
+    RequireSupport(size >= info.min_subgroup_size && size <= info.max_subgroup_size && (size & (size - 1)) == 0,
+                   fmt::format("{}: subgroup size {} is outside the device's {} to {}", spec.label, size,
+                               info.min_subgroup_size, info.max_subgroup_size));
+  }
   objects_ = BuildPipeline(context, spec);
   slots_ = SlotsOf(spec);
   std::vector<vk::DescriptorPoolSize> sizes;

@@ -65,6 +65,11 @@ struct KernelSpec {
   // is compiled with `defines` (CompileKernel). It must outlive the kernel.
   const std::vector<uint32_t>* spirv = nullptr;
   std::string entry = "main";  // the entry point
+  // The subgroup size the pipeline must run with (0: the driver's choice), and whether every
+  // subgroup of a workgroup must be full: a user's shader whose sizes were computed for one
+  // subgroup size. Both need Vulkan 1.3's subgroup size control (Kernel checks).
+  uint32_t required_subgroup_size = 0;
+  bool full_subgroups = false;
 };
 
 // Slot i of a kernel: `range` bytes of `buffer`, starting at the dispatch's dynamic offset.

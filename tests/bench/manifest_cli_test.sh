@@ -153,6 +153,23 @@ else
   echo "FAIL: the guards' run (exit $rc, want 1):"; tail -5 "$dir/guards.out" "$dir/guards.err"; fail=1
 fi
 
+# The shader's own constants reach the pipeline, typed by the shader, by id and by name, family-wide
+# and per variant (constant 0 is not a workgroup size there and keeps its default); a uniform buffer
+# in set 1 and push constants by member name are laid out by the shader's offsets. Each variant's
+# check depends on every value.
+"$bench" --manifest="$manifests/constants" \
+  --benchmark_min_time=0.01 >"$dir/constants.out" 2>"$dir/constants.err"
+rc=$?
+if [[ $rc -eq 0 ]] && grep -q "manifest_test_constants/defaults/wg32x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
+   grep -q "manifest_test_constants/set/wg32x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
+   grep -q "manifest_test_blocks/named/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
+   grep -q "manifest_test_subgroup/sized/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
+   grep -q "manifest_test_init/expressions/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out"; then
+  echo "ok: specialization constants, a uniform buffer, push constants by name, SUBGROUP_SIZE and init expressions reach the kernel"
+else
+  echo "FAIL: the constants' run (exit $rc, want 0):"; tail -5 "$dir/constants.out" "$dir/constants.err"; fail=1
+fi
+
 # An output the kernel adds into without an init comes back as the poison's NaN: the message says
 # what the manifest needs.
 "$bench" --manifest="$manifests/wrong/accumulate.toml" --benchmark_min_time=0.01 >/dev/null 2>"$dir/accumulate.err"

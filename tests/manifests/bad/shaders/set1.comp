@@ -1,5 +1,6 @@
 #version 450
-// copy.comp with its input in descriptor set 1: a manifest's buffers are all in set 0.
+// copy.comp with its input in descriptor set 1: a manifest whose buffers leave out `set` puts
+// them all in set 0.
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 
 layout(std430, set = 1, binding = 0) readonly buffer X { float x[]; };

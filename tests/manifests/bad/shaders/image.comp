@@ -1,0 +1,16 @@
+#version 450
+// copy.comp that also stores into a storage image at binding 2, which a manifest cannot give.
+layout(local_size_x_id = 0, local_size_y_id = 1) in;
+
+layout(std430, set = 0, binding = 0) readonly buffer X { float x[]; };
+layout(std430, set = 0, binding = 1) writeonly buffer Out { float result[]; };
+layout(set = 0, binding = 2, r32f) uniform writeonly image2D picture;
+layout(push_constant) uniform Parameters { uint n; };
+
+void main() {
+  const uint i = gl_GlobalInvocationID.x;
+  if (i < n) {
+    result[i] = 2.0 * x[i];
+    imageStore(picture, ivec2(i, 0), vec4(x[i]));
+  }
+}

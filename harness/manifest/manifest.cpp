@@ -1377,13 +1377,9 @@ void ResolveBlocks(const Manifest& m, ManifestVariant& v, const ShaderInterface&
 // Where the workgroup goes in `v`'s shader: its workgroup_defines; else the constants its
 // local_size_*_id name, whatever their ids; else the shader's literal size, which then is the
 // variant's only workgroup (listed or not). No other constant is written by csbench.
-void PlaceWorkgroup(const Manifest& m, ManifestVariant& v, const ShaderInterface& shader, const std::string& where) {
+void PlaceWorkgroup(ManifestVariant& v, const ShaderInterface& shader, const std::string& where) {
   const LocalSize& size = shader.local_size;
   if (!v.workgroup_defines.empty()) {
-    if (v.language == SourceLanguage::kSpirv) {
-      throw ManifestError{fmt::format("{}.workgroup_defines: a .spv module is compiled already: it takes no macros",
-                                      where)};
-    }
     v.local_size_ids = {std::nullopt, std::nullopt, std::nullopt};
     v.local_size_z = size.literal[2];
     if (v.workgroups.empty()) {
@@ -1496,7 +1492,7 @@ void ResolveShaders(Manifest& m) {
     } catch (const std::exception& e) {
       throw ManifestError{fmt::format("{}.source: the shader does not compile: {}", where, OneLine(e.what()))};
     }
-    PlaceWorkgroup(m, v, shader, where);
+    PlaceWorkgroup(v, shader, where);
     v.capabilities = shader.capabilities;
     try {
       // Cached: the benchmarks reuse each.

@@ -337,6 +337,12 @@ class GpuCase : public Case {
                                  "feature it needs",
                                  v.name, capability));
     }
+    for (size_t i = 0; i < 2; ++i) {
+      const uint32_t asked = i == 0 ? point.workgroup.x : point.workgroup.y;
+      RequireSupport(v.literal_local_size[i] == 0 || asked == v.literal_local_size[i],
+                     fmt::format("variant {}'s shader fixes its local size {} at {}: workgroup {} cannot run it", v.name,
+                                 "xy"[i], v.literal_local_size[i], Sized("", point.workgroup)));
+    }
     RequireWorkgroup(*context_, point.workgroup);
     for (size_t i = 0; i < 3; ++i) {
       RequireSupport(values_.groups[i] <= info.max_workgroup_count[i],

@@ -1391,6 +1391,7 @@ void PlaceWorkgroup(ManifestVariant& v, const ShaderInterface& shader, const std
   }
   v.local_size_z = size.literal[2];
   v.local_size_ids = size.constant_id;
+  for (size_t i = 0; i < 2; ++i) v.literal_local_size[i] = size.constant_id[i] ? 0 : size.literal[i];
   // A z taken from a constant keeps the shader's own value: workgroups are "X" or "XxY".
   v.local_size_ids[2] = std::nullopt;
   const bool x_free = size.constant_id[0].has_value(), y_free = size.constant_id[1].has_value();
@@ -1442,10 +1443,11 @@ void ResolveConstants(ManifestVariant& v, const ShaderInterface& shader, const s
     if (found.empty()) continue;
     const SpecConstant& c = *found[0];
     for (size_t i = 0; i < 3; ++i) {
-      if (v.local_size_ids[i] == c.id) {
-        throw ManifestError{fmt::format("{}.specialization.{}: constant {} is the shader's local size {}: the "
-                                        "workgroups set it",
-                                        where, key, c.id, "xyz"[i])};
+      if (shader.local_size.constant_id[i] == c.id && v.workgroup_defines.empty()) {
+        throw ManifestError{fmt::format("{}.specialization.{}: constant {} is the shader's local size {}: {}", where,
+                                        key, c.id, "xyz"[i],
+                                        i < 2 ? "the workgroups set it"
+                                              : "workgroups are X or XxY, so z keeps the shader's own size")};
       }
     }
     used_keys.insert(key);
@@ -1460,7 +1462,14 @@ void ResolveConstants(ManifestVariant& v, const ShaderInterface& shader, const s
     if (constant.kind != 'b' && (text == "true" || text == "false")) {
       throw ManifestError{fmt::format("{}.specialization.{}: {}, but the constant is not a bool", where, key, text)};
     }
-    if (std::any_of(v.constants.begin(), v.constants.end(), [&](const auto& o) { return o.id == c.id; })) {
+    // A variant's own key overrides the family's for the same constant, however each is spelt.
+    const bool own = v.own_specialization.contains(key);
+    auto same = std::find_if(v.constants.begin(), v.constants.end(), [&](const auto& o) { return o.id == c.id; });
+    if (same != v.constants.end() && own != v.own_specialization.contains(same->key)) {
+      if (own) *same = constant;
+      continue;
+    }
+    if (same != v.constants.end()) {
       throw ManifestError{fmt::format("{}.specialization.{}: constant {} is given twice (by id and by name)", where,
                                       key, c.id)};
     }
@@ -1557,10 +1566,13 @@ std::string InitExpressionText(const std::string& text) {
 }
 
 ShaderSource SourceOf(const ManifestVariant& v, Extent workgroup, bool optimize) {
+  std::vector<std::string> include_dirs = v.include_dirs;
+  // csbench's kernels folder last, as manifests' shaders have always been able to include from it.
+  include_dirs.push_back(KernelDirectory());
   ShaderSource source{.path = v.source,
                       .language = v.language,
                       .defines = v.defines,
-                      .include_dirs = v.include_dirs,
+                      .include_dirs = include_dirs,
                       .entry = v.entry,
                       .target = v.target,
                       .optimize = optimize,

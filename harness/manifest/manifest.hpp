@@ -147,6 +147,9 @@ struct ManifestVariant {
   // shader is reflected, constants 0 and 1, as the manifests before reflection had it.
   std::array<std::optional<uint32_t>, 3> local_size_ids{0u, 1u, std::nullopt};
   uint32_t local_size_z = 1;  // the shader's own z (workgroups are X or XxY)
+  // The shader's own size where a dimension is neither a constant nor a define (0: set by either):
+  // a --workgroup that differs from it cannot run.
+  std::array<uint32_t, 2> literal_local_size{0, 0};
   // The specialization as the pipeline takes it, resolved against the shader (LoadManifest): each
   // constant's id, its type's bytes, whether it is a bool, float or signed, and its expression.
   struct Constant {

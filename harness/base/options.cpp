@@ -62,7 +62,8 @@ Options ParseOptions(std::vector<std::string>& args) {
                                         std::pair{std::string_view("no"), false}};
   static constexpr std::array kCaches{std::pair{std::string_view("cold"), CacheMode::kCold},
                                       std::pair{std::string_view("warm"), CacheMode::kWarm}};
-  static constexpr std::array kGuards{std::pair{std::string_view("outside"), GuardPlace::kOutside},
+  static constexpr std::array kGuards{std::pair{std::string_view("auto"), GuardPlace::kAuto},
+                                      std::pair{std::string_view("outside"), GuardPlace::kOutside},
                                       std::pair{std::string_view("inside"), GuardPlace::kInside}};
   Options options;
   options.validation = EnvironmentFlag("CSBENCH_VALIDATION");
@@ -127,10 +128,12 @@ std::string OptionsHelp() {
   --timer=auto|host         auto: GPU timestamps where the queue has them, else the host clock
   --cache=cold|warm         cold (default): rotate inputs so that no run is served from the
                             last-level cache; warm: reuse one input
-  --guard=outside|inside    a manifest's check run gives each storage buffer a guard region of
-                            its own pattern: outside (default) after the bound range, so that a
-                            write past the end fails the check; inside the range, for devices
-                            that drop writes past it (lavapipe): .length() then includes it
+  --guard=auto|inside|outside
+                            a manifest's check run gives each storage buffer a guard region of
+                            its own pattern, and a write into it fails the check: inside the
+                            bound range (seen on every device; .length() then includes it) or
+                            after it (lavapipe and NVIDIA drop such writes unseen); auto
+                            (default): inside unless the shader reads an array's .length()
   --validation              enable the Khronos validation layer (also CSBENCH_VALIDATION=1)
   --samples                 write each run's samples (seconds of each timed batch, or of each
                             run) into the JSON entry: "csbench": {"samples_s": [...]}

@@ -12,10 +12,12 @@ namespace csbench {
 enum class Backend { kVulkan, kPlainLoop };
 enum class TimerChoice { kAuto, kHost };
 enum class CacheMode { kCold, kWarm };
-// Where a user's kernel's storage buffers keep their guard regions during the check run: after the
-// bound range (a write past it changes the guard), or inside it, for devices that drop writes past
-// a bound range (lavapipe), where the guard then sees them (and the shader's .length() includes it).
-enum class GuardPlace { kOutside, kInside };
+// Where a user's kernel's storage buffers keep their guard regions during the check run: inside
+// the bound range, where every device sees a write into them (lavapipe and NVIDIA's drivers drop
+// writes past a bound range, so a guard after it sees nothing there), or after it. Inside, the
+// shader's .length() includes the guard, so kAuto binds it inside unless the shader reads a
+// runtime array's length.
+enum class GuardPlace { kAuto, kOutside, kInside };
 
 // How long one submission may run before its benchmark fails (--dispatch-timeout), in seconds: a
 // shader that never ends must not hang the suite, but a CPU device on a loaded two-core machine
@@ -34,7 +36,7 @@ struct Options {
   Backend backend = Backend::kVulkan;
   TimerChoice timer = TimerChoice::kAuto;
   CacheMode cache = CacheMode::kCold;
-  GuardPlace guard = GuardPlace::kOutside;
+  GuardPlace guard = GuardPlace::kAuto;
   bool validation = false;  // Khronos validation layer with synchronization validation
   bool samples = false;     // --samples: each run's samples in its JSON entry
   double dispatch_timeout_s = kDefaultDispatchTimeoutSeconds;  // --dispatch-timeout

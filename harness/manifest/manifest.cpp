@@ -1483,6 +1483,17 @@ void ResolveConstants(ManifestVariant& v, const ShaderInterface& shader, const s
   }
 }
 
+// Whether the module has an OpArrayLength (opcode 68): the shader reads a runtime array's length.
+bool ReadsArrayLength(const std::vector<uint32_t>& spirv) {
+  for (size_t at = 5; at < spirv.size();) {
+    const uint32_t words = spirv[at] >> 16;
+    if ((spirv[at] & 0xffff) == 68) return true;
+    if (words == 0) break;  // ReflectInterface refused such a module already
+    at += words;
+  }
+  return false;
+}
+
 // Compiles every variant's shader at each of its workgroups (a compile error names its file and
 // line), reflects it, and resolves the workgroup's place, the specialization and the buffers
 // against what it declares.
@@ -1503,6 +1514,7 @@ void ResolveShaders(Manifest& m) {
     }
     PlaceWorkgroup(v, shader, where);
     v.capabilities = shader.capabilities;
+    v.reads_length = ReadsArrayLength(CompileShader(SourceOf(v, first, v.language == SourceLanguage::kSpirv)));
     try {
       // Cached: the benchmarks reuse each.
       for (Extent wg : v.workgroups) CompileShader(SourceOf(v, wg, true));

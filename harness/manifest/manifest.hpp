@@ -165,6 +165,9 @@ struct ManifestVariant {
   std::vector<BlockField> push_fields;
   uint32_t push_size = 0;
   std::vector<std::string> capabilities;  // the SPIR-V capabilities the shader declares
+  // The shader reads a runtime array's length (OpArrayLength, GLSL's .length()): a guard bound
+  // inside the range would change what it reads, so --guard=auto keeps it after the range.
+  bool reads_length = false;
   // An expression of the variant uses SUBGROUP_SIZE: where the device's subgroup size can vary,
   // the pipeline is made to run with the size the expressions were given, unless
   // `require_subgroup_size = false` (a project that takes the driver's choice).

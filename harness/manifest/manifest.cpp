@@ -1168,6 +1168,18 @@ RuntimeArray RuntimeArrayOf(const Resource& d) {
   return {last.type.element->glsl, last.name, last.type.array_stride};
 }
 
+// The element a manifest's buffer of `d` holds: its runtime array's; or, for a block of one scalar
+// or vector member and no runtime array ({ uint total; }), that member as the buffer's one element
+// (its stride the member's own size: the buffer holds exactly one).
+RuntimeArray ElementOf(const Resource& d) {
+  RuntimeArray array = RuntimeArrayOf(d);
+  if (!array.element.empty() || d.type.members.size() != 1) return array;
+  const Member& only = d.type.members.front();
+  if (only.type.kind != TypeLayout::Kind::kScalar && only.type.kind != TypeLayout::Kind::kVector) return array;
+  const ElementType* type = FindElementType(only.type.glsl);
+  return {only.type.glsl, only.name, type != nullptr ? type->Bytes() : 0};
+}
+
 // "binding 1 (block Out, float result[])", with "set N" first where N is not 0 and the kind where
 // it is not a storage buffer.
 std::string Described(const Resource& d) {
@@ -1221,8 +1233,13 @@ void CheckBindings(const Manifest& m, const ManifestVariant& v, const ShaderInte
   for (const ManifestBuffer& b : m.buffers) {
     const std::string key =
         fmt::format("{}:{}: [[buffer]] '{}' (variant {})", m.path.string(), b.line, b.name, Quoted(v.name));
-    auto d = std::find_if(shader.resources.begin(), shader.resources.end(),
-                          [&](const auto& d) { return d.set == b.set && d.binding == b.binding; });
+    // Several blocks may alias one binding (a buffer read as float16_t and as f16vec4): `type` must
+    // be the element of one of them.
+    auto at_binding = [&](const Resource& d) { return d.set == b.set && d.binding == b.binding; };
+    auto d = std::find_if(shader.resources.begin(), shader.resources.end(), [&](const Resource& d) {
+      return at_binding(d) && d.kind == ResourceKind::kStorageBuffer && ElementOf(d).element == b.type.glsl;
+    });
+    if (d == shader.resources.end()) d = std::find_if(shader.resources.begin(), shader.resources.end(), at_binding);
     if (d == shader.resources.end()) {
       throw ManifestError{fmt::format("{}.binding: the shader {} declares no storage buffer at binding {}{}", key,
                                       v.source.filename().string(), b.binding,
@@ -1232,13 +1249,14 @@ void CheckBindings(const Manifest& m, const ManifestVariant& v, const ShaderInte
       throw ManifestError{fmt::format("{}.binding: the shader's {}{} is not one storage buffer", key, Described(*d),
                                       d->count != 1 ? fmt::format(", an array of {} descriptors", d->count) : "")};
     }
-    const RuntimeArray array = RuntimeArrayOf(*d);
+    const RuntimeArray array = ElementOf(*d);
     const std::string& element = array.element;
     const uint32_t stride = array.stride;
     if (element != b.type.glsl) {
-      throw ManifestError{fmt::format(
-          "{}.type: '{}', but the shader's {} {}", key, b.type.glsl, Described(*d),
-          element.empty() ? "does not end in a runtime array of scalars or vectors" : "holds " + element)};
+      throw ManifestError{fmt::format("{}.type: '{}', but the shader's {} {}", key, b.type.glsl, Described(*d),
+                                      element.empty() ? "neither ends in a runtime array of scalars or vectors nor is "
+                                                        "one scalar or vector member"
+                                                      : "holds " + element)};
     }
     if (stride != b.type.Bytes()) {
       throw ManifestError{fmt::format("{}.type: the shader's {} has a {}-byte stride, not {} (declare it std430)", key,

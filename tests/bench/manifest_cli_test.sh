@@ -166,7 +166,8 @@ if [[ $rc -eq 0 ]] && grep -q "manifest_test_constants/defaults/wg32x1/domain100
    grep -q "manifest_test_blocks/named/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
    grep -q "manifest_test_subgroup/sized/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
    grep -q "manifest_test_init/expressions/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
-   grep -q "manifest_test_length/sized_by_length/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out"; then
+   grep -q "manifest_test_length/sized_by_length/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
+   grep -q "manifest_test_total/atomics/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out"; then
   echo "ok: specialization constants, a uniform buffer, push constants by name, SUBGROUP_SIZE and init expressions reach the kernel; a kernel sized by .length() keeps its guard after the range"
 else
   echo "FAIL: the constants' run (exit $rc, want 0):"; tail -n 5 "$dir/constants.out" "$dir/constants.err"; fail=1

@@ -3,7 +3,8 @@
 #   tests/fuzz/fuzz.sh [SECONDS] [BUILD_DIR]
 # configures BUILD_DIR (default build-fuzz beside the sources) with clang and -DCSBENCH_FUZZ=ON,
 # builds manifest_fuzz, and runs it on one core for SECONDS (default 60) from the seeds
-# (examples/*.toml, tests/manifests/bad/*.toml) with tests/fuzz/manifest.dict.
+# (examples/*.toml, tests/manifests/bad/*.toml, tests/manifests/constants/*.toml) with
+# tests/fuzz/manifest.dict.
 # Exit 0: nothing found. 1: a finding, its input in BUILD_DIR/fuzz-artifacts/ and the log in
 # BUILD_DIR/fuzz.log (reproduce it with: BUILD_DIR/tests/fuzz/manifest_fuzz INPUT). 77: no clang
 # or no libFuzzer here, skipped (Debian: apt-get install clang libclang-rt-dev).
@@ -37,7 +38,8 @@ cmake --build "$build" --target manifest_fuzz -j"$(nproc)" >/dev/null || exit 1
 mkdir -p "$probe/corpus" "$build/fuzz-artifacts"
 if "$build/tests/fuzz/manifest_fuzz" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
     -dict="$here/manifest.dict" -artifact_prefix="$build/fuzz-artifacts/" -print_final_stats=1 \
-    "$probe/corpus" "$root/examples" "$root/tests/manifests/bad" >"$build/fuzz.log" 2>&1; then
+    "$probe/corpus" "$root/examples" "$root/tests/manifests/bad" "$root/tests/manifests/constants" \
+    >"$build/fuzz.log" 2>&1; then
   echo "fuzz.sh: $seconds s, nothing found ($(grep -o 'stat::number_of_executed_units: *[0-9]*' "$build/fuzz.log" |
     grep -o '[0-9]*$') inputs)"
   exit 0

@@ -29,10 +29,43 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const csbench::ManifestError&) {
     return 0;
   }
+  // What the loader would resolve against a shader, made up here from the manifest's own keys: each
+  // specialization key a constant of a width and kind in turn, [push] values and each [[uniform]]'s
+  // values fields one after another, so that the typed evaluation of every new table is fuzzed too.
+  for (csbench::ManifestVariant& variant : manifest.variants) {
+    static constexpr uint32_t kBytes[] = {4, 2, 1, 8};
+    static constexpr char kKinds[] = {'b', 'i', 'u', 'f'};
+    uint32_t n = 0;
+    for (const auto& [key, text] : variant.specialization) {
+      variant.constants.push_back({.id = n, .bytes = kKinds[n % 4] == 'b' ? 4 : kBytes[n / 4 % 4],
+                                   .kind = kKinds[n % 4], .text = text, .key = key});
+      ++n;
+    }
+    auto lay_out = [&](const csbench::NamedValues& values, uint32_t& size) {
+      std::vector<csbench::BlockField> fields;
+      for (const auto& [member, texts] : values) {
+        for (const std::string& text : texts) {
+          const uint32_t bytes = kBytes[fields.size() % 4];
+          size = (size + bytes - 1) / bytes * bytes;
+          fields.push_back({.offset = size, .bytes = bytes, .kind = kKinds[fields.size() % 4], .text = text,
+                            .key = member});
+          size += bytes;
+        }
+      }
+      return fields;
+    };
+    variant.push_fields = lay_out(manifest.push_values, variant.push_size);
+    for (const csbench::ManifestUniform& u : manifest.uniforms) {
+      uint32_t size = 0;
+      variant.uniform_fields.push_back(lay_out(u.values, size));
+      variant.uniform_sizes.push_back(size);
+    }
+  }
   for (const csbench::ManifestVariant& variant : manifest.variants) {
     for (size_t i = 0; i < std::size(kDomains); ++i) {
       try {
-        csbench::EvaluatePoint(manifest, variant, kWorkgroups[i], kDomains[i]);
+        csbench::EvaluatePoint(manifest, variant, kWorkgroups[i], kDomains[i],
+                               {.subgroup_size = i == 0 ? 1.0 : 128.0, .vendor_id = 4318, .device_id = 9008});
       } catch (const csbench::ManifestError&) {
       }
     }

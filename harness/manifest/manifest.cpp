@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "harness/base/half.hpp"
 #include "harness/base/provenance.hpp"
 #include "harness/manifest/expression.hpp"
 #include "harness/vulkan/interface.hpp"
@@ -990,27 +991,6 @@ class PointEvaluator {
   double ValueOfText(const std::string& text, const std::string& key, const Point& point) {
     Keyed keyed = Parse(text, key);
     return Value(keyed, point);
-  }
-
-  // IEEE binary16 of `f`, rounded to nearest even (the range was checked).
-  static uint64_t FloatToHalf(float f) {
-    const uint32_t x = std::bit_cast<uint32_t>(f);
-    const uint32_t sign = (x >> 16) & 0x8000u;
-    const int exponent = static_cast<int>((x >> 23) & 0xff) - 127 + 15;
-    uint32_t mantissa = x & 0x7fffffu;
-    if (exponent <= 0) {  // a subnormal half, or zero
-      if (exponent < -10) return sign;
-      mantissa |= 0x800000u;
-      const int shift = 14 - exponent;
-      uint32_t half = mantissa >> shift;
-      const uint32_t rest = mantissa & ((1u << shift) - 1), halfway = 1u << (shift - 1);
-      if (rest > halfway || (rest == halfway && (half & 1))) ++half;
-      return sign | half;
-    }
-    uint32_t half = (static_cast<uint32_t>(exponent) << 10) | (mantissa >> 13);
-    const uint32_t rest = mantissa & 0x1fffu;
-    if (rest > 0x1000u || (rest == 0x1000u && (half & 1))) ++half;
-    return sign | half;
   }
 
   const Manifest& m_;

@@ -25,4 +25,6 @@ const std::vector<uint32_t>& CompileShader(const ShaderSource&) { std::abort(); 
 
 ShaderInterface ReflectInterface(const std::vector<uint32_t>&) { std::abort(); }
 
+std::string_view KindName(ResourceKind) { std::abort(); }
+
 }  // namespace csbench

@@ -16,8 +16,10 @@ TEST(Half, KnownValues) {
   EXPECT_EQ(FloatToHalf(0x1.0p-24f), 0x0001);   // the smallest subnormal
   EXPECT_EQ(FloatToHalf(0x1.0p-26f), 0x0000);   // below half of it: zero
   EXPECT_EQ(FloatToHalf(0.1f), 0x2e66);
-  EXPECT_EQ(FloatToHalf(1.0f + 0x1.0p-11f), 0x3c00);  // a tie rounds to the even neighbour
-  EXPECT_EQ(FloatToHalf(1.0f + 0x1.8p-11f), 0x3c02);
+  // Near 1 a half's step is 2^-10: a tie rounds to the even neighbour, more than half a step up.
+  EXPECT_EQ(FloatToHalf(1.0f + 0x1.0p-11f), 0x3c00);
+  EXPECT_EQ(FloatToHalf(1.0f + 0x1.8p-11f), 0x3c01);
+  EXPECT_EQ(FloatToHalf(1.0f + 0x1.8p-10f), 0x3c02);
   EXPECT_TRUE(std::isnan(HalfToFloat(FloatToHalf(std::numeric_limits<float>::quiet_NaN()))));
   EXPECT_EQ(HalfToFloat(0x3555), 0x1.554p-2f);
   EXPECT_EQ(HalfToFloat(0x8001), -0x1.0p-24f);

@@ -1,9 +1,11 @@
 // A user's family, declared in a TOML manifest (harness/manifest/manifest.hpp): its descriptor built from
 // the manifest, and its GPU case. The case does what every built-in family's does: inputs from a
-// fixed seed, rotated past the last-level cache under --cache=cold; outputs poisoned, then
-// checked against the reference variant run on the same device and against the manifest's
-// [check] expressions, before anything is timed; the timed loop and its counters are the
-// harness's (MeasureDispatches).
+// fixed seed, rotated past the last-level cache under --cache=cold; outputs poisoned (or started
+// from their init), then checked against the reference variant run on the same device and against
+// the manifest's [check] expressions, before anything is timed; the timed loop and its counters
+// are the harness's (MeasureDispatches, or MeasureTimedRuns where outputs are restored). A user's
+// kernel is a stranger's: its check run also gives every storage buffer a guard region and
+// compares its inputs afterwards, so that a kernel that writes where it must not fails.
 #include "bench/manifest.hpp"
 
 #include <fmt/format.h>

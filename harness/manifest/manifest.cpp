@@ -538,22 +538,27 @@ void ReadUniforms(const Reader& r, const toml::array& uniforms, Manifest& m) {
   }
 }
 
-void ReadPushAndDispatch(const Reader& r, const toml::table& root, Manifest& m) {
-  const toml::table& push = r.Table(root, "push", false);
-  r.OnlyKeys(push, "[push]", {"constants", "values"});
+// A [push] table (the family's, or a variant's own): `constants` in order, or `values` by name.
+void ReadPush(const Reader& r, const toml::table& push, const std::string& where, std::vector<std::string>& constants,
+              NamedValues& named) {
+  r.OnlyKeys(push, where, {"constants", "values"});
   if (const toml::node* values = push.get("values")) {
     if (push.get("constants") != nullptr) {
-      r.Fail(Reader::LineOf(*values), "[push].values", "give the push constants by constants or by values, not both");
+      r.Fail(Reader::LineOf(*values), where + ".values", "give the push constants by constants or by values, not both");
     }
-    m.push_values = ReadNamedValues(r, *values, "[push].values");
+    named = ReadNamedValues(r, *values, where + ".values");
   }
-  if (const toml::node* constants = push.get("constants")) {
-    if (!constants->is_array()) r.Fail(Reader::LineOf(*constants), "[push].constants", "expected a list of expressions");
-    if (constants->as_array()->size() > 64) {
-      r.Fail(Reader::LineOf(*constants), "[push].constants", "more than 64 push constants (256 bytes)");
+  if (const toml::node* list = push.get("constants")) {
+    if (!list->is_array()) r.Fail(Reader::LineOf(*list), where + ".constants", "expected a list of expressions");
+    if (list->as_array()->size() > 64) {
+      r.Fail(Reader::LineOf(*list), where + ".constants", "more than 64 push constants (256 bytes)");
     }
-    for (const toml::node& c : *constants->as_array()) m.push.push_back(*r.ExpressionText(&c, "[push].constants"));
+    for (const toml::node& c : *list->as_array()) constants.push_back(*r.ExpressionText(&c, where + ".constants"));
   }
+}
+
+void ReadPushAndDispatch(const Reader& r, const toml::table& root, Manifest& m) {
+  ReadPush(r, r.Table(root, "push", false), "[push]", m.push, m.push_values);
   const toml::table& dispatch = r.Table(root, "dispatch", true);
   r.OnlyKeys(dispatch, "[dispatch]", {"groups"});
   m.groups = ReadGroups(r, dispatch, "[dispatch].groups");
@@ -624,7 +629,7 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
     r.OnlyKeys(t, "[[variant]]",
                {"name", "source", "defines", "reference", "tolerance", "workgroups", "check", "elements", "bytes",
                 "requires", "arithmetic", "specialization", "workgroup_defines", "abs_tolerance", "vulkan",
-                "include_dirs", "entry", "groups", "require_subgroup_size", "full_subgroups"});
+                "include_dirs", "entry", "groups", "require_subgroup_size", "full_subgroups", "push"});
     v.name = *r.String(t, "[[variant]]", "name", true);
     const std::string where = fmt::format("[[variant]] {}", Quoted(v.name));
     if (!IsNamePart(v.name) || v.name == "plain_loop") {
@@ -689,6 +694,14 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
     }
     v.workgroups = r.Extents(t, where, "workgroups", "workgroup", false);
     if (v.workgroups.empty()) v.workgroups = m.workgroups;
+    v.push = m.push;
+    v.push_values = m.push_values;
+    if (const toml::node* push = t.get("push")) {
+      if (!push->is_table()) r.Fail(Reader::LineOf(*push), where + ".push", "expected a table: [variant.push]");
+      v.push.clear();
+      v.push_values.clear();
+      ReadPush(r, *push->as_table(), where + ".push", v.push, v.push_values);
+    }
     v.groups = m.groups;
     if (t.get("groups") != nullptr) {
       v.groups = ReadGroups(r, t, where + ".groups");
@@ -758,8 +771,8 @@ class PointEvaluator {
     for (const ManifestBuffer& b : m.buffers) {
       counts_.push_back(Parse(b.count, fmt::format("[[buffer]] '{}'.count", b.name)));
     }
-    for (size_t i = 0; i < m.push.size(); ++i) {
-      push_.push_back(Parse(m.push[i], fmt::format("[push].constants[{}]", i)));
+    for (size_t i = 0; i < v.push.size(); ++i) {
+      push_.push_back(Parse(v.push[i], fmt::format("[push].constants[{}]", i)));
     }
     for (size_t i = 0; i < 3; ++i) {
       groups_.push_back(Parse(v.groups[i], v.own_groups ? fmt::format("[[variant]] '{}'.groups[{}]", v.name, i)
@@ -832,21 +845,21 @@ class PointEvaluator {
       }
       p.counts.push_back(static_cast<uint64_t>(count));
     }
-    for (size_t i = 0; i < m.push.size(); ++i) {
+    for (size_t i = 0; i < v_.push.size(); ++i) {
       const double value = Value(push_[i], point);
-      PushValue v{.is_float = m.push[i].find('.') != std::string::npos};
+      PushValue v{.is_float = v_.push[i].find('.') != std::string::npos};
       if (v.is_float) {
         const float f = static_cast<float>(value);
         if (!std::isfinite(f)) {
           throw ManifestError{fmt::format("{}: {}: {} at {} gives {}, beyond a 32-bit float", m.path.string(),
-                                          push_[i].key, Quoted(m.push[i]), point(), value)};
+                                          push_[i].key, Quoted(v_.push[i]), point(), value)};
         }
         std::memcpy(&v.bits, &f, sizeof f);
       } else {
         if (value != std::floor(value) || value < -2147483648.0 || value > 4294967295.0) {
           throw ManifestError{fmt::format("{}: {}: {} at {} gives {}: expected a whole number that fits 32 bits "
                                           "(write a '.' in it for a float)",
-                                          m.path.string(), push_[i].key, Quoted(m.push[i]), point(), value)};
+                                          m.path.string(), push_[i].key, Quoted(v_.push[i]), point(), value)};
         }
         v.bits = value < 0 ? static_cast<uint32_t>(static_cast<int32_t>(value)) : static_cast<uint32_t>(value);
       }
@@ -1202,12 +1215,12 @@ void CheckBindings(const Manifest& m, const ManifestVariant& v, const ShaderInte
                                     "samplers are not supported yet",
                                     where, Described(d))};
   }
-  const uint32_t push_bytes = static_cast<uint32_t>(4 * m.push.size());
+  const uint32_t push_bytes = static_cast<uint32_t>(4 * v.push.size());
   const uint32_t block_bytes = shader.push ? shader.push->size : 0;
-  if (m.push_values.empty() && push_bytes != block_bytes) {
+  if (v.push_values.empty() && push_bytes != block_bytes) {
     throw ManifestError{fmt::format("{}: [push].constants give {} bytes ({} value{} of 4 bytes), but the shader's "
                                     "push-constant block {}has {}",
-                                    where, push_bytes, m.push.size(), m.push.size() == 1 ? "" : "s",
+                                    where, push_bytes, v.push.size(), v.push.size() == 1 ? "" : "s",
                                     shader.push ? fmt::format("{} ", shader.push->block) : "", block_bytes)};
   }
   for (const ManifestBuffer& b : m.buffers) {
@@ -1346,11 +1359,11 @@ std::vector<BlockField> BlockFields(const std::vector<Member>& members, const Na
 void ResolveBlocks(const Manifest& m, ManifestVariant& v, const ShaderInterface& shader, const std::string& where) {
   v.push_fields.clear();
   v.push_size = 0;
-  if (!m.push_values.empty()) {
+  if (!v.push_values.empty()) {
     if (!shader.push) {
       throw ManifestError{fmt::format("{}: [push].values: the shader declares no push-constant block", where)};
     }
-    v.push_fields = BlockFields(shader.push->members, m.push_values,
+    v.push_fields = BlockFields(shader.push->members, v.push_values,
                                 fmt::format("{}: [push].values (block {})", where, shader.push->block), "[push].values");
     v.push_size = shader.push->size;
   }
@@ -1681,13 +1694,13 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
     for (const ManifestBuffer& b : m.buffers) {
       r.CheckExpression(b.count, names, b.line, fmt::format("[[buffer]] '{}'.count (variant {})", b.name, v.name));
     }
-    for (size_t i = 0; i < m.push.size(); ++i) {
-      r.CheckExpression(m.push[i], names, 0, fmt::format("[push].constants[{}] (variant {})", i, v.name));
+    for (size_t i = 0; i < v.push.size(); ++i) {
+      r.CheckExpression(v.push[i], names, 0, fmt::format("[push].constants[{}] (variant {})", i, v.name));
     }
     for (size_t i = 0; i < 3; ++i) {
       r.CheckExpression(v.groups[i], names, 0, fmt::format("groups[{}] (variant {})", i, v.name));
     }
-    for (const auto& [member, texts] : m.push_values) {
+    for (const auto& [member, texts] : v.push_values) {
       for (const std::string& text : texts) {
         r.CheckExpression(text, names, 0, fmt::format("[push].values.{} (variant {})", member, v.name));
       }
@@ -1713,8 +1726,8 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
   for (ManifestVariant& v : m.variants) {
     std::vector<std::string> texts = {v.elements, v.bytes, v.arithmetic, v.groups[0], v.groups[1], v.groups[2]};
     for (const ManifestBuffer& b : m.buffers) texts.push_back(b.count);
-    texts.insert(texts.end(), m.push.begin(), m.push.end());
-    for (const auto& [member, values] : m.push_values) texts.insert(texts.end(), values.begin(), values.end());
+    texts.insert(texts.end(), v.push.begin(), v.push.end());
+    for (const auto& [member, values] : v.push_values) texts.insert(texts.end(), values.begin(), values.end());
     for (const ManifestUniform& u : m.uniforms) {
       for (const auto& [member, values] : u.values) texts.insert(texts.end(), values.begin(), values.end());
     }

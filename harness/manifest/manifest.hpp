@@ -1,4 +1,4 @@
-// A user's family declared in a TOML manifest beside their GLSL: what it holds once loaded and
+// A user's family declared in a TOML manifest beside their shaders: what it holds once loaded and
 // checked, and the numbers of one point (a variant at a workgroup and domain). The keys and
 // their meanings are documented in docs/your-own-kernels.md; they are a contract with files
 // other people write: keys are added, never renamed or given another meaning.
@@ -6,7 +6,9 @@
 // Loading is in two steps, so that the parser can be fuzzed and tested without files:
 // ParseManifest checks everything the text alone decides (keys, types, names, expressions over
 // every point the manifest declares); LoadManifest reads the file, parses it, then compiles every
-// variant's shader and checks its storage buffers against the shader's own reflection.
+// variant's shader (GLSL, HLSL or SPIR-V), reflects its whole interface from the SPIR-V and
+// resolves the manifest against it: where the workgroup goes, the specialization's types, the
+// uniform and push blocks' layouts, and every descriptor the shader declares.
 #pragma once
 
 #include <array>
@@ -120,6 +122,10 @@ struct ManifestVariant {
   double abs_tolerance = 0;
   // The family's workgroups (a variant may give its own `workgroups`).
   std::vector<Extent> workgroups;
+  // The variant's own push constants where given (`[variant.push]`: `constants` or `values`), else
+  // the family's [push]: a reference variant need not copy the kernel's push block.
+  std::vector<std::string> push;
+  NamedValues push_values;
   // The variant's own [dispatch] groups where given (`groups`), else the family's.
   std::array<std::string, 3> groups;
   bool own_groups = false;

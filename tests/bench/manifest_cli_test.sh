@@ -164,6 +164,7 @@ rc=$?
 if [[ $rc -eq 0 ]] && grep -q "manifest_test_constants/defaults/wg32x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
    grep -q "manifest_test_constants/set/wg32x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
    grep -q "manifest_test_blocks/named/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
+   grep -q "manifest_test_blocks/own_push/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
    grep -q "manifest_test_subgroup/sized/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
    grep -q "manifest_test_init/expressions/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
    grep -q "manifest_test_length/sized_by_length/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&

@@ -54,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       return fields;
     };
-    variant.push_fields = lay_out(manifest.push_values, variant.push_size);
+    variant.push_fields = lay_out(variant.push_values, variant.push_size);
     for (const csbench::ManifestUniform& u : manifest.uniforms) {
       uint32_t size = 0;
       variant.uniform_fields.push_back(lay_out(u.values, size));

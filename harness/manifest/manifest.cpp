@@ -629,7 +629,8 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
     r.OnlyKeys(t, "[[variant]]",
                {"name", "source", "defines", "reference", "tolerance", "workgroups", "check", "elements", "bytes",
                 "requires", "arithmetic", "specialization", "workgroup_defines", "abs_tolerance", "vulkan",
-                "include_dirs", "entry", "groups", "require_subgroup_size", "full_subgroups", "push"});
+                "include_dirs", "entry", "groups", "require_subgroup_size", "full_subgroups", "push", "domains",
+                "test_domains"});
     v.name = *r.String(t, "[[variant]]", "name", true);
     const std::string where = fmt::format("[[variant]] {}", Quoted(v.name));
     if (!IsNamePart(v.name) || v.name == "plain_loop") {
@@ -694,6 +695,8 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
     }
     v.workgroups = r.Extents(t, where, "workgroups", "workgroup", false);
     if (v.workgroups.empty()) v.workgroups = m.workgroups;
+    v.domains = r.Extents(t, where, "domains", "domain", false);
+    v.test_domains = r.Extents(t, where, "test_domains", "domain", false);
     v.push = m.push;
     v.push_values = m.push_values;
     if (const toml::node* push = t.get("push")) {
@@ -1639,15 +1642,21 @@ void EvaluatePointAndReference(const Manifest& m, const ManifestVariant& variant
 // family is one-dimensional.
 void EvaluateEveryPoint(const Reader& r, Manifest& m) {
   m.one_dimensional = true;
-  std::vector<Extent> domains = m.domains;
-  domains.insert(domains.end(), m.test_domains.begin(), m.test_domains.end());
+  // A variant's domains and test domains: its own, else the family's.
+  auto domains_of = [&](const ManifestVariant& v) {
+    std::vector<Extent> domains = v.domains.empty() ? m.domains : v.domains;
+    const std::vector<Extent>& tests = v.test_domains.empty() ? m.test_domains : v.test_domains;
+    domains.insert(domains.end(), tests.begin(), tests.end());
+    return domains;
+  };
   size_t points = 0;
-  for (const ManifestVariant& v : m.variants) points += v.workgroups.size() * domains.size();
+  for (const ManifestVariant& v : m.variants) points += v.workgroups.size() * domains_of(v).size();
   if (points > kMaxPoints) {
     r.Fail(0, "[family]", fmt::format("{} points (variants x workgroups x domains): at most {}", points, kMaxPoints));
   }
-  for (Extent d : domains) m.one_dimensional = m.one_dimensional && d.y == 1;
   for (const ManifestVariant& v : m.variants) {
+    const std::vector<Extent> domains = domains_of(v);
+    for (Extent d : domains) m.one_dimensional = m.one_dimensional && d.y == 1;
     PointEvaluator evaluator(m, v);
     // The reference variant runs at every point of the others, to compare with them there.
     std::vector<PointEvaluator> references;

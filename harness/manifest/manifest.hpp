@@ -122,6 +122,10 @@ struct ManifestVariant {
   double abs_tolerance = 0;
   // The family's workgroups (a variant may give its own `workgroups`).
   std::vector<Extent> workgroups;
+  // The variant's own `domains` and `test_domains` (a project that picks a pipeline by size runs
+  // each at the sizes it is used for); empty: the family's. --domain replaces them all.
+  std::vector<Extent> domains;
+  std::vector<Extent> test_domains;
   // The variant's own push constants where given (`[variant.push]`: `constants` or `values`), else
   // the family's [push]: a reference variant need not copy the kernel's push block.
   std::vector<std::string> push;

@@ -163,6 +163,8 @@ fi
 rc=$?
 if [[ $rc -eq 0 ]] && grep -q "manifest_test_constants/defaults/wg32x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
    grep -q "manifest_test_constants/set/wg32x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
+   grep -q "manifest_test_constants/own_domains/wg32x1/domain500x1 .*Gelem/s=" "$dir/constants.out" &&
+   ! grep -q "manifest_test_constants/own_domains/wg32x1/domain1000x1" "$dir/constants.out" &&
    grep -q "manifest_test_blocks/named/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
    grep -q "manifest_test_blocks/own_push/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
    grep -q "manifest_test_subgroup/sized/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&

@@ -16,6 +16,12 @@
 #include "harness/base/error.hpp"
 #include "harness/vulkan/reflection.hpp"
 
+// CompileShader and CompileKernel return a reference into the run-long cache, not into their
+// argument: GCC 13 and later guess otherwise when the argument is a temporary (-Wdangling-reference).
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 13
+#pragma GCC diagnostic ignored "-Wdangling-reference"
+#endif
+
 namespace csbench {
 namespace {
 

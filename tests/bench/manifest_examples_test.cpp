@@ -1,13 +1,20 @@
-// Every variant x workgroup of every manifest in examples/ on its test domains, checked as a
-// benchmark is (against the reference variant and its [check] expressions) on the Vulkan device
-// (lavapipe without a GPU) with the validation layer on: the examples a user copies must pass
-// wherever csbench runs. The points come from the descriptor each manifest builds, by the same
-// TestPoints path as the built-in families'.
+// Every variant x workgroup of a manifest in examples/ on its test domains, checked as a benchmark
+// is (against the reference variant and its [check] expressions) on the Vulkan device (lavapipe
+// without a GPU) with the validation layer on: the examples a user copies must pass wherever
+// csbench runs. The points come from the descriptor each manifest builds, by the same TestPoints
+// path as the built-in families'.
+//
+// Usage: manifest_examples_test [gtest flags] [MANIFEST.toml ...]
+// With no manifest, every .toml of the examples folder. ctest runs one process per example: loading
+// a manifest compiles and reflects its shaders, which is the cost of a process start, so the points
+// are registered at run time (not at static initialisation, where every test process of a binary
+// would pay for every example).
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cctype>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -28,39 +35,79 @@ std::filesystem::path ExamplesDirectory() {
   return "examples";
 }
 
-std::vector<TestPoint> ExamplePoints() {
-  std::vector<std::filesystem::path> files;
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(ExamplesDirectory(), error)) {
-    if (entry.path().extension() == ".toml") files.push_back(entry.path());
+std::string TestName(std::string name) {
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   }
-  if (error) ADD_FAILURE() << "cannot list " << ExamplesDirectory() << ": " << error.message();
-  std::sort(files.begin(), files.end());
+  return name;
+}
+
+class Fixture : public ::testing::Test {};
+
+class PointTest : public Fixture {
+ public:
+  explicit PointTest(TestPoint point) : point_(std::move(point)) {}
+  void TestBody() override { testing::CheckPoint(point_); }
+
+ private:
+  TestPoint point_;
+};
+
+class LoadFailure : public Fixture {
+ public:
+  explicit LoadFailure(std::string message) : message_(std::move(message)) {}
+  void TestBody() override { FAIL() << message_; }
+
+ private:
+  std::string message_;
+};
+
+// Registers `file`'s points as tests of the suite named after it; a manifest that does not load,
+// or builds no point, is one failing test that says so.
+void RegisterExample(const std::filesystem::path& file) {
+  const std::string suite = "Example_" + TestName(file.stem().string());
+  const std::string where = file.string();
+  std::string failure;
   std::vector<TestPoint> points;
-  for (const auto& file : files) {
-    // A manifest that does not load fails here, before any test runs, with its one-line message.
-    const manifest::Loaded* loaded = nullptr;
-    try {
-      loaded = &manifest::Adopt(LoadManifest(file));
-    } catch (const ManifestError& e) {
-      ADD_FAILURE() << e.message;
-      continue;
-    }
-    for (TestPoint& p : TestPoints(loaded->family)) points.push_back(std::move(p));
+  try {
+    const manifest::Loaded& loaded = manifest::Adopt(LoadManifest(file));
+    points = TestPoints(loaded.family);
+    if (points.empty()) failure = where + ": the manifest builds no test point";
+  } catch (const ManifestError& e) {
+    failure = e.message;
   }
-  return points;
+  if (!failure.empty()) {
+    ::testing::RegisterTest(suite.c_str(), "Loads", nullptr, nullptr, where.c_str(), 0,
+                            [failure]() -> Fixture* { return new LoadFailure(failure); });
+    return;
+  }
+  for (TestPoint& point : points) {
+    const std::string name = TestName(point.name);
+    ::testing::RegisterTest(suite.c_str(), name.c_str(), nullptr, point.name.c_str(), where.c_str(), 0,
+                            [point]() -> Fixture* { return new PointTest(point); });
+  }
 }
-
-class ExampleManifest : public ::testing::TestWithParam<TestPoint> {};
-
-TEST_P(ExampleManifest, PassesItsCheck) { testing::CheckPoint(GetParam()); }
-
-TEST(ExampleManifests, AreFourAndEachHasPoints) {
-  // saxpy, blur, tile_sum, stream: a folder that lost one (or a loader that reads none) fails.
-  EXPECT_GE(ExamplePoints().size(), 4u * 2u);
-}
-
-INSTANTIATE_TEST_SUITE_P(Points, ExampleManifest, ::testing::ValuesIn(ExamplePoints()), testing::PointTestName);
 
 }  // namespace
 }  // namespace csbench
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  std::vector<std::filesystem::path> files;
+  for (int i = 1; i < argc; ++i) files.emplace_back(argv[i]);
+  if (files.empty()) {
+    std::error_code error;
+    const std::filesystem::path dir = csbench::ExamplesDirectory();
+    for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+      if (entry.path().extension() == ".toml") files.push_back(entry.path());
+    }
+    if (error || files.empty()) {
+      std::fprintf(stderr, "manifest_examples_test: no manifest in %s%s%s\n", dir.string().c_str(),
+                   error ? ": " : "", error ? error.message().c_str() : "");
+      return 1;
+    }
+    std::sort(files.begin(), files.end());
+  }
+  for (const auto& file : files) csbench::RegisterExample(file);
+  return RUN_ALL_TESTS();
+}

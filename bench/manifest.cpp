@@ -14,7 +14,9 @@
 #include <cmath>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <limits>
+#include <optional>
 
 #include "harness/base/error.hpp"
 #include "harness/base/half.hpp"
@@ -77,24 +79,53 @@ std::vector<std::byte> GuardPattern(const std::string& family, const std::string
 }
 
 // A buffer's scalars as the host holds them: `count` elements of the buffer's type, each at its
-// std430 stride (a 3-vector's fourth scalar is padding). Scalar k is component k % components of
-// element k / components.
-size_t Scalars(const ManifestBuffer& b, const Data& data) { return data.size() / b.type.Bytes() * b.type.components; }
-size_t OffsetOf(const ElementType& t, size_t k) {
-  return k / t.components * t.Bytes() + k % t.components * t.scalar_bytes;
+// std430 stride (a 3-vector's fourth scalar is padding). Scalar k is lane k % Lanes() of element
+// k / Lanes(): a vector's component, or a struct's member's component in declaration order.
+size_t Scalars(const ManifestBuffer& b, const Data& data) { return data.size() / b.type.Bytes() * b.type.Lanes(); }
+
+struct Lane {
+  size_t offset = 0;  // in the buffer
+  Scalar scalar = Scalar::kFloat;
+  uint32_t bytes = 4;
+  int field = -1;          // a struct's member
+  uint32_t component = 0;  // in the vector or member
+};
+Lane LaneOf(const ElementType& t, size_t k) {
+  if (!t.is_struct) {
+    return {k / t.components * t.Bytes() + k % t.components * t.scalar_bytes, t.scalar, t.scalar_bytes, -1,
+            static_cast<uint32_t>(k % t.components)};
+  }
+  const uint32_t lanes = t.Lanes();
+  uint32_t lane = static_cast<uint32_t>(k % lanes);
+  for (size_t f = 0; f < t.fields.size(); ++f) {
+    const StructField& field = t.fields[f];
+    if (lane < field.components) {
+      return {k / lanes * t.stride + field.offset + lane * field.component_stride, field.scalar, field.scalar_bytes,
+              static_cast<int>(f), lane};
+    }
+    lane -= field.components;
+  }
+  return {};
+}
+// The scalar index of member `field`'s component `component` of `element`.
+size_t ScalarOf(const ElementType& t, size_t element, int field, uint32_t component) {
+  size_t lane = component;
+  for (int f = 0; f < field; ++f) lane += t.fields[static_cast<size_t>(f)].components;
+  return element * t.Lanes() + lane;
 }
 
 // Scalar k of `data` as a number.
 double Get(const ElementType& t, const Data& data, size_t k) {
-  const std::byte* at = data.data() + OffsetOf(t, k);
+  const Lane lane = LaneOf(t, k);
+  const std::byte* at = data.data() + lane.offset;
   uint64_t bits = 0;
-  std::memcpy(&bits, at, t.scalar_bytes);  // little-endian hosts
-  const int width = static_cast<int>(8 * t.scalar_bytes);
-  switch (t.scalar) {
+  std::memcpy(&bits, at, lane.bytes);  // little-endian hosts
+  const int width = static_cast<int>(8 * lane.bytes);
+  switch (lane.scalar) {
     case Scalar::kFloat:
-      return t.scalar_bytes == 2   ? HalfToFloat(static_cast<uint16_t>(bits))
-             : t.scalar_bytes == 4 ? std::bit_cast<float>(static_cast<uint32_t>(bits))
-                                   : std::bit_cast<double>(bits);
+      return lane.bytes == 2   ? HalfToFloat(static_cast<uint16_t>(bits))
+             : lane.bytes == 4 ? std::bit_cast<float>(static_cast<uint32_t>(bits))
+                               : std::bit_cast<double>(bits);
     case Scalar::kInt: {
       // Sign-extend from the scalar's width.
       const uint64_t sign = uint64_t{1} << (width - 1);
@@ -109,108 +140,175 @@ double Get(const ElementType& t, const Data& data, size_t k) {
 
 // Sets scalar k of `data` to `value` (whole and in range for an integer type; any float).
 void Set(const ElementType& t, Data& data, size_t k, double value) {
+  const Lane lane = LaneOf(t, k);
   uint64_t bits = 0;
-  if (t.scalar == Scalar::kFloat) {
-    bits = t.scalar_bytes == 2   ? FloatToHalf(static_cast<float>(value))
-           : t.scalar_bytes == 4 ? std::bit_cast<uint32_t>(static_cast<float>(value))
-                                 : std::bit_cast<uint64_t>(value);
+  if (lane.scalar == Scalar::kFloat) {
+    bits = lane.bytes == 2   ? FloatToHalf(static_cast<float>(value))
+           : lane.bytes == 4 ? std::bit_cast<uint32_t>(static_cast<float>(value))
+                             : std::bit_cast<uint64_t>(value);
   } else {
     bits = value < 0 ? static_cast<uint64_t>(static_cast<int64_t>(value)) : static_cast<uint64_t>(value);
   }
-  std::memcpy(data.data() + OffsetOf(t, k), &bits, t.scalar_bytes);
+  std::memcpy(data.data() + lane.offset, &bits, lane.bytes);
 }
 
 // Whether scalar k of `data` still holds the poison's bytes at its place (the buffer was filled
 // with kPoison's 4 bytes over and over). An 8-bit scalar is never called unwritten: one byte in 256
 // would equal the poison by chance.
 bool StillPoison(const ElementType& t, const Data& data, size_t k) {
-  if (t.scalar_bytes < 2) return false;
-  const size_t offset = OffsetOf(t, k);
-  for (size_t i = 0; i < t.scalar_bytes; ++i) {
-    if (data[offset + i] != static_cast<std::byte>(kPoison >> (8 * ((offset + i) % 4)))) return false;
+  const Lane lane = LaneOf(t, k);
+  if (lane.bytes < 2) return false;
+  for (size_t i = 0; i < lane.bytes; ++i) {
+    if (data[lane.offset + i] != static_cast<std::byte>(kPoison >> (8 * ((lane.offset + i) % 4)))) return false;
   }
   return true;
 }
 
+// The scalar whose bytes hold byte `byte` of a buffer of `t`; nullopt for padding.
+std::optional<size_t> ScalarAtByte(const ElementType& t, size_t byte) {
+  const size_t element = byte / t.Bytes(), lanes = t.Lanes();
+  for (size_t lane = 0; lane < lanes; ++lane) {
+    const Lane at = LaneOf(t, element * lanes + lane);
+    if (byte >= at.offset && byte < at.offset + at.bytes) return element * lanes + lane;
+  }
+  return std::nullopt;
+}
+
 std::string IndexText(const ManifestBuffer& b, size_t i);
 
-Data MakeInput(const Manifest& m, const ManifestBuffer& b, uint64_t count, const Point& point,
-               const DeviceValues& device) {
+// The scalars one init fills: `n` points, point p the scalar Scalar(p) of element Element(p) and
+// component Component(p) (a whole buffer of a scalar or vector type: every scalar, i its index; a
+// struct's member: that member's, i the element).
+struct InitTarget {
+  size_t n = 0;
+  std::function<size_t(size_t)> scalar, index, component;
+  Scalar type = Scalar::kFloat;
+  uint32_t bytes = 4;
+  std::string glsl, what;  // the type, and "buffer 'b'" or "buffer 'b' member m" for messages
+};
+
+// Fills `target`'s scalars of `data` by `init`.
+void Fill(const Manifest& m, const ManifestBuffer& b, const ManifestBuffer::MemberInit& init, const InitTarget& target,
+          Data& data, const Point& point, const DeviceValues& device) {
   const ElementType& t = b.type;
-  Data data(count * t.Bytes());
-  const size_t scalars = count * t.components;
-  const bool is_float = t.scalar == Scalar::kFloat;
-  switch (b.init) {
+  const bool is_float = target.type == Scalar::kFloat;
+  const uint64_t base = SplitMix64(SeedOf(m.name, b.name));
+  switch (init.init) {
     case ManifestBuffer::Init::kZero:
       break;
-    case ManifestBuffer::Init::kRandom: {
-      if (is_float && t.scalar_bytes == 4 && t.components != 3) {
-        // The stream csbench has always drawn: a manifest's float inputs stay what they were.
-        FillUniform({reinterpret_cast<float*>(data.data()), scalars}, SeedOf(m.name, b.name));
-        break;
-      }
-      const uint64_t base = SplitMix64(SeedOf(m.name, b.name));
-      for (size_t k = 0; k < scalars; ++k) {
+    case ManifestBuffer::Init::kRandom:
+      for (size_t p = 0; p < target.n; ++p) {
+        const size_t k = target.scalar(p);
         const uint64_t draw = SplitMix64(base + k);
         // Floats uniform in [0, 1); integers 16 bits of the draw (8 for an 8-bit type), so that
         // sums of many stay exact in a double.
         Set(t, data, k,
             is_float ? static_cast<double>(draw >> 40) * 0x1.0p-24
-                     : static_cast<double>(draw >> (t.scalar_bytes == 1 ? 57 : 48)));
+                     : static_cast<double>(draw >> (target.bytes == 1 ? 57 : 48)));
       }
       break;
-    }
     case ManifestBuffer::Init::kIota:
-      for (size_t k = 0; k < scalars; ++k) {
+      for (size_t p = 0; p < target.n; ++p) {
         // An integer type wraps around at its width, as the shader's own arithmetic would.
-        const uint64_t mask = t.scalar_bytes == 8 ? ~0ull : (1ull << (8 * t.scalar_bytes)) - 1;
-        Set(t, data, k, is_float ? static_cast<double>(k) : static_cast<double>(k & mask));
+        const uint64_t mask = target.bytes == 8 ? ~0ull : (1ull << (8 * target.bytes)) - 1;
+        const size_t i = target.index(p);
+        Set(t, data, target.scalar(p), is_float ? static_cast<double>(i) : static_cast<double>(i & mask));
       }
       break;
     case ManifestBuffer::Init::kValue:
-      for (size_t k = 0; k < scalars; ++k) Set(t, data, k, b.value);
+      for (size_t p = 0; p < target.n; ++p) Set(t, data, target.scalar(p), init.value);
       break;
     case ManifestBuffer::Init::kExpression: {
-      Expression expression(InitExpressionText(b.init_expression), InitVariables());
-      const uint64_t base = SplitMix64(SeedOf(m.name, b.name));
+      Expression expression(InitExpressionText(init.expression), InitVariables());
       const std::array<double, 7> fixed = {static_cast<double>(point.domain.x), static_cast<double>(point.domain.y),
                                            static_cast<double>(point.workgroup.x), static_cast<double>(point.workgroup.y),
                                            device.subgroup_size, device.vendor_id, device.device_id};
-      std::vector<double> values(scalars);
+      std::vector<double> values(target.n);
       try {
         expression.EvaluateEach(
-            scalars,
+            target.n,
             [&](size_t variable, size_t start, size_t n, double* out) {
               for (size_t k = 0; k < n; ++k) {
-                out[k] = variable == 0   ? static_cast<double>(start + k)
-                         : variable == 8 ? static_cast<double>(SplitMix64(base + start + k) >> 11) * 0x1.0p-53
+                const size_t p = start + k;
+                out[k] = variable == 0   ? static_cast<double>(target.index(p))
+                         : variable == 8 ? static_cast<double>(target.component(p))
+                         : variable == 9 ? static_cast<double>(SplitMix64(base + target.scalar(p)) >> 11) * 0x1.0p-53
                                          : fixed[variable - 1];
               }
             },
             values.data());
       } catch (const ExpressionError& e) {
-        throw Error(fmt::format("buffer '{}': init \"{}\": {}", b.name, b.init_expression, e.message));
+        throw Error(fmt::format("{}: init \"{}\": {}", target.what, init.expression, e.message));
       }
-      for (size_t k = 0; k < scalars; ++k) {
-        const double v = values[k];
+      for (size_t p = 0; p < target.n; ++p) {
+        const double v = values[p];
         if (!is_float) {
-          const int bits = static_cast<int>(8 * t.scalar_bytes);
-          const double least = t.scalar == Scalar::kInt ? -std::ldexp(1.0, bits - 1) : 0;
-          const double most = t.scalar == Scalar::kInt ? std::ldexp(1.0, bits - 1) - 1 : std::ldexp(1.0, bits) - 1;
+          const int bits = static_cast<int>(8 * target.bytes);
+          const double least = target.type == Scalar::kInt ? -std::ldexp(1.0, bits - 1) : 0;
+          const double most = target.type == Scalar::kInt ? std::ldexp(1.0, bits - 1) - 1 : std::ldexp(1.0, bits) - 1;
           if (v != std::floor(v) || v < least || v > most) {
-            throw Error(fmt::format("buffer '{}': init \"{}\" gives {} at {}: a {} takes whole numbers from {} to {}",
-                                    b.name, b.init_expression, v, IndexText(b, k), t.glsl, least, most));
+            throw Error(fmt::format("{}: init \"{}\" gives {} at {}: a {} takes whole numbers from {} to {}",
+                                    target.what, init.expression, v, IndexText(b, target.scalar(p)), target.glsl,
+                                    least, most));
           }
         }
-        Set(t, data, k, v);
+        Set(t, data, target.scalar(p), v);
       }
       break;
     }
   }
+}
+
+Data MakeInput(const Manifest& m, const ManifestBuffer& b, uint64_t count, const Point& point,
+               const DeviceValues& device) {
+  const ElementType& t = b.type;
+  Data data(count * t.Bytes());
+  const ManifestBuffer::MemberInit whole{.init = b.init, .value = b.value, .expression = b.init_expression};
+  if (t.is_struct) {
+    // Member by member: its own init where the table names it, else the buffer's (random by default).
+    for (size_t f = 0; f < t.fields.size(); ++f) {
+      const StructField& field = t.fields[f];
+      auto own = b.member_inits.find(field.name);
+      const uint32_t n = field.components;
+      InitTarget target{.n = count * n,
+                        .scalar = [&t, f, n](size_t p) { return ScalarOf(t, p / n, static_cast<int>(f), static_cast<uint32_t>(p % n)); },
+                        .index = [n](size_t p) { return p / n; },
+                        .component = [n](size_t p) { return p % n; },
+                        .type = field.scalar,
+                        .bytes = field.scalar_bytes,
+                        .glsl = field.glsl,
+                        .what = fmt::format("buffer '{}' member {}", b.name, field.name)};
+      Fill(m, b, own != b.member_inits.end() ? own->second : whole, target, data, point, device);
+    }
+    return data;
+  }
+  const size_t scalars = count * t.components;
+  if (b.init == ManifestBuffer::Init::kRandom && t.scalar == Scalar::kFloat && t.scalar_bytes == 4 && t.components != 3) {
+    // The stream csbench has always drawn: a manifest's float inputs stay what they were.
+    FillUniform({reinterpret_cast<float*>(data.data()), scalars}, SeedOf(m.name, b.name));
+    return data;
+  }
+  const uint32_t n = t.components;
+  Fill(m, b, whole,
+       {.n = scalars,
+        .scalar = [](size_t p) { return p; },
+        .index = [](size_t p) { return p; },
+        .component = [n](size_t p) { return p % n; },
+        .type = t.scalar,
+        .bytes = t.scalar_bytes,
+        .glsl = t.glsl,
+        .what = fmt::format("buffer '{}'", b.name)},
+       data, point, device);
   return data;
 }
 
 std::string IndexText(const ManifestBuffer& b, size_t i) {
+  if (b.type.is_struct) {
+    const Lane lane = LaneOf(b.type, i);
+    const StructField& f = b.type.fields[static_cast<size_t>(lane.field)];
+    return f.components == 1 ? fmt::format("element {} member {}", i / b.type.Lanes(), f.name)
+                             : fmt::format("element {} member {} component {}", i / b.type.Lanes(), f.name, lane.component);
+  }
   const uint32_t n = b.type.components;
   return n == 1 ? fmt::format("index {}", i) : fmt::format("index {} (element {}, component {})", i, i / n, i % n);
 }
@@ -241,36 +339,45 @@ Comparison Unwritten(const ManifestBuffer& b, const Data& got) {
 
 // The worst scalar of `got` against `want` (one buffer): floats by relative error (floor 1e-6,
 // as the built-in families' Compare) or within `abs_tolerance`, integers exactly.
+// `only`: the scalars want[j] is for (a struct member's); null: want[j] is scalar j's.
 Comparison CompareScalars(const ManifestBuffer& b, const Data& got, const std::vector<double>& want, double tolerance,
-                          double abs_tolerance, const std::string& against) {
+                          double abs_tolerance, const std::string& against, const std::vector<size_t>* only = nullptr) {
   Comparison c;
   auto at = [&](size_t i) { return IndexText(b, i); };
-  for (size_t i = 0; i < want.size(); ++i) {
+  auto scalar = [&](size_t j) { return only != nullptr ? (*only)[j] : j; };
+  bool exact = true;
+  size_t worst_j = 0;
+  for (size_t j = 0; j < want.size(); ++j) {
+    const size_t i = scalar(j);
     const double g = Get(b.type, got, i);
+    const bool is_float = LaneOf(b.type, i).scalar == Scalar::kFloat;
+    if (is_float) exact = false;
     double error = 0;
-    if (b.type.scalar == Scalar::kFloat) {
-      error = std::isfinite(g) ? std::abs(g - want[i]) / std::max(std::abs(want[i]), 1e-6)
+    if (is_float) {
+      error = std::isfinite(g) ? std::abs(g - want[j]) / std::max(std::abs(want[j]), 1e-6)
                                : std::numeric_limits<double>::infinity();
       // Within the absolute bound: as good as exact.
-      if (std::isfinite(g) && std::abs(g - want[i]) <= abs_tolerance) error = 0;
-      if (std::isnan(want[i]) && std::isnan(g)) error = 0;
+      if (std::isfinite(g) && std::abs(g - want[j]) <= abs_tolerance) error = 0;
+      if (std::isnan(want[j]) && std::isnan(g)) error = 0;
     } else {
-      error = g == want[i] ? 0 : std::numeric_limits<double>::infinity();
+      error = g == want[j] ? 0 : std::numeric_limits<double>::infinity();
     }
     if (!(error <= c.max_relative_error)) {
       c.max_relative_error = error;
       c.worst_index = i;
+      worst_j = j;
     }
   }
-  const bool exact = b.type.scalar != Scalar::kFloat;
+  // Integers compare exactly (an integer's error is 0 or infinite), floats within the tolerance.
   c.passed = exact ? c.max_relative_error == 0 : c.max_relative_error <= tolerance;
   if (!c.passed) {
     const size_t i = c.worst_index;
-    c.message = exact ? fmt::format("output '{}' {}: got {}, want {} ({})", b.name, at(i), Get(b.type, got, i),
-                                    want[i], against)
-                      : fmt::format("output '{}' {}: got {}, want {} ({}): relative error {:.3g}, tolerance {:.1g}",
-                                    b.name, at(i), Get(b.type, got, i), want[i], against, c.max_relative_error,
-                                    tolerance);
+    const bool is_float = LaneOf(b.type, i).scalar == Scalar::kFloat;
+    c.message = !is_float ? fmt::format("output '{}' {}: got {}, want {} ({})", b.name, at(i), Get(b.type, got, i),
+                                        want[worst_j], against)
+                          : fmt::format("output '{}' {}: got {}, want {} ({}): relative error {:.3g}, tolerance {:.1g}",
+                                        b.name, at(i), Get(b.type, got, i), want[worst_j], against,
+                                        c.max_relative_error, tolerance);
   }
   return c;
 }
@@ -464,13 +571,15 @@ class GpuCase : public Case {
       } else if (auto changed = std::mismatch(got.begin(), got.end(), inputs_->host[i].begin());
                  changed.first != got.end()) {
         const auto byte = static_cast<size_t>(changed.first - got.begin());
-        const size_t element = byte / b.type.Bytes();
-        const size_t component = std::min<size_t>(byte % b.type.Bytes() / b.type.scalar_bytes, b.type.components - 1);
+        const std::optional<size_t> scalar = ScalarAtByte(b.type, byte);
         result.failure = {.max_relative_error = std::numeric_limits<double>::infinity(),
                           .message = fmt::format("changed input '{}' at {}: the kernel wrote a buffer the manifest "
                                                  "declares an input (give it output = true and an init to update it "
                                                  "in place)",
-                                                 b.name, IndexText(b, element * b.type.components + component))};
+                                                 b.name,
+                                                 scalar ? IndexText(b, *scalar)
+                                                        : fmt::format("byte {} (padding of element {})", byte,
+                                                                      byte / b.type.Bytes()))};
       }
     }
     return result;
@@ -489,8 +598,21 @@ class GpuCase : public Case {
       Comparison c = Unwritten(b, got[i]);
       if (!c.passed) return c;
       if (auto expression = variant_->check.find(b.name); expression != variant_->check.end()) {
-        c = CompareScalars(b, got[i], Expected(b, Scalars(b, got[i]), expression->second), variant_->tolerance,
-                         variant_->abs_tolerance, fmt::format("[check] {} = \"{}\"", b.name, expression->second));
+        c = CompareScalars(b, got[i], Expected(i, -1, Scalars(b, got[i]), expression->second, nullptr),
+                           variant_->tolerance, variant_->abs_tolerance,
+                           fmt::format("[check] {} = \"{}\"", b.name, expression->second));
+        if (!c.passed) return c;
+      }
+      // A struct's members, each checked by its own expression.
+      for (size_t f = 0; f < b.type.fields.size(); ++f) {
+        const std::string key = b.name + "." + b.type.fields[f].name;
+        auto expression = variant_->check.find(key);
+        if (expression == variant_->check.end()) continue;
+        std::vector<size_t> scalars;
+        const std::vector<double> want =
+            Expected(i, static_cast<int>(f), got[i].size() / b.type.Bytes(), expression->second, &scalars);
+        c = CompareScalars(b, got[i], want, variant_->tolerance, variant_->abs_tolerance,
+                           fmt::format("[check] \"{}\" = \"{}\"", key, expression->second), &scalars);
         if (!c.passed) return c;
       }
     }
@@ -589,37 +711,71 @@ class GpuCase : public Case {
     return numbers;
   }
 
-  // `text` at each of the output's `scalars` indices, over the inputs' values at the same index.
-  std::vector<double> Expected(const ManifestBuffer& out, size_t scalars, const std::string& text) const {
+  // `text` for output `out_index`: where `field` is -1 at each of its `count` scalars (i the scalar's
+  // index, c its component), the inputs read at the same index; else at each component of member
+  // `field` of its `count` elements (i the element, c the component), its scalars' indices into
+  // `scalars`. A struct's member, and any input in a member's check, is read at the same element
+  // and component (a scalar at its element whatever the component; NaN where it has no such
+  // component).
+  std::vector<double> Expected(size_t out_index, int field, size_t count, const std::string& text,
+                               std::vector<size_t>* scalars) const {
     const Manifest& m = *manifest_;
-    std::vector<std::string> names = {"i", "W", "H"};
-    std::vector<const ManifestBuffer*> inputs;
+    const ManifestBuffer& out = m.buffers[out_index];
+    const std::vector<CheckInput> inputs = CheckInputs(m);
     std::vector<const Data*> data;
-    for (size_t i = 0; i < m.buffers.size(); ++i) {
-      if (m.buffers[i].output && !m.buffers[i].init_given) continue;
-      names.push_back(m.buffers[i].name);
-      inputs.push_back(&m.buffers[i]);
-      data.push_back(m.buffers[i].output ? &initial_[i] : &inputs_->host[i]);
+    for (const CheckInput& in : inputs) {
+      data.push_back(m.buffers[in.buffer].output ? &initial_[in.buffer] : &inputs_->host[in.buffer]);
     }
-    Expression expression(text, names);
-    std::vector<double> want(scalars);
+    const uint32_t per = field < 0 ? out.type.Lanes() : out.type.fields[static_cast<size_t>(field)].components;
+    const size_t n = field < 0 ? count : count * per;
+    if (field >= 0) {
+      scalars->resize(n);
+      for (size_t p = 0; p < n; ++p) (*scalars)[p] = ScalarOf(out.type, p / per, field, static_cast<uint32_t>(p % per));
+    }
+    const size_t components = field < 0 ? (out.type.is_struct ? 1 : out.type.components) : per;
+    Expression expression(text, CheckVariables(m));
+    std::vector<double> want(n);
     const double width = point_.domain.x, height = point_.domain.y;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
     // EvaluatePoint made sure that every input an expression names is as long as the output.
-    auto fill = [&](size_t variable, size_t start, size_t n, double* values) {
-      for (size_t k = 0; k < n; ++k) {
+    auto fill = [&](size_t variable, size_t start, size_t count_, double* values) {
+      for (size_t k = 0; k < count_; ++k) {
         const size_t at = start + k;
-        values[k] = variable == 0   ? static_cast<double>(at)
-                    : variable == 1 ? width
-                    : variable == 2 ? height
-                    : at < Scalars(*inputs[variable - 3], *data[variable - 3])
-                        ? Get(inputs[variable - 3]->type, *data[variable - 3], at)
-                        : std::numeric_limits<double>::quiet_NaN();
+        const size_t element = at / components, component = at % components;
+        if (variable < 4) {
+          values[k] = variable == 0   ? static_cast<double>(field < 0 ? at : element)
+                      : variable == 1 ? width
+                      : variable == 2 ? height
+                                      : static_cast<double>(component);
+          continue;
+        }
+        const CheckInput& in = inputs[variable - 4];
+        const ManifestBuffer& b = m.buffers[in.buffer];
+        const Data& d = *data[variable - 4];
+        size_t scalar = at;
+        if (in.field >= 0) {
+          const uint32_t has = b.type.fields[static_cast<size_t>(in.field)].components;
+          if (has > 1 && component >= has) {
+            values[k] = nan;
+            continue;
+          }
+          scalar = ScalarOf(b.type, element, in.field, has == 1 ? 0 : static_cast<uint32_t>(component));
+        } else if (field >= 0) {
+          const uint32_t has = b.type.components;
+          if (has > 1 && component >= has) {
+            values[k] = nan;
+            continue;
+          }
+          scalar = element * has + (has == 1 ? 0 : component);
+        }
+        values[k] = scalar < Scalars(b, d) ? Get(b.type, d, scalar) : nan;
       }
     };
     try {
-      expression.EvaluateEach(scalars, fill, want.data());
+      expression.EvaluateEach(n, fill, want.data());
     } catch (const ExpressionError& e) {
-      throw Error(fmt::format("[check] {} = \"{}\": {}", out.name, text, e.message));
+      throw Error(fmt::format("[check] {}{} = \"{}\": {}", out.name,
+                              field < 0 ? "" : "." + out.type.fields[static_cast<size_t>(field)].name, text, e.message));
     }
     return want;
   }

@@ -74,6 +74,10 @@ Expression::Expression(const std::string& text, const std::vector<std::string>& 
   try {
     parser_->parser.DefineFun("ceil", Ceil);
     parser_->parser.DefineFun("floor", Floor);
+    // A struct buffer's member is a variable "buffer.member": names may then hold '.'.
+    if (std::any_of(names_.begin(), names_.end(), [](const std::string& n) { return n.find('.') != std::string::npos; })) {
+      parser_->parser.DefineNameChars("0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.");
+    }
     for (size_t i = 0; i < names_.size(); ++i) parser_->parser.DefineVar(names_[i], &parser_->Slot(i));
     parser_->parser.SetExpr(text);
     // muparser parses on first evaluation: do it now, so that a syntax error or an unknown name

@@ -17,7 +17,6 @@
 #include "harness/base/provenance.hpp"
 #include "harness/manifest/expression.hpp"
 #include "harness/vulkan/interface.hpp"
-#include "harness/vulkan/reflection.hpp"
 
 namespace csbench {
 namespace {
@@ -43,6 +42,7 @@ const std::vector<ElementType>& ElementTypes() {
       all.push_back({f.scalar, f.kind, 1, f.bytes});
       for (uint32_t n = 2; n <= 4; ++n) all.push_back({fmt::format("{}{}", f.vector, n), f.kind, n, f.bytes});
     }
+    all.push_back({.glsl = "struct", .is_struct = true});
     return all;
   }();
   return types;
@@ -251,16 +251,6 @@ std::vector<std::string> SizeVariables(const ManifestVariant& variant) {
   return names;
 }
 
-std::vector<std::string> CheckVariables(const Manifest& manifest) {
-  std::vector<std::string> names = {"i", "W", "H"};
-  // An output with an init is read as its initial contents (an update in place is checked against
-  // the values it updated).
-  for (const ManifestBuffer& b : manifest.buffers) {
-    if (!b.output || b.init_given) names.push_back(b.name);
-  }
-  return names;
-}
-
 // `vulkan = "1.2"`: the Vulkan version a shader is compiled for.
 std::optional<std::string> ReadVulkan(const Reader& r, const toml::table& table, std::string_view where) {
   auto text = r.String(table, where, "vulkan", false);
@@ -370,6 +360,59 @@ void ReadFamily(const Reader& r, const toml::table& family, Manifest& m) {
   m.include_dirs = ReadIncludeDirs(r, family, "[family]");
 }
 
+// Why `value` cannot initialise a buffer of `type`, if it cannot: an integer type takes whole numbers
+// that fit its width, a 16-bit float numbers up to 65504.
+std::optional<std::string> InitValueProblem(const ElementType& type, double value) {
+  const int bits = static_cast<int>(8 * type.scalar_bytes);
+  const double least = type.scalar == Scalar::kInt ? -std::ldexp(1.0, bits - 1) : 0;
+  const double most = type.scalar == Scalar::kInt ? std::ldexp(1.0, bits - 1) - 1 : std::ldexp(1.0, bits) - 1;
+  if (type.scalar != Scalar::kFloat && (value != std::floor(value) || value < least || value > most) &&
+      // A 32-bit buffer took any whole number of 32 bits, signed or not, before types had widths.
+      !(bits == 32 && value == std::floor(value) && value >= -2147483648.0 && value <= 4294967295.0)) {
+    return fmt::format("{}: an {} buffer takes a whole number that fits {} bits", value, type.glsl, bits);
+  }
+  if (type.scalar == Scalar::kFloat && type.scalar_bytes == 2 && std::abs(value) > 65504) {
+    return fmt::format("{}: beyond a 16-bit float", value);
+  }
+  if (type.scalar == Scalar::kFloat && type.scalar_bytes == 4 && std::abs(value) > 3.4028234663852886e38) {
+    return fmt::format("{}: beyond a 32-bit float", value);
+  }
+  return std::nullopt;
+}
+
+// A buffer's `init` (or a struct member's): "random", "zero", "iota", a number or an expression.
+// A number is checked against `type` where it is known (a struct member's once the shader is read).
+ManifestBuffer::MemberInit ReadInit(const Reader& r, const toml::node& init, const std::string& where,
+                                    const ElementType* type) {
+  ManifestBuffer::MemberInit b;
+  b.line = Reader::LineOf(init);
+  if (init.is_integer() || init.is_floating_point()) {
+    b.init = ManifestBuffer::Init::kValue;
+    b.value = init.is_integer() ? static_cast<double>(init.as_integer()->get()) : init.as_floating_point()->get();
+    if (!std::isfinite(b.value)) r.Fail(b.line, where, "expected a finite number");
+    if (type != nullptr) {
+      if (auto problem = InitValueProblem(*type, b.value)) r.Fail(b.line, where, *problem);
+    }
+  } else if (init.is_string() && init.as_string()->get() == "random") {
+    b.init = ManifestBuffer::Init::kRandom;
+  } else if (init.is_string() && init.as_string()->get() == "zero") {
+    b.init = ManifestBuffer::Init::kZero;
+  } else if (init.is_string() && init.as_string()->get() == "iota") {
+    b.init = ManifestBuffer::Init::kIota;
+  } else if (init.is_string()) {
+    b.init = ManifestBuffer::Init::kExpression;
+    b.expression = init.as_string()->get();
+    r.CheckExpression(InitExpressionText(b.expression), InitVariables(), b.line, where);
+  } else {
+    r.Fail(b.line, where,
+           type != nullptr && init.is_table()
+               ? "a table of member = init is for type = \"struct\" buffers"
+               : "expected \"random\", \"zero\", \"iota\", a number or an expression of i, c and rand()"
+                 " (a struct buffer: or a table by member)");
+  }
+  return b;
+}
+
 void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
   if (buffers.empty()) r.Fail(0, "[[buffer]]", "missing: the manifest declares no buffer");
   std::set<std::string> names;
@@ -407,8 +450,8 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
     if (element == nullptr) {
       r.Fail(line, where + ".type",
              fmt::format("{}: expected a std430 element type: a scalar (float, int, uint, float16_t, int8_t, "
-                         "uint8_t, int16_t, uint16_t, int64_t, uint64_t, double) or a vector of 2 to 4 of one "
-                         "(vec4, ivec2, uvec3, f16vec4, i8vec4, u16vec2, dvec2, ...)",
+                         "uint8_t, int16_t, uint16_t, int64_t, uint64_t, double), a vector of 2 to 4 of one "
+                         "(vec4, ivec2, uvec3, f16vec4, i8vec4, u16vec2, dvec2, ...) or \"struct\"",
                          Quoted(type)));
     }
     b.type = *element;
@@ -418,36 +461,18 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
     b.output = r.Bool(t, where, "output");
     if (const toml::node* init = t.get("init")) {
       b.init_given = true;
-      if (init->is_integer() || init->is_floating_point()) {
-        b.init = ManifestBuffer::Init::kValue;
-        b.value = init->is_integer() ? static_cast<double>(init->as_integer()->get()) : init->as_floating_point()->get();
-        if (!std::isfinite(b.value)) r.Fail(Reader::LineOf(*init), where + ".init", "expected a finite number");
-        const int bits = static_cast<int>(8 * b.type.scalar_bytes);
-        const double least = b.type.scalar == Scalar::kInt ? -std::ldexp(1.0, bits - 1) : 0;
-        const double most = b.type.scalar == Scalar::kInt ? std::ldexp(1.0, bits - 1) - 1 : std::ldexp(1.0, bits) - 1;
-        if (b.type.scalar != Scalar::kFloat && (b.value != std::floor(b.value) || b.value < least || b.value > most) &&
-            // A 32-bit buffer took any whole number of 32 bits, signed or not, before types had widths.
-            !(bits == 32 && b.value == std::floor(b.value) && b.value >= -2147483648.0 && b.value <= 4294967295.0)) {
-          r.Fail(Reader::LineOf(*init), where + ".init",
-                 fmt::format("{}: an {} buffer takes a whole number that fits {} bits", b.value, b.type.glsl, bits));
+      if (init->is_table() && b.type.is_struct) {
+        for (auto&& [key, value] : *init->as_table()) {
+          const std::string member(key.str());
+          // The member's type is the shader's: numbers are checked against it once it is read.
+          b.member_inits[member] = ReadInit(r, value, fmt::format("{}.init.{}", where, member), nullptr);
         }
-        if (b.type.scalar == Scalar::kFloat && b.type.scalar_bytes == 2 && std::abs(b.value) > 65504) {
-          r.Fail(Reader::LineOf(*init), where + ".init", fmt::format("{}: beyond a 16-bit float", b.value));
-        }
-      } else if (init->is_string() && init->as_string()->get() == "random") {
-        b.init = ManifestBuffer::Init::kRandom;
-      } else if (init->is_string() && init->as_string()->get() == "zero") {
-        b.init = ManifestBuffer::Init::kZero;
-      } else if (init->is_string() && init->as_string()->get() == "iota") {
-        b.init = ManifestBuffer::Init::kIota;
-      } else if (init->is_string()) {
-        b.init = ManifestBuffer::Init::kExpression;
-        b.init_expression = init->as_string()->get();
-        r.CheckExpression(InitExpressionText(b.init_expression), InitVariables(), Reader::LineOf(*init),
-                          where + ".init");
       } else {
-        r.Fail(Reader::LineOf(*init), where + ".init",
-               "expected \"random\", \"zero\", \"iota\", a number or an expression of i and rand()");
+        const ManifestBuffer::MemberInit whole =
+            ReadInit(r, *init, where + ".init", b.type.is_struct ? nullptr : &b.type);
+        b.init = whole.init;
+        b.value = whole.value;
+        b.init_expression = whole.expression;
       }
     }
     b.restore = r.Bool(t, where, "restore");
@@ -565,18 +590,41 @@ void ReadPushAndDispatch(const Reader& r, const toml::table& root, Manifest& m) 
 }
 
 std::map<std::string, std::string> ReadCheck(const Reader& r, const toml::node& node, std::string_view where,
-                                             const Manifest& m) {
+                                             const Manifest& m, std::map<std::string, uint32_t>& lines) {
   if (!node.is_table()) r.Fail(Reader::LineOf(node), where, "expected a table of output buffer = expression");
   std::map<std::string, std::string> check;
-  for (auto&& [key, value] : *node.as_table()) {
-    const std::string name(key.str());
-    auto buffer = std::find_if(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.name == name; });
+  // A struct output's member is checked under "buffer.member" (quoted in TOML), or as a table
+  // buffer = { member = "..." }.
+  auto one = [&](const std::string& name, const toml::node& value) {
+    const size_t dot = name.find('.');
+    const std::string buffer_name = name.substr(0, dot);
+    auto buffer = std::find_if(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.name == buffer_name; });
     if (buffer == m.buffers.end() || !buffer->output) {
       r.Fail(Reader::LineOf(value), fmt::format("{}.{}", where, Quoted(name)), "expected the name of an output buffer");
     }
+    if (buffer->type.is_struct && dot == std::string::npos) {
+      r.Fail(Reader::LineOf(value), fmt::format("{}.{}", where, Quoted(name)),
+             fmt::format("a struct buffer is checked member by member: \"{}.member\" = \"...\"", name));
+    }
+    if (!buffer->type.is_struct && dot != std::string::npos) {
+      r.Fail(Reader::LineOf(value), fmt::format("{}.{}", where, Quoted(name)),
+             fmt::format("'{}' is not a struct buffer (type = \"struct\"): it has no members", buffer_name));
+    }
     std::string text = *r.ExpressionText(&value, fmt::format("{}.{}", where, name));
-    r.CheckExpression(text, CheckVariables(m), Reader::LineOf(value), fmt::format("{}.{}", where, name));
+    // Struct members are known once the shader is read: the loader checks those expressions then.
+    if (!HasUnresolvedStruct(m)) {
+      r.CheckExpression(text, CheckVariables(m), Reader::LineOf(value), fmt::format("{}.{}", where, name));
+    }
     check[name] = text;
+    lines[name] = Reader::LineOf(value);
+  };
+  for (auto&& [key, value] : *node.as_table()) {
+    const std::string name(key.str());
+    if (value.is_table()) {
+      for (auto&& [member, text] : *value.as_table()) one(name + "." + std::string(member.str()), text);
+    } else {
+      one(name, value);
+    }
   }
   return check;
 }
@@ -732,8 +780,9 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
       }
     }
     v.check = m.check;
+    v.check_lines = m.check_lines;
     if (const toml::node* check = t.get("check")) {
-      for (auto& [buffer, text] : ReadCheck(r, *check, where + ".check", m)) v.check[buffer] = text;
+      for (auto& [buffer, text] : ReadCheck(r, *check, where + ".check", m, v.check_lines)) v.check[buffer] = text;
     }
     m.variants.push_back(std::move(v));
   }
@@ -743,7 +792,10 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
   // never checked would report a number nobody knows to be right.
   for (const ManifestVariant& v : m.variants) {
     for (const ManifestBuffer& b : m.buffers) {
-      if (b.output && !v.check.contains(b.name) && references == 0) {
+      const bool checked = v.check.contains(b.name) ||
+                           std::any_of(v.check.begin(), v.check.end(),
+                                       [&](const auto& c) { return c.first.starts_with(b.name + "."); });
+      if (b.output && !checked && references == 0) {
         r.Fail(v.line, fmt::format("[[variant]] {}", Quoted(v.name)),
                fmt::format("output {} is checked against nothing: give [check] {} = \"...\" or mark one variant "
                            "reference = true",
@@ -793,21 +845,29 @@ class PointEvaluator {
       uniform_fields_.emplace_back();
       for (const BlockField& f : fields) uniform_fields_.back().push_back(Parse(f.text, f.key));
     }
-    // A check reads each input at the output's index: the inputs it names must be as long.
-    for (const auto& [output, text] : v.check) {
+    // A check reads each input at the output's index: the inputs it names must be as long. (A
+    // struct's members are known once the shader is read: its checks wait for the loader.)
+    for (const auto& [output, text] : HasUnresolvedStruct(m) ? std::map<std::string, std::string>{} : v.check) {
       // A named copy: clang before 16 cannot capture a structured binding.
       const std::string& output_name = output;
-      Reads reads{.text = text};
+      Reads reads{.text = text, .key = output_name};
+      const std::string buffer_name = output_name.substr(0, output_name.find('.'));
       reads.output = std::find_if(m.buffers.begin(), m.buffers.end(),
-                                  [&](const auto& b) { return b.name == output_name; }) - m.buffers.begin();
+                                  [&](const auto& b) { return b.name == buffer_name; }) - m.buffers.begin();
+      reads.by_element = output_name.find('.') != std::string::npos;
       std::vector<std::string> used;
       try {
         used = Expression(text, CheckVariables(m)).Used();
       } catch (const ExpressionError& e) {
-        throw ManifestError{fmt::format("{}: check {}: {}: {}", m.path.string(), output, Quoted(text), e.message)};
+        throw ManifestError{fmt::format("{}:{}: check {}: {}: {}", m.path.string(),
+                                        v.check_lines.contains(output) ? v.check_lines.at(output) : v.line, output,
+                                        Quoted(text), e.message)};
       }
-      for (size_t i = 0; i < m.buffers.size(); ++i) {
-        if (std::find(used.begin(), used.end(), m.buffers[i].name) != used.end()) reads.inputs.push_back(i);
+      for (const CheckInput& in : CheckInputs(m)) {
+        if (std::find(used.begin(), used.end(), in.name) == used.end()) continue;
+        reads.inputs.push_back(in.buffer);
+        // A struct's member is read at the output's element.
+        if (in.field >= 0) reads.by_element = true;
       }
       checks_.push_back(std::move(reads));
     }
@@ -881,7 +941,13 @@ class PointEvaluator {
       const uint64_t scalars = p.counts[reads.output] * out.type.components;
       for (size_t i : reads.inputs) {
         const ManifestBuffer& in = m.buffers[i];
-        if (p.counts[i] * in.type.components < scalars) {
+        if (reads.by_element && p.counts[i] < p.counts[reads.output]) {
+          throw ManifestError{fmt::format("{}: check {} = {} at {}: reads '{}' at the same element, but '{}' has {} "
+                                          "elements and '{}' {}",
+                                          m.path.string(), reads.key, Quoted(reads.text), point(), in.name, in.name,
+                                          p.counts[i], out.name, p.counts[reads.output])};
+        }
+        if (!reads.by_element && p.counts[i] * in.type.components < scalars) {
           throw ManifestError{fmt::format("{}: check {} = {} at {}: reads '{}' at the same index, but '{}' has {} "
                                           "values and '{}' {}",
                                           m.path.string(), out.name, Quoted(reads.text), point(), in.name, in.name,
@@ -915,6 +981,8 @@ class PointEvaluator {
   struct Reads {
     size_t output = 0;
     std::string text;
+    std::string key;          // the output, or "output.member"
+    bool by_element = false;  // a struct's member is checked or read: by element, not by scalar
     std::vector<size_t> inputs;  // the buffers the check's expression names
   };
 
@@ -1192,11 +1260,132 @@ std::string Described(const Resource& d) {
   return what;
 }
 
+// A struct's members as a manifest fills and checks them (at `base`, names after `prefix`): scalars,
+// vectors and fixed arrays of scalars, nested structs flattened. Returns why a member cannot be.
+std::optional<std::string> Flatten(const std::vector<Member>& members, uint32_t base, const std::string& prefix,
+                                   std::vector<StructField>& out) {
+  for (const Member& member : members) {
+    const std::string name = prefix + member.name;
+    if (member.name.empty()) return std::string("the shader's struct has no member names (a stripped .spv)");
+    const TypeLayout& t = member.type;
+    if (t.kind == TypeLayout::Kind::kStruct) {
+      if (auto problem = Flatten(t.members, base + member.offset, name + ".", out)) return problem;
+      continue;
+    }
+    const TypeLayout* scalar = &t;
+    uint32_t components = 1, stride = 0;
+    if (t.kind == TypeLayout::Kind::kVector) {
+      components = t.components;
+      stride = t.scalar.bits == 0 ? 4 : std::max<uint32_t>(t.scalar.bits / 8, 1);
+    } else if (t.kind == TypeLayout::Kind::kArray && t.element != nullptr &&
+               t.element->kind == TypeLayout::Kind::kScalar && !t.length_constant_id) {
+      scalar = t.element.get();
+      components = t.length;
+      stride = t.array_stride;
+    } else if (t.kind != TypeLayout::Kind::kScalar) {
+      return fmt::format("member {} is a {}: a struct buffer's members may be scalars, vectors, arrays of scalars "
+                         "(of a literal length) and structs of those",
+                         name, t.glsl);
+    }
+    const ScalarType st = scalar->scalar;
+    out.push_back({.name = name,
+                   .glsl = t.glsl,
+                   .scalar = st.kind == ScalarKind::kFloat ? Scalar::kFloat
+                             : st.kind == ScalarKind::kInt ? Scalar::kInt
+                                                           : Scalar::kUint,
+                   .scalar_bytes = st.kind == ScalarKind::kBool ? 4u : std::max<uint32_t>(st.bits / 8, 1),
+                   .components = std::max<uint32_t>(components, 1),
+                   .offset = base + member.offset,
+                   .component_stride = stride});
+  }
+  return std::nullopt;
+}
+
+// A `type = "struct"` buffer against variant `v`'s shader: the members and stride of the struct its
+// runtime array holds, or of the block itself where it has no runtime array (one element). Every
+// variant's shader must lay the struct out alike (the reference's outputs are compared byte for
+// byte's values with the kernel's).
+void ResolveStruct(ManifestBuffer& b, const ManifestVariant& v, const ShaderInterface& shader, const std::string& key) {
+  auto d = std::find_if(shader.resources.begin(), shader.resources.end(), [&](const Resource& d) {
+    return d.set == b.set && d.binding == b.binding && d.kind == ResourceKind::kStorageBuffer;
+  });
+  if (d == shader.resources.end()) {
+    throw ManifestError{fmt::format("{}.binding: the shader {} declares no storage buffer at binding {}{}", key,
+                                    v.source.filename().string(), b.binding,
+                                    b.set == 0 ? "" : fmt::format(" of set {}", b.set))};
+  }
+  if (d->count != 1) {
+    throw ManifestError{fmt::format("{}.binding: the shader's binding {} is an array of {} descriptors, not one storage "
+                                    "buffer",
+                                    key, d->binding, d->count)};
+  }
+  std::vector<StructField> fields;
+  uint32_t stride = 0;
+  std::optional<std::string> problem;
+  const std::vector<Member>& members = d->type.members;
+  if (!members.empty() && members.back().type.kind == TypeLayout::Kind::kRuntimeArray) {
+    const TypeLayout* element = members.back().type.element.get();
+    if (members.size() != 1) {
+      problem = "its block has members before the runtime array: a struct buffer is a block of one runtime array of "
+                "structs, or a block of no runtime array";
+    } else if (element == nullptr || element->kind != TypeLayout::Kind::kStruct) {
+      problem = fmt::format("its runtime array holds {}, not a struct: give that type",
+                            element == nullptr ? "?" : element->glsl);
+    } else {
+      problem = Flatten(element->members, 0, "", fields);
+      stride = members.back().type.array_stride;
+    }
+  } else {
+    problem = Flatten(members, 0, "", fields);
+    stride = d->type.size;
+  }
+  if (!problem && (fields.empty() || stride == 0)) problem = "the shader gives its struct no members or no stride";
+  if (problem) throw ManifestError{fmt::format("{}.type: struct, but the shader's binding {}: {}", key, d->binding, *problem)};
+  if (b.output && d->readonly) {
+    throw ManifestError{fmt::format("{}.output: an output, but the shader declares binding {} readonly", key, d->binding)};
+  }
+  if (!b.output && d->writeonly) {
+    throw ManifestError{fmt::format("{}.output: an input (output = false), but the shader declares binding {} writeonly",
+                                    key, d->binding)};
+  }
+  if (!b.type.fields.empty()) {
+    const bool same = b.type.stride == stride && b.type.fields.size() == fields.size() &&
+                      std::equal(fields.begin(), fields.end(), b.type.fields.begin(), [](const auto& x, const auto& y) {
+                        return x.name == y.name && x.offset == y.offset && x.glsl == y.glsl &&
+                               x.component_stride == y.component_stride;
+                      });
+    if (!same) {
+      throw ManifestError{fmt::format("{}.type: the shader lays the struct out differently from another variant's (every "
+                                      "variant's struct must have the same members at the same offsets)",
+                                      key)};
+    }
+    return;
+  }
+  b.type.fields = std::move(fields);
+  b.type.stride = stride;
+  for (const auto& [member, init] : b.member_inits) {
+    auto f = std::find_if(b.type.fields.begin(), b.type.fields.end(), [&](const auto& f) { return f.name == member; });
+    if (f == b.type.fields.end()) {
+      std::string names;
+      for (const StructField& field : b.type.fields) names += (names.empty() ? "" : ", ") + field.name;
+      throw ManifestError{fmt::format("{}:{}: [[buffer]] '{}'.init.{}: the struct has no such member (it has {})",
+                                      key.substr(0, key.find(':')), init.line, b.name, member, names)};
+    }
+    if (init.init == ManifestBuffer::Init::kValue) {
+      const ElementType as{.glsl = f->glsl, .scalar = f->scalar, .components = 1, .scalar_bytes = f->scalar_bytes};
+      if (auto p = InitValueProblem(as, init.value)) {
+        throw ManifestError{fmt::format("{}:{}: [[buffer]] '{}'.init.{}: {}", key.substr(0, key.find(':')), init.line,
+                                        b.name, member, *p)};
+      }
+    }
+  }
+}
+
 // The buffers of `m` against the descriptors variant `v`'s shader declares: each buffer at its
 // set and binding, a storage buffer with its element type, an output writable and an input
 // readable; and every descriptor the shader declares given by the manifest (one left unbound
 // would be read through nothing: a crash, or "never written").
-void CheckBindings(const Manifest& m, const ManifestVariant& v, const ShaderInterface& shader, const std::string& where) {
+void CheckBindings(Manifest& m, const ManifestVariant& v, const ShaderInterface& shader, const std::string& where) {
   for (const Resource& d : shader.resources) {
     const bool given = std::any_of(m.buffers.begin(), m.buffers.end(),
                                    [&](const auto& b) { return b.set == d.set && b.binding == d.binding; }) ||
@@ -1226,9 +1415,13 @@ void CheckBindings(const Manifest& m, const ManifestVariant& v, const ShaderInte
                                     where, push_bytes, v.push.size(), v.push.size() == 1 ? "" : "s",
                                     shader.push ? fmt::format("{} ", shader.push->block) : "", block_bytes)};
   }
-  for (const ManifestBuffer& b : m.buffers) {
+  for (ManifestBuffer& b : m.buffers) {
     const std::string key =
         fmt::format("{}:{}: [[buffer]] '{}' (variant {})", m.path.string(), b.line, b.name, Quoted(v.name));
+    if (b.type.is_struct) {
+      ResolveStruct(b, v, shader, key);
+      continue;
+    }
     // Several blocks may alias one binding (a buffer read as float16_t and as f16vec4): `type` must
     // be the element of one of them.
     auto at_binding = [&](const Resource& d) { return d.set == b.set && d.binding == b.binding; };
@@ -1539,6 +1732,25 @@ void ResolveShaders(Manifest& m) {
     CheckBindings(m, v, shader, where);
     ResolveBlocks(m, v, shader, where);
   }
+  // A struct output's member checks name members its shader has.
+  for (const ManifestVariant& v : m.variants) {
+    for (const auto& [key, text] : v.check) {
+      const size_t dot = key.find('.');
+      if (dot == std::string::npos) continue;
+      const std::string buffer = key.substr(0, dot), member = key.substr(dot + 1);
+      auto b = std::find_if(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.name == buffer; });
+      if (b == m.buffers.end() || std::none_of(b->type.fields.begin(), b->type.fields.end(),
+                                               [&](const StructField& f) { return f.name == member; })) {
+        std::string names;
+        if (b != m.buffers.end()) {
+          for (const StructField& f : b->type.fields) names += (names.empty() ? "" : ", ") + f.name;
+        }
+        throw ManifestError{fmt::format("{}:{}: check {} (variant {}): '{}' has no member {} (it has {})",
+                                        m.path.string(), v.check_lines.contains(key) ? v.check_lines.at(key) : v.line,
+                                        Quoted(key), Quoted(v.name), buffer, Quoted(member), names)};
+      }
+    }
+  }
   for (const auto& [key, text] : m.specialization) {
     if (!used_keys.contains(key)) {
       throw ManifestError{fmt::format("{}: [specialization].{}: no variant's shader has a constant of this id or name",
@@ -1548,6 +1760,38 @@ void ResolveShaders(Manifest& m) {
 }
 
 }  // namespace
+
+std::vector<CheckInput> CheckInputs(const Manifest& manifest) {
+  std::vector<CheckInput> inputs;
+  // An output with an init is read as its initial contents (an update in place is checked against
+  // the values it updated).
+  for (size_t i = 0; i < manifest.buffers.size(); ++i) {
+    const ManifestBuffer& b = manifest.buffers[i];
+    if (b.output && !b.init_given) continue;
+    if (!b.type.is_struct) {
+      inputs.push_back({.buffer = i, .name = b.name});
+      continue;
+    }
+    for (size_t f = 0; f < b.type.fields.size(); ++f) {
+      inputs.push_back({.buffer = i, .field = static_cast<int>(f), .name = b.name + "." + b.type.fields[f].name});
+    }
+  }
+  return inputs;
+}
+
+std::vector<std::string> CheckVariables(const Manifest& manifest) {
+  const std::vector<CheckInput> inputs = CheckInputs(manifest);
+  // A buffer named c (before there was a component variable) keeps its name.
+  const bool c_taken = std::any_of(inputs.begin(), inputs.end(), [](const auto& in) { return in.name == "c"; });
+  std::vector<std::string> names = {"i", "W", "H", c_taken ? "csbench_component" : "c"};
+  for (const CheckInput& in : inputs) names.push_back(in.name);
+  return names;
+}
+
+bool HasUnresolvedStruct(const Manifest& manifest) {
+  return std::any_of(manifest.buffers.begin(), manifest.buffers.end(),
+                     [](const ManifestBuffer& b) { return b.type.is_struct && b.type.fields.empty(); });
+}
 
 const std::vector<std::string>& KnownFeatures() {
   static const std::vector<std::string> known = {"subgroup_arithmetic", "subgroup_ballot", "subgroup_shuffle_relative",
@@ -1563,8 +1807,8 @@ const ElementType* FindElementType(std::string_view glsl) {
 }
 
 const std::vector<std::string>& InitVariables() {
-  static const std::vector<std::string> names = {"i",         "W",         "H",          "WG_X", "WG_Y",
-                                                 "SUBGROUP_SIZE", "VENDOR_ID", "DEVICE_ID", "csbench_rand"};
+  static const std::vector<std::string> names = {"i",         "W",         "H", "WG_X", "WG_Y", "SUBGROUP_SIZE",
+                                                 "VENDOR_ID", "DEVICE_ID", "c", "csbench_rand"};
   return names;
 }
 
@@ -1693,7 +1937,7 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
   ReadBuffers(r, r.ArrayOfTables(root, "buffer"), m);
   ReadUniforms(r, r.ArrayOfTables(root, "uniform"), m);
   ReadPushAndDispatch(r, root, m);
-  if (const toml::node* check = root.get("check")) m.check = ReadCheck(r, *check, "[check]", m);
+  if (const toml::node* check = root.get("check")) m.check = ReadCheck(r, *check, "[check]", m, m.check_lines);
   ReadVariants(r, r.ArrayOfTables(root, "variant"), m);
 
   // Each expression parses over its variables (a syntax error or an unknown name is reported

@@ -11,6 +11,7 @@
 // uniform and push blocks' layouts, and every descriptor the shader declares.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -35,20 +36,49 @@ struct ManifestError {
 
 enum class Scalar { kFloat, kInt, kUint };
 
-// The variables an `init` expression may use, in this order (rand() is read as the last).
+// The variables an `init` expression may use, in this order (rand() is read as the last): i, the
+// scalar's index (a struct member's: the element), ..., c, the component (0 for a scalar).
 const std::vector<std::string>& InitVariables();
 // An `init` expression as the expression parser takes it: each rand() a variable of its own draw.
 std::string InitExpressionText(const std::string& text);
 
+// A member of a struct element (`type = "struct"`), from the shader's reflection: a scalar, a
+// vector or a fixed array of scalars, its components `component_stride` bytes apart from `offset`.
+// A nested struct's members are flattened as "outer.inner".
+struct StructField {
+  std::string name;
+  std::string glsl;
+  Scalar scalar = Scalar::kFloat;
+  uint32_t scalar_bytes = 4;
+  uint32_t components = 1;
+  uint32_t offset = 0;
+  uint32_t component_stride = 4;
+};
+
 // A std430 element of a storage buffer: a scalar of 8, 16, 32 or 64 bits, or a vector of 2, 3 or 4
-// of them (a 3-vector takes a 4-vector's stride in an array).
+// of them (a 3-vector takes a 4-vector's stride in an array); or a struct ("struct"), whose members
+// and stride the loader reads from the shader.
 struct ElementType {
-  std::string glsl;  // "float", "vec4", "uint", "float16_t", "i8vec4", "dvec3", ...
+  std::string glsl;  // "float", "vec4", "uint", "float16_t", "i8vec4", "dvec3", ..., "struct"
   Scalar scalar = Scalar::kFloat;
   uint32_t components = 1;
   uint32_t scalar_bytes = 4;
-  // The array stride: the bytes one element takes.
-  uint32_t Bytes() const { return scalar_bytes * (components == 3 ? 4 : components); }
+  bool is_struct = false;
+  std::vector<StructField> fields;  // a struct's, once resolved against the shader
+  uint32_t stride = 0;              // a struct's array stride, once resolved
+  // The array stride: the bytes one element takes (a struct's 1 until resolved, so that sizes can
+  // be bounded before the shader is read).
+  uint32_t Bytes() const {
+    return is_struct ? std::max<uint32_t>(stride, 1) : scalar_bytes * (components == 3 ? 4 : components);
+  }
+  // The scalars of one element that the manifest fills and checks: a vector's components, a
+  // struct's members' components in declaration order (padding is not one).
+  uint32_t Lanes() const {
+    if (!is_struct) return components;
+    uint32_t lanes = 0;
+    for (const StructField& f : fields) lanes += f.components;
+    return lanes;
+  }
 };
 
 // The element types a manifest may name, or none for another word.
@@ -66,6 +96,15 @@ struct ManifestBuffer {
   // Init::kExpression's: each scalar's value from i (the scalar's index), the point's size
   // variables and rand() (a uniform draw in [0, 1) from the buffer's own seed).
   std::string init_expression;
+  // A struct's `init = { member = ... }` (the members not named: random), each as a whole
+  // buffer's init; a plain `init` then applies to every member.
+  struct MemberInit {
+    Init init = Init::kRandom;
+    double value = 0;
+    std::string expression;
+    uint32_t line = 0;
+  };
+  std::map<std::string, MemberInit> member_inits;
   bool output = false;
   // An output's `init` was given: it starts from those contents instead of the poison (a buffer
   // updated in place, a histogram, an atomic sum), in the check run and in the timed loop, where
@@ -135,6 +174,7 @@ struct ManifestVariant {
   bool own_groups = false;
   // Output buffer -> its expression: the variant's own `check` table where given, else [check].
   std::map<std::string, std::string> check;
+  std::map<std::string, uint32_t> check_lines;  // where each was written, for messages
   // The variant's own `elements` and `bytes` where given (a variant that moves more or less
   // than the family's others), else the family's.
   std::string elements;
@@ -217,11 +257,27 @@ struct Manifest {
   std::array<std::string, 3> groups;
   std::vector<ManifestVariant> variants;
   std::map<std::string, std::string> check;  // the family's [check]
+  std::map<std::string, uint32_t> check_lines;
   std::map<std::string, std::string> specialization;  // the family's [specialization]
   std::vector<std::string> workgroup_defines;         // the family's
   std::string vulkan;                                 // the family's `vulkan`, as written ("": 1.1)
   std::vector<std::string> include_dirs;              // the family's, resolved against the manifest
 };
+
+// What a check expression may read besides its fixed variables: each input buffer (and each
+// output with an init, as its initial contents) by name, a struct buffer's members as
+// "buffer.member".
+struct CheckInput {
+  size_t buffer = 0;
+  int field = -1;  // a struct buffer's member (index into its type's fields); -1: the whole buffer
+  std::string name;
+};
+std::vector<CheckInput> CheckInputs(const Manifest& manifest);
+// A check expression's variables: i, W, H, c (the component; another name where a buffer is called
+// c), then CheckInputs' names in order.
+std::vector<std::string> CheckVariables(const Manifest& manifest);
+// A struct buffer whose members are not known yet: the manifest is parsed, not loaded.
+bool HasUnresolvedStruct(const Manifest& manifest);
 
 // How variant `v` of `m` is compiled at a workgroup: its defines with the workgroup's macros
 // (workgroup_defines) added, optimised for the pipeline or not (for reflection's names).

@@ -1,5 +1,5 @@
-// The shaderc options that compiling a shader (shader_compiler.cpp) and preprocessing it for
-// reflection (reflection.cpp) share, so that both see the same includes, macros and target.
+// The shaderc options a shader is compiled with (shader_compiler.cpp): its includes, macros and
+// target.
 // Inside the vulkan layer only: it exposes shaderc, which the public headers keep out.
 #pragma once
 

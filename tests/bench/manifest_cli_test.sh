@@ -176,6 +176,20 @@ else
   echo "FAIL: the constants' run (exit $rc, want 0):"; tail -n 5 "$dir/constants.out" "$dir/constants.err"; fail=1
 fi
 
+# Struct buffers: members from the shader (a vec2, a uint, a float[3], a nested struct), an input
+# initialised member by member, checks member by member. The right variant passes; a variant wrong
+# at one element fails naming the element and the member; one that leaves a member unwritten too.
+"$bench" --manifest="$manifests/wrong/structs.toml" --benchmark_min_time=0.01 >"$dir/structs.out" 2>"$dir/structs.err"
+rc=$?
+if [[ $rc -eq 1 ]] && grep -q "2 benchmark(s) FAILED" "$dir/structs.err" &&
+   grep -q "^\[1/3\] manifest_test_structs/exact/.*Gelem/s=" "$dir/structs.out" &&
+   grep -q "manifest_test_structs/off_at_5/wg64x1/domain4096x1: output 'out' element 5 member inner.k: got -1, want -2" "$dir/structs.err" &&
+   grep -q "manifest_test_structs/skips_w/wg64x1/domain4096x1: output 'out' element 0 member w component 0: unwritten" "$dir/structs.err"; then
+  echo "ok: struct buffers are filled and checked member by member, and a wrong member fails naming it"
+else
+  echo "FAIL: the structs' run (exit $rc, want 1):"; tail -n 5 "$dir/structs.out" "$dir/structs.err"; fail=1
+fi
+
 # An output the kernel adds into without an init comes back as the poison's NaN: the message says
 # what the manifest needs.
 "$bench" --manifest="$manifests/wrong/accumulate.toml" --benchmark_min_time=0.01 >/dev/null 2>"$dir/accumulate.err"

@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "harness/base/error.hpp"
-#include "harness/vulkan/reflection.hpp"
 
 // CompileShader and CompileKernel return a reference into the run-long cache, not into their
 // argument: GCC 13 and later guess otherwise when the argument is a temporary (-Wdangling-reference).
@@ -278,15 +277,6 @@ TEST(ShaderCompiler, DynamicSubgroupBroadcastNeedsTarget12) {
   EXPECT_EQ(for_1_2.at(1), 0x00010500u);  // SPIR-V 1.5
   const auto& for_1_3 = CompileShader({.path = path, .target = VulkanTarget::k1_3, .label = "b"});
   EXPECT_EQ(for_1_3.at(1), 0x00010600u);  // SPIR-V 1.6
-}
-
-TEST(ShaderCompiler, ReflectionTakesTheTarget) {
-  EXPECT_THROW(ReflectStorageBuffers(kDynamicBroadcast, "broadcast.comp"), Error);
-  auto buffers = ReflectStorageBuffers(kDynamicBroadcast, "broadcast.comp", {}, {}, VulkanTarget::k1_2);
-  ASSERT_EQ(buffers.size(), 1u);
-  EXPECT_EQ(buffers[0].block, "Data");
-  EXPECT_EQ(buffers[0].element, "uint");
-  EXPECT_TRUE(buffers[0].active);
 }
 
 // ---- HLSL -----------------------------------------------------------------------------------

@@ -223,6 +223,10 @@ int main(int argc, char** argv) {
   for (const auto& [name, value] : run_context) benchmark::AddCustomContext(name, value);
   benchmark::AddCustomContext("min_time", flags.min_time);
   benchmark::AddCustomContext("repetitions", repetitions);
+  // A manifest's workgroups of SUBGROUP_SIZE take this device's before anything is named.
+  if (context != nullptr) {
+    for (auto& loaded : csbench::manifest::Loaded::All()) csbench::manifest::PlaceOnDevice(loaded, context->info());
+  }
   csbench::Selection selection;
   try {
     selection = ChooseSelection(flags, options, context.get());

@@ -389,6 +389,22 @@ DeviceValues ValuesOf(const DeviceInfo& info) {
           .device_id = static_cast<double>(info.device_id)};
 }
 
+// The subgroup size a point of a family with a /sg<N> axis requires (0: none).
+uint32_t SubgroupOf(const Point& point) {
+  for (const Coordinate& c : point.axes) {
+    if (c.axis == "subgroup_size") return static_cast<uint32_t>(c.value.number());
+  }
+  return 0;
+}
+
+// The expressions' device variables at `point`: SUBGROUP_SIZE is the size the point requires, where
+// it requires one.
+DeviceValues ValuesAt(const DeviceInfo& info, const Point& point) {
+  DeviceValues values = ValuesOf(info);
+  if (const uint32_t size = SubgroupOf(point); size != 0) values.subgroup_size = size;
+  return values;
+}
+
 // EvaluatePoint, its error an Error (registration evaluated every point already: this is a
 // guard, so that no ManifestError can escape a benchmark).
 PointValues Evaluated(const Manifest& m, const ManifestVariant& v, const Point& point, const DeviceValues& device) {
@@ -401,10 +417,16 @@ PointValues Evaluated(const Manifest& m, const ManifestVariant& v, const Point& 
 
 class GpuCase : public Case {
  public:
-  GpuCase(Suite& suite, const Manifest& m, const ManifestVariant& v, const Point& point)
+  // `as_reference`: made to give the reference's outputs at another variant's point, where it runs at
+  // that point's subgroup size whether it lists it or not.
+  GpuCase(Suite& suite, const Manifest& m, const ManifestVariant& v, const Point& point, bool as_reference = false)
       : suite_(&suite), context_(suite.context), manifest_(&m), variant_(&v), point_(point),
-        values_(Evaluated(m, v, point, ValuesOf(suite.context->info()))) {
+        values_(Evaluated(m, v, point, ValuesAt(suite.context->info(), point))) {
     const DeviceInfo& info = context_->info();
+    const uint32_t subgroup = SubgroupOf(point);
+    RequireSupport(subgroup == 0 || as_reference ||
+                       std::find(v.subgroup_sizes.begin(), v.subgroup_sizes.end(), subgroup) != v.subgroup_sizes.end(),
+                   fmt::format("variant {} does not list subgroup size {} (its subgroup_sizes)", v.name, subgroup));
     for (const std::string& feature : v.requires_features) {
       const bool has = feature == "subgroup_arithmetic"         ? info.subgroup_arithmetic
                        : feature == "subgroup_ballot"           ? info.subgroup_ballot
@@ -458,6 +480,9 @@ class GpuCase : public Case {
     if (v.uses_subgroup_size && v.require_subgroup_size && info.min_subgroup_size < info.max_subgroup_size) {
       spec.required_subgroup_size = info.subgroup_size;
     }
+    // A point of the /sg<N> axis runs at N, required of the pipeline (Kernel checks it against the
+    // device's range itself: a driver may accept an impossible one).
+    if (subgroup != 0) spec.required_subgroup_size = subgroup;
     spec.full_subgroups = v.full_subgroups;
     for (size_t i = 0; i < v.constants.size(); ++i) {
       spec.specialization.push_back({.id = v.constants[i].id, .size = v.constants[i].bytes, .bits = values_.constants[i]});
@@ -477,7 +502,7 @@ class GpuCase : public Case {
                                m.uniforms.size(), info.max_dynamic_uniform_buffers));
     kernel_ = std::make_unique<Kernel>(*context_, spec);
     for (const std::vector<std::byte>& block : values_.uniforms) {
-      uniforms_.push_back(std::make_unique<Buffer>(*context_, block.size()));
+      uniforms_.push_back(std::make_unique<Buffer>(*context_, block.size(), Memory::kDevice, true));
       uniforms_.back()->Upload(block);
     }
     if (values_.push_bytes.empty()) {
@@ -501,7 +526,7 @@ class GpuCase : public Case {
         ranges.push_back({outputs_[i].get(), 0});
         if (b.init_given) {
           // The timed dispatches start from the same contents as the check run.
-          initial_[i] = MakeInput(m, b, values_.counts[i], point_, ValuesOf(info));
+          initial_[i] = MakeInput(m, b, values_.counts[i], point_, ValuesAt(info, point_));
           outputs_[i]->Upload(std::as_bytes(std::span(initial_[i])));
         }
         if (b.restore) {
@@ -683,7 +708,7 @@ class GpuCase : public Case {
  private:
   std::string StateKey() const { return "manifest:" + manifest_->name; }
   std::string ReferenceKey() const {
-    return fmt::format("{}/{}", Sized("wg", point_.workgroup), Sized("domain", point_.domain));
+    return fmt::format("{}/{}/sg{}", Sized("wg", point_.workgroup), Sized("domain", point_.domain), SubgroupOf(point_));
   }
 
   const ManifestVariant* ReferenceVariant() const {
@@ -698,7 +723,7 @@ class GpuCase : public Case {
   const ReferenceOutputs& ReferenceRun(const ManifestVariant& reference) {
     State& state = suite_->Shared<State>(StateKey());
     if (state.reference.key != ReferenceKey()) {
-      GpuCase made(*suite_, *manifest_, reference, point_);
+      GpuCase made(*suite_, *manifest_, reference, point_, true);
       GuardedResult run = made.GuardedRun();
       state.reference = {ReferenceKey(), std::move(run.outputs), run.failure.passed ? "" : run.failure.message};
     }
@@ -788,7 +813,8 @@ class GpuCase : public Case {
       if (!m.buffers[i].output) key += fmt::format("/{}", values_.counts[i]);
       // An init expression may read the point's sizes: its inputs are the point's own.
       if (m.buffers[i].init == ManifestBuffer::Init::kExpression) {
-        key += fmt::format("/{}/{}", Sized("wg", point_.workgroup), Sized("domain", point_.domain));
+        key += fmt::format("/{}/{}/sg{}", Sized("wg", point_.workgroup), Sized("domain", point_.domain),
+                           SubgroupOf(point_));
       }
     }
     State& state = suite_->Shared<State>(StateKey());
@@ -807,7 +833,7 @@ class GpuCase : public Case {
     made->copies = RotationCopies(stride, RotatingInput::kBudgetBytes, suite_->options.cache);
     for (size_t i = 0; i < m.buffers.size(); ++i) {
       if (m.buffers[i].output) continue;
-      made->host[i] = MakeInput(m, m.buffers[i], values_.counts[i], point_, ValuesOf(context_->info()));
+      made->host[i] = MakeInput(m, m.buffers[i], values_.counts[i], point_, ValuesAt(context_->info(), point_));
       made->device[i] = std::make_unique<RotatingInput>(*context_, std::as_bytes(std::span(made->host[i])),
                                                         suite_->options.cache, made->copies);
     }
@@ -872,6 +898,16 @@ std::deque<Loaded>& Loaded::All() {
   return loaded;
 }
 
+namespace {
+std::vector<Axis> SubgroupAxisOf(const Manifest& m) {
+  const std::vector<uint32_t> sizes = SubgroupAxis(m);
+  if (sizes.empty()) return {};
+  Axis axis{.name = "subgroup_size", .prefix = "sg"};
+  for (uint32_t size : sizes) axis.values.emplace_back(size);
+  return {axis};
+}
+}  // namespace
+
 const Loaded& Adopt(Manifest manifest) {
   Loaded& loaded = Loaded::All().emplace_back();
   loaded.manifest = std::move(manifest);
@@ -885,17 +921,28 @@ const Loaded& Adopt(Manifest manifest) {
       // one-dimensional families write theirs (stream/copy/wg64x1/domain65536x1).
       .style = Style::kPair,
       .one_dimensional = m.one_dimensional,
+      // Every subgroup size a variant lists, after the domain: /sg<N>.
+      .axes = SubgroupAxisOf(m),
       .make = [&m](Suite& suite, const ManifestVariant& v, const Point& p) -> std::unique_ptr<Case> {
         return std::make_unique<GpuCase>(suite, m, v, p);
       }};
   return loaded;
 }
 
+void PlaceOnDevice(Loaded& loaded, const DeviceInfo& info) {
+  if (loaded.manifest.workgroup_expressions.empty()) return;
+  const std::vector<Extent> workgroups = WorkgroupsOn(loaded.manifest, static_cast<double>(info.subgroup_size));
+  for (ManifestVariant& v : loaded.family.variants) {
+    if (v.workgroups_from_family) v.workgroups = workgroups;
+  }
+}
+
 void Register(Suite& suite, const Loaded& loaded) {
   // Every point's expressions under the run's --domain and --workgroup overrides: a value that
   // is no use there is the manifest's error, reported before anything runs.
-  const DeviceValues device = suite.context != nullptr ? ValuesOf(suite.context->info()) : DeviceValues{};
   for (const Point& p : GpuPoints(loaded.family, suite.options.domains, suite.options.workgroups, nullptr)) {
+    DeviceValues device = suite.context != nullptr ? ValuesOf(suite.context->info()) : DeviceValues{};
+    if (const uint32_t size = SubgroupOf(p); size != 0) device.subgroup_size = size;
     EvaluatePointAndReference(loaded.manifest, loaded.family.variants[p.variant], p.workgroup, p.domain, device);
   }
   RegisterFamily(suite, loaded.family);

@@ -7,6 +7,7 @@
 #include "harness/family/family.hpp"
 #include "harness/family/suite.hpp"
 #include "harness/manifest/manifest.hpp"
+#include "harness/vulkan/context.hpp"
 
 namespace csbench::manifest {
 
@@ -25,5 +26,9 @@ const Loaded& Adopt(Manifest manifest);
 // Registers the family's benchmarks, after evaluating every point's expressions under the run's
 // --domain and --workgroup overrides (throws ManifestError for a value that is no use there).
 void Register(Suite& suite, const Loaded& loaded);
+
+// Where [family] workgroups are expressions of SUBGROUP_SIZE: their values on `info`'s device, in
+// every variant that takes the family's (names and selection are made after this).
+void PlaceOnDevice(Loaded& loaded, const DeviceInfo& info);
 
 }  // namespace csbench::manifest

@@ -298,6 +298,66 @@ std::vector<std::string> ReadWorkgroupDefines(const Reader& r, const toml::table
   return names;
 }
 
+// [family] workgroups that name SUBGROUP_SIZE: every entry an expression of it alone (a width; its
+// value a whole number from 1 to 1024 at every subgroup size from 1 to 128). Empty where the list
+// is of sizes as numbers.
+std::vector<std::string> ReadWorkgroupExpressions(const Reader& r, const toml::table& family) {
+  const toml::node* node = family.get("workgroups");
+  if (node == nullptr || !node->is_array()) return {};
+  const toml::array& items = *node->as_array();
+  if (std::none_of(items.begin(), items.end(), [](const toml::node& item) {
+        return item.is_string() && item.as_string()->get().find("SUBGROUP_SIZE") != std::string::npos;
+      })) {
+    return {};
+  }
+  std::vector<std::string> texts;
+  for (const toml::node& item : items) {
+    auto text = r.ExpressionText(&item, "[family].workgroups");
+    r.CheckExpression(*text, {"SUBGROUP_SIZE"}, Reader::LineOf(item), "[family].workgroups");
+    for (double size = 1; size <= 128; size *= 2) {
+      const double width = Expression(*text, {"SUBGROUP_SIZE"}).Evaluate({{"SUBGROUP_SIZE", size}});
+      if (width != std::floor(width) || width < 1 || width > 1024) {
+        r.Fail(Reader::LineOf(item), "[family].workgroups",
+               fmt::format("{} gives {} at SUBGROUP_SIZE {}: a workgroup expression is the width, a whole number "
+                           "from 1 to 1024 at every subgroup size from 1 to 128",
+                           Quoted(*text), width, size));
+      }
+    }
+    texts.push_back(*text);
+  }
+  return texts;
+}
+
+// `subgroup_sizes = [16, 32, 64]` (numbers, or their text): powers of two from 1 to 128, no repeats.
+std::vector<uint32_t> ReadSubgroupSizes(const Reader& r, const toml::table& table, std::string_view where) {
+  const toml::node* node = table.get("subgroup_sizes");
+  if (node == nullptr) return {};
+  const std::string key = fmt::format("{}.subgroup_sizes", where);
+  if (!node->is_array() || node->as_array()->empty() || node->as_array()->size() > 8) {
+    r.Fail(Reader::LineOf(*node), key, "expected one to eight subgroup sizes, e.g. [\"16\", \"32\", \"64\"]");
+  }
+  std::vector<uint32_t> sizes;
+  for (const toml::node& item : *node->as_array()) {
+    int64_t value = -1;
+    if (item.is_integer()) {
+      value = item.as_integer()->get();
+    } else if (item.is_string()) {
+      const std::string& text = item.as_string()->get();
+      if (!text.empty() && text.size() <= 3 && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        value = std::stoll(text);
+      }
+    }
+    if (value < 1 || value > 128 || (value & (value - 1)) != 0) {
+      r.Fail(Reader::LineOf(item), key, "expected a subgroup size: a power of two from 1 to 128");
+    }
+    if (std::find(sizes.begin(), sizes.end(), static_cast<uint32_t>(value)) != sizes.end()) {
+      r.Fail(Reader::LineOf(item), key, fmt::format("{} is listed twice", value));
+    }
+    sizes.push_back(static_cast<uint32_t>(value));
+  }
+  return sizes;
+}
+
 // A [specialization] table: constant_id (digits) or name = an expression, or true/false.
 std::map<std::string, std::string> ReadSpecialization(const Reader& r, const toml::node& node, std::string_view where) {
   if (!node.is_table()) r.Fail(Reader::LineOf(node), where, "expected a table of constant_id or name = value");
@@ -323,7 +383,7 @@ std::map<std::string, std::string> ReadSpecialization(const Reader& r, const tom
 void ReadFamily(const Reader& r, const toml::table& family, Manifest& m) {
   r.OnlyKeys(family, "[family]",
              {"name", "domains", "workgroups", "elements", "bytes", "test_domains", "read_only", "description",
-              "arithmetic", "arithmetic_unit", "arithmetic_lower_bound", "workgroup_defines", "vulkan",
+              "arithmetic", "arithmetic_unit", "arithmetic_lower_bound", "workgroup_defines", "subgroup_sizes", "vulkan",
               "include_dirs"});
   m.name = *r.String(family, "[family]", "name", true);
   if (!IsNamePart(m.name)) {
@@ -333,7 +393,12 @@ void ReadFamily(const Reader& r, const toml::table& family, Manifest& m) {
   }
   m.domains = r.Extents(family, "[family]", "domains", "domain", true);
   // Optional for a shader whose local size is a literal: the loader takes it from the shader.
-  m.workgroups = r.Extents(family, "[family]", "workgroups", "workgroup", false);
+  m.workgroup_expressions = ReadWorkgroupExpressions(r, family);
+  if (m.workgroup_expressions.empty()) {
+    m.workgroups = r.Extents(family, "[family]", "workgroups", "workgroup", false);
+  } else {
+    m.workgroups = WorkgroupsOn(m, DeviceValues{}.subgroup_size);
+  }
   m.test_domains = r.Extents(family, "[family]", "test_domains", "domain", false);
   if (auto e = r.ExpressionText(family.get("elements"), "[family].elements")) m.elements = *e;
   auto bytes = r.ExpressionText(family.get("bytes"), "[family].bytes");
@@ -356,6 +421,7 @@ void ReadFamily(const Reader& r, const toml::table& family, Manifest& m) {
   m.arithmetic_lower_bound = r.Bool(family, "[family]", "arithmetic_lower_bound");
   r.String(family, "[family]", "description", false);
   m.workgroup_defines = ReadWorkgroupDefines(r, family, "[family]");
+  m.subgroup_sizes = ReadSubgroupSizes(r, family, "[family]");
   if (auto vulkan = ReadVulkan(r, family, "[family]")) m.vulkan = *vulkan;
   m.include_dirs = ReadIncludeDirs(r, family, "[family]");
 }
@@ -676,7 +742,7 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
     v.line = Reader::LineOf(t);
     r.OnlyKeys(t, "[[variant]]",
                {"name", "source", "defines", "reference", "tolerance", "workgroups", "check", "elements", "bytes",
-                "requires", "arithmetic", "specialization", "workgroup_defines", "abs_tolerance", "vulkan",
+                "requires", "arithmetic", "specialization", "workgroup_defines", "subgroup_sizes", "abs_tolerance", "vulkan",
                 "include_dirs", "entry", "groups", "require_subgroup_size", "full_subgroups", "push", "domains",
                 "test_domains"});
     v.name = *r.String(t, "[[variant]]", "name", true);
@@ -742,7 +808,13 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
       }
     }
     v.workgroups = r.Extents(t, where, "workgroups", "workgroup", false);
+    v.workgroups_from_family = v.workgroups.empty();
     if (v.workgroups.empty()) v.workgroups = m.workgroups;
+    if (!m.workgroup_expressions.empty() && !v.subgroup_sizes.empty()) {
+      r.Fail(v.line, where + ".subgroup_sizes",
+             "[family] workgroups are expressions of SUBGROUP_SIZE, the device's: with subgroup_sizes, list "
+             "workgroups as numbers");
+    }
     v.domains = r.Extents(t, where, "domains", "domain", false);
     v.test_domains = r.Extents(t, where, "test_domains", "domain", false);
     v.push = m.push;
@@ -767,6 +839,8 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
     }
     if (t.get("require_subgroup_size") != nullptr) v.require_subgroup_size = r.Bool(t, where, "require_subgroup_size");
     v.full_subgroups = r.Bool(t, where, "full_subgroups");
+    v.subgroup_sizes = ReadSubgroupSizes(r, t, where);
+    if (v.subgroup_sizes.empty()) v.subgroup_sizes = m.subgroup_sizes;
     v.workgroup_defines = ReadWorkgroupDefines(r, t, where);
     if (v.workgroup_defines.empty()) v.workgroup_defines = m.workgroup_defines;
     if (!v.workgroup_defines.empty() && v.language == SourceLanguage::kSpirv) {
@@ -1363,7 +1437,8 @@ void ResolveStruct(ManifestBuffer& b, const ManifestVariant& v, const ShaderInte
   }
   b.type.fields = std::move(fields);
   b.type.stride = stride;
-  for (const auto& [member, init] : b.member_inits) {
+  for (const auto& [named, init] : b.member_inits) {
+    const std::string& member = named;  // a named copy: clang before 16 cannot capture a structured binding
     auto f = std::find_if(b.type.fields.begin(), b.type.fields.end(), [&](const auto& f) { return f.name == member; });
     if (f == b.type.fields.end()) {
       std::string names;
@@ -1793,6 +1868,28 @@ bool HasUnresolvedStruct(const Manifest& manifest) {
                      [](const ManifestBuffer& b) { return b.type.is_struct && b.type.fields.empty(); });
 }
 
+std::vector<Extent> WorkgroupsOn(const Manifest& m, double subgroup_size) {
+  if (m.workgroup_expressions.empty()) return m.workgroups;
+  std::vector<Extent> workgroups;
+  for (const std::string& text : m.workgroup_expressions) {
+    // Checked at load at every subgroup size: whole, 1 to 1024.
+    const double width = Expression(text, {"SUBGROUP_SIZE"}).Evaluate({{"SUBGROUP_SIZE", subgroup_size}});
+    const Extent wg{static_cast<uint32_t>(width), 1};
+    if (std::find(workgroups.begin(), workgroups.end(), wg) == workgroups.end()) workgroups.push_back(wg);
+  }
+  return workgroups;
+}
+
+std::vector<uint32_t> SubgroupAxis(const Manifest& m) {
+  std::vector<uint32_t> sizes;
+  for (const ManifestVariant& v : m.variants) {
+    for (uint32_t size : v.subgroup_sizes) {
+      if (std::find(sizes.begin(), sizes.end(), size) == sizes.end()) sizes.push_back(size);
+    }
+  }
+  return sizes;
+}
+
 const std::vector<std::string>& KnownFeatures() {
   static const std::vector<std::string> known = {"subgroup_arithmetic", "subgroup_ballot", "subgroup_shuffle_relative",
                                                  "float_atomic_add"};
@@ -1894,24 +1991,33 @@ void EvaluateEveryPoint(const Reader& r, Manifest& m) {
     return domains;
   };
   size_t points = 0;
-  for (const ManifestVariant& v : m.variants) points += v.workgroups.size() * domains_of(v).size();
+  for (const ManifestVariant& v : m.variants) {
+    points += v.workgroups.size() * domains_of(v).size() * std::max<size_t>(v.subgroup_sizes.size(), 1);
+  }
   if (points > kMaxPoints) {
     r.Fail(0, "[family]", fmt::format("{} points (variants x workgroups x domains): at most {}", points, kMaxPoints));
   }
   for (const ManifestVariant& v : m.variants) {
     const std::vector<Extent> domains = domains_of(v);
     for (Extent d : domains) m.one_dimensional = m.one_dimensional && d.y == 1;
-    PointEvaluator evaluator(m, v);
-    // The reference variant runs at every point of the others, to compare with them there.
-    std::vector<PointEvaluator> references;
-    for (const ManifestVariant& other : m.variants) {
-      if (other.reference && &other != &v) references.emplace_back(m, other);
-    }
-    for (Extent wg : v.workgroups) {
-      m.one_dimensional = m.one_dimensional && wg.y == 1;
-      for (Extent d : domains) {
-        evaluator.At(wg, d);
-        for (PointEvaluator& reference : references) reference.At(wg, d);
+    // At each subgroup size the variant lists (SUBGROUP_SIZE is that size there), else at the
+    // load's default.
+    std::vector<DeviceValues> devices;
+    for (uint32_t size : v.subgroup_sizes) devices.push_back({.subgroup_size = static_cast<double>(size)});
+    if (devices.empty()) devices.emplace_back();
+    for (const DeviceValues& device : devices) {
+      PointEvaluator evaluator(m, v, device);
+      // The reference variant runs at every point of the others, to compare with them there.
+      std::vector<PointEvaluator> references;
+      for (const ManifestVariant& other : m.variants) {
+        if (other.reference && &other != &v) references.emplace_back(m, other, device);
+      }
+      for (Extent wg : v.workgroups) {
+        m.one_dimensional = m.one_dimensional && wg.y == 1;
+        for (Extent d : domains) {
+          evaluator.At(wg, d);
+          for (PointEvaluator& reference : references) reference.At(wg, d);
+        }
       }
     }
   }

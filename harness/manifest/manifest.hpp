@@ -161,6 +161,7 @@ struct ManifestVariant {
   double abs_tolerance = 0;
   // The family's workgroups (a variant may give its own `workgroups`).
   std::vector<Extent> workgroups;
+  bool workgroups_from_family = false;  // no `workgroups` of its own: the family's (WorkgroupsOn)
   // The variant's own `domains` and `test_domains` (a project that picks a pipeline by size runs
   // each at the sizes it is used for); empty: the family's. --domain replaces them all.
   std::vector<Extent> domains;
@@ -224,6 +225,10 @@ struct ManifestVariant {
   bool uses_subgroup_size = false;
   bool require_subgroup_size = true;
   bool full_subgroups = false;  // `full_subgroups = true`: every subgroup of a workgroup full
+  // `subgroup_sizes`: the sizes the variant runs at, each required of its pipeline in turn (the
+  // variant's own, else the family's; empty: the device's choice). The family's names gain
+  // /sg<N> after the domain for the union of every variant's sizes.
+  std::vector<uint32_t> subgroup_sizes;
   std::vector<std::vector<BlockField>> uniform_fields;
   std::vector<uint32_t> uniform_sizes;
 };
@@ -260,6 +265,11 @@ struct Manifest {
   std::map<std::string, uint32_t> check_lines;
   std::map<std::string, std::string> specialization;  // the family's [specialization]
   std::vector<std::string> workgroup_defines;         // the family's
+  std::vector<uint32_t> subgroup_sizes;               // the family's `subgroup_sizes`
+  // [family] workgroups written as expressions of SUBGROUP_SIZE (["SUBGROUP_SIZE", "4 *
+  // SUBGROUP_SIZE"]), each a width: `workgroups` holds their values at the load's default (32)
+  // until the device is known (WorkgroupsOn).
+  std::vector<std::string> workgroup_expressions;
   std::string vulkan;                                 // the family's `vulkan`, as written ("": 1.1)
   std::vector<std::string> include_dirs;              // the family's, resolved against the manifest
 };
@@ -310,6 +320,14 @@ struct DeviceValues {
   double vendor_id = 0;
   double device_id = 0;
 };
+
+// The family's workgroups on a device of subgroup size `subgroup_size`: the expressions' values
+// (duplicates dropped), or `m.workgroups` where they are numbers.
+std::vector<Extent> WorkgroupsOn(const Manifest& m, double subgroup_size);
+
+// Every subgroup size a variant of `m` lists, in the order first listed: the values of the family's
+// /sg<N> axis (empty: no such axis).
+std::vector<uint32_t> SubgroupAxis(const Manifest& m);
 
 // The variables of a point: W, H, WG_X, WG_Y, SUBGROUP_SIZE, VENDOR_ID, DEVICE_ID and the
 // variant's numeric defines.

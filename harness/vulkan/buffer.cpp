@@ -58,7 +58,7 @@ uint32_t ExactHostType(const Context& context, uint32_t type_bits, Memory memory
 
 }  // namespace
 
-Buffer::Buffer(Context& context, uint64_t bytes, Memory memory) : context_(&context), size_(bytes) {
+Buffer::Buffer(Context& context, uint64_t bytes, Memory memory, bool uniform) : context_(&context), size_(bytes) {
   Require(bytes > 0, "a buffer of 0 bytes");
   const DeviceInfo& info = context.info();
   Require(bytes <= info.max_allocation_bytes,
@@ -69,7 +69,8 @@ Buffer::Buffer(Context& context, uint64_t bytes, Memory memory) : context_(&cont
       vk::BufferCreateInfo{.size = bytes,
                            .usage = vk::BufferUsageFlagBits::eStorageBuffer |
                                     vk::BufferUsageFlagBits::eTransferSrc |
-                                    vk::BufferUsageFlagBits::eTransferDst,
+                                    vk::BufferUsageFlagBits::eTransferDst |
+                                    (uniform ? vk::BufferUsageFlagBits::eUniformBuffer : vk::BufferUsageFlags{}),
                            .sharingMode = vk::SharingMode::eExclusive}));
   auto requirements = buffer_.getMemoryRequirements();
   using F = vk::MemoryPropertyFlagBits;

@@ -29,7 +29,8 @@ class Buffer {
   // kDevice: device-local storage buffer (also a copy source and destination).
   // kHost: host-visible, coherent, mapped for the buffer's lifetime; cached where the device
   // offers it, since the host reads results back from it. The other host kinds are mapped too.
-  Buffer(Context& context, uint64_t bytes, Memory memory = Memory::kDevice);
+  // `uniform`: also usable as a uniform buffer (a manifest's [[uniform]]).
+  Buffer(Context& context, uint64_t bytes, Memory memory = Memory::kDevice, bool uniform = false);
 
   uint64_t size() const { return size_; }
   // The mapped bytes of a kHost buffer; Error for a device buffer.

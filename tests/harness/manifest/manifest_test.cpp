@@ -352,7 +352,7 @@ TEST(ParseManifest, ACheckReadsInputsAtItsIndexAndNothingElse) {
   // Its variables are i, W, H and the inputs: not the output itself, not the workgroup.
   const std::string self = ErrorOf(With(kTwoVariants, "\"2 * x + i\"", "\"out + 1\""));
   EXPECT_NE(self.find("unknown name 'out'"), std::string::npos) << self;
-  EXPECT_NE(self.find("(variables: i, W, H, x)"), std::string::npos) << self;
+  EXPECT_NE(self.find("(variables: i, W, H, c, x)"), std::string::npos) << self;
   EXPECT_NE(ErrorOf(With(kTwoVariants, "\"2 * x + i\"", "\"WG_X\"")).find("unknown name 'WG_X'"), std::string::npos);
   EXPECT_EQ(ErrorOf(With(kTwoVariants, "\"2 * x + i\"", "\"x * W * H - i\"")), "(no error)");
 }

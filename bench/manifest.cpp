@@ -230,10 +230,12 @@ void Fill(const Manifest& m, const ManifestBuffer& b, const ManifestBuffer::Memb
             [&](size_t variable, size_t start, size_t n, double* out) {
               for (size_t k = 0; k < n; ++k) {
                 const size_t p = start + k;
-                out[k] = variable == 0   ? static_cast<double>(target.index(p))
-                         : variable == 8 ? static_cast<double>(target.component(p))
-                         : variable == 9 ? static_cast<double>(SplitMix64(base + target.scalar(p)) >> 11) * 0x1.0p-53
-                                         : fixed[variable - 1];
+                out[k] = variable == 0    ? static_cast<double>(target.index(p))
+                         : variable == 8  ? static_cast<double>(target.component(p))
+                         : variable == 9  ? static_cast<double>(SplitMix64(base + target.scalar(p)) >> 11) * 0x1.0p-53
+                         : variable == 10 ? static_cast<double>(point.domain.z)
+                         : variable == 11 ? static_cast<double>(point.workgroup.z)
+                                          : fixed[variable - 1];
               }
             },
             values.data());
@@ -441,13 +443,20 @@ class GpuCase : public Case {
                                  "feature it needs",
                                  v.name, capability));
     }
+    // z: the point's where it has one and the shader takes it (a constant or a macro), else the
+    // shader's own (a workgroup of two dimensions leaves it).
+    const bool z_taken = v.local_size_ids[2].has_value() || v.workgroup_defines.size() >= 3;
+    RequireSupport(point.workgroup.z == 1 || z_taken || point.workgroup.z == v.local_size_z,
+                   fmt::format("variant {}'s shader fixes its local size z at {}: workgroup {} cannot run it", v.name,
+                               v.local_size_z, Sized("", point.workgroup)));
+    const uint32_t local_z = point.workgroup.z != 1 || z_taken ? point.workgroup.z : v.local_size_z;
     for (size_t i = 0; i < 2; ++i) {
       const uint32_t asked = i == 0 ? point.workgroup.x : point.workgroup.y;
       RequireSupport(v.literal_local_size[i] == 0 || asked == v.literal_local_size[i],
                      fmt::format("variant {}'s shader fixes its local size {} at {}: workgroup {} cannot run it", v.name,
                                  "xy"[i], v.literal_local_size[i], Sized("", point.workgroup)));
     }
-    RequireWorkgroup(*context_, point.workgroup);
+    RequireWorkgroup(*context_, {point.workgroup.x, point.workgroup.y, local_z});
     for (size_t i = 0; i < 3; ++i) {
       RequireSupport(values_.groups[i] <= info.max_workgroup_count[i],
                      fmt::format("{} workgroups in dimension {} exceed the device's maxComputeWorkGroupCount ({})",
@@ -470,7 +479,7 @@ class GpuCase : public Case {
     KernelSpec spec{.label = v.name,
                     .source = v.source.string(),
                     .defines = v.defines,
-                    .local_size = {point.workgroup.x, point.workgroup.y, v.local_size_z},
+                    .local_size = {point.workgroup.x, point.workgroup.y, local_z},
                     .local_size_ids = v.local_size_ids,
                     .bindings = buffers,
                     .push_bytes = push_bytes,

@@ -185,8 +185,8 @@ class Reader {
       if (end == std::string::npos) break;
       start = end + 1;
     }
-    if (parts.size() > 2) {
-      Fail(LineOf(node), key, fmt::format("{}: a manifest's {} has one or two dimensions (\"N\" or \"WxH\")",
+    if (parts.size() > 3) {
+      Fail(LineOf(node), key, fmt::format("{}: a manifest's {} has one to three dimensions (\"N\", \"WxH\" or \"WxHxD\")",
                                           Quoted(text), what));
     }
     for (uint64_t p : parts) {
@@ -194,7 +194,8 @@ class Reader {
         Fail(LineOf(node), key, fmt::format("{}: each size must be from 1 to 4294967295", Quoted(text)));
       }
     }
-    return {static_cast<uint32_t>(parts[0]), parts.size() > 1 ? static_cast<uint32_t>(parts[1]) : 1u};
+    return {static_cast<uint32_t>(parts[0]), parts.size() > 1 ? static_cast<uint32_t>(parts[1]) : 1u,
+            parts.size() > 2 ? static_cast<uint32_t>(parts[2]) : 1u};
   }
 
   std::vector<Extent> Extents(const toml::table& table, std::string_view where, std::string_view key,
@@ -245,8 +246,15 @@ bool IsNamePart(const std::string& name) {
   return true;
 }
 
+// D and WG_Z, the third dimension's, came after the numeric defines: a define of either name keeps
+// it (the variable is then under another name).
+std::string ThirdDimension(const ManifestVariant& variant, const std::string& name) {
+  return variant.numeric_defines.contains(name) ? "csbench_" + name : name;
+}
+
 std::vector<std::string> SizeVariables(const ManifestVariant& variant) {
-  std::vector<std::string> names = {"W", "H", "WG_X", "WG_Y", "SUBGROUP_SIZE", "VENDOR_ID", "DEVICE_ID"};
+  std::vector<std::string> names = {"W",         "H",         "WG_X", "WG_Y", "SUBGROUP_SIZE", "VENDOR_ID",
+                                    "DEVICE_ID", ThirdDimension(variant, "D"), ThirdDimension(variant, "WG_Z")};
   for (const auto& [name, value] : variant.numeric_defines) names.push_back(name);
   return names;
 }
@@ -895,7 +903,7 @@ class PointEvaluator {
  public:
   PointEvaluator(const Manifest& m, const ManifestVariant& v, const DeviceValues& device = {})
       : m_(m), v_(v), names_(SizeVariables(v)) {
-    values_ = {0, 0, 0, 0, device.subgroup_size, device.vendor_id, device.device_id};
+    values_ = {0, 0, 0, 0, device.subgroup_size, device.vendor_id, device.device_id, 1, 1};
     for (const auto& [name, value] : v.numeric_defines) values_.push_back(value);  // names_'s order
     for (const ManifestBuffer& b : m.buffers) {
       counts_.push_back(Parse(b.count, fmt::format("[[buffer]] '{}'.count", b.name)));
@@ -952,6 +960,8 @@ class PointEvaluator {
     values_[1] = domain.y;
     values_[2] = workgroup.x;
     values_[3] = workgroup.y;
+    values_[7] = domain.z;
+    values_[8] = workgroup.z;
     // Formatted only for a message.
     auto point = [&] {
       return fmt::format("variant {}, workgroup {}, domain {}", v_.name, Sized("", workgroup), Sized("", domain));
@@ -1674,8 +1684,18 @@ void PlaceWorkgroup(ManifestVariant& v, const ShaderInterface& shader, const std
   v.local_size_z = size.literal[2];
   v.local_size_ids = size.constant_id;
   for (size_t i = 0; i < 2; ++i) v.literal_local_size[i] = size.constant_id[i] ? 0 : size.literal[i];
-  // A z taken from a constant keeps the shader's own value: workgroups are "X" or "XxY".
-  v.local_size_ids[2] = std::nullopt;
+  // z: written where a workgroup has a third dimension ("XxYxZ"): into the shader's constant, or it
+  // must be the shader's literal z. Workgroups of two dimensions leave the shader's z as it is
+  // (its literal, or its constant's default), as before there were three.
+  const bool z_given = std::any_of(v.workgroups.begin(), v.workgroups.end(), [](Extent wg) { return wg.z != 1; });
+  if (!z_given) v.local_size_ids[2] = std::nullopt;
+  for (Extent wg : v.workgroups) {
+    if (z_given && !size.constant_id[2] && wg.z != size.literal[2]) {
+      throw ManifestError{fmt::format("{}: workgroup {} differs from the shader's literal local size z {} (list "
+                                      "workgroups of its z, or take z from a constant: local_size_z_id)",
+                                      where, Sized("", wg), size.literal[2])};
+    }
+  }
   const bool x_free = size.constant_id[0].has_value(), y_free = size.constant_id[1].has_value();
   const Extent literal{size.literal[0], size.literal[1]};
   if (v.workgroups.empty()) {
@@ -1904,8 +1924,8 @@ const ElementType* FindElementType(std::string_view glsl) {
 }
 
 const std::vector<std::string>& InitVariables() {
-  static const std::vector<std::string> names = {"i",         "W",         "H", "WG_X", "WG_Y", "SUBGROUP_SIZE",
-                                                 "VENDOR_ID", "DEVICE_ID", "c", "csbench_rand"};
+  static const std::vector<std::string> names = {"i",         "W",         "H", "WG_X",         "WG_Y", "SUBGROUP_SIZE",
+                                                 "VENDOR_ID", "DEVICE_ID", "c", "csbench_rand", "D",    "WG_Z"};
   return names;
 }
 
@@ -1944,9 +1964,9 @@ ShaderSource SourceOf(const ManifestVariant& v, Extent workgroup, bool optimize)
                       .target = v.target,
                       .optimize = optimize,
                       .label = v.name};
-  const std::array<uint32_t, 2> sizes{workgroup.x, workgroup.y};
-  for (size_t i = 0; i < v.workgroup_defines.size(); ++i) {
-    source.defines.push_back({v.workgroup_defines[i], std::to_string(i < 2 ? sizes[i] : 1)});
+  const std::array<uint32_t, 3> sizes{workgroup.x, workgroup.y, workgroup.z};
+  for (size_t i = 0; i < v.workgroup_defines.size() && i < 3; ++i) {
+    source.defines.push_back({v.workgroup_defines[i], std::to_string(sizes[i])});
   }
   return source;
 }
@@ -1961,6 +1981,8 @@ std::map<std::string, double> PointVariables(const ManifestVariant& variant, Ext
   values["H"] = domain.y;
   values["WG_X"] = workgroup.x;
   values["WG_Y"] = workgroup.y;
+  values[ThirdDimension(variant, "D")] = domain.z;
+  values[ThirdDimension(variant, "WG_Z")] = workgroup.z;
   return values;
 }
 
@@ -1999,7 +2021,7 @@ void EvaluateEveryPoint(const Reader& r, Manifest& m) {
   }
   for (const ManifestVariant& v : m.variants) {
     const std::vector<Extent> domains = domains_of(v);
-    for (Extent d : domains) m.one_dimensional = m.one_dimensional && d.y == 1;
+    for (Extent d : domains) m.one_dimensional = m.one_dimensional && d.y == 1 && d.z == 1;
     // At each subgroup size the variant lists (SUBGROUP_SIZE is that size there), else at the
     // load's default.
     std::vector<DeviceValues> devices;
@@ -2013,7 +2035,7 @@ void EvaluateEveryPoint(const Reader& r, Manifest& m) {
         if (other.reference && &other != &v) references.emplace_back(m, other, device);
       }
       for (Extent wg : v.workgroups) {
-        m.one_dimensional = m.one_dimensional && wg.y == 1;
+        m.one_dimensional = m.one_dimensional && wg.y == 1 && wg.z == 1;
         for (Extent d : domains) {
           evaluator.At(wg, d);
           for (PointEvaluator& reference : references) reference.At(wg, d);

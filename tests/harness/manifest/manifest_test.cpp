@@ -177,7 +177,8 @@ TEST(ParseManifest, DefinesAreTextAndTheirNumbersVariables) {
                        {"FAST", "true"}, {"LABEL", "a b"}, {"PER_ITEM", "4"}, {"SCALE", "0.5"}}));
   EXPECT_EQ(first.numeric_defines, (std::map<std::string, double>{{"PER_ITEM", 4}, {"SCALE", 0.5}}));
   const auto values = PointVariables(first, {8, 4}, {37, 29});
-  EXPECT_EQ(values, (std::map<std::string, double>{{"DEVICE_ID", 0},
+  EXPECT_EQ(values, (std::map<std::string, double>{{"D", 1},
+                                                    {"DEVICE_ID", 0},
                                                     {"H", 29},
                                                     {"PER_ITEM", 4},
                                                     {"SCALE", 0.5},
@@ -185,7 +186,8 @@ TEST(ParseManifest, DefinesAreTextAndTheirNumbersVariables) {
                                                     {"VENDOR_ID", 0},
                                                     {"W", 37},
                                                     {"WG_X", 8},
-                                                    {"WG_Y", 4}}));
+                                                    {"WG_Y", 4},
+                                                    {"WG_Z", 1}}));
 }
 
 TEST(ParseManifest, OneDimensionalOnlyWhenEveryDomainAndWorkgroupIs) {
@@ -368,7 +370,7 @@ TEST(ParseManifest, ErrorsNameTheFileLineAndKey) {
             0u)
       << ErrorOf(bad);
   const std::string unknown = ErrorOf(With(kOneVariant, "count = \"W\"\n\n", "count = \"W * N\"\n\n"));
-  EXPECT_NE(unknown.find("'W * N': unknown name 'N' (at character 5) (variables: W, H, WG_X, WG_Y, SUBGROUP_SIZE, VENDOR_ID, DEVICE_ID)"),
+  EXPECT_NE(unknown.find("'W * N': unknown name 'N' (at character 5) (variables: W, H, WG_X, WG_Y, SUBGROUP_SIZE, VENDOR_ID, DEVICE_ID, D, WG_Z)"),
             std::string::npos)
       << unknown;
   EXPECT_NE(ErrorOf(With(kOneVariant, "count = \"W\"\n\n", "count = \"W / (H - H)\"\n\n"))

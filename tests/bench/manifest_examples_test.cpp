@@ -70,8 +70,10 @@ void RegisterExample(const std::filesystem::path& file) {
   std::string failure;
   std::vector<TestPoint> points;
   try {
-    const manifest::Loaded& loaded = manifest::Adopt(LoadManifest(file));
-    points = TestPoints(loaded.family);
+    // A pointer, not a reference bound to the call: GCC 13+ would warn of a dangling reference
+    // (Adopt takes the manifest by value and returns what it keeps).
+    const manifest::Loaded* loaded = &manifest::Adopt(LoadManifest(file));
+    points = TestPoints(loaded->family);
     if (points.empty()) failure = where + ": the manifest builds no test point";
   } catch (const ManifestError& e) {
     failure = e.message;

@@ -10,13 +10,17 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <deque>
 #include <functional>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <optional>
+#include <set>
 
 #include "harness/base/error.hpp"
 #include "harness/base/half.hpp"
@@ -24,6 +28,7 @@
 #include "harness/vulkan/buffer.hpp"
 #include "harness/vulkan/commands.hpp"
 #include "harness/vulkan/context.hpp"
+#include "harness/vulkan/image.hpp"
 #include "harness/vulkan/kernel.hpp"
 #include "harness/vulkan/timing.hpp"
 #include "kernels/random.hpp"
@@ -37,16 +42,21 @@ using Data = std::vector<std::byte>;
 // domain): their values, and their device copies. One set is kept at a time.
 struct Inputs {
   std::string key;
-  std::vector<Data> host;  // per buffer; empty for an output
-  std::vector<std::unique_ptr<RotatingInput>> device;
+  std::vector<Data> host;  // per resource (buffers, then images); empty for one the sequence writes
+  std::vector<std::unique_ptr<RotatingInput>> device;          // per buffer
+  std::vector<std::vector<std::unique_ptr<Image>>> images;     // per image, its copies
   uint32_t copies = 1;
+  uint32_t image_copies = 1;  // copies of each input image: `copies` where there is one, else 1
 };
+
+// Copies of the input images under --cache=cold at most: each is a descriptor set of its own.
+constexpr uint32_t kMaxImageCopies = 64;
 
 // The reference variant's outputs at one point, which every other variant of the point is
 // compared with; those of one point are kept at a time.
 struct ReferenceOutputs {
   std::string key;
-  std::vector<Data> outputs;  // per buffer; empty for an input
+  std::vector<Data> outputs;  // per resource; empty for an input
   std::string failure;         // why its own check run failed (a guard, an input); empty: it passed
 };
 
@@ -185,6 +195,10 @@ struct InitTarget {
   Scalar type = Scalar::kFloat;
   uint32_t bytes = 4;
   std::string glsl, what;  // the type, and "buffer 'b'" or "buffer 'b' member m" for messages
+  // An image's: point p's texel coordinates (the init variables x, y, z), and a value as its channel
+  // stores it (a normalised format's step).
+  std::function<std::array<double, 3>(size_t)> texel;
+  std::function<double(double)> stored;
 };
 
 // Fills `target`'s scalars of `data` by `init`.
@@ -193,6 +207,7 @@ void Fill(const Manifest& m, const ManifestBuffer& b, const ManifestBuffer::Memb
   const ElementType& t = b.type;
   const bool is_float = target.type == Scalar::kFloat;
   const uint64_t base = SplitMix64(SeedOf(m.name, b.name));
+  auto stored = [&](double v) { return target.stored ? target.stored(v) : v; };
   switch (init.init) {
     case ManifestBuffer::Init::kZero:
       break;
@@ -216,10 +231,10 @@ void Fill(const Manifest& m, const ManifestBuffer& b, const ManifestBuffer::Memb
       }
       break;
     case ManifestBuffer::Init::kValue:
-      for (size_t p = 0; p < target.n; ++p) Set(t, data, target.scalar(p), init.value);
+      for (size_t p = 0; p < target.n; ++p) Set(t, data, target.scalar(p), stored(init.value));
       break;
     case ManifestBuffer::Init::kExpression: {
-      Expression expression(InitExpressionText(init.expression), InitVariables());
+      Expression expression(InitExpressionText(init.expression), target.texel ? ImageInitVariables() : InitVariables());
       const std::array<double, 7> fixed = {static_cast<double>(point.domain.x), static_cast<double>(point.domain.y),
                                            static_cast<double>(point.workgroup.x), static_cast<double>(point.workgroup.y),
                                            device.subgroup_size, device.vendor_id, device.device_id};
@@ -235,6 +250,7 @@ void Fill(const Manifest& m, const ManifestBuffer& b, const ManifestBuffer::Memb
                          : variable == 9  ? static_cast<double>(SplitMix64(base + target.scalar(p)) >> 11) * 0x1.0p-53
                          : variable == 10 ? static_cast<double>(point.domain.z)
                          : variable == 11 ? static_cast<double>(point.workgroup.z)
+                         : variable >= 12 ? target.texel(p)[variable - 12]
                                           : fixed[variable - 1];
               }
             },
@@ -243,7 +259,7 @@ void Fill(const Manifest& m, const ManifestBuffer& b, const ManifestBuffer::Memb
         throw Error(fmt::format("{}: init \"{}\": {}", target.what, init.expression, e.message));
       }
       for (size_t p = 0; p < target.n; ++p) {
-        const double v = values[p];
+        const double v = stored(values[p]);
         if (!is_float) {
           const int bits = static_cast<int>(8 * target.bytes);
           const double least = target.type == Scalar::kInt ? -std::ldexp(1.0, bits - 1) : 0;
@@ -317,10 +333,10 @@ std::string IndexText(const ManifestBuffer& b, size_t i) {
 
 // Fails at the first scalar of output `got` that no invocation wrote (still poisoned, where the
 // output started from the poison) or that is not a finite float.
-Comparison Unwritten(const ManifestBuffer& b, const Data& got) {
+Comparison Unwritten(const ManifestBuffer& b, const Data& got, bool started) {
   for (size_t i = 0; i < Scalars(b, got); ++i) {
     const double g = Get(b.type, got, i);
-    const bool poison = !b.init_given && StillPoison(b.type, got, i);
+    const bool poison = !started && StillPoison(b.type, got, i);
     if (poison || !std::isfinite(g)) {
       // A NaN computed from the poison keeps its bits on some devices and becomes the canonical
       // NaN on others (NVIDIA's): either way the output may have been accumulated into.
@@ -328,7 +344,7 @@ Comparison Unwritten(const ManifestBuffer& b, const Data& got) {
           poison ? fmt::format("output '{}' {}: unwritten, or NaN carried from the poison (0x{:08x}): an output the "
                                "kernel accumulates into needs `init`",
                                b.name, IndexText(b, i), kPoison)
-          : std::isnan(g) && !b.init_given
+          : std::isnan(g) && !started
               ? fmt::format("output '{}' {}: got NaN, computed or carried from the poison (a NaN): an output the "
                             "kernel accumulates into needs `init`",
                             b.name, IndexText(b, i))
@@ -417,13 +433,161 @@ PointValues Evaluated(const Manifest& m, const ManifestVariant& v, const Point& 
   }
 }
 
+// An image's channels as an element type whose scalars are the stored numbers: a float format's
+// floats, a normalised format's unsigned or signed integers (ImageValue scales them), an integer
+// format's integers.
+ElementType ImageElement(const ImageFormat& f) {
+  ElementType t;
+  t.glsl = f.glsl;
+  t.scalar = f.kind == ImageFormat::Kind::kFloat                                             ? Scalar::kFloat
+             : f.kind == ImageFormat::Kind::kUnorm || f.kind == ImageFormat::Kind::kUint ? Scalar::kUint
+                                                                                           : Scalar::kInt;
+  t.components = f.channels;
+  t.scalar_bytes = f.channel_bytes;
+  return t;
+}
+
+// The largest stored number of a normalised channel (1 for the others).
+double ImageScale(const ImageFormat& f) {
+  const int bits = static_cast<int>(8 * f.channel_bytes);
+  if (f.kind == ImageFormat::Kind::kUnorm) return std::ldexp(1.0, bits) - 1;
+  if (f.kind == ImageFormat::Kind::kSnorm) return std::ldexp(1.0, bits - 1) - 1;
+  return 1;
+}
+
+// A stored channel as the shader reads it: a normalised one scaled to [0, 1] or [-1, 1].
+double ImageValue(const ImageFormat& f, double stored) {
+  if (f.kind == ImageFormat::Kind::kUnorm) return stored / ImageScale(f);
+  if (f.kind == ImageFormat::Kind::kSnorm) return std::max(stored / ImageScale(f), -1.0);
+  return stored;
+}
+
+// A value as a normalised channel stores it (rounded to the nearest step, within the range); others
+// unchanged.
+double ImageStored(const ImageFormat& f, double value) {
+  if (f.kind == ImageFormat::Kind::kUnorm) return std::round(std::clamp(value, 0.0, 1.0) * ImageScale(f));
+  if (f.kind == ImageFormat::Kind::kSnorm) return std::round(std::clamp(value, -1.0, 1.0) * ImageScale(f));
+  return value;
+}
+
+Data MakeImage(const Manifest& m, const ManifestImage& image, std::array<uint32_t, 3> size, const Point& point,
+               const DeviceValues& device) {
+  const ImageFormat& f = image.format;
+  const ElementType t = ImageElement(f);
+  const uint64_t texels = uint64_t{size[0]} * size[1] * size[2];
+  Data data(texels * f.TexelBytes());
+  const uint32_t n = f.channels;
+  const ManifestBuffer carrier{.name = image.name, .type = t};
+  const ManifestBuffer::MemberInit init{.init = image.init, .value = image.value, .expression = image.init_expression};
+  InitTarget target{.n = texels * n,
+                    .scalar = [](size_t p) { return p; },
+                    .index = [n](size_t p) { return p / n; },
+                    .component = [n](size_t p) { return p % n; },
+                    .type = t.scalar,
+                    .bytes = t.scalar_bytes,
+                    .glsl = f.glsl,
+                    .what = fmt::format("image '{}'", image.name),
+                    .texel = [size, n](size_t p) {
+                      const size_t texel = p / n;
+                      return std::array<double, 3>{static_cast<double>(texel % size[0]),
+                                                   static_cast<double>(texel / size[0] % size[1]),
+                                                   static_cast<double>(texel / (size_t{size[0]} * size[1]))};
+                    },
+                    .stored = [&f](double v) { return ImageStored(f, v); }};
+  if (image.init == ManifestBuffer::Init::kRandom && f.kind != ImageFormat::Kind::kFloat &&
+      f.kind != ImageFormat::Kind::kInt && f.kind != ImageFormat::Kind::kUint) {
+    // A normalised channel's whole range, not the integers' 16 bits.
+    const uint64_t base = SplitMix64(SeedOf(m.name, image.name));
+    for (size_t p = 0; p < target.n; ++p) {
+      const double unit = static_cast<double>(SplitMix64(base + p) >> 11) * 0x1.0p-53;
+      Set(t, data, p, ImageStored(f, f.kind == ImageFormat::Kind::kSnorm ? 2 * unit - 1 : unit));
+    }
+    return data;
+  }
+  Fill(m, carrier, init, target, data, point, device);
+  return data;
+}
+
+// One resource's contents as a check reads them: a buffer's scalars, or an image's channels
+// (normalised as the shader sees them), by scalar index.
+struct Reading {
+  const Data* data = nullptr;
+  ElementType type;
+  const ImageFormat* format = nullptr;  // an image's
+  std::array<uint32_t, 3> size{};      // an image's width, height, depth
+  bool outside_zero = false;
+  size_t scalars = 0;
+  double At(size_t k) const {
+    const double v = Get(type, *data, k);
+    return format != nullptr ? ImageValue(*format, v) : v;
+  }
+};
+
+// The first read a check could not answer (an index outside a buffer, a coordinate that is not
+// whole), kept from whichever thread met it first; its reads return NaN, and the evaluation's
+// failure reports this instead.
+struct BadRead {
+  std::mutex mutex;
+  std::atomic<bool> seen{false};
+  std::string message;
+  void Note(std::string text) {
+    std::lock_guard lock(mutex);
+    if (seen.exchange(true)) return;
+    message = std::move(text);
+  }
+};
+
+// Resolves a check function's call: buffer `r.At(j)`, image texel (x, y[, z][, c]).
+double ReadCall(const Reading& r, const std::string& name, const double* args, int count, BadRead& bad) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  auto whole = [](double v) { return std::isfinite(v) && v == std::floor(v); };
+  if (r.format == nullptr) {
+    if (count != 1 || !whole(args[0]) || args[0] < 0 || args[0] >= static_cast<double>(r.scalars)) {
+      bad.Note(fmt::format("reads {}({}), outside its {} values (0 to {})", name, count == 1 ? args[0] : nan, r.scalars,
+                           r.scalars == 0 ? 0 : r.scalars - 1));
+      return nan;
+    }
+    return r.At(static_cast<size_t>(args[0]));
+  }
+  const bool three_d = r.size[2] > 1;
+  const int coordinates = three_d ? 3 : 2;
+  const uint32_t channels = r.format->channels;
+  double c = count > coordinates ? args[coordinates] : 0;
+  if (!whole(c) || c < 0 || c >= channels) {
+    bad.Note(fmt::format("reads {} with channel {}: a {} texel has channels 0 to {}", name, c, r.format->glsl,
+                         channels - 1));
+    return nan;
+  }
+  std::array<int64_t, 3> at{0, 0, 0};
+  bool outside = false;
+  for (int k = 0; k < coordinates; ++k) {
+    if (!whole(args[k]) || std::abs(args[k]) > 1e9) {
+      bad.Note(fmt::format("reads {} at a coordinate of {}: texel coordinates are whole numbers", name, args[k]));
+      return nan;
+    }
+    const auto v = static_cast<int64_t>(args[k]);
+    const int64_t last = static_cast<int64_t>(r.size[static_cast<size_t>(k)]) - 1;
+    if (v < 0 || v > last) outside = true;
+    at[static_cast<size_t>(k)] = std::clamp<int64_t>(v, 0, last);
+  }
+  if (outside && r.outside_zero) return 0;
+  const size_t texel = (static_cast<size_t>(at[2]) * r.size[1] + static_cast<size_t>(at[1])) * r.size[0] +
+                       static_cast<size_t>(at[0]);
+  return r.At(texel * channels + static_cast<size_t>(c));
+}
+
+// Bytes as a string's characters: a key of a map.
+std::string BytesText(const std::vector<std::byte>& bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
 class GpuCase : public Case {
  public:
   // `as_reference`: made to give the reference's outputs at another variant's point, where it runs at
   // that point's subgroup size whether it lists it or not.
   GpuCase(Suite& suite, const Manifest& m, const ManifestVariant& v, const Point& point, bool as_reference = false)
       : suite_(&suite), context_(suite.context), manifest_(&m), variant_(&v), point_(point),
-        values_(Evaluated(m, v, point, ValuesAt(suite.context->info(), point))) {
+        values_(Evaluated(m, v, point, ValuesAt(suite.context->info(), point))), swapped_(Swapped(v)) {
     const DeviceInfo& info = context_->info();
     const uint32_t subgroup = SubgroupOf(point);
     RequireSupport(subgroup == 0 || as_reference ||
@@ -443,134 +607,69 @@ class GpuCase : public Case {
                                  "feature it needs",
                                  v.name, capability));
     }
-    // z: the point's where it has one and the shader takes it (a constant or a macro), else the
-    // shader's own (a workgroup of two dimensions leaves it).
-    const bool z_taken = v.local_size_ids[2].has_value() || v.workgroup_defines.size() >= 3;
-    RequireSupport(point.workgroup.z == 1 || z_taken || point.workgroup.z == v.local_size_z,
-                   fmt::format("variant {}'s shader fixes its local size z at {}: workgroup {} cannot run it", v.name,
-                               v.local_size_z, Sized("", point.workgroup)));
-    const uint32_t local_z = point.workgroup.z != 1 || z_taken ? point.workgroup.z : v.local_size_z;
-    for (size_t i = 0; i < 2; ++i) {
-      const uint32_t asked = i == 0 ? point.workgroup.x : point.workgroup.y;
-      RequireSupport(v.literal_local_size[i] == 0 || asked == v.literal_local_size[i],
-                     fmt::format("variant {}'s shader fixes its local size {} at {}: workgroup {} cannot run it", v.name,
-                                 "xy"[i], v.literal_local_size[i], Sized("", point.workgroup)));
+    RequireSupport(!v.storage_read_without_format || info.storage_image_read_without_format,
+                   fmt::format("variant {} reads a storage image declared without a format, and the device lacks "
+                               "shaderStorageImageReadWithoutFormat",
+                               v.name));
+    RequireSupport(!v.storage_write_without_format || info.storage_image_write_without_format,
+                   fmt::format("variant {} writes a storage image declared without a format, and the device lacks "
+                               "shaderStorageImageWriteWithoutFormat",
+                               v.name));
+    for (const ManifestImage& image : m.images) {
+      RequireSupport(!image.outside_zero || info.robust_image_access,
+                     fmt::format("image '{}' has outside = \"zero\": the shader's reads outside it return zero only "
+                                 "with robust image access (Vulkan 1.3 or VK_EXT_image_robustness), which the device "
+                                 "lacks",
+                                 image.name));
     }
-    RequireWorkgroup(*context_, {point.workgroup.x, point.workgroup.y, local_z});
-    for (size_t i = 0; i < 3; ++i) {
-      RequireSupport(values_.groups[i] <= info.max_workgroup_count[i],
-                     fmt::format("{} workgroups in dimension {} exceed the device's maxComputeWorkGroupCount ({})",
-                                 values_.groups[i], "xyz"[i], info.max_workgroup_count[i]));
-    }
-    const uint32_t push_bytes = values_.push_bytes.empty() ? static_cast<uint32_t>(4 * values_.push.size())
-                                                           : static_cast<uint32_t>(values_.push_bytes.size());
-    RequireSupport(push_bytes <= info.max_push_constant_bytes,
-                   fmt::format("{} bytes of push constants exceed the device's maxPushConstantsSize ({})", push_bytes,
-                               info.max_push_constant_bytes));
-    const auto buffers = static_cast<uint32_t>(m.buffers.size());
-    RequireSupport(buffers <= info.max_dynamic_storage_buffers && buffers <= info.max_storage_buffers_per_stage,
-                   fmt::format("{} storage buffers exceed the device's maxDescriptorSetStorageBuffersDynamic ({}) or "
-                               "maxPerStageDescriptorStorageBuffers ({})",
-                               buffers, info.max_dynamic_storage_buffers, info.max_storage_buffers_per_stage));
     for (size_t i = 0; i < m.buffers.size(); ++i) RequireStorage(*context_, values_.counts[i] * m.buffers[i].type.Bytes());
-    RequireSupport(info.api_version >= ApiVersionOf(v.target),
-                   fmt::format("variant {} is compiled for Vulkan {}, and the device has {}", v.name,
-                               VulkanTargetName(v.target), info.ApiVersionString()));
-    KernelSpec spec{.label = v.name,
-                    .source = v.source.string(),
-                    .defines = v.defines,
-                    .local_size = {point.workgroup.x, point.workgroup.y, local_z},
-                    .local_size_ids = v.local_size_ids,
-                    .bindings = buffers,
-                    .push_bytes = push_bytes,
-                    .spirv = &CompileShader(SourceOf(v, point.workgroup, true)),
-                    .entry = v.entry};
-    // Sizes computed for the device's subgroup size hold only where the pipeline runs with it.
-    if (v.uses_subgroup_size && v.require_subgroup_size && info.min_subgroup_size < info.max_subgroup_size) {
-      spec.required_subgroup_size = info.subgroup_size;
+    for (const ManifestVariant* pass : PassesOf(v)) {
+      RequireSupport(info.api_version >= ApiVersionOf(pass->target),
+                     fmt::format("{} is compiled for Vulkan {}, and the device has {}", pass->name,
+                                 VulkanTargetName(pass->target), info.ApiVersionString()));
     }
-    // A point of the /sg<N> axis runs at N, required of the pipeline (Kernel checks it against the
-    // device's range itself: a driver may accept an impossible one).
-    if (subgroup != 0) spec.required_subgroup_size = subgroup;
-    spec.full_subgroups = v.full_subgroups;
-    for (size_t i = 0; i < v.constants.size(); ++i) {
-      spec.specialization.push_back({.id = v.constants[i].id, .size = v.constants[i].bytes, .bits = values_.constants[i]});
-    }
-    for (size_t i = 0; i < m.buffers.size(); ++i) slots_.push_back({m.buffers[i].set, m.buffers[i].binding, false, i});
-    for (size_t i = 0; i < m.uniforms.size(); ++i) slots_.push_back({m.uniforms[i].set, m.uniforms[i].binding, true, i});
-    std::sort(slots_.begin(), slots_.end(),
-              [](const Slot& a, const Slot& b) { return std::pair(a.set, a.binding) < std::pair(b.set, b.binding); });
-    for (const Slot& slot : slots_) {
-      spec.slots.push_back({.set = slot.set,
-                            .binding = slot.binding,
-                            .kind = slot.uniform ? DescriptorSlot::Kind::kUniformBuffer
-                                                 : DescriptorSlot::Kind::kStorageBuffer});
-    }
-    RequireSupport(m.uniforms.size() <= info.max_dynamic_uniform_buffers,
-                   fmt::format("{} uniform buffers exceed the device's maxDescriptorSetUniformBuffersDynamic ({})",
-                               m.uniforms.size(), info.max_dynamic_uniform_buffers));
-    kernel_ = std::make_unique<Kernel>(*context_, spec);
-    for (const std::vector<std::byte>& block : values_.uniforms) {
-      uniforms_.push_back(std::make_unique<Buffer>(*context_, block.size(), Memory::kDevice, true));
-      uniforms_.back()->Upload(block);
-    }
-    if (values_.push_bytes.empty()) {
-      for (const PushValue& p : values_.push) {
-        const auto* bytes = reinterpret_cast<const std::byte*>(&p.bits);
-        push_.insert(push_.end(), bytes, bytes + 4);
-      }
-    } else {
-      push_ = values_.push_bytes;
-    }
+    PlanDispatches();
     inputs_ = SharedInputs();
-    std::vector<BufferRange> ranges;
-    outputs_.resize(m.buffers.size());
-    initial_.resize(m.buffers.size());
-    restore_.resize(m.buffers.size());
-    for (size_t i = 0; i < m.buffers.size(); ++i) {
-      const ManifestBuffer& b = m.buffers[i];
-      const uint64_t bytes = Bytes(i);
-      if (b.output) {
-        outputs_[i] = std::make_unique<Buffer>(*context_, bytes);
-        ranges.push_back({outputs_[i].get(), 0});
-        if (b.init_given) {
-          // The timed dispatches start from the same contents as the check run.
-          initial_[i] = MakeInput(m, b, values_.counts[i], point_, ValuesAt(info, point_));
-          outputs_[i]->Upload(std::as_bytes(std::span(initial_[i])));
-        }
-        if (b.restore) {
-          restore_[i] = std::make_unique<Buffer>(*context_, bytes);
-          restore_[i]->Upload(std::as_bytes(std::span(initial_[i])));
-        }
-      } else {
-        ranges.push_back({&inputs_->device[i]->buffer(), bytes});
+    MakeKernels(subgroup);
+    MakeUniforms();
+    MakeWritten();
+    MakeSamplers();
+    // One descriptor set per kernel, arrangement and uniforms (a ping-pong of a thousand steps binds
+    // two), and per copy of the rotated input images.
+    const uint32_t copies = inputs_->image_copies;
+    for (size_t d = 0; d < dispatches_.size(); ++d) {
+      auto& sets = timed_[BindingKey(d)];
+      if (!sets.empty()) continue;
+      for (uint32_t copy = 0; copy < copies; ++copy) {
+        sets.push_back(BindingsFor(d, [&](size_t r) { return TimedRange(r, copy); }));
       }
     }
-    bindings_ = std::make_unique<Bindings>(kernel_->Bind(InSlotOrder(ranges)));
   }
 
-  // This variant's outputs from one run on buffers of the check's own, each followed by a guard
-  // region of its own pattern (inside the bound range under --guard=inside): the outputs start
-  // from the poison or their init, the inputs from their values. `failure` says which guard
-  // changed, or which input, where one did.
+  // This variant's resources after one run of its sequence on resources of the check's own, each
+  // buffer followed by a guard region of its own pattern (inside the bound range under
+  // --guard=inside): written ones from the poison or their init, inputs from their values.
+  // `failure` says which guard changed, or which input, where one did.
   struct GuardedResult {
-    std::vector<Data> outputs;  // per buffer; empty for an input
+    std::vector<Data> outputs;  // per resource (buffers, then images); empty for an input
     Comparison failure{.passed = true};
   };
   GuardedResult GuardedRun() {
     const Manifest& m = *manifest_;
     const GuardPlace place = suite_->options.guard;
     const bool inside = place == GuardPlace::kInside || (place == GuardPlace::kAuto && !variant_->reads_length);
+    const size_t buffers_n = m.buffers.size();
     std::vector<std::unique_ptr<Buffer>> buffers;
+    std::vector<std::unique_ptr<Image>> images;
     std::vector<BufferRange> ranges;
     std::vector<std::vector<std::byte>> guards;
-    for (size_t i = 0; i < m.buffers.size(); ++i) {
+    for (size_t i = 0; i < buffers_n; ++i) {
       const ManifestBuffer& b = m.buffers[i];
       const uint64_t bytes = Bytes(i);
       std::vector<std::byte> start(bytes + kGuardBytes);
-      if (!b.output) {
+      if (!written_[i]) {
         std::memcpy(start.data(), inputs_->host[i].data(), bytes);
-      } else if (b.init_given) {
+      } else if (!initial_[i].empty()) {
         std::memcpy(start.data(), initial_[i].data(), bytes);
       } else {
         for (uint64_t at = 0; at < bytes; ++at) start[at] = static_cast<std::byte>(kPoison >> (8 * (at % 4)));
@@ -579,13 +678,38 @@ class GpuCase : public Case {
       std::memcpy(start.data() + bytes, guards.back().data(), kGuardBytes);
       buffers.push_back(std::make_unique<Buffer>(*context_, start.size()));
       buffers.back()->Upload(start);
-      ranges.push_back({buffers.back().get(), inside ? bytes + kGuardBytes : bytes});
     }
-    const Bindings bindings = kernel_->Bind(InSlotOrder(ranges));
-    context_->Run([&](Commands& c) { Dispatch(c, bindings, std::vector<uint32_t>(m.buffers.size(), 0)); });
+    for (size_t k = 0; k < m.images.size(); ++k) {
+      const size_t r = buffers_n + k;
+      images.push_back(MakeDeviceImage(k));
+      if (!written_[r]) {
+        images.back()->Upload(inputs_->host[r]);
+      } else if (!initial_[r].empty()) {
+        images.back()->Upload(initial_[r]);
+      } else {
+        Data poison(ImageBytes(k));
+        for (size_t at = 0; at < poison.size(); ++at) poison[at] = static_cast<std::byte>(kPoison >> (8 * (at % 4)));
+        images.back()->Upload(poison);
+      }
+    }
+    auto range = [&](size_t r) -> BufferRange {
+      if (r < buffers_n) return {buffers[r].get(), inside ? Bytes(r) + kGuardBytes : Bytes(r)};
+      return {.image = images[r - buffers_n].get()};
+    };
+    std::map<std::string, std::unique_ptr<Bindings>> bindings;
+    for (size_t d = 0; d < dispatches_.size(); ++d) {
+      auto& set = bindings[BindingKey(d)];
+      if (!set) set = BindingsFor(d, range);
+    }
+    context_->Run([&](Commands& c) {
+      for (size_t d = 0; d < dispatches_.size(); ++d) {
+        if (d > 0) c.Barrier();
+        DispatchOne(c, d, *bindings.at(BindingKey(d)), [](size_t) { return 0u; });
+      }
+    });
     GuardedResult result;
-    result.outputs.resize(m.buffers.size());
-    for (size_t i = 0; i < m.buffers.size(); ++i) {
+    result.outputs.resize(buffers_n + m.images.size());
+    for (size_t i = 0; i < buffers_n; ++i) {
       const ManifestBuffer& b = m.buffers[i];
       const uint64_t bytes = Bytes(i);
       std::vector<std::byte> got(bytes + kGuardBytes);
@@ -600,7 +724,7 @@ class GpuCase : public Case {
         continue;
       }
       got.resize(bytes);
-      if (b.output) {
+      if (written_[i]) {
         result.outputs[i] = std::move(got);
       } else if (auto changed = std::mismatch(got.begin(), got.end(), inputs_->host[i].begin());
                  changed.first != got.end()) {
@@ -616,6 +740,21 @@ class GpuCase : public Case {
                                                                       byte / b.type.Bytes()))};
       }
     }
+    for (size_t k = 0; k < m.images.size(); ++k) {
+      const size_t r = buffers_n + k;
+      Data got(ImageBytes(k));
+      images[k]->Download(got);
+      if (written_[r]) {
+        result.outputs[r] = std::move(got);
+      } else if (result.failure.passed && got != inputs_->host[r]) {
+        const auto byte = static_cast<size_t>(std::mismatch(got.begin(), got.end(), inputs_->host[r].begin()).first -
+                                              got.begin());
+        result.failure = {.max_relative_error = std::numeric_limits<double>::infinity(),
+                          .message = fmt::format("changed input image '{}' at {}: the kernel wrote an image the "
+                                                 "manifest declares an input",
+                                                 m.images[k].name, TexelText(k, byte / m.images[k].format.channel_bytes))};
+      }
+    }
     return result;
   }
 
@@ -624,17 +763,29 @@ class GpuCase : public Case {
     if (!run.failure.passed) return run.failure;
     const std::vector<Data>& got = run.outputs;
     const Manifest& m = *manifest_;
-    for (size_t i = 0; i < m.buffers.size(); ++i) {
+    const size_t buffers_n = m.buffers.size();
+    for (size_t i = 0; i < buffers_n; ++i) {
       const ManifestBuffer& b = m.buffers[i];
       if (!b.output) continue;
       // Every element written, and a finite float: what the reference variant is checked for
       // at least, and a clearer message than a comparison for the others.
-      Comparison c = Unwritten(b, got[i]);
+      Comparison c = Unwritten(b, got[i], !initial_[i].empty());
       if (!c.passed) return c;
+    }
+    for (size_t k = 0; k < m.images.size(); ++k) {
+      const ManifestImage& image = m.images[k];
+      if (!image.output) continue;
+      Comparison c = UnwrittenImage(k, got[buffers_n + k]);
+      if (!c.passed) return c;
+    }
+    for (size_t i = 0; i < buffers_n; ++i) {
+      const ManifestBuffer& b = m.buffers[i];
+      if (!written_[i]) continue;
       if (auto expression = variant_->check.find(b.name); expression != variant_->check.end()) {
-        c = CompareScalars(b, got[i], Expected(i, -1, Scalars(b, got[i]), expression->second, nullptr),
-                           variant_->tolerance, variant_->abs_tolerance,
-                           fmt::format("[check] {} = \"{}\"", b.name, expression->second));
+        std::vector<size_t> scalars;
+        Comparison c = CompareScalars(b, got[i], Expected(got, i, -1, Scalars(b, got[i]), expression->second, nullptr),
+                                      variant_->tolerance, variant_->abs_tolerance,
+                                      fmt::format("[check] {} = \"{}\"", b.name, expression->second));
         if (!c.passed) return c;
       }
       // A struct's members, each checked by its own expression.
@@ -644,11 +795,26 @@ class GpuCase : public Case {
         if (expression == variant_->check.end()) continue;
         std::vector<size_t> scalars;
         const std::vector<double> want =
-            Expected(i, static_cast<int>(f), got[i].size() / b.type.Bytes(), expression->second, &scalars);
-        c = CompareScalars(b, got[i], want, variant_->tolerance, variant_->abs_tolerance,
-                           fmt::format("[check] \"{}\" = \"{}\"", key, expression->second), &scalars);
+            Expected(got, i, static_cast<int>(f), got[i].size() / b.type.Bytes(), expression->second, &scalars);
+        Comparison c = CompareScalars(b, got[i], want, variant_->tolerance, variant_->abs_tolerance,
+                                      fmt::format("[check] \"{}\" = \"{}\"", key, expression->second), &scalars);
         if (!c.passed) return c;
       }
+    }
+    for (size_t k = 0; k < m.images.size(); ++k) {
+      const size_t r = buffers_n + k;
+      if (!written_[r]) continue;
+      auto expression = variant_->check.find(m.images[k].name);
+      if (expression == variant_->check.end()) continue;
+      const Reading reading = ReadingOf(got, r);
+      const std::vector<double> want = Expected(got, r, -1, reading.scalars, expression->second, nullptr);
+      Comparison c = CompareImage(k, reading, want, fmt::format("[check] {} = \"{}\"", m.images[k].name,
+                                                                 expression->second));
+      if (!c.passed) return c;
+    }
+    for (const auto& [name, text] : m.require) {
+      Comparison c = Required(got, name, text);
+      if (!c.passed) return c;
     }
     const ManifestVariant* reference = ReferenceVariant();
     if (reference == variant_) {
@@ -662,7 +828,7 @@ class GpuCase : public Case {
                                        kept.failure)};
       }
       const std::vector<Data>& want = kept.outputs;
-      for (size_t i = 0; i < m.buffers.size(); ++i) {
+      for (size_t i = 0; i < buffers_n; ++i) {
         const ManifestBuffer& b = m.buffers[i];
         if (!b.output) continue;
         if (want[i].size() != got[i].size()) {
@@ -671,7 +837,16 @@ class GpuCase : public Case {
                                          Scalars(b, got[i]), Scalars(b, want[i]))};
         }
         Comparison c = CompareScalars(b, got[i], Numbers(want[i], b), variant_->tolerance, variant_->abs_tolerance,
-                                    fmt::format("the reference variant {}", reference->name));
+                                      fmt::format("the reference variant {}", reference->name));
+        if (!c.passed) return c;
+      }
+      for (size_t k = 0; k < m.images.size(); ++k) {
+        const size_t r = buffers_n + k;
+        if (!m.images[k].output) continue;
+        const Reading reference_reading = ReadingOf(want, r);
+        std::vector<double> values(reference_reading.scalars);
+        for (size_t j = 0; j < values.size(); ++j) values[j] = reference_reading.At(j);
+        Comparison c = CompareImage(k, ReadingOf(got, r), values, fmt::format("the reference variant {}", reference->name));
         if (!c.passed) return c;
       }
     }
@@ -686,7 +861,9 @@ class GpuCase : public Case {
                     .peak = manifest_->arithmetic_unit == "OP"       ? Peak::kInt32
                             : manifest_->arithmetic_unit == "FLOP16" ? Peak::kFp16
                                                                      : Peak::kFp32,
-                    .ops_lower_bound = manifest_->arithmetic_lower_bound};
+                    .ops_lower_bound = manifest_->arithmetic_lower_bound,
+                    // Each pass after the first waits for the one before it.
+                    .dispatches = static_cast<double>(dispatches_.size())};
     if (std::none_of(restore_.begin(), restore_.end(), [](const auto& r) { return r != nullptr; })) {
       MeasureDispatches(state, *context_, point_.name, [&](Commands& c, uint32_t i) { Record(c, i); },
                         inputs_->copies, work);
@@ -715,6 +892,23 @@ class GpuCase : public Case {
   }
 
  private:
+  // One dispatch of the sequence: its pass, values, kernel and push bytes, the arrangement of the
+  // resources' slots it runs under, and the uniform buffer of each [[uniform]] its shader declares.
+  struct Planned {
+    const ManifestVariant* pass = nullptr;
+    const PointValues* values = nullptr;
+    Kernel* kernel = nullptr;
+    std::vector<std::byte> push;
+    size_t arrangement = 0;
+    std::vector<const Buffer*> uniforms;  // per [[uniform]]; null where the pass does not declare it
+  };
+  // What sits at a slot the kernel binds: a resource (buffers, then images) or a [[uniform]].
+  struct Slot {
+    SlotPlace place;
+    DescriptorSlot::Kind kind = DescriptorSlot::Kind::kStorageBuffer;
+    size_t uniform = 0;  // kUniformBuffer's [[uniform]]
+  };
+
   std::string StateKey() const { return "manifest:" + manifest_->name; }
   std::string ReferenceKey() const {
     return fmt::format("{}/{}/sg{}", Sized("wg", point_.workgroup), Sized("domain", point_.domain), SubgroupOf(point_));
@@ -739,89 +933,379 @@ class GpuCase : public Case {
     return state.reference;
   }
 
-  static std::vector<double> Numbers(const Data& data, const ManifestBuffer& b) {
-    std::vector<double> numbers(Scalars(b, data));
-    for (size_t i = 0; i < numbers.size(); ++i) numbers[i] = Get(b.type, data, i);
-    return numbers;
+  size_t ResourceCount() const { return manifest_->buffers.size() + manifest_->images.size(); }
+  const std::string& ResourceName(size_t r) const {
+    const size_t n = manifest_->buffers.size();
+    return r < n ? manifest_->buffers[r].name : manifest_->images[r - n].name;
+  }
+  const std::vector<SlotPlace>& DeclaredSlots(size_t r) const {
+    const size_t n = manifest_->buffers.size();
+    return r < n ? manifest_->buffers[r].slots : manifest_->images[r - n].slots;
+  }
+  size_t ResourceNamed(const std::string& name) const {
+    for (size_t r = 0; r < ResourceCount(); ++r) {
+      if (ResourceName(r) == name) return r;
+    }
+    return ResourceCount();
   }
 
-  // `text` for output `out_index`: where `field` is -1 at each of its `count` scalars (i the scalar's
-  // index, c its component), the inputs read at the same index; else at each component of member
-  // `field` of its `count` elements (i the element, c the component), its scalars' indices into
-  // `scalars`. A struct's member, and any input in a member's check, is read at the same element
-  // and component (a scalar at its element whatever the component; NaN where it has no such
-  // component).
-  std::vector<double> Expected(size_t out_index, int field, size_t count, const std::string& text,
-                               std::vector<size_t>* scalars) const {
+  // The sequence's dispatches in order, and the arrangements of slots they run under: each starts
+  // from the declared one, and a pass's swaps trade slots after each of its repetitions.
+  void PlanDispatches() {
+    std::vector<const PointValues*> values;
+    if (values_.passes.empty()) {
+      values.push_back(&values_);
+    } else {
+      for (const PointValues& p : values_.passes) values.push_back(&p);
+    }
+    std::vector<std::vector<SlotPlace>> arrangement;
+    for (size_t r = 0; r < ResourceCount(); ++r) arrangement.push_back(DeclaredSlots(r));
+    for (const PointValues* p : values) {
+      Planned planned;
+      planned.pass = variant_->passes.empty() ? variant_ : &variant_->passes[p->pass];
+      planned.values = p;
+      auto known = std::find(arrangements_.begin(), arrangements_.end(), arrangement);
+      planned.arrangement = static_cast<size_t>(known - arrangements_.begin());
+      if (known == arrangements_.end()) arrangements_.push_back(arrangement);
+      if (p->push_bytes.empty()) {
+        for (const PushValue& v : p->push) {
+          const auto* bytes = reinterpret_cast<const std::byte*>(&v.bits);
+          planned.push.insert(planned.push.end(), bytes, bytes + 4);
+        }
+      } else {
+        planned.push = p->push_bytes;
+      }
+      dispatches_.push_back(std::move(planned));
+      for (const auto& [a, b] : dispatches_.back().pass->swaps) {
+        std::swap(arrangement[ResourceNamed(a)], arrangement[ResourceNamed(b)]);
+      }
+    }
+  }
+
+  // The slots `pass`'s shader declares, by (set, binding), with what each takes.
+  std::vector<Slot> SlotsOf(const ManifestVariant& pass) const {
     const Manifest& m = *manifest_;
-    const ManifestBuffer& out = m.buffers[out_index];
-    const std::vector<CheckInput> inputs = CheckInputs(m);
-    std::vector<const Data*> data;
-    for (const CheckInput& in : inputs) {
-      data.push_back(m.buffers[in.buffer].output ? &initial_[in.buffer] : &inputs_->host[in.buffer]);
+    std::vector<Slot> slots;
+    for (const SlotPlace& place : pass.declared) {
+      Slot slot{.place = place};
+      for (size_t u = 0; u < m.uniforms.size(); ++u) {
+        if (m.uniforms[u].set == place.set && m.uniforms[u].binding == place.binding) {
+          slot.kind = DescriptorSlot::Kind::kUniformBuffer;
+          slot.uniform = u;
+        }
+      }
+      for (const ManifestImage& image : m.images) {
+        if (std::find(image.slots.begin(), image.slots.end(), place) != image.slots.end()) {
+          slot.kind = image.sampled ? DescriptorSlot::Kind::kCombinedImageSampler : DescriptorSlot::Kind::kStorageImage;
+        }
+      }
+      slots.push_back(slot);
     }
-    const uint32_t per = field < 0 ? out.type.Lanes() : out.type.fields[static_cast<size_t>(field)].components;
-    const size_t n = field < 0 ? count : count * per;
-    if (field >= 0) {
-      scalars->resize(n);
-      for (size_t p = 0; p < n; ++p) (*scalars)[p] = ScalarOf(out.type, p / per, field, static_cast<uint32_t>(p % per));
+    return slots;
+  }
+
+  // A pipeline per pass and specialization (a pass's constants may depend on P), each with
+  // descriptor sets enough for every arrangement and copy it is bound under.
+  void MakeKernels(uint32_t subgroup) {
+    const DeviceInfo& info = context_->info();
+    const Point& point = point_;
+    auto key_of = [](const Planned& d) {
+      std::string key = fmt::format("{}", static_cast<const void*>(d.pass));
+      for (uint64_t bits : d.values->constants) key += fmt::format("/{}", bits);
+      return key;
+    };
+    // The descriptor sets each kernel is bound with: one per arrangement and uniform contents, per
+    // copy of the input images, and the check run's.
+    std::map<std::string, std::set<std::string>> combinations;
+    for (const Planned& d : dispatches_) {
+      std::string combination = std::to_string(d.arrangement);
+      for (const std::vector<std::byte>& block : d.values->uniforms) {
+        combination += '/';
+        combination += BytesText(block);
+      }
+      combinations[key_of(d)].insert(combination);
     }
-    const size_t components = field < 0 ? (out.type.is_struct ? 1 : out.type.components) : per;
-    Expression expression(text, CheckVariables(m));
-    std::vector<double> want(n);
-    const double width = point_.domain.x, height = point_.domain.y;
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    // EvaluatePoint made sure that every input an expression names is as long as the output.
-    auto fill = [&](size_t variable, size_t start, size_t count_, double* values) {
-      for (size_t k = 0; k < count_; ++k) {
-        const size_t at = start + k;
-        const size_t element = at / components, component = at % components;
-        if (variable < 4) {
-          values[k] = variable == 0   ? static_cast<double>(field < 0 ? at : element)
-                      : variable == 1 ? width
-                      : variable == 2 ? height
-                                      : static_cast<double>(component);
+    const uint32_t copies = inputs_->image_copies;
+    for (Planned& d : dispatches_) {
+      const std::string key = key_of(d);
+      if (auto made = kernels_.find(key); made != kernels_.end()) {
+        d.kernel = made->second.get();
+        continue;
+      }
+      const ManifestVariant& v = *d.pass;
+      const PointValues& values = *d.values;
+      // z: the point's where it has one and the shader takes it (a constant or a macro), else the
+      // shader's own (a workgroup of two dimensions leaves it).
+      const bool z_taken = v.local_size_ids[2].has_value() || v.workgroup_defines.size() >= 3;
+      RequireSupport(v.is_pass || point.workgroup.z == 1 || z_taken || point.workgroup.z == v.local_size_z,
+                     fmt::format("variant {}'s shader fixes its local size z at {}: workgroup {} cannot run it", v.name,
+                                 v.local_size_z, Sized("", point.workgroup)));
+      std::array<uint32_t, 3> local{point.workgroup.x, point.workgroup.y,
+                                    point.workgroup.z != 1 || z_taken ? point.workgroup.z : v.local_size_z};
+      for (size_t i = 0; i < 2; ++i) {
+        const uint32_t asked = local[i];
+        if (v.is_pass && v.literal_local_size[i] != 0) {
+          // A pass of a literal size runs at it.
+          local[i] = v.literal_local_size[i];
           continue;
         }
-        const CheckInput& in = inputs[variable - 4];
-        const ManifestBuffer& b = m.buffers[in.buffer];
-        const Data& d = *data[variable - 4];
-        size_t scalar = at;
-        if (in.field >= 0) {
-          const uint32_t has = b.type.fields[static_cast<size_t>(in.field)].components;
-          if (has > 1 && component >= has) {
-            values[k] = nan;
-            continue;
-          }
-          scalar = ScalarOf(b.type, element, in.field, has == 1 ? 0 : static_cast<uint32_t>(component));
-        } else if (field >= 0) {
-          const uint32_t has = b.type.components;
-          if (has > 1 && component >= has) {
-            values[k] = nan;
-            continue;
-          }
-          scalar = element * has + (has == 1 ? 0 : component);
-        }
-        values[k] = scalar < Scalars(b, d) ? Get(b.type, d, scalar) : nan;
+        RequireSupport(v.literal_local_size[i] == 0 || asked == v.literal_local_size[i],
+                       fmt::format("variant {}'s shader fixes its local size {} at {}: workgroup {} cannot run it",
+                                   v.name, "xy"[i], v.literal_local_size[i], Sized("", point.workgroup)));
       }
-    };
-    try {
-      expression.EvaluateEach(n, fill, want.data());
-    } catch (const ExpressionError& e) {
-      throw Error(fmt::format("[check] {}{} = \"{}\": {}", out.name,
-                              field < 0 ? "" : "." + out.type.fields[static_cast<size_t>(field)].name, text, e.message));
+      if (v.is_pass && !z_taken) local[2] = v.local_size_z;
+      RequireWorkgroup(*context_, {local[0], local[1], local[2]});
+      const std::vector<Slot> slots = SlotsOf(v);
+      const auto buffers = static_cast<uint32_t>(std::count_if(slots.begin(), slots.end(), [](const Slot& s) {
+        return s.kind == DescriptorSlot::Kind::kStorageBuffer;
+      }));
+      const auto uniforms = static_cast<uint32_t>(std::count_if(slots.begin(), slots.end(), [](const Slot& s) {
+        return s.kind == DescriptorSlot::Kind::kUniformBuffer;
+      }));
+      RequireSupport(buffers <= info.max_dynamic_storage_buffers && buffers <= info.max_storage_buffers_per_stage,
+                     fmt::format("{} storage buffers exceed the device's maxDescriptorSetStorageBuffersDynamic ({}) or "
+                                 "maxPerStageDescriptorStorageBuffers ({})",
+                                 buffers, info.max_dynamic_storage_buffers, info.max_storage_buffers_per_stage));
+      RequireSupport(uniforms <= info.max_dynamic_uniform_buffers,
+                     fmt::format("{} uniform buffers exceed the device's maxDescriptorSetUniformBuffersDynamic ({})",
+                                 uniforms, info.max_dynamic_uniform_buffers));
+      KernelSpec spec{.label = v.name,
+                      .source = v.source.string(),
+                      .defines = v.defines,
+                      .local_size = local,
+                      .local_size_ids = v.local_size_ids,
+                      .bindings = buffers,
+                      .push_bytes = static_cast<uint32_t>(d.push.size()),
+                      .spirv = &CompileShader(SourceOf(v, point.workgroup, true)),
+                      .entry = v.entry};
+      // Sizes computed for the device's subgroup size hold only where the pipeline runs with it.
+      if (v.uses_subgroup_size && v.require_subgroup_size && info.min_subgroup_size < info.max_subgroup_size) {
+        spec.required_subgroup_size = info.subgroup_size;
+      }
+      // A point of the /sg<N> axis runs at N, required of the pipeline (Kernel checks it against the
+      // device's range itself: a driver may accept an impossible one).
+      if (subgroup != 0) spec.required_subgroup_size = subgroup;
+      spec.full_subgroups = v.full_subgroups;
+      for (size_t i = 0; i < v.constants.size(); ++i) {
+        spec.specialization.push_back({.id = v.constants[i].id, .size = v.constants[i].bytes, .bits = values.constants[i]});
+      }
+      for (const Slot& slot : slots) spec.slots.push_back({.set = slot.place.set, .binding = slot.place.binding, .kind = slot.kind});
+      // The timed sets (one per dispatch and copy at most) and the check run's.
+      spec.max_sets = static_cast<uint32_t>(combinations[key].size()) * (copies + 1);
+      kernels_[key] = std::make_unique<Kernel>(*context_, spec);
+      kernel_slots_[kernels_[key].get()] = slots;
+      d.kernel = kernels_[key].get();
     }
-    return want;
+    for (const Planned& d : dispatches_) {
+      const uint32_t push_bytes = static_cast<uint32_t>(d.push.size());
+      RequireSupport(push_bytes <= info.max_push_constant_bytes,
+                     fmt::format("{} bytes of push constants exceed the device's maxPushConstantsSize ({})", push_bytes,
+                                 info.max_push_constant_bytes));
+      for (size_t i = 0; i < 3; ++i) {
+        RequireSupport(d.values->groups[i] <= info.max_workgroup_count[i],
+                       fmt::format("{} workgroups in dimension {} exceed the device's maxComputeWorkGroupCount ({})",
+                                   d.values->groups[i], "xyz"[i], info.max_workgroup_count[i]));
+      }
+    }
+  }
+
+  // A uniform buffer for each [[uniform]] a dispatch's shader declares, one per distinct contents.
+  void MakeUniforms() {
+    std::map<std::string, const Buffer*> made;
+    for (Planned& d : dispatches_) {
+      d.uniforms.assign(manifest_->uniforms.size(), nullptr);
+      for (size_t u = 0; u < d.values->uniforms.size(); ++u) {
+        const std::vector<std::byte>& block = d.values->uniforms[u];
+        if (block.empty()) continue;  // a pass that does not declare it
+        auto [at, fresh] = made.emplace(BytesText(block), nullptr);
+        if (fresh) {
+          uniforms_.push_back(std::make_unique<Buffer>(*context_, block.size(), Memory::kDevice, true));
+          uniforms_.back()->Upload(block);
+          at->second = uniforms_.back().get();
+        }
+        d.uniforms[u] = at->second;
+      }
+    }
+  }
+
+  // The bindings of dispatch `d`: for each slot its kernel binds, the resource the dispatch's
+  // arrangement puts there (its range from `range`), a uniform buffer, and a sampled slot's sampler.
+  std::unique_ptr<Bindings> BindingsFor(size_t d, const std::function<BufferRange(size_t)>& range) const {
+    const Planned& planned = dispatches_[d];
+    const std::vector<std::vector<SlotPlace>>& arrangement = arrangements_[planned.arrangement];
+    std::vector<BufferRange> ranges;
+    for (const Slot& slot : kernel_slots_.at(planned.kernel)) {
+      if (slot.kind == DescriptorSlot::Kind::kUniformBuffer) {
+        ranges.push_back({planned.uniforms[slot.uniform], 0});
+        continue;
+      }
+      size_t r = 0;
+      while (r < arrangement.size() &&
+             std::find(arrangement[r].begin(), arrangement[r].end(), slot.place) == arrangement[r].end()) {
+        ++r;
+      }
+      BufferRange bound = range(r);
+      if (slot.kind == DescriptorSlot::Kind::kCombinedImageSampler) bound.sampler = samplers_.at(slot.place).get();
+      ranges.push_back(bound);
+    }
+    return std::make_unique<Bindings>(planned.kernel->Bind(ranges));
+  }
+
+  // What dispatch `d`'s descriptor sets depend on: its kernel, its arrangement and its uniform buffers.
+  std::string BindingKey(size_t d) const {
+    const Planned& planned = dispatches_[d];
+    std::string key = fmt::format("{}/{}", static_cast<const void*>(planned.kernel), planned.arrangement);
+    for (const Buffer* u : planned.uniforms) key += fmt::format("/{}", static_cast<const void*>(u));
+    return key;
+  }
+
+  // Dispatch `d` with `bindings`; `offset(r)` the dynamic offset of resource r's slice.
+  void DispatchOne(Commands& c, size_t d, const Bindings& bindings, const std::function<uint32_t(size_t)>& offset) const {
+    const Planned& planned = dispatches_[d];
+    const std::vector<std::vector<SlotPlace>>& arrangement = arrangements_[planned.arrangement];
+    std::vector<uint32_t> offsets;
+    for (const Slot& slot : kernel_slots_.at(planned.kernel)) {
+      if (slot.kind == DescriptorSlot::Kind::kUniformBuffer) {
+        offsets.push_back(0);
+      } else if (slot.kind == DescriptorSlot::Kind::kStorageBuffer) {
+        size_t r = 0;
+        while (r < arrangement.size() &&
+               std::find(arrangement[r].begin(), arrangement[r].end(), slot.place) == arrangement[r].end()) {
+          ++r;
+        }
+        offsets.push_back(offset(r));
+      }
+    }
+    const auto& groups = planned.values->groups;
+    c.Dispatch(*planned.kernel, bindings,
+               {static_cast<uint32_t>(groups[0]), static_cast<uint32_t>(groups[1]), static_cast<uint32_t>(groups[2])},
+               offsets, std::span<const std::byte>(planned.push));
+  }
+
+  void Record(Commands& c, uint32_t copy) const {
+    const size_t buffers_n = manifest_->buffers.size();
+    const uint32_t image_copy = copy % inputs_->image_copies;
+    for (size_t d = 0; d < dispatches_.size(); ++d) {
+      if (d > 0) c.Barrier();
+      DispatchOne(c, d, *timed_.at(BindingKey(d))[image_copy], [&](size_t r) {
+        return r < buffers_n && !written_[r] ? inputs_->device[r]->Offset(copy) : 0u;
+      });
+    }
+  }
+
+  // Resource r's range in the timed loop, with input images at copy `copy`.
+  BufferRange TimedRange(size_t r, uint32_t copy) const {
+    const size_t buffers_n = manifest_->buffers.size();
+    if (r < buffers_n) {
+      return written_[r] ? BufferRange{outputs_[r].get(), 0} : BufferRange{&inputs_->device[r]->buffer(), Bytes(r)};
+    }
+    const size_t k = r - buffers_n;
+    return {.image = written_[r] ? images_[k].get() : inputs_->images[k][copy].get()};
+  }
+
+  uint64_t Bytes(size_t buffer) const { return values_.counts[buffer] * manifest_->buffers[buffer].type.Bytes(); }
+  uint64_t ImageBytes(size_t k) const {
+    const auto& s = values_.image_sizes[k];
+    return uint64_t{s[0]} * s[1] * s[2] * manifest_->images[k].format.TexelBytes();
+  }
+
+  // A device image for image k at this point, with the usages its format allows (a swap may move it
+  // to a slot of the other kind); unsupported where a slot it may take needs one the format lacks.
+  std::unique_ptr<Image> MakeDeviceImage(size_t k) const {
+    const ManifestImage& image = manifest_->images[k];
+    const FormatSupport support = SupportOf(*context_, static_cast<vk::Format>(image.format.vk_format));
+    bool storage = !image.sampled, sampled = image.sampled, linear = image.sampled && image.linear;
+    for (const ManifestVariant* pass : PassesOf(*variant_)) {
+      for (const auto& [a, b] : pass->swaps) {
+        const std::string& other = a == image.name ? b : b == image.name ? a : image.name;
+        for (const ManifestImage& o : manifest_->images) {
+          if (o.name != other) continue;
+          storage = storage || !o.sampled;
+          sampled = sampled || o.sampled;
+          linear = linear || (o.sampled && o.linear);
+        }
+      }
+    }
+    RequireSupport(!storage || support.storage,
+                   fmt::format("image '{}': the device cannot use {} as a storage image", image.name, image.format.glsl));
+    RequireSupport(!sampled || support.sampled,
+                   fmt::format("image '{}': the device cannot sample {}", image.name, image.format.glsl));
+    RequireSupport(!linear || support.linear_filter,
+                   fmt::format("image '{}': the device cannot filter {} linearly", image.name, image.format.glsl));
+    const auto& s = values_.image_sizes[k];
+    return std::make_unique<Image>(*context_, static_cast<vk::Format>(image.format.vk_format), image.format.TexelBytes(),
+                                   s, image.three_d, support.storage, support.sampled);
+  }
+
+  // The samplers of the sampled slots: each described by the image declared at that slot.
+  void MakeSamplers() {
+    for (const ManifestImage& image : manifest_->images) {
+      if (!image.sampled) continue;
+      const SamplerSpec spec{
+          .linear = image.linear,
+          .address = image.address == "clamp_to_border" ? vk::SamplerAddressMode::eClampToBorder
+                     : image.address == "repeat"        ? vk::SamplerAddressMode::eRepeat
+                     : image.address == "mirrored_repeat" ? vk::SamplerAddressMode::eMirroredRepeat
+                                                          : vk::SamplerAddressMode::eClampToEdge,
+          .border = BorderFor(image.border, image.format.Integer()),
+          .unnormalized = image.unnormalized};
+      for (const SlotPlace& slot : image.slots) samplers_[slot] = std::make_unique<Sampler>(*context_, spec);
+    }
+  }
+
+  // The resources the sequence writes (outputs, and those a pass swaps): their device copies, the
+  // contents they start from where they have an init (a swapped one always: random by default), and
+  // the copies restore puts back.
+  void MakeWritten() {
+    const Manifest& m = *manifest_;
+    const size_t buffers_n = m.buffers.size();
+    const DeviceValues device = ValuesAt(context_->info(), point_);
+    outputs_.resize(buffers_n);
+    restore_.resize(buffers_n);
+    images_.resize(m.images.size());
+    for (size_t i = 0; i < buffers_n; ++i) {
+      const ManifestBuffer& b = m.buffers[i];
+      if (!written_[i]) continue;
+      outputs_[i] = std::make_unique<Buffer>(*context_, Bytes(i));
+      if (b.init_given || swapped_.contains(b.name)) {
+        // The timed dispatches start from the same contents as the check run.
+        initial_[i] = MakeInput(m, b, values_.counts[i], point_, device);
+        outputs_[i]->Upload(std::as_bytes(std::span(initial_[i])));
+      }
+      if (b.restore) {
+        restore_[i] = std::make_unique<Buffer>(*context_, Bytes(i));
+        restore_[i]->Upload(std::as_bytes(std::span(initial_[i])));
+      }
+    }
+    for (size_t k = 0; k < m.images.size(); ++k) {
+      const ManifestImage& image = m.images[k];
+      const size_t r = buffers_n + k;
+      if (!written_[r]) continue;
+      images_[k] = MakeDeviceImage(k);
+      if (image.init_given || swapped_.contains(image.name)) {
+        initial_[r] = MakeImage(m, image, values_.image_sizes[k], point_, device);
+        images_[k]->Upload(initial_[r]);
+      }
+    }
   }
 
   // The inputs of this point's sizes: the kept ones, or made now (and kept in their place).
   std::shared_ptr<Inputs> SharedInputs() {
     const Manifest& m = *manifest_;
+    const size_t buffers_n = m.buffers.size();
     std::string key = suite_->options.cache == CacheMode::kCold ? "cold" : "warm";
-    for (size_t i = 0; i < m.buffers.size(); ++i) {
-      if (!m.buffers[i].output) key += fmt::format("/{}", values_.counts[i]);
+    for (size_t r = 0; r < ResourceCount(); ++r) {
+      key += written_[r] ? "/w" : "/r";
+      if (r < buffers_n) {
+        if (!written_[r]) key += fmt::format("{}", values_.counts[r]);
+      } else {
+        const auto& s = values_.image_sizes[r - buffers_n];
+        key += fmt::format("{}x{}x{}", s[0], s[1], s[2]);
+      }
       // An init expression may read the point's sizes: its inputs are the point's own.
-      if (m.buffers[i].init == ManifestBuffer::Init::kExpression) {
+      const bool expression = r < buffers_n ? m.buffers[r].init == ManifestBuffer::Init::kExpression
+                                            : m.images[r - buffers_n].init == ManifestBuffer::Init::kExpression;
+      if (expression) {
         key += fmt::format("/{}/{}/sg{}", Sized("wg", point_.workgroup), Sized("domain", point_.domain),
                            SubgroupOf(point_));
       }
@@ -831,49 +1315,286 @@ class GpuCase : public Case {
     state.inputs.reset();  // before the new copies are made: both may not fit
     auto made = std::make_shared<Inputs>();
     made->key = key;
-    made->host.resize(m.buffers.size());
-    made->device.resize(m.buffers.size());
+    made->host.resize(ResourceCount());
+    made->device.resize(buffers_n);
+    made->images.resize(m.images.size());
     // One count of copies for every input, from their bytes together, so that a batch's period
-    // cycles through all of them.
+    // cycles through all of them; input images, each copy a descriptor set of its own, at most
+    // kMaxImageCopies.
     uint64_t stride = 0;
-    for (size_t i = 0; i < m.buffers.size(); ++i) {
-      if (!m.buffers[i].output) stride += RotatingInput::Stride(*context_, values_.counts[i] * m.buffers[i].type.Bytes());
+    bool input_images = false;
+    for (size_t r = 0; r < ResourceCount(); ++r) {
+      if (written_[r]) continue;
+      if (r < buffers_n) {
+        stride += RotatingInput::Stride(*context_, values_.counts[r] * m.buffers[r].type.Bytes());
+      } else {
+        stride += ImageBytes(r - buffers_n);
+        input_images = true;
+      }
     }
     made->copies = RotationCopies(stride, RotatingInput::kBudgetBytes, suite_->options.cache);
-    for (size_t i = 0; i < m.buffers.size(); ++i) {
-      if (m.buffers[i].output) continue;
-      made->host[i] = MakeInput(m, m.buffers[i], values_.counts[i], point_, ValuesAt(context_->info(), point_));
-      made->device[i] = std::make_unique<RotatingInput>(*context_, std::as_bytes(std::span(made->host[i])),
-                                                        suite_->options.cache, made->copies);
+    if (input_images) made->copies = std::min(made->copies, kMaxImageCopies);
+    made->image_copies = input_images ? made->copies : 1;
+    const DeviceValues device = ValuesAt(context_->info(), point_);
+    for (size_t r = 0; r < ResourceCount(); ++r) {
+      if (written_[r]) continue;
+      if (r < buffers_n) {
+        made->host[r] = MakeInput(m, m.buffers[r], values_.counts[r], point_, device);
+        made->device[r] = std::make_unique<RotatingInput>(*context_, std::as_bytes(std::span(made->host[r])),
+                                                          suite_->options.cache, made->copies);
+        continue;
+      }
+      const size_t k = r - buffers_n;
+      made->host[r] = MakeImage(m, m.images[k], values_.image_sizes[k], point_, device);
+      for (uint32_t copy = 0; copy < made->image_copies; ++copy) {
+        made->images[k].push_back(MakeDeviceImage(k));
+        made->images[k].back()->Upload(made->host[r]);
+      }
     }
     state.inputs = made;
     return made;
   }
 
-  uint64_t Bytes(size_t buffer) const { return values_.counts[buffer] * manifest_->buffers[buffer].type.Bytes(); }
-
-  void Record(Commands& c, uint32_t i) const {
-    std::vector<uint32_t> offsets(manifest_->buffers.size(), 0);
-    for (size_t b = 0; b < offsets.size(); ++b) {
-      if (!manifest_->buffers[b].output) offsets[b] = inputs_->device[b]->Offset(i);
+  // A check's view of resource r: written ones as `got` holds them, inputs as made.
+  Reading ReadingOf(const std::vector<Data>& got, size_t r) const {
+    return ReadingOfData(written_[r] ? got[r] : inputs_->host[r], r);
+  }
+  Reading ReadingOfData(const Data& data, size_t r) const {
+    const Manifest& m = *manifest_;
+    const size_t buffers_n = m.buffers.size();
+    Reading reading;
+    reading.data = &data;
+    if (r < buffers_n) {
+      reading.type = m.buffers[r].type;
+      reading.scalars = Scalars(m.buffers[r], *reading.data);
+    } else {
+      const ManifestImage& image = m.images[r - buffers_n];
+      reading.type = ImageElement(image.format);
+      reading.format = &image.format;
+      reading.size = values_.image_sizes[r - buffers_n];
+      reading.outside_zero = image.outside_zero;
+      reading.scalars = reading.data->size() / image.format.channel_bytes;
     }
-    Dispatch(c, *bindings_, offsets);
+    return reading;
   }
 
-  // Per buffer (m.buffers' order) -> per descriptor slot, the uniforms between them.
-  std::vector<BufferRange> InSlotOrder(const std::vector<BufferRange>& buffers) const {
-    std::vector<BufferRange> ranges;
-    for (const Slot& slot : slots_) ranges.push_back(slot.uniform ? BufferRange{uniforms_[slot.index].get(), 0} : buffers[slot.index]);
-    return ranges;
+  // A check input's contents as the check reads them by name: an input's, or an output's initial ones.
+  Reading InputReading(const CheckInput& in) const {
+    const size_t r = in.image ? manifest_->buffers.size() + in.buffer : in.buffer;
+    return ReadingOfData(written_[r] ? initial_[r] : inputs_->host[r], r);
   }
 
-  void Dispatch(Commands& c, const Bindings& bindings, const std::vector<uint32_t>& buffer_offsets) const {
-    std::vector<uint32_t> offsets;
-    for (const Slot& slot : slots_) offsets.push_back(slot.uniform ? 0 : buffer_offsets[slot.index]);
-    c.Dispatch(*kernel_, bindings,
-               {static_cast<uint32_t>(values_.groups[0]), static_cast<uint32_t>(values_.groups[1]),
-                static_cast<uint32_t>(values_.groups[2])},
-               offsets, std::span<const std::byte>(push_));
+  // The values of `text` at the scalars of resource `out` (buffers, then images): where `field` is -1
+  // at each of its `count` scalars (i the scalar's index, c its component, x, y and z an image's
+  // texel), the inputs read at the same index; else at each component of member `field` of its
+  // `count` elements (i the element, c the component), its scalars' indices into `scalars`. A
+  // struct's member, and any input in a member's check, is read at the same element and component (a
+  // scalar at its element whatever the component; NaN where it has no such component). Every
+  // resource is also a function of its index or texel, `stat` variables its sums and extremes.
+  std::vector<double> Expected(const std::vector<Data>& got, size_t out_index, int field, size_t count,
+                               const std::string& text, std::vector<size_t>* scalars) const {
+    const Manifest& m = *manifest_;
+    const size_t buffers_n = m.buffers.size();
+    const bool image_out = out_index >= buffers_n;
+    const ElementType out_type = image_out ? ImageElement(m.images[out_index - buffers_n].format)
+                                           : m.buffers[out_index].type;
+    const std::string out_name =
+        ResourceName(out_index) + (field < 0 ? "" : "." + out_type.fields[static_cast<size_t>(field)].name);
+    const std::vector<CheckInput> inputs = CheckInputs(m);
+    std::vector<Reading> readings;
+    for (const CheckInput& in : inputs) readings.push_back(InputReading(in));
+    std::vector<Reading> functions;
+    for (size_t r = 0; r < ResourceCount(); ++r) functions.push_back(ReadingOf(got, r));
+    const uint32_t per = field < 0 ? out_type.Lanes() : out_type.fields[static_cast<size_t>(field)].components;
+    const size_t n = field < 0 ? count : count * per;
+    if (field >= 0) {
+      scalars->resize(n);
+      for (size_t p = 0; p < n; ++p) (*scalars)[p] = ScalarOf(out_type, p / per, field, static_cast<uint32_t>(p % per));
+    }
+    const size_t components = field < 0 ? (out_type.is_struct ? 1 : out_type.components) : per;
+    const std::vector<std::string> names = CheckFunctions(m);
+    BadRead bad;
+    Expression expression(text, CheckVariables(m), names);
+    expression.SetCall([&](size_t function, const double* args, int argc) {
+      return ReadCall(functions[function], names[function], args, argc, bad);
+    });
+    // The sums and extremes the expression uses, each over its input once.
+    const std::vector<CheckStat> stat_list = CheckStats(m);
+    const std::vector<std::string> used = expression.Used();
+    std::vector<double> stats(stat_list.size());
+    for (size_t s = 0; s < stat_list.size(); ++s) {
+      if (std::find(used.begin(), used.end(), stat_list[s].name) == used.end()) continue;
+      stats[s] = Stat(readings[stat_list[s].input], stat_list[s].kind);
+    }
+    std::vector<double> want(n);
+    const double width = point_.domain.x, height = point_.domain.y;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const size_t first_coordinate = 4 + inputs.size();
+    const size_t coordinates = m.images.empty() ? 0 : 3;
+    const std::array<uint32_t, 3> out_size =
+        image_out ? values_.image_sizes[out_index - buffers_n]
+                  : std::array<uint32_t, 3>{point_.domain.x, point_.domain.y, point_.domain.z};
+    // EvaluatePoint made sure that every input an expression names is as long as the output.
+    auto fill = [&](size_t variable, size_t start, size_t count_, double* values) {
+      for (size_t k = 0; k < count_; ++k) {
+        const size_t at = start + k;
+        const size_t element = at / components, component = at % components;
+        if (variable < 4) {
+          values[k] = variable == 0   ? static_cast<double>(field < 0 && !image_out ? at : element)
+                      : variable == 1 ? width
+                      : variable == 2 ? height
+                                      : static_cast<double>(component);
+          continue;
+        }
+        if (variable >= first_coordinate + coordinates) {
+          values[k] = stats[variable - first_coordinate - coordinates];
+          continue;
+        }
+        if (variable >= first_coordinate) {
+          const size_t axis = variable - first_coordinate;
+          values[k] = static_cast<double>(axis == 0   ? element % out_size[0]
+                                          : axis == 1 ? element / out_size[0] % std::max<uint32_t>(out_size[1], 1)
+                                                      : element / (size_t{out_size[0]} * std::max<uint32_t>(out_size[1], 1)));
+          continue;
+        }
+        const CheckInput& in = inputs[variable - 4];
+        const Reading& reading = readings[variable - 4];
+        size_t scalar = at;
+        if (in.field >= 0) {
+          const ManifestBuffer& b = m.buffers[in.buffer];
+          const uint32_t has = b.type.fields[static_cast<size_t>(in.field)].components;
+          if (has > 1 && component >= has) {
+            values[k] = nan;
+            continue;
+          }
+          scalar = ScalarOf(b.type, element, in.field, has == 1 ? 0 : static_cast<uint32_t>(component));
+        } else if (field >= 0) {
+          const uint32_t has = reading.type.components;
+          if (has > 1 && component >= has) {
+            values[k] = nan;
+            continue;
+          }
+          scalar = element * has + (has == 1 ? 0 : component);
+        }
+        values[k] = scalar < reading.scalars ? reading.At(scalar) : nan;
+      }
+    };
+    try {
+      expression.EvaluateEach(n, fill, want.data());
+    } catch (const ExpressionError& e) {
+      std::lock_guard lock(bad.mutex);
+      throw Error(fmt::format("[check] {} = \"{}\": {}", out_name, text, bad.seen ? bad.message : e.message));
+    }
+    return want;
+  }
+
+  // The sum (in double), least or greatest of `reading`'s scalars.
+  static double Stat(const Reading& reading, int kind) {
+    double sum = 0, least = std::numeric_limits<double>::infinity(), most = -least;
+    for (size_t k = 0; k < reading.scalars; ++k) {
+      const double v = reading.At(k);
+      sum += v;
+      least = std::min(least, v);
+      most = std::max(most, v);
+    }
+    return kind == 0 ? sum : kind == 1 ? least : most;
+  }
+
+  // [require] name = text: non-zero at each scalar of the resource as the sequence left it.
+  Comparison Required(const std::vector<Data>& got, const std::string& name, const std::string& text) const {
+    const size_t r = ResourceNamed(name);
+    const Reading reading = ReadingOf(got, r);
+    std::vector<double> values;
+    try {
+      values = Expected(got, r, -1, reading.scalars, text, nullptr);
+    } catch (const Error& e) {
+      return {.max_relative_error = std::numeric_limits<double>::infinity(),
+              .message = fmt::format("[require] {}: {}", name, e.what())};
+    }
+    for (size_t k = 0; k < values.size(); ++k) {
+      if (values[k] != 0) continue;
+      const std::string where = r < manifest_->buffers.size() ? IndexText(manifest_->buffers[r], k)
+                                                               : TexelText(r - manifest_->buffers.size(), k);
+      return {.max_relative_error = std::numeric_limits<double>::infinity(),
+              .worst_index = k,
+              .message = fmt::format("[require] {} = \"{}\" is false at {} ('{}' there is {})", name, text, where,
+                                     name, reading.At(k))};
+    }
+    return {.passed = true};
+  }
+
+  // "texel (x, y) channel c" of image k's scalar `k_scalar`.
+  std::string TexelText(size_t k, size_t scalar) const {
+    const auto& s = values_.image_sizes[k];
+    const uint32_t channels = manifest_->images[k].format.channels;
+    const size_t texel = scalar / channels;
+    const std::string at = s[2] > 1 ? fmt::format("({}, {}, {})", texel % s[0], texel / s[0] % s[1], texel / (size_t{s[0]} * s[1]))
+                                    : fmt::format("({}, {})", texel % s[0], texel / s[0]);
+    return channels == 1 ? fmt::format("texel {}", at) : fmt::format("texel {} channel {}", at, scalar % channels);
+  }
+
+  // The first channel of image k's output still holding the poison (a float one, or one not finite).
+  Comparison UnwrittenImage(size_t k, const Data& got) const {
+    const ManifestImage& image = manifest_->images[k];
+    const ElementType t = ImageElement(image.format);
+    const bool poisoned = !image.init_given && !swapped_.contains(image.name);
+    for (size_t j = 0; j < got.size() / image.format.channel_bytes; ++j) {
+      const bool poison = poisoned && StillPoison(t, got, j);
+      const double g = Get(t, got, j);
+      if (poison || !std::isfinite(g)) {
+        return {.max_relative_error = std::numeric_limits<double>::infinity(),
+                .worst_index = j,
+                .message = poison ? fmt::format("output image '{}' {}: unwritten (still the poison 0x{:08x})",
+                                                image.name, TexelText(k, j), kPoison)
+                                  : fmt::format("output image '{}' {}: got {}, not a finite number", image.name,
+                                                TexelText(k, j), g)};
+      }
+    }
+    return {.passed = true};
+  }
+
+  // Image k's channels against `want` (normalised values): floats within the tolerances, integer
+  // formats exactly.
+  Comparison CompareImage(size_t k, const Reading& got, const std::vector<double>& want, const std::string& against) const {
+    const ManifestImage& image = manifest_->images[k];
+    const bool exact = image.format.Integer();
+    Comparison c;
+    for (size_t j = 0; j < want.size() && j < got.scalars; ++j) {
+      const double g = got.At(j);
+      double error = 0;
+      if (exact) {
+        error = g == want[j] ? 0 : std::numeric_limits<double>::infinity();
+      } else {
+        error = std::abs(g - want[j]) <= variant_->abs_tolerance ? 0
+                                                                 : std::abs(g - want[j]) / std::max(std::abs(want[j]), 1e-6);
+        if (!std::isfinite(g)) error = std::numeric_limits<double>::infinity();
+      }
+      if (!(error <= c.max_relative_error)) {
+        c.max_relative_error = error;
+        c.worst_index = j;
+      }
+    }
+    c.passed = exact ? c.max_relative_error == 0 : c.max_relative_error <= variant_->tolerance;
+    if (!c.passed) {
+      const size_t j = c.worst_index;
+      c.message = exact ? fmt::format("output image '{}' {}: got {}, want {} ({})", image.name, TexelText(k, j), got.At(j),
+                                      want[j], against)
+                        : fmt::format("output image '{}' {}: got {}, want {} ({}): relative error {:.3g}, tolerance "
+                                      "{:.1g}{}",
+                                      image.name, TexelText(k, j), got.At(j), want[j], against, c.max_relative_error,
+                                      variant_->tolerance,
+                                      image.format.kind == ImageFormat::Kind::kFloat
+                                          ? ""
+                                          : fmt::format(" (a {} channel is stored in steps of 1/{}: give abs_tolerance)",
+                                                        image.format.glsl, ImageScale(image.format)));
+    }
+    return c;
+  }
+
+  static std::vector<double> Numbers(const Data& data, const ManifestBuffer& b) {
+    std::vector<double> numbers(Scalars(b, data));
+    for (size_t i = 0; i < numbers.size(); ++i) numbers[i] = Get(b.type, data, i);
+    return numbers;
   }
 
   Suite* suite_;
@@ -882,22 +1603,27 @@ class GpuCase : public Case {
   const ManifestVariant* variant_;
   Point point_;
   PointValues values_;
-  std::vector<std::byte> push_;
-  // The descriptors by (set, binding): a storage buffer (its index in the manifest's buffers) or a
-  // uniform buffer (in its uniforms).
-  struct Slot {
-    uint32_t set = 0, binding = 0;
-    bool uniform = false;
-    size_t index = 0;
-  };
-  std::vector<Slot> slots_;
+  std::set<std::string> swapped_;
+  // Per resource (buffers, then images): written by the sequence (an output, or swapped).
+  std::vector<bool> written_ = [this] {
+    std::vector<bool> written;
+    for (const ManifestBuffer& b : manifest_->buffers) written.push_back(b.output || swapped_.contains(b.name));
+    for (const ManifestImage& i : manifest_->images) written.push_back(i.output || swapped_.contains(i.name));
+    return written;
+  }();
+  std::vector<Planned> dispatches_;
+  std::vector<std::vector<std::vector<SlotPlace>>> arrangements_;  // per arrangement, per resource its slots
+  std::map<std::string, std::unique_ptr<Kernel>> kernels_;
+  std::map<const Kernel*, std::vector<Slot>> kernel_slots_;
   std::vector<std::unique_ptr<Buffer>> uniforms_;
+  std::map<SlotPlace, std::unique_ptr<Sampler>> samplers_;
   std::shared_ptr<Inputs> inputs_;
-  std::vector<std::unique_ptr<Buffer>> outputs_;
-  std::vector<Data> initial_;                     // per output with an init: its contents
-  std::vector<std::unique_ptr<Buffer>> restore_;   // per output restored before each timed dispatch
-  std::unique_ptr<Kernel> kernel_;
-  std::unique_ptr<Bindings> bindings_;
+  std::vector<std::unique_ptr<Buffer>> outputs_;  // per buffer written
+  std::vector<std::unique_ptr<Image>> images_;    // per image written
+  std::vector<Data> initial_ = std::vector<Data>(manifest_->buffers.size() + manifest_->images.size());
+  std::vector<std::unique_ptr<Buffer>> restore_;  // per output restored before each timed dispatch
+  // By BindingKey: per copy of the input images.
+  std::map<std::string, std::vector<std::unique_ptr<Bindings>>> timed_;
 };
 
 }  // namespace

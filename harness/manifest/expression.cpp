@@ -4,7 +4,10 @@
 #include <muParser.h>
 
 #include <algorithm>
+#include <cctype>
+#include <optional>
 #include <cmath>
+#include <limits>
 #include <regex>
 #include <vector>
 
@@ -19,6 +22,13 @@ constexpr size_t kChunk = 4096;
 
 struct Expression::Parser {
   mu::Parser parser;
+  // Each function's index, as muparser hands it back to Called; and what answers the calls.
+  struct Function {
+    Parser* parser = nullptr;
+    size_t index = 0;
+  };
+  std::vector<std::unique_ptr<Function>> functions;
+  Call call;
   // The variables' storage, kChunk values per name, in order: muparser reads the first of each
   // in a single evaluation, and all of them in bulk mode.
   std::vector<double> slots;
@@ -28,6 +38,13 @@ struct Expression::Parser {
 namespace {
 
 double Ceil(double x) { return std::ceil(x); }
+
+// muparser's callback for a function of any number of arguments: to the expression's Call.
+double Called(void* data, const double* args, int count) {
+  const auto* f = static_cast<const Expression::Parser::Function*>(data);
+  if (!f->parser->call) return std::numeric_limits<double>::quiet_NaN();
+  return f->parser->call(f->index, args, count);
+}
 double Floor(double x) { return std::floor(x); }
 
 std::string MessageOf(const mu::Parser::exception_type& e) {
@@ -59,7 +76,8 @@ bool IsVariableName(const std::string& name) {
   return true;
 }
 
-Expression::Expression(const std::string& text, const std::vector<std::string>& variables)
+Expression::Expression(const std::string& text, const std::vector<std::string>& variables,
+                       const std::vector<std::string>& functions)
     : text_(text), names_(variables), parser_(std::make_unique<Parser>()) {
   // muparser copes with any bytes, but a manifest's expression is a short line of arithmetic:
   // refuse what cannot be one before the library sees it.
@@ -79,6 +97,11 @@ Expression::Expression(const std::string& text, const std::vector<std::string>& 
       parser_->parser.DefineNameChars("0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.");
     }
     for (size_t i = 0; i < names_.size(); ++i) parser_->parser.DefineVar(names_[i], &parser_->Slot(i));
+    for (size_t i = 0; i < functions.size(); ++i) {
+      parser_->functions.push_back(std::make_unique<Parser::Function>(Parser::Function{parser_.get(), i}));
+      // Not folded at parse time: a call's value is the data's, known only when evaluated.
+      parser_->parser.DefineFunUserData(functions[i], Called, parser_->functions.back().get(), false);
+    }
     parser_->parser.SetExpr(text);
     // muparser parses on first evaluation: do it now, so that a syntax error or an unknown name
     // is reported when the manifest loads, not when a benchmark runs. The value is not used.
@@ -135,6 +158,43 @@ double Expression::Evaluated() {
     throw ExpressionError{fmt::format("gives {} (a division by zero, or a function outside its domain)", value)};
   }
   return value;
+}
+
+void Expression::SetCall(Call call) { parser_->call = std::move(call); }
+
+std::vector<FunctionCall> FunctionCalls(const std::string& text) {
+  std::vector<FunctionCall> calls;
+  // Per open parenthesis: the call it opens (an index into calls) or none, and whether an argument
+  // has been seen at its depth.
+  struct Open {
+    std::optional<size_t> call;
+    bool any = false;
+  };
+  std::vector<Open> open;
+  auto name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
+  for (size_t at = 0; at < text.size(); ++at) {
+    const char c = text[at];
+    if (c == '(') {
+      size_t start = at;
+      while (start > 0 && name_char(text[start - 1])) --start;
+      Open o;
+      if (start < at && !std::isdigit(static_cast<unsigned char>(text[start]))) {
+        calls.push_back({text.substr(start, at - start), 0});
+        o.call = calls.size() - 1;
+      }
+      if (!open.empty()) open.back().any = true;
+      open.push_back(o);
+    } else if (c == ')') {
+      if (open.empty()) continue;  // muparser reports the imbalance
+      if (open.back().call && open.back().any) ++calls[*open.back().call].arguments;
+      open.pop_back();
+    } else if (c == ',') {
+      if (!open.empty() && open.back().call) ++calls[*open.back().call].arguments;
+    } else if (c != ' ' && !open.empty()) {
+      open.back().any = true;
+    }
+  }
+  return calls;
 }
 
 std::vector<std::string> Expression::Used() const {

@@ -23,7 +23,11 @@ class Expression {
  public:
   // Parses `text` over `variables` (their names; the values come with each Evaluate). Throws
   // ExpressionError when the text does not parse or uses a name not in `variables`.
-  Expression(const std::string& text, const std::vector<std::string>& variables);
+  // `functions`: names the text may call with any number of arguments (a check's neighbour reads,
+  // `x(j)`, `img(px, py, c)`); a name may be a variable and a function both. Their values come
+  // from the Call set before evaluating (SetCall).
+  Expression(const std::string& text, const std::vector<std::string>& variables,
+             const std::vector<std::string>& functions = {});
   ~Expression();
   Expression(Expression&&) noexcept;
   Expression& operator=(Expression&&) noexcept;
@@ -48,13 +52,31 @@ class Expression {
   // The variables the text uses, of those it was given.
   std::vector<std::string> Used() const;
 
- private:
+  // What function `function` (its index in the names given at construction) returns for its
+  // `count` arguments. It may be called from several threads at once (muparser evaluates chunks in
+  // parallel where it was built with OpenMP), and must not throw: a read it cannot answer returns
+  // NaN and is reported by the caller after the evaluation fails.
+  using Call = std::function<double(size_t function, const double* args, int count)>;
+  void SetCall(Call call);
+
+  // muparser's state (named here for its function callback).
   struct Parser;
+
+ private:
   double Evaluated();  // one value from the variables' first slots
   std::string text_;
   std::vector<std::string> names_;
   std::unique_ptr<Parser> parser_;
 };
+
+// Each call of a function in `text`: the name before a '(' and its number of arguments (the commas
+// at the call's own depth, plus one; 0 for "f()"), in order of appearance. Lexical: names that
+// are no function are listed too, and the caller picks its own.
+struct FunctionCall {
+  std::string name;
+  int arguments = 0;
+};
+std::vector<FunctionCall> FunctionCalls(const std::string& text);
 
 // True when `name` can be a variable: a letter or '_', then letters, digits, '_'.
 bool IsVariableName(const std::string& name);

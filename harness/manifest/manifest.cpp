@@ -51,8 +51,30 @@ const std::vector<ElementType>& ElementTypes() {
 // Names a check expression or a size expression may use besides buffers and defines.
 const std::set<std::string> kReservedNames = {"W", "H", "WG_X", "WG_Y", "SUBGROUP_SIZE", "VENDOR_ID", "DEVICE_ID", "i"};
 
+// GLSL's image format qualifiers csbench makes images of, with their Vulkan formats (VkFormat's
+// numbers: this layer takes no Vulkan header).
+const std::vector<ImageFormat> kImageFormats = [] {
+  using K = ImageFormat::Kind;
+  return std::vector<ImageFormat>{
+      {"r32f", 100, 1, 4, K::kFloat},       {"rg32f", 103, 2, 4, K::kFloat},     {"rgba32f", 109, 4, 4, K::kFloat},
+      {"r16f", 76, 1, 2, K::kFloat},        {"rg16f", 83, 2, 2, K::kFloat},      {"rgba16f", 97, 4, 2, K::kFloat},
+      {"rgba8", 37, 4, 1, K::kUnorm},       {"rgba8_snorm", 38, 4, 1, K::kSnorm}, {"rg8", 16, 2, 1, K::kUnorm},
+      {"r8", 9, 1, 1, K::kUnorm},           {"rg8_snorm", 17, 2, 1, K::kSnorm},  {"r8_snorm", 10, 1, 1, K::kSnorm},
+      {"rgba16", 91, 4, 2, K::kUnorm},      {"rg16", 77, 2, 2, K::kUnorm},       {"r16", 70, 1, 2, K::kUnorm},
+      {"rgba16_snorm", 92, 4, 2, K::kSnorm}, {"rg16_snorm", 78, 2, 2, K::kSnorm}, {"r16_snorm", 71, 1, 2, K::kSnorm},
+      {"r32ui", 98, 1, 4, K::kUint},        {"rg32ui", 101, 2, 4, K::kUint},     {"rgba32ui", 107, 4, 4, K::kUint},
+      {"r32i", 99, 1, 4, K::kInt},          {"rg32i", 102, 2, 4, K::kInt},       {"rgba32i", 108, 4, 4, K::kInt},
+      {"r16ui", 74, 1, 2, K::kUint},        {"rg16ui", 81, 2, 2, K::kUint},      {"rgba16ui", 95, 4, 2, K::kUint},
+      {"r16i", 75, 1, 2, K::kInt},          {"rg16i", 82, 2, 2, K::kInt},        {"rgba16i", 96, 4, 2, K::kInt},
+      {"r8ui", 13, 1, 1, K::kUint},         {"rg8ui", 20, 2, 1, K::kUint},       {"rgba8ui", 41, 4, 1, K::kUint},
+      {"r8i", 14, 1, 1, K::kInt},           {"rg8i", 21, 2, 1, K::kInt},         {"rgba8i", 42, 4, 1, K::kInt},
+  };
+}();
+
 // A buffer larger than this is no device's (and its bytes stay exact in a double).
 constexpr double kMaxBufferBytes = 0x1p48;
+// Dispatches one iteration of a sequence may make (its passes' repetitions together).
+constexpr uint32_t kMaxDispatches = 4096;
 // Points a manifest may declare: enough for any study, few enough that loading stays instant.
 constexpr size_t kMaxPoints = 100000;
 
@@ -222,9 +244,9 @@ class Reader {
 
   // Parses `text` as an expression over `variables`, failing with the key's name.
   void CheckExpression(const std::string& text, const std::vector<std::string>& variables, uint32_t line,
-                       std::string_view key) const {
+                       std::string_view key, const std::vector<std::string>& functions = {}) const {
     try {
-      Expression(text, variables);
+      Expression(text, variables, functions);
     } catch (const ExpressionError& e) {
       std::string names;
       for (const std::string& v : variables) names += (names.empty() ? "" : ", ") + v;
@@ -256,6 +278,8 @@ std::vector<std::string> SizeVariables(const ManifestVariant& variant) {
   std::vector<std::string> names = {"W",         "H",         "WG_X", "WG_Y", "SUBGROUP_SIZE", "VENDOR_ID",
                                     "DEVICE_ID", ThirdDimension(variant, "D"), ThirdDimension(variant, "WG_Z")};
   for (const auto& [name, value] : variant.numeric_defines) names.push_back(name);
+  // A pass's repetition, after the defines (a define named P keeps its name; P is then csbench_P).
+  if (variant.is_pass) names.push_back(variant.numeric_defines.contains("P") ? "csbench_P" : "P");
   return names;
 }
 
@@ -487,14 +511,59 @@ ManifestBuffer::MemberInit ReadInit(const Reader& r, const toml::node& init, con
   return b;
 }
 
+// A resource's slots: `bindings = [[set, binding], ...]`, or `binding` (and `set`, default 0).
+std::vector<SlotPlace> ReadSlots(const Reader& r, const toml::table& t, const std::string& where, uint32_t line) {
+  std::vector<SlotPlace> slots;
+  if (const toml::node* list = t.get("bindings")) {
+    if (t.get("binding") != nullptr || t.get("set") != nullptr) {
+      r.Fail(Reader::LineOf(*list), where + ".bindings", "give bindings or binding (and set), not both");
+    }
+    if (!list->is_array() || list->as_array()->empty() || list->as_array()->size() > 64) {
+      r.Fail(Reader::LineOf(*list), where + ".bindings", "expected a list of [set, binding] pairs, e.g. [[0, 0], [1, 0]]");
+    }
+    for (const toml::node& pair : *list->as_array()) {
+      const toml::array* two = pair.as_array();
+      auto number = [&](size_t k, int64_t most) {
+        const toml::node* n = two->get(k);
+        return n != nullptr && n->is_integer() && n->as_integer()->get() >= 0 && n->as_integer()->get() <= most;
+      };
+      if (two == nullptr || two->size() != 2 || !number(0, 31) || !number(1, 1023)) {
+        r.Fail(Reader::LineOf(pair), where + ".bindings",
+               "expected [set, binding] pairs: a set from 0 to 31 and a binding from 0 to 1023");
+      }
+      const SlotPlace slot{static_cast<uint32_t>(two->get(0)->as_integer()->get()),
+                           static_cast<uint32_t>(two->get(1)->as_integer()->get())};
+      if (std::find(slots.begin(), slots.end(), slot) != slots.end()) {
+        r.Fail(Reader::LineOf(pair), where + ".bindings",
+               fmt::format("set {} binding {} is listed twice", slot.set, slot.binding));
+      }
+      slots.push_back(slot);
+    }
+    return slots;
+  }
+  const toml::node* binding = t.get("binding");
+  if (binding == nullptr || !binding->is_integer()) {
+    r.Fail(line, where + ".binding", "expected an integer binding (or bindings = [[set, binding], ...])");
+  }
+  const int64_t value = binding->as_integer()->get();
+  if (value < 0 || value > 1023) r.Fail(line, where + ".binding", fmt::format("{}: expected 0 to 1023", value));
+  SlotPlace slot{0, static_cast<uint32_t>(value)};
+  if (const toml::node* set = t.get("set")) {
+    if (!set->is_integer() || set->as_integer()->get() < 0 || set->as_integer()->get() > 31) {
+      r.Fail(Reader::LineOf(*set), where + ".set", "expected a descriptor set from 0 to 31");
+    }
+    slot.set = static_cast<uint32_t>(set->as_integer()->get());
+  }
+  return {slot};
+}
+
 void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
-  if (buffers.empty()) r.Fail(0, "[[buffer]]", "missing: the manifest declares no buffer");
   std::set<std::string> names;
   std::set<uint64_t> bindings;
   for (const toml::node& node : buffers) {
     const toml::table& t = *node.as_table();
     const uint32_t line = Reader::LineOf(t);
-    r.OnlyKeys(t, "[[buffer]]", {"name", "binding", "set", "type", "count", "init", "output", "restore"});
+    r.OnlyKeys(t, "[[buffer]]", {"name", "binding", "set", "bindings", "type", "count", "init", "output", "restore"});
     ManifestBuffer b;
     b.line = line;
     b.name = *r.String(t, "[[buffer]]", "name", true);
@@ -505,19 +574,13 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
              "(check expressions use it as a variable)");
     }
     if (!names.insert(b.name).second) r.Fail(line, where + ".name", "two buffers have this name");
-    const toml::node* binding = t.get("binding");
-    if (binding == nullptr || !binding->is_integer()) r.Fail(line, where + ".binding", "expected an integer binding");
-    const int64_t value = binding->as_integer()->get();
-    if (value < 0 || value > 1023) r.Fail(line, where + ".binding", fmt::format("{}: expected 0 to 1023", value));
-    b.binding = static_cast<uint32_t>(value);
-    if (const toml::node* set = t.get("set")) {
-      if (!set->is_integer() || set->as_integer()->get() < 0 || set->as_integer()->get() > 31) {
-        r.Fail(Reader::LineOf(*set), where + ".set", "expected a descriptor set from 0 to 31");
+    b.slots = ReadSlots(r, t, where, line);
+    b.set = b.slots.front().set;
+    b.binding = b.slots.front().binding;
+    for (const SlotPlace& slot : b.slots) {
+      if (!bindings.insert(uint64_t{slot.set} << 32 | slot.binding).second) {
+        r.Fail(line, where + ".binding", fmt::format("set {} binding {} is given to two buffers", slot.set, slot.binding));
       }
-      b.set = static_cast<uint32_t>(set->as_integer()->get());
-    }
-    if (!bindings.insert(uint64_t{b.set} << 32 | b.binding).second) {
-      r.Fail(line, where + ".binding", fmt::format("set {} binding {} is given to two buffers", b.set, b.binding));
     }
     const std::string type = *r.String(t, where, "type", true);
     const ElementType* element = FindElementType(type);
@@ -561,8 +624,181 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
   // they must be the shader's, which the loader checks against its reflection.
   std::sort(m.buffers.begin(), m.buffers.end(),
             [](const auto& a, const auto& b) { return std::pair(a.set, a.binding) < std::pair(b.set, b.binding); });
-  if (std::none_of(m.buffers.begin(), m.buffers.end(), [](const auto& b) { return b.output; })) {
-    r.Fail(0, "[[buffer]].output", "no buffer is an output: a benchmark must have an output to check");
+}
+
+// What a benchmark writes: some buffer or image is an output, or a resource a pass swaps is checked.
+void RequireSomethingChecked(const Reader& r, const Manifest& m) {
+  if (m.buffers.empty() && m.images.empty()) {
+    r.Fail(0, "[[buffer]]", "missing: the manifest declares no buffer and no image");
+  }
+  const bool output = std::any_of(m.buffers.begin(), m.buffers.end(), [](const auto& b) { return b.output; }) ||
+                      std::any_of(m.images.begin(), m.images.end(), [](const auto& i) { return i.output; });
+  const bool checked = !m.require.empty() ||
+                       std::any_of(m.variants.begin(), m.variants.end(), [](const auto& v) { return !v.check.empty(); });
+  if (!output && !checked) {
+    r.Fail(0, "[[buffer]].output", "no buffer is an output (nor any image): a benchmark must have an output to check");
+  }
+}
+
+// The names a resource of a family with an image output may not take: x, y and c are the texel's
+// coordinates and channel in its checks.
+bool ImageCoordinateName(const std::string& name) { return name == "x" || name == "y" || name == "z" || name == "c"; }
+
+// One of `choices` under `key` of `t` (or `fallback` where it is not given).
+std::string ReadChoice(const Reader& r, const toml::table& t, const std::string& where, std::string_view key,
+                       std::initializer_list<std::string_view> choices, std::string_view fallback) {
+  const std::optional<std::string> given = r.String(t, where, key, false);
+  if (!given) return std::string(fallback);
+  if (std::find(choices.begin(), choices.end(), *given) == choices.end()) {
+    std::string list;
+    for (std::string_view c : choices) list += (list.empty() ? "" : ", ") + Quoted(c);
+    r.Fail(Reader::LineOf(*t.get(key)), fmt::format("{}.{}", where, key),
+           fmt::format("{}: expected one of {}", Quoted(*given), list));
+  }
+  return *given;
+}
+
+void ReadImages(const Reader& r, const toml::array& images, Manifest& m) {
+  for (const toml::node& node : images) {
+    const toml::table& t = *node.as_table();
+    ManifestImage image;
+    image.line = Reader::LineOf(t);
+    r.OnlyKeys(t, "[[image]]",
+               {"name", "binding", "set", "bindings", "format", "width", "height", "depth", "usage", "filter",
+                "address", "border", "unnormalized", "init", "output", "outside"});
+    image.name = *r.String(t, "[[image]]", "name", true);
+    const std::string where = fmt::format("[[image]] {}", Quoted(image.name));
+    if (!IsVariableName(image.name) || kReservedNames.contains(image.name)) {
+      r.Fail(image.line, where + ".name",
+             "expected a name of letters, digits and '_' that starts with a letter and is not W, H, WG_X, WG_Y, "
+             "SUBGROUP_SIZE, VENDOR_ID, DEVICE_ID or i (check expressions use it)");
+    }
+    const bool taken = std::any_of(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.name == image.name; }) ||
+                       std::any_of(m.images.begin(), m.images.end(), [&](const auto& o) { return o.name == image.name; });
+    if (taken) r.Fail(image.line, where + ".name", "two resources have this name");
+    image.slots = ReadSlots(r, t, where, image.line);
+    const std::string format = *r.String(t, where, "format", true);
+    const ImageFormat* found = FindImageFormat(format);
+    if (found == nullptr) {
+      std::string list;
+      for (const ImageFormat& f : kImageFormats) list += (list.empty() ? "" : " ") + f.glsl;
+      r.Fail(Reader::LineOf(*t.get("format")), where + ".format",
+             fmt::format("{}: expected a GLSL image format qualifier: {}", Quoted(format), list));
+    }
+    image.format = *found;
+    image.width = r.ExpressionText(t.get("width"), where + ".width").value_or("W");
+    image.height = r.ExpressionText(t.get("height"), where + ".height").value_or("H");
+    image.depth = r.ExpressionText(t.get("depth"), where + ".depth").value_or("1");
+    image.three_d = image.depth != "1";
+    image.sampled = ReadChoice(r, t, where, "usage", {"storage", "sampled"}, "storage") == "sampled";
+    for (const char* key : {"filter", "address", "border", "unnormalized"}) {
+      if (!image.sampled && t.get(key) != nullptr) {
+        r.Fail(Reader::LineOf(*t.get(key)), fmt::format("{}.{}", where, key),
+               "a sampler key: it belongs to a sampled image (usage = \"sampled\")");
+      }
+    }
+    image.linear = ReadChoice(r, t, where, "filter", {"nearest", "linear"}, "nearest") == "linear";
+    image.address = ReadChoice(r, t, where, "address",
+                               {"clamp_to_edge", "clamp_to_border", "repeat", "mirrored_repeat"}, "clamp_to_edge");
+    image.border = ReadChoice(r, t, where, "border", {"transparent_black", "opaque_black", "opaque_white"},
+                              "transparent_black");
+    if (t.get("border") != nullptr && image.address != "clamp_to_border") {
+      r.Fail(Reader::LineOf(*t.get("border")), where + ".border", "a border colour is read only with address = \"clamp_to_border\"");
+    }
+    image.unnormalized = r.Bool(t, where, "unnormalized");
+    if (image.unnormalized && (image.address == "repeat" || image.address == "mirrored_repeat")) {
+      r.Fail(Reader::LineOf(*t.get("unnormalized")), where + ".unnormalized",
+             "Vulkan's unnormalised coordinates take address \"clamp_to_edge\" or \"clamp_to_border\" only");
+    }
+    if (image.unnormalized && image.three_d) {
+      r.Fail(Reader::LineOf(*t.get("unnormalized")), where + ".unnormalized", "Vulkan's unnormalised coordinates are for 1-D and 2-D images");
+    }
+    image.output = r.Bool(t, where, "output");
+    image.outside_zero = ReadChoice(r, t, where, "outside", {"clamp", "zero"}, "clamp") == "zero";
+    if (const toml::node* init = t.get("init")) {
+      image.init_given = true;
+      if (init->is_string() && init->as_string()->get() != "random" && init->as_string()->get() != "zero" &&
+          init->as_string()->get() != "iota") {
+        image.init = ManifestBuffer::Init::kExpression;
+        image.init_expression = init->as_string()->get();
+        r.CheckExpression(InitExpressionText(image.init_expression), ImageInitVariables(), Reader::LineOf(*init),
+                          where + ".init");
+      } else {
+        const ManifestBuffer::MemberInit read = ReadInit(r, *init, where + ".init", nullptr);
+        image.init = read.init;
+        image.value = read.value;
+        if (read.init == ManifestBuffer::Init::kValue) {
+          const ImageFormat& f = image.format;
+          const double least = f.kind == ImageFormat::Kind::kSnorm ? -1 : f.kind == ImageFormat::Kind::kInt ? -std::ldexp(1.0, 8 * f.channel_bytes - 1) : 0;
+          const double most = f.kind == ImageFormat::Kind::kUnorm || f.kind == ImageFormat::Kind::kSnorm ? 1
+                              : f.kind == ImageFormat::Kind::kInt  ? std::ldexp(1.0, 8 * f.channel_bytes - 1) - 1
+                              : f.kind == ImageFormat::Kind::kUint ? std::ldexp(1.0, 8 * f.channel_bytes) - 1
+                              : f.channel_bytes == 2 ? 65504 : 3.4028234663852886e38;
+          if (read.value < least || read.value > most || (f.Integer() && read.value != std::floor(read.value))) {
+            r.Fail(read.line, where + ".init",
+                   fmt::format("{}: a {} texel's channel takes {} from {} to {}", read.value, f.glsl,
+                               f.Integer() ? "whole numbers" : "values", least, most));
+          }
+        }
+      }
+    }
+    m.images.push_back(std::move(image));
+  }
+}
+
+// What the resources' tables decide together: every slot given once (buffers, uniforms and images),
+// and in a family with an image, no resource called x, y, z or c (its checks' texel and channel).
+void CheckResourcesTogether(const Reader& r, const Manifest& m) {
+  std::map<SlotPlace, std::string> owner;
+  auto take = [&](const std::vector<SlotPlace>& slots, const std::string& what, uint32_t line) {
+    for (const SlotPlace& slot : slots) {
+      auto [at, fresh] = owner.emplace(slot, what);
+      if (!fresh && at->second != what) {
+        r.Fail(line, what + ".binding",
+               fmt::format("set {} binding {} is given twice (also to {})", slot.set, slot.binding, at->second));
+      }
+    }
+  };
+  for (const ManifestBuffer& b : m.buffers) take(b.slots, fmt::format("[[buffer]] {}", Quoted(b.name)), b.line);
+  for (const ManifestUniform& u : m.uniforms) {
+    take({{u.set, u.binding}}, fmt::format("[[uniform]] {}", Quoted(u.name)), u.line);
+  }
+  for (const ManifestImage& image : m.images) take(image.slots, fmt::format("[[image]] {}", Quoted(image.name)), image.line);
+  if (m.images.empty()) return;
+  for (const ManifestBuffer& b : m.buffers) {
+    if (ImageCoordinateName(b.name)) {
+      r.Fail(b.line, fmt::format("[[buffer]] {}.name", Quoted(b.name)),
+             "a family with an image may not name a resource x, y, z or c: its checks read the texel's coordinates "
+             "and channel under these names");
+    }
+  }
+  for (const ManifestImage& image : m.images) {
+    if (ImageCoordinateName(image.name)) {
+      r.Fail(image.line, fmt::format("[[image]] {}.name", Quoted(image.name)),
+             "a family with an image may not name a resource x, y, z or c: its checks read the texel's coordinates "
+             "and channel under these names");
+    }
+  }
+  for (const ManifestUniform& u : m.uniforms) {
+    if (std::any_of(m.images.begin(), m.images.end(), [&](const auto& i) { return i.name == u.name; })) {
+      r.Fail(u.line, fmt::format("[[uniform]] {}.name", Quoted(u.name)), "an image has this name");
+    }
+  }
+}
+
+// [require]: resource = an expression that must be non-zero at each of its scalars.
+void ReadRequire(const Reader& r, const toml::node& node, Manifest& m) {
+  if (!node.is_table()) r.Fail(Reader::LineOf(node), "[require]", "expected a table of resource = expression");
+  for (auto&& [key, value] : *node.as_table()) {
+    const std::string name(key.str());
+    const bool known = std::any_of(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.name == name; }) ||
+                       std::any_of(m.images.begin(), m.images.end(), [&](const auto& i) { return i.name == name; });
+    if (!known) {
+      r.Fail(Reader::LineOf(value), fmt::format("[require].{}", Quoted(name)),
+             "expected the name of a [[buffer]] or [[image]]: the predicate is evaluated at each of its scalars");
+    }
+    m.require[name] = *r.ExpressionText(&value, fmt::format("[require].{}", name));
+    m.require_lines[name] = Reader::LineOf(value);
   }
 }
 
@@ -673,8 +909,21 @@ std::map<std::string, std::string> ReadCheck(const Reader& r, const toml::node& 
     const size_t dot = name.find('.');
     const std::string buffer_name = name.substr(0, dot);
     auto buffer = std::find_if(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.name == buffer_name; });
-    if (buffer == m.buffers.end() || !buffer->output) {
-      r.Fail(Reader::LineOf(value), fmt::format("{}.{}", where, Quoted(name)), "expected the name of an output buffer");
+    const bool image = dot == std::string::npos &&
+                       std::any_of(m.images.begin(), m.images.end(), [&](const auto& i) { return i.name == buffer_name; });
+    // A resource that is no output may be checked where a variant swaps it (ReadVariants decides).
+    if (buffer == m.buffers.end() && !image) {
+      r.Fail(Reader::LineOf(value), fmt::format("{}.{}", where, Quoted(name)),
+             "expected the name of an output buffer or image (or of one a variant's passes swap)");
+    }
+    if (image) {
+      std::string text = *r.ExpressionText(&value, fmt::format("{}.{}", where, name));
+      r.CheckExpression(text, CheckVariables(m), Reader::LineOf(value), fmt::format("{}.{}", where, name),
+                        CheckFunctions(m));
+      if (auto problem = CallProblem(m, text)) r.Fail(Reader::LineOf(value), fmt::format("{}.{}", where, name), *problem);
+      check[name] = text;
+      lines[name] = Reader::LineOf(value);
+      return;
     }
     if (buffer->type.is_struct && dot == std::string::npos) {
       r.Fail(Reader::LineOf(value), fmt::format("{}.{}", where, Quoted(name)),
@@ -687,8 +936,10 @@ std::map<std::string, std::string> ReadCheck(const Reader& r, const toml::node& 
     std::string text = *r.ExpressionText(&value, fmt::format("{}.{}", where, name));
     // Struct members are known once the shader is read: the loader checks those expressions then.
     if (!HasUnresolvedStruct(m)) {
-      r.CheckExpression(text, CheckVariables(m), Reader::LineOf(value), fmt::format("{}.{}", where, name));
+      r.CheckExpression(text, CheckVariables(m), Reader::LineOf(value), fmt::format("{}.{}", where, name),
+                        CheckFunctions(m));
     }
+    if (auto problem = CallProblem(m, text)) r.Fail(Reader::LineOf(value), fmt::format("{}.{}", where, name), *problem);
     check[name] = text;
     lines[name] = Reader::LineOf(value);
   };
@@ -742,6 +993,113 @@ void ReadDefines(const Reader& r, const toml::node& node, const std::string& whe
   }
 }
 
+// A variant's [[variant.pass]] tables: each a variant of its own that takes the variant's keys
+// (defines, specialization, push, groups, vulkan, include_dirs, entry) where it gives none of its own.
+void ReadPasses(const Reader& r, const toml::node& node, const std::string& where, const Manifest& m,
+                ManifestVariant& v) {
+  if (!node.is_array_of_tables() || node.as_array()->empty() || node.as_array()->size() > 64) {
+    r.Fail(Reader::LineOf(node), where + ".pass", "expected 1 to 64 [[variant.pass]] tables");
+  }
+  for (const toml::node& item : *node.as_array()) {
+    const toml::table& t = *item.as_table();
+    ManifestVariant p = v;
+    p.passes.clear();
+    p.is_pass = true;
+    p.line = Reader::LineOf(t);
+    p.name = fmt::format("{} pass {}", v.name, v.passes.size() + 1);
+    const std::string at = fmt::format("{}.pass[{}]", where, v.passes.size() + 1);
+    r.OnlyKeys(t, at,
+               {"source", "defines", "specialization", "groups", "push", "repeat", "swap", "entry", "vulkan",
+                "include_dirs", "workgroup_defines"});
+    const std::string source = *r.String(t, at, "source", true);
+    if (source.empty() || source.find('\0') != std::string::npos) r.Fail(p.line, at + ".source", "expected a file name");
+    p.source = r.path().parent_path() / source;
+    p.language = LanguageOf(p.source);
+    if (auto vulkan = ReadVulkan(r, t, at)) p.target = *ParseVulkanTarget(*vulkan);
+    if (auto dirs = ReadIncludeDirs(r, t, at); !dirs.empty()) p.include_dirs = dirs;
+    if (auto entry = r.String(t, at, "entry", false)) {
+      if (!IsVariableName(*entry)) r.Fail(p.line, at + ".entry", "expected a function's name");
+      p.entry = *entry;
+    }
+    if (p.language == SourceLanguage::kGlsl && p.entry != "main") {
+      r.Fail(p.line, at + ".entry", "a GLSL shader's entry point is main; entry names an HLSL function (or a .spv's entry "
+                                    "point)");
+    }
+    if (const toml::node* defines = t.get("defines")) {
+      if (p.language == SourceLanguage::kSpirv) {
+        r.Fail(Reader::LineOf(*defines), at + ".defines", "a .spv module is compiled already: it takes no defines");
+      }
+      // The pass's own, over the variant's of the same name.
+      ManifestVariant own;
+      ReadDefines(r, *defines, at + ".defines", own);
+      for (const Define& d : own.defines) {
+        std::erase_if(p.defines, [&](const Define& o) { return o.name == d.name; });
+        p.defines.push_back(d);
+      }
+      for (const auto& [name, value] : own.numeric_defines) p.numeric_defines[name] = value;
+      for (const auto& [name, value] : own.pinned_defines) p.pinned_defines[name] = value;
+    }
+    if (p.language == SourceLanguage::kSpirv && !p.defines.empty()) {
+      r.Fail(p.line, at + ".source", "a .spv module is compiled already: it takes none of the variant's defines");
+    }
+    if (const toml::node* constants = t.get("specialization")) {
+      for (auto& [key, text] : ReadSpecialization(r, *constants, at + ".specialization")) {
+        p.specialization[key] = text;
+        p.own_specialization.insert(key);
+      }
+    }
+    if (t.get("groups") != nullptr) {
+      p.groups = ReadGroups(r, t, at + ".groups");
+      p.own_groups = true;
+    }
+    if (const toml::node* push = t.get("push")) {
+      if (!push->is_table()) r.Fail(Reader::LineOf(*push), at + ".push", "expected a table: [variant.pass.push]");
+      p.push.clear();
+      p.push_values.clear();
+      ReadPush(r, *push->as_table(), at + ".push", p.push, p.push_values);
+    }
+    if (auto defines = ReadWorkgroupDefines(r, t, at); !defines.empty()) p.workgroup_defines = defines;
+    if (!p.workgroup_defines.empty() && p.language == SourceLanguage::kSpirv) {
+      r.Fail(p.line, at + ".workgroup_defines", "a .spv module is compiled already: it takes no macros");
+    }
+    p.repeat = r.ExpressionText(t.get("repeat"), at + ".repeat").value_or("1");
+    if (const toml::node* swap = t.get("swap")) {
+      auto resource = [&](const std::string& name) -> std::pair<int, std::string> {
+        for (const ManifestBuffer& b : m.buffers) {
+          if (b.name == name) return {0, b.type.glsl};
+        }
+        for (const ManifestImage& image : m.images) {
+          if (image.name == name) return {1, image.format.glsl};
+        }
+        return {-1, ""};
+      };
+      if (!swap->is_array()) r.Fail(Reader::LineOf(*swap), at + ".swap", "expected a list of pairs: [[\"a\", \"b\"]]");
+      for (const toml::node& pair : *swap->as_array()) {
+        const toml::array* two = pair.as_array();
+        if (two == nullptr || two->size() != 2 || !two->get(0)->is_string() || !two->get(1)->is_string()) {
+          r.Fail(Reader::LineOf(pair), at + ".swap", "expected pairs of resource names: [[\"a\", \"b\"]]");
+        }
+        const std::string a = two->get(0)->as_string()->get(), b = two->get(1)->as_string()->get();
+        const auto [kind_a, type_a] = resource(a);
+        const auto [kind_b, type_b] = resource(b);
+        if (kind_a < 0 || kind_b < 0) {
+          r.Fail(Reader::LineOf(pair), at + ".swap",
+                 fmt::format("{}: expected the names of two [[buffer]]s or two [[image]]s",
+                             Quoted(kind_a < 0 ? a : b)));
+        }
+        if (a == b) r.Fail(Reader::LineOf(pair), at + ".swap", fmt::format("{} is swapped with itself", Quoted(a)));
+        if (kind_a != kind_b || type_a != type_b) {
+          r.Fail(Reader::LineOf(pair), at + ".swap",
+                 fmt::format("{} ({}) and {} ({}): a swap trades two buffers of one type or two images of one format",
+                             Quoted(a), type_a, Quoted(b), type_b));
+        }
+        p.swaps.emplace_back(a, b);
+      }
+    }
+    v.passes.push_back(std::move(p));
+  }
+}
+
 void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
   if (variants.empty()) r.Fail(0, "[[variant]]", "missing: the manifest declares no variant");
   for (const toml::node& node : variants) {
@@ -752,7 +1110,7 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
                {"name", "source", "defines", "reference", "tolerance", "workgroups", "check", "elements", "bytes",
                 "requires", "arithmetic", "specialization", "workgroup_defines", "subgroup_sizes", "abs_tolerance", "vulkan",
                 "include_dirs", "entry", "groups", "require_subgroup_size", "full_subgroups", "push", "domains",
-                "test_domains"});
+                "test_domains", "pass"});
     v.name = *r.String(t, "[[variant]]", "name", true);
     const std::string where = fmt::format("[[variant]] {}", Quoted(v.name));
     if (!IsNamePart(v.name) || v.name == "plain_loop") {
@@ -762,10 +1120,17 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
     if (std::any_of(m.variants.begin(), m.variants.end(), [&](const auto& o) { return o.name == v.name; })) {
       r.Fail(v.line, where + ".name", "two variants have this name");
     }
-    const std::string source = *r.String(t, where, "source", true);
-    if (source.empty() || source.find('\0') != std::string::npos) r.Fail(v.line, where + ".source", "expected a file name");
-    v.source = r.path().parent_path() / source;
-    v.language = LanguageOf(v.source);
+    const toml::node* passes = t.get("pass");
+    if (passes != nullptr && t.get("source") != nullptr) {
+      r.Fail(Reader::LineOf(*t.get("source")), where + ".source",
+             "a variant of passes ([[variant.pass]]) gives each pass its own source, not one of its own");
+    }
+    if (passes == nullptr) {
+      const std::string source = *r.String(t, where, "source", true);
+      if (source.empty() || source.find('\0') != std::string::npos) r.Fail(v.line, where + ".source", "expected a file name");
+      v.source = r.path().parent_path() / source;
+      v.language = LanguageOf(v.source);
+    }
     v.target = *ParseVulkanTarget(ReadVulkan(r, t, where).value_or(m.vulkan.empty() ? "1.1" : m.vulkan));
     v.include_dirs = ReadIncludeDirs(r, t, where);
     if (v.include_dirs.empty()) v.include_dirs = m.include_dirs;
@@ -866,6 +1231,21 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
     if (const toml::node* check = t.get("check")) {
       for (auto& [buffer, text] : ReadCheck(r, *check, where + ".check", m, v.check_lines)) v.check[buffer] = text;
     }
+    if (passes != nullptr) ReadPasses(r, *passes, where, m, v);
+    // A check of a resource that is no output reads what the kernel left in it: some pass must swap it.
+    const std::set<std::string> swapped = Swapped(v);
+    for (const auto& [key, text] : v.check) {
+      const std::string name = key.substr(0, key.find('.'));
+      const bool output =
+          std::any_of(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.name == name && b.output; }) ||
+          std::any_of(m.images.begin(), m.images.end(), [&](const auto& i) { return i.name == name && i.output; });
+      if (!output && !swapped.contains(name)) {
+        r.Fail(v.check_lines.contains(key) ? v.check_lines.at(key) : v.line, fmt::format("{}.check.{}", where, key),
+               fmt::format("{} is an input of this variant (output = false, and no pass swaps it): it has nothing to "
+                           "check",
+                           Quoted(name)));
+      }
+    }
     m.variants.push_back(std::move(v));
   }
   const auto references = std::count_if(m.variants.begin(), m.variants.end(), [](const auto& v) { return v.reference; });
@@ -873,15 +1253,22 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
   // Every output of every variant must be compared with something: a benchmark whose output is
   // never checked would report a number nobody knows to be right.
   for (const ManifestVariant& v : m.variants) {
+    std::vector<std::string> outputs;
     for (const ManifestBuffer& b : m.buffers) {
-      const bool checked = v.check.contains(b.name) ||
+      if (b.output) outputs.push_back(b.name);
+    }
+    for (const ManifestImage& image : m.images) {
+      if (image.output) outputs.push_back(image.name);
+    }
+    for (const std::string& name : outputs) {
+      const bool checked = v.check.contains(name) || m.require.contains(name) ||
                            std::any_of(v.check.begin(), v.check.end(),
-                                       [&](const auto& c) { return c.first.starts_with(b.name + "."); });
-      if (b.output && !checked && references == 0) {
+                                       [&](const auto& c) { return c.first.starts_with(name + "."); });
+      if (!checked && references == 0) {
         r.Fail(v.line, fmt::format("[[variant]] {}", Quoted(v.name)),
-               fmt::format("output {} is checked against nothing: give [check] {} = \"...\" or mark one variant "
-                           "reference = true",
-                           Quoted(b.name), b.name));
+               fmt::format("output {} is checked against nothing: give [check] {} = \"...\", a [require] {} = "
+                           "\"...\" or mark one variant reference = true",
+                           Quoted(name), name, name));
       }
     }
   }
@@ -902,44 +1289,64 @@ uint64_t WholeNumber(const Manifest& m, double value, double most, std::string_v
 class PointEvaluator {
  public:
   PointEvaluator(const Manifest& m, const ManifestVariant& v, const DeviceValues& device = {})
-      : m_(m), v_(v), names_(SizeVariables(v)) {
+      : m_(m), v_(v), names_(SizeVariables(v)), family_part_(!v.is_pass), dispatch_part_(v.passes.empty()) {
     values_ = {0, 0, 0, 0, device.subgroup_size, device.vendor_id, device.device_id, 1, 1};
     for (const auto& [name, value] : v.numeric_defines) values_.push_back(value);  // names_'s order
-    for (const ManifestBuffer& b : m.buffers) {
-      counts_.push_back(Parse(b.count, fmt::format("[[buffer]] '{}'.count", b.name)));
+    if (v.is_pass) values_.push_back(0);  // P
+    for (const ManifestVariant& pass : v.passes) {
+      passes_.push_back(std::make_unique<PointEvaluator>(m, pass, device));
+      repeats_.push_back(passes_.back()->Parse(pass.repeat, fmt::format("{}: repeat", pass.name)));
     }
-    for (size_t i = 0; i < v.push.size(); ++i) {
-      push_.push_back(Parse(v.push[i], fmt::format("[push].constants[{}]", i)));
+    if (family_part_) {
+      for (const ManifestBuffer& b : m.buffers) {
+        counts_.push_back(Parse(b.count, fmt::format("[[buffer]] '{}'.count", b.name)));
+      }
+      for (const ManifestImage& image : m.images) {
+        image_sizes_.push_back(Parse(image.width, fmt::format("[[image]] '{}'.width", image.name)));
+        image_sizes_.push_back(Parse(image.height, fmt::format("[[image]] '{}'.height", image.name)));
+        image_sizes_.push_back(Parse(image.depth, fmt::format("[[image]] '{}'.depth", image.name)));
+      }
+      elements_.push_back(Parse(v.elements, "elements"));
+      bytes_.push_back(Parse(v.bytes, "bytes"));
+      if (!v.arithmetic.empty()) arithmetic_.push_back(Parse(v.arithmetic, "arithmetic"));
     }
-    for (size_t i = 0; i < 3; ++i) {
-      groups_.push_back(Parse(v.groups[i], v.own_groups ? fmt::format("[[variant]] '{}'.groups[{}]", v.name, i)
-                                                        : fmt::format("[dispatch].groups[{}]", i)));
-    }
-    elements_.push_back(Parse(v.elements, "elements"));
-    bytes_.push_back(Parse(v.bytes, "bytes"));
-    if (!v.arithmetic.empty()) arithmetic_.push_back(Parse(v.arithmetic, "arithmetic"));
-    for (const ManifestVariant::Constant& c : v.constants) {
-      if (c.kind == 'b') continue;
-      constants_.emplace(c.id, Parse(c.text, fmt::format("specialization.{}", c.key)));
-    }
-    for (const BlockField& f : v.push_fields) push_fields_.push_back(Parse(f.text, f.key));
-    for (const auto& fields : v.uniform_fields) {
-      uniform_fields_.emplace_back();
-      for (const BlockField& f : fields) uniform_fields_.back().push_back(Parse(f.text, f.key));
+    if (dispatch_part_) {
+      for (size_t i = 0; i < v.push.size(); ++i) {
+        push_.push_back(Parse(v.push[i], fmt::format("[push].constants[{}]", i)));
+      }
+      for (size_t i = 0; i < 3; ++i) {
+        groups_.push_back(Parse(v.groups[i], v.own_groups ? fmt::format("[[variant]] '{}'.groups[{}]", v.name, i)
+                                                          : fmt::format("[dispatch].groups[{}]", i)));
+      }
+      for (const ManifestVariant::Constant& c : v.constants) {
+        if (c.kind == 'b') continue;
+        constants_.emplace(c.id, Parse(c.text, fmt::format("specialization.{}", c.key)));
+      }
+      for (const BlockField& f : v.push_fields) push_fields_.push_back(Parse(f.text, f.key));
+      for (const auto& fields : v.uniform_fields) {
+        uniform_fields_.emplace_back();
+        for (const BlockField& f : fields) uniform_fields_.back().push_back(Parse(f.text, f.key));
+      }
     }
     // A check reads each input at the output's index: the inputs it names must be as long. (A
     // struct's members are known once the shader is read: its checks wait for the loader.)
-    for (const auto& [output, text] : HasUnresolvedStruct(m) ? std::map<std::string, std::string>{} : v.check) {
+    for (const auto& [output, text] :
+         HasUnresolvedStruct(m) || !family_part_ ? std::map<std::string, std::string>{} : v.check) {
       // A named copy: clang before 16 cannot capture a structured binding.
       const std::string& output_name = output;
       Reads reads{.text = text, .key = output_name};
       const std::string buffer_name = output_name.substr(0, output_name.find('.'));
       reads.output = std::find_if(m.buffers.begin(), m.buffers.end(),
                                   [&](const auto& b) { return b.name == buffer_name; }) - m.buffers.begin();
+      if (reads.output == m.buffers.size()) {
+        reads.image = true;
+        reads.output = std::find_if(m.images.begin(), m.images.end(),
+                                    [&](const auto& i) { return i.name == buffer_name; }) - m.images.begin();
+      }
       reads.by_element = output_name.find('.') != std::string::npos;
       std::vector<std::string> used;
       try {
-        used = Expression(text, CheckVariables(m)).Used();
+        used = Expression(text, CheckVariables(m), CheckFunctions(m)).Used();
       } catch (const ExpressionError& e) {
         throw ManifestError{fmt::format("{}:{}: check {}: {}: {}", m.path.string(),
                                         v.check_lines.contains(output) ? v.check_lines.at(output) : v.line, output,
@@ -947,7 +1354,7 @@ class PointEvaluator {
       }
       for (const CheckInput& in : CheckInputs(m)) {
         if (std::find(used.begin(), used.end(), in.name) == used.end()) continue;
-        reads.inputs.push_back(in.buffer);
+        reads.inputs.push_back(in);
         // A struct's member is read at the output's element.
         if (in.field >= 0) reads.by_element = true;
       }
@@ -955,13 +1362,23 @@ class PointEvaluator {
     }
   }
 
-  PointValues At(Extent workgroup, Extent domain) {
+  // The scalars of buffer `i` (or image `i`) at a point's values.
+  uint64_t ScalarsOf(const PointValues& p, size_t i, bool image) const {
+    if (image) {
+      const auto& s = p.image_sizes[i];
+      return uint64_t{s[0]} * s[1] * s[2] * m_.images[i].format.channels;
+    }
+    return p.counts[i] * m_.buffers[i].type.Lanes();
+  }
+
+  PointValues At(Extent workgroup, Extent domain, uint32_t repetition = 0) {
     values_[0] = domain.x;
     values_[1] = domain.y;
     values_[2] = workgroup.x;
     values_[3] = workgroup.y;
     values_[7] = domain.z;
     values_[8] = workgroup.z;
+    if (v_.is_pass) values_.back() = repetition;
     // Formatted only for a message.
     auto point = [&] {
       return fmt::format("variant {}, workgroup {}, domain {}", v_.name, Sized("", workgroup), Sized("", domain));
@@ -977,11 +1394,8 @@ class PointEvaluator {
                                         m.path.string(), name, value, v_.name, name, at, point())};
       }
     }
-    for (const ManifestVariant::Constant& c : v_.constants) p.constants.push_back(ConstantBits(c, point));
-    if (!v_.push_fields.empty()) p.push_bytes = BlockBytes(v_.push_fields, push_fields_, v_.push_size, point);
-    for (size_t i = 0; i < v_.uniform_fields.size(); ++i) {
-      p.uniforms.push_back(BlockBytes(v_.uniform_fields[i], uniform_fields_[i], v_.uniform_sizes[i], point));
-    }
+    if (dispatch_part_) Dispatch(p, point);
+    if (!family_part_) return p;
     for (size_t i = 0; i < m.buffers.size(); ++i) {
       const ManifestBuffer& b = m.buffers[i];
       const double most = kMaxBufferBytes / b.type.Bytes();
@@ -991,6 +1405,110 @@ class PointEvaluator {
                     fmt::format("a whole number of {} elements from 1, at most 2^48 bytes", b.type.glsl));
       }
       p.counts.push_back(static_cast<uint64_t>(count));
+    }
+    for (size_t i = 0; i < m.images.size(); ++i) {
+      std::array<uint32_t, 3> size{};
+      for (size_t k = 0; k < 3; ++k) {
+        Keyed& keyed = image_sizes_[3 * i + k];
+        const double value = Value(keyed, point);
+        if (value != std::floor(value) || value < 1 || value > 65536) {
+          WholeNumber(m, value, 65536, keyed.key, keyed.expression.text(), point(), "a whole number of texels from 1 to 65536");
+        }
+        size[k] = static_cast<uint32_t>(value);
+      }
+      p.image_sizes.push_back(size);
+    }
+    // A swap trades two resources' slots: they must be alike at every point.
+    for (const ManifestVariant* pass : PassesOf(v_)) {
+      for (const auto& [a, b] : pass->swaps) {
+        auto find = [&](const std::string& name) -> std::pair<uint64_t, std::array<uint32_t, 3>> {
+          for (size_t i = 0; i < m.buffers.size(); ++i) {
+            if (m.buffers[i].name == name) return {p.counts[i], {}};
+          }
+          for (size_t i = 0; i < m.images.size(); ++i) {
+            if (m.images[i].name == name) return {0, p.image_sizes[i]};
+          }
+          return {};
+        };
+        if (find(a) != find(b)) {
+          throw ManifestError{fmt::format("{}:{}: {}: swap {} and {} at {}: they differ in size (a swap trades two "
+                                          "resources of one size)",
+                                          m.path.string(), pass->line, pass->name, Quoted(a), Quoted(b), point())};
+        }
+      }
+    }
+    for (const Reads& reads : checks_) {
+      const std::string out_name = reads.image ? m.images[reads.output].name : m.buffers[reads.output].name;
+      const uint64_t scalars = ScalarsOf(p, reads.output, reads.image);
+      for (const CheckInput& read : reads.inputs) {
+        if (read.image || reads.image) {
+          const uint64_t has = ScalarsOf(p, read.buffer, read.image);
+          if (has < scalars) {
+            throw ManifestError{fmt::format("{}: check {} = {} at {}: reads '{}' at the same scalar, but '{}' has {} "
+                                            "values and '{}' {} (read another index as {}(...))",
+                                            m.path.string(), reads.key, Quoted(reads.text), point(), read.name,
+                                            read.name, has, out_name, scalars, read.name)};
+          }
+          continue;
+        }
+        const size_t i = read.buffer;
+        const ManifestBuffer& in = m.buffers[i];
+        if (reads.by_element && p.counts[i] < p.counts[reads.output]) {
+          throw ManifestError{fmt::format("{}: check {} = {} at {}: reads '{}' at the same element, but '{}' has {} "
+                                          "elements and '{}' {}",
+                                          m.path.string(), reads.key, Quoted(reads.text), point(), in.name, in.name,
+                                          p.counts[i], out_name, p.counts[reads.output])};
+        }
+        if (!reads.by_element && p.counts[i] * in.type.components < scalars) {
+          throw ManifestError{fmt::format("{}: check {} = {} at {}: reads '{}' at the same index, but '{}' has {} "
+                                          "values and '{}' {}",
+                                          m.path.string(), out_name, Quoted(reads.text), point(), in.name, in.name,
+                                          p.counts[i] * in.type.components, out_name, scalars)};
+        }
+      }
+    }
+    p.elements = Value(elements_[0], point);
+    p.bytes = Value(bytes_[0], point);
+    if (p.elements <= 0 || p.bytes <= 0) {
+      throw ManifestError{fmt::format("{}: elements and bytes at {} give {} and {}: expected more than 0 "
+                                      "elements and bytes",
+                                      m.path.string(), point(), p.elements, p.bytes)};
+    }
+    if (!arithmetic_.empty()) {
+      p.arithmetic = Value(arithmetic_[0], point);
+      if (!(p.arithmetic > 0)) {
+        throw ManifestError{fmt::format("{}: arithmetic at {} gives {}: expected more than 0 operations a dispatch",
+                                        m.path.string(), point(), p.arithmetic)};
+      }
+    }
+    for (size_t k = 0; k < passes_.size(); ++k) {
+      const double repeat = Value(repeats_[k], point);
+      if (repeat != std::floor(repeat) || repeat < 1 || repeat > kMaxDispatches) {
+        WholeNumber(m, repeat, kMaxDispatches, repeats_[k].key, v_.passes[k].repeat, point(),
+                    fmt::format("a whole number of repetitions from 1 to {}", kMaxDispatches));
+      }
+      for (uint32_t r = 0; r < static_cast<uint32_t>(repeat); ++r) {
+        if (p.passes.size() == kMaxDispatches) {
+          throw ManifestError{fmt::format("{}: variant {} at {}: more than {} dispatches in one iteration",
+                                          m.path.string(), v_.name, point(), kMaxDispatches)};
+        }
+        PointValues one = passes_[k]->At(workgroup, domain, r);
+        one.pass = static_cast<uint32_t>(k);
+        one.repetition = r;
+        p.passes.push_back(std::move(one));
+      }
+    }
+    return p;
+  }
+
+  // A dispatch's values at the point: its constants, push block, uniforms and groups.
+  template <typename Point>
+  void Dispatch(PointValues& p, const Point& point) {
+    const Manifest& m = m_;
+    for (const ManifestVariant::Constant& c : v_.constants) p.constants.push_back(ConstantBits(c, point));
+    if (!v_.push_fields.empty()) p.push_bytes = BlockBytes(v_.push_fields, push_fields_, v_.push_size, point);
+    for (size_t i = 0; i < v_.uniform_fields.size(); ++i) {
+      p.uniforms.push_back(BlockBytes(v_.uniform_fields[i], uniform_fields_[i], v_.uniform_sizes[i], point));
     }
     for (size_t i = 0; i < v_.push.size(); ++i) {
       const double value = Value(push_[i], point);
@@ -1020,40 +1538,6 @@ class PointEvaluator {
       }
       p.groups[i] = static_cast<uint64_t>(groups);
     }
-    for (const Reads& reads : checks_) {
-      const ManifestBuffer& out = m.buffers[reads.output];
-      const uint64_t scalars = p.counts[reads.output] * out.type.components;
-      for (size_t i : reads.inputs) {
-        const ManifestBuffer& in = m.buffers[i];
-        if (reads.by_element && p.counts[i] < p.counts[reads.output]) {
-          throw ManifestError{fmt::format("{}: check {} = {} at {}: reads '{}' at the same element, but '{}' has {} "
-                                          "elements and '{}' {}",
-                                          m.path.string(), reads.key, Quoted(reads.text), point(), in.name, in.name,
-                                          p.counts[i], out.name, p.counts[reads.output])};
-        }
-        if (!reads.by_element && p.counts[i] * in.type.components < scalars) {
-          throw ManifestError{fmt::format("{}: check {} = {} at {}: reads '{}' at the same index, but '{}' has {} "
-                                          "values and '{}' {}",
-                                          m.path.string(), out.name, Quoted(reads.text), point(), in.name, in.name,
-                                          p.counts[i] * in.type.components, out.name, scalars)};
-        }
-      }
-    }
-    p.elements = Value(elements_[0], point);
-    p.bytes = Value(bytes_[0], point);
-    if (p.elements <= 0 || p.bytes <= 0) {
-      throw ManifestError{fmt::format("{}: elements and bytes at {} give {} and {}: expected more than 0 "
-                                      "elements and bytes",
-                                      m.path.string(), point(), p.elements, p.bytes)};
-    }
-    if (!arithmetic_.empty()) {
-      p.arithmetic = Value(arithmetic_[0], point);
-      if (!(p.arithmetic > 0)) {
-        throw ManifestError{fmt::format("{}: arithmetic at {} gives {}: expected more than 0 operations a dispatch",
-                                        m.path.string(), point(), p.arithmetic)};
-      }
-    }
-    return p;
   }
 
  private:
@@ -1063,11 +1547,12 @@ class PointEvaluator {
     std::string key;
   };
   struct Reads {
-    size_t output = 0;
+    size_t output = 0;  // a buffer, or an image where `image`
+    bool image = false;
     std::string text;
     std::string key;          // the output, or "output.member"
     bool by_element = false;  // a struct's member is checked or read: by element, not by scalar
-    std::vector<size_t> inputs;  // the buffers the check's expression names
+    std::vector<CheckInput> inputs;  // the inputs the check's expression names as variables
   };
 
   Keyed Parse(const std::string& text, std::string key) const {
@@ -1165,7 +1650,12 @@ class PointEvaluator {
   const ManifestVariant& v_;
   std::vector<std::string> names_;  // W, H, WG_X, WG_Y, then the numeric defines
   std::vector<double> values_;      // in names_'s order
-  std::vector<Keyed> counts_, push_, groups_, elements_, bytes_, arithmetic_;
+  // Whether this evaluator gives the family's values (counts, sizes, checks: not a pass's) and a
+  // dispatch's (groups, push, constants: not those of a variant of passes).
+  bool family_part_ = true, dispatch_part_ = true;
+  std::vector<std::unique_ptr<PointEvaluator>> passes_;
+  std::vector<Keyed> repeats_;
+  std::vector<Keyed> counts_, image_sizes_, push_, groups_, elements_, bytes_, arithmetic_;
   std::map<uint32_t, Keyed> constants_;  // by constant_id
   std::vector<Keyed> push_fields_;
   std::vector<std::vector<Keyed>> uniform_fields_;
@@ -1389,14 +1879,15 @@ std::optional<std::string> Flatten(const std::vector<Member>& members, uint32_t 
 // runtime array holds, or of the block itself where it has no runtime array (one element). Every
 // variant's shader must lay the struct out alike (the reference's outputs are compared byte for
 // byte's values with the kernel's).
-void ResolveStruct(ManifestBuffer& b, const ManifestVariant& v, const ShaderInterface& shader, const std::string& key) {
+void ResolveStruct(ManifestBuffer& b, SlotPlace slot, const ManifestVariant& v, const ShaderInterface& shader,
+                   const std::string& key) {
   auto d = std::find_if(shader.resources.begin(), shader.resources.end(), [&](const Resource& d) {
-    return d.set == b.set && d.binding == b.binding && d.kind == ResourceKind::kStorageBuffer;
+    return d.set == slot.set && d.binding == slot.binding && d.kind == ResourceKind::kStorageBuffer;
   });
   if (d == shader.resources.end()) {
     throw ManifestError{fmt::format("{}.binding: the shader {} declares no storage buffer at binding {}{}", key,
-                                    v.source.filename().string(), b.binding,
-                                    b.set == 0 ? "" : fmt::format(" of set {}", b.set))};
+                                    v.source.filename().string(), slot.binding,
+                                    slot.set == 0 ? "" : fmt::format(" of set {}", slot.set))};
   }
   if (d->count != 1) {
     throw ManifestError{fmt::format("{}.binding: the shader's binding {} is an array of {} descriptors, not one storage "
@@ -1425,13 +1916,6 @@ void ResolveStruct(ManifestBuffer& b, const ManifestVariant& v, const ShaderInte
   }
   if (!problem && (fields.empty() || stride == 0)) problem = "the shader gives its struct no members or no stride";
   if (problem) throw ManifestError{fmt::format("{}.type: struct, but the shader's binding {}: {}", key, d->binding, *problem)};
-  if (b.output && d->readonly) {
-    throw ManifestError{fmt::format("{}.output: an output, but the shader declares binding {} readonly", key, d->binding)};
-  }
-  if (!b.output && d->writeonly) {
-    throw ManifestError{fmt::format("{}.output: an input (output = false), but the shader declares binding {} writeonly",
-                                    key, d->binding)};
-  }
   if (!b.type.fields.empty()) {
     const bool same = b.type.stride == stride && b.type.fields.size() == fields.size() &&
                       std::equal(fields.begin(), fields.end(), b.type.fields.begin(), [](const auto& x, const auto& y) {
@@ -1466,30 +1950,52 @@ void ResolveStruct(ManifestBuffer& b, const ManifestVariant& v, const ShaderInte
   }
 }
 
-// The buffers of `m` against the descriptors variant `v`'s shader declares: each buffer at its
-// set and binding, a storage buffer with its element type, an output writable and an input
-// readable; and every descriptor the shader declares given by the manifest (one left unbound
-// would be read through nothing: a crash, or "never written").
-void CheckBindings(Manifest& m, const ManifestVariant& v, const ShaderInterface& shader, const std::string& where) {
+// How a variant's passes reach a resource: whether some slot may write it, and some slot is
+// writeonly (so the kernel may not read it), with the first such slot for messages.
+struct Access {
+  bool writable = false, writeonly = false;
+  std::string readable_at, writeonly_at;  // a readonly slot and a writeonly one, described
+  bool declared = false;
+};
+
+// "set 0 binding 1" (binding 1 where the set is 0).
+std::string SlotText(SlotPlace slot) {
+  return slot.set == 0 ? fmt::format("binding {}", slot.binding) : fmt::format("set {} binding {}", slot.set, slot.binding);
+}
+
+// The resources of `m` against the descriptors pass (or variant) `v`'s shader declares: each at its
+// slots with its element type or format, every descriptor the shader declares given by the manifest
+// (one left unbound would be read through nothing: a crash, or "never written"); the slots the
+// shader declares into `v.declared`, and how it reaches each resource into `access` (by resource:
+// buffers, then images). A single-pass variant's shader must declare every slot of every
+// resource; a pass's binds only those it declares.
+void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shader, const std::string& where,
+                   std::vector<Access>& access) {
+  v.declared.clear();
+  auto at_slot = [](const std::vector<SlotPlace>& slots, const Resource& d) {
+    return std::find(slots.begin(), slots.end(), SlotPlace{d.set, d.binding}) != slots.end();
+  };
   for (const Resource& d : shader.resources) {
-    const bool given = std::any_of(m.buffers.begin(), m.buffers.end(),
-                                   [&](const auto& b) { return b.set == d.set && b.binding == d.binding; }) ||
+    v.declared.insert({d.set, d.binding});
+    const bool given = std::any_of(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return at_slot(b.slots, d); }) ||
                        std::any_of(m.uniforms.begin(), m.uniforms.end(),
-                                   [&](const auto& u) { return u.set == d.set && u.binding == d.binding; });
+                                   [&](const auto& u) { return u.set == d.set && u.binding == d.binding; }) ||
+                       std::any_of(m.images.begin(), m.images.end(), [&](const auto& i) { return at_slot(i.slots, d); });
     if (given) continue;
+    const std::string slot = SlotText({d.set, d.binding});
     if (d.kind == ResourceKind::kUniformBuffer) {
-      throw ManifestError{fmt::format("{}: the shader declares {}, and no [[uniform]] has {}", where, Described(d),
-                                      d.set == 0 ? fmt::format("binding {}", d.binding)
-                                                 : fmt::format("set {} binding {}", d.set, d.binding))};
+      throw ManifestError{fmt::format("{}: the shader declares {}, and no [[uniform]] has {}", where, Described(d), slot)};
     }
     if (d.kind == ResourceKind::kStorageBuffer) {
-      throw ManifestError{fmt::format("{}: the shader declares {}, and no [[buffer]] has {}", where, Described(d),
-                                      d.set == 0 ? fmt::format("binding {}", d.binding)
-                                                 : fmt::format("set {} binding {}", d.set, d.binding))};
+      throw ManifestError{fmt::format("{}: the shader declares {}, and no [[buffer]] has {}", where, Described(d), slot)};
+    }
+    if (d.kind == ResourceKind::kStorageImage || d.kind == ResourceKind::kCombinedImageSampler) {
+      throw ManifestError{fmt::format("{}: the shader declares {}, and no [[image]] has {}", where, Described(d), slot)};
     }
     throw ManifestError{fmt::format("{}: the shader declares {}, which the manifest does not give: a manifest gives "
-                                    "storage buffers ([[buffer]]) and uniform buffers ([[uniform]]); images and "
-                                    "samplers are not supported yet",
+                                    "storage buffers ([[buffer]]), uniform buffers ([[uniform]]), storage images and "
+                                    "combined image samplers ([[image]]); separate images and samplers, texel "
+                                    "buffers and input attachments are not supported yet",
                                     where, Described(d))};
   }
   const uint32_t push_bytes = static_cast<uint32_t>(4 * v.push.size());
@@ -1500,48 +2006,138 @@ void CheckBindings(Manifest& m, const ManifestVariant& v, const ShaderInterface&
                                     where, push_bytes, v.push.size(), v.push.size() == 1 ? "" : "s",
                                     shader.push ? fmt::format("{} ", shader.push->block) : "", block_bytes)};
   }
-  for (ManifestBuffer& b : m.buffers) {
+  auto note = [&](Access& a, const Resource& d) {
+    a.declared = true;
+    if (!d.readonly) a.writable = true;
+    if (d.readonly && a.readable_at.empty()) a.readable_at = Described(d);
+    if (d.writeonly && !a.writeonly) {
+      a.writeonly = true;
+      a.writeonly_at = Described(d);
+    }
+  };
+  for (size_t bi = 0; bi < m.buffers.size(); ++bi) {
+    ManifestBuffer& b = m.buffers[bi];
     const std::string key =
-        fmt::format("{}:{}: [[buffer]] '{}' (variant {})", m.path.string(), b.line, b.name, Quoted(v.name));
-    if (b.type.is_struct) {
-      ResolveStruct(b, v, shader, key);
-      continue;
+        fmt::format("{}:{}: [[buffer]] '{}' ({})", m.path.string(), b.line, b.name,
+                    v.is_pass ? v.name : "variant " + Quoted(v.name));
+    for (const SlotPlace& slot : b.slots) {
+      // Several blocks may alias one binding (a buffer read as float16_t and as f16vec4): `type` must
+      // be the element of one of them.
+      auto here = [&](const Resource& d) { return d.set == slot.set && d.binding == slot.binding; };
+      auto d = std::find_if(shader.resources.begin(), shader.resources.end(), [&](const Resource& d) {
+        return here(d) && d.kind == ResourceKind::kStorageBuffer && ElementOf(d).element == b.type.glsl;
+      });
+      if (d == shader.resources.end()) d = std::find_if(shader.resources.begin(), shader.resources.end(), here);
+      if (d == shader.resources.end()) {
+        if (v.is_pass) continue;
+        throw ManifestError{fmt::format("{}.binding: the shader {} declares no storage buffer at binding {}{}", key,
+                                        v.source.filename().string(), slot.binding,
+                                        slot.set == 0 ? "" : fmt::format(" of set {}", slot.set))};
+      }
+      note(access[bi], *d);
+      if (b.type.is_struct) {
+        ResolveStruct(b, slot, v, shader, key);
+        continue;
+      }
+      if (d->kind != ResourceKind::kStorageBuffer || d->count != 1) {
+        throw ManifestError{fmt::format("{}.binding: the shader's {}{} is not one storage buffer", key, Described(*d),
+                                        d->count != 1 ? fmt::format(", an array of {} descriptors", d->count) : "")};
+      }
+      const RuntimeArray array = ElementOf(*d);
+      if (array.element != b.type.glsl) {
+        throw ManifestError{fmt::format("{}.type: '{}', but the shader's {} {}", key, b.type.glsl, Described(*d),
+                                        array.element.empty() ? "neither ends in a runtime array of scalars or vectors "
+                                                                "nor is one scalar or vector member"
+                                                              : "holds " + array.element)};
+      }
+      if (array.stride != b.type.Bytes()) {
+        throw ManifestError{fmt::format("{}.type: the shader's {} has a {}-byte stride, not {} (declare it std430)", key,
+                                        Described(*d), array.stride, b.type.Bytes())};
+      }
     }
-    // Several blocks may alias one binding (a buffer read as float16_t and as f16vec4): `type` must
-    // be the element of one of them.
-    auto at_binding = [&](const Resource& d) { return d.set == b.set && d.binding == b.binding; };
-    auto d = std::find_if(shader.resources.begin(), shader.resources.end(), [&](const Resource& d) {
-      return at_binding(d) && d.kind == ResourceKind::kStorageBuffer && ElementOf(d).element == b.type.glsl;
-    });
-    if (d == shader.resources.end()) d = std::find_if(shader.resources.begin(), shader.resources.end(), at_binding);
-    if (d == shader.resources.end()) {
-      throw ManifestError{fmt::format("{}.binding: the shader {} declares no storage buffer at binding {}{}", key,
-                                      v.source.filename().string(), b.binding,
-                                      b.set == 0 ? "" : fmt::format(" of set {}", b.set))};
+  }
+  for (size_t ii = 0; ii < m.images.size(); ++ii) {
+    const ManifestImage& image = m.images[ii];
+    const std::string key = fmt::format("{}:{}: [[image]] '{}' ({})", m.path.string(), image.line, image.name,
+                                        v.is_pass ? v.name : "variant " + Quoted(v.name));
+    for (const SlotPlace& slot : image.slots) {
+      auto d = std::find_if(shader.resources.begin(), shader.resources.end(),
+                            [&](const Resource& d) { return d.set == slot.set && d.binding == slot.binding; });
+      if (d == shader.resources.end()) {
+        if (v.is_pass) continue;
+        throw ManifestError{fmt::format("{}.binding: the shader {} declares no image at {}", key,
+                                        v.source.filename().string(), SlotText(slot))};
+      }
+      note(access[m.buffers.size() + ii], *d);
+      const bool storage = d->kind == ResourceKind::kStorageImage, sampled = d->kind == ResourceKind::kCombinedImageSampler;
+      if ((!storage && !sampled) || d->count != 1) {
+        throw ManifestError{fmt::format("{}.binding: the shader's {}{} is neither one storage image (image2D) nor one "
+                                        "combined image sampler (sampler2D)",
+                                        key, Described(*d), d->count != 1 ? fmt::format(", an array of {}", d->count) : "")};
+      }
+      if (sampled != image.sampled) {
+        throw ManifestError{fmt::format("{}.usage: \"{}\", but the shader declares {} ({})", key,
+                                        image.sampled ? "sampled" : "storage", Described(*d),
+                                        sampled ? "give usage = \"sampled\"" : "give usage = \"storage\"")};
+      }
+      const std::string dim = image.three_d ? "3D" : "2D";
+      if (d->image_dim != dim || d->arrayed || d->multisampled) {
+        throw ManifestError{fmt::format("{}.depth: the shader's {} is a {}{}{} image, and the manifest's is {} (depth "
+                                        "\"1\" makes a 2-D image, another depth a 3-D one; arrays and multisampled "
+                                        "images are not supported)",
+                                        key, Described(*d), d->image_dim, d->arrayed ? " arrayed" : "",
+                                        d->multisampled ? " multisampled" : "", dim)};
+      }
+      const ScalarKind want = image.format.kind == ImageFormat::Kind::kUint  ? ScalarKind::kUint
+                              : image.format.kind == ImageFormat::Kind::kInt ? ScalarKind::kInt
+                                                                             : ScalarKind::kFloat;
+      if (d->image_sampled.kind != want) {
+        throw ManifestError{fmt::format("{}.format: {} texels read as {}, but the shader's {} reads {} (a {}image, "
+                                        "{}sampler)",
+                                        key, image.format.glsl,
+                                        want == ScalarKind::kFloat ? "floats" : want == ScalarKind::kUint ? "uints" : "ints",
+                                        Described(*d),
+                                        d->image_sampled.kind == ScalarKind::kFloat  ? "floats"
+                                        : d->image_sampled.kind == ScalarKind::kUint ? "uints"
+                                                                                     : "ints",
+                                        want == ScalarKind::kFloat ? "" : want == ScalarKind::kUint ? "u" : "i",
+                                        want == ScalarKind::kFloat ? "" : want == ScalarKind::kUint ? "u" : "i")};
+      }
+      if (storage && d->image_format != "unknown" && d->image_format != image.format.glsl) {
+        throw ManifestError{fmt::format("{}.format: {}, but the shader declares {} with the format {}", key,
+                                        image.format.glsl, Described(*d), d->image_format)};
+      }
+      if (storage && d->image_format == "unknown") {
+        if (!d->writeonly) v.storage_read_without_format = true;
+        if (!d->readonly) v.storage_write_without_format = true;
+      }
     }
-    if (d->kind != ResourceKind::kStorageBuffer || d->count != 1) {
-      throw ManifestError{fmt::format("{}.binding: the shader's {}{} is not one storage buffer", key, Described(*d),
-                                      d->count != 1 ? fmt::format(", an array of {} descriptors", d->count) : "")};
+  }
+}
+
+// Each resource reached as its kind allows across the variant's passes: an output has a slot that
+// may write it, an input none the shader only writes; a resource a pass swaps is both, and any
+// resource no pass declares is a mistake.
+void CheckAccess(const Manifest& m, const ManifestVariant& v, const std::vector<Access>& access) {
+  const std::set<std::string> swapped = Swapped(v);
+  for (size_t r = 0; r < access.size(); ++r) {
+    const bool image = r >= m.buffers.size();
+    const std::string& name = image ? m.images[r - m.buffers.size()].name : m.buffers[r].name;
+    const bool output = image ? m.images[r - m.buffers.size()].output : m.buffers[r].output;
+    const uint32_t line = image ? m.images[r - m.buffers.size()].line : m.buffers[r].line;
+    const std::string key = fmt::format("{}:{}: {} '{}' (variant {})", m.path.string(), line,
+                                        image ? "[[image]]" : "[[buffer]]", name, Quoted(v.name));
+    const Access& a = access[r];
+    if (!a.declared) {
+      throw ManifestError{fmt::format("{}: no pass's shader declares it at its slots", key)};
     }
-    const RuntimeArray array = ElementOf(*d);
-    const std::string& element = array.element;
-    const uint32_t stride = array.stride;
-    if (element != b.type.glsl) {
-      throw ManifestError{fmt::format("{}.type: '{}', but the shader's {} {}", key, b.type.glsl, Described(*d),
-                                      element.empty() ? "neither ends in a runtime array of scalars or vectors nor is "
-                                                        "one scalar or vector member"
-                                                      : "holds " + element)};
+    if (swapped.contains(name)) continue;
+    if (output && !a.writable) {
+      throw ManifestError{fmt::format("{}.output: an output, but the shader declares {} readonly", key, a.readable_at)};
     }
-    if (stride != b.type.Bytes()) {
-      throw ManifestError{fmt::format("{}.type: the shader's {} has a {}-byte stride, not {} (declare it std430)", key,
-                                      Described(*d), stride, b.type.Bytes())};
-    }
-    if (b.output && d->readonly) {
-      throw ManifestError{fmt::format("{}.output: an output, but the shader declares {} readonly", key, Described(*d))};
-    }
-    if (!b.output && d->writeonly) {
-      throw ManifestError{fmt::format("{}.output: an input (output = false), but the shader declares {} writeonly",
-                                      key, Described(*d))};
+    if (!output && a.writeonly) {
+      throw ManifestError{fmt::format("{}.output: an input (output = false), but the shader declares {} writeonly", key,
+                                      a.writeonly_at)};
     }
   }
 }
@@ -1655,6 +2251,12 @@ void ResolveBlocks(const Manifest& m, ManifestVariant& v, const ShaderInterface&
                                         Quoted(v.name));
     auto d = std::find_if(shader.resources.begin(), shader.resources.end(),
                           [&](const auto& d) { return d.set == u.set && d.binding == u.binding; });
+    if (v.is_pass && d == shader.resources.end()) {
+      // A pass binds only what its shader declares.
+      v.uniform_fields.emplace_back();
+      v.uniform_sizes.push_back(0);
+      continue;
+    }
     if (d == shader.resources.end() || d->kind != ResourceKind::kUniformBuffer || d->count != 1) {
       throw ManifestError{fmt::format("{}.binding: the shader {} declares no uniform buffer at set {} binding {}{}", key,
                                       v.source.filename().string(), u.set, u.binding,
@@ -1689,6 +2291,9 @@ void PlaceWorkgroup(ManifestVariant& v, const ShaderInterface& shader, const std
   // (its literal, or its constant's default), as before there were three.
   const bool z_given = std::any_of(v.workgroups.begin(), v.workgroups.end(), [](Extent wg) { return wg.z != 1; });
   if (!z_given) v.local_size_ids[2] = std::nullopt;
+  // A pass of a literal local size runs at it whatever the variant's workgroup (a sequence's scan
+  // of one workgroup beside kernels sized by the axis).
+  if (v.is_pass && !v.workgroups.empty()) return;
   for (Extent wg : v.workgroups) {
     if (z_given && !size.constant_id[2] && wg.z != size.literal[2]) {
       throw ManifestError{fmt::format("{}: workgroup {} differs from the shader's literal local size z {} (list "
@@ -1801,31 +2406,59 @@ bool ReadsArrayLength(const std::vector<uint32_t>& spirv) {
 // against what it declares.
 void ResolveShaders(Manifest& m) {
   std::set<std::string> used_keys;
-  for (ManifestVariant& v : m.variants) {
-    const std::string where = fmt::format("{}:{}: [[variant]] {}", m.path.string(), v.line, Quoted(v.name));
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(v.source, error)) {
-      throw ManifestError{fmt::format("{}.source: {} does not exist", where, v.source.string())};
+  for (ManifestVariant& variant : m.variants) {
+    std::vector<Access> access(m.buffers.size() + m.images.size());
+    std::vector<ManifestVariant*> passes;
+    if (variant.passes.empty()) passes.push_back(&variant);
+    for (ManifestVariant& p : variant.passes) passes.push_back(&p);
+    for (ManifestVariant* pass : passes) {
+      ManifestVariant& v = *pass;
+      const std::string where = v.is_pass ? fmt::format("{}:{}: [[variant]] {} pass {}", m.path.string(), v.line,
+                                                        Quoted(variant.name), &v - variant.passes.data() + 1)
+                                          : fmt::format("{}:{}: [[variant]] {}", m.path.string(), v.line, Quoted(v.name));
+      std::error_code error;
+      if (!std::filesystem::is_regular_file(v.source, error)) {
+        throw ManifestError{fmt::format("{}.source: {} does not exist", where, v.source.string())};
+      }
+      const Extent first = v.workgroups.empty() ? Extent{1, 1} : v.workgroups.front();
+      ShaderInterface shader;
+      try {
+        shader = ReflectInterface(CompileShader(SourceOf(v, first, v.language == SourceLanguage::kSpirv)));
+      } catch (const std::exception& e) {
+        throw ManifestError{fmt::format("{}.source: the shader does not compile: {}", where, OneLine(e.what()))};
+      }
+      PlaceWorkgroup(v, shader, where);
+      v.capabilities = shader.capabilities;
+      v.reads_length = ReadsArrayLength(CompileShader(SourceOf(v, first, v.language == SourceLanguage::kSpirv)));
+      try {
+        // Cached: the benchmarks reuse each.
+        for (Extent wg : v.workgroups) CompileShader(SourceOf(v, wg, true));
+      } catch (const std::exception& e) {
+        throw ManifestError{fmt::format("{}.source: the shader does not compile: {}", where, OneLine(e.what()))};
+      }
+      ResolveConstants(v, shader, where, used_keys);
+      CheckBindings(m, v, shader, where, access);
+      ResolveBlocks(m, v, shader, where);
     }
-    const Extent first = v.workgroups.empty() ? Extent{1, 1} : v.workgroups.front();
-    ShaderInterface shader;
-    try {
-      shader = ReflectInterface(CompileShader(SourceOf(v, first, v.language == SourceLanguage::kSpirv)));
-    } catch (const std::exception& e) {
-      throw ManifestError{fmt::format("{}.source: the shader does not compile: {}", where, OneLine(e.what()))};
+    CheckAccess(m, variant, access);
+    if (!variant.passes.empty()) {
+      // The variant's workgroups are those its passes run at: a pass of a literal local size keeps
+      // its own, and a variant all of whose passes are literal has the first pass's.
+      const bool any_free = std::any_of(variant.passes.begin(), variant.passes.end(), [](const ManifestVariant& p) {
+        return p.literal_local_size[0] == 0 || p.literal_local_size[1] == 0 || !p.workgroup_defines.empty();
+      });
+      if (!any_free) variant.workgroups = {variant.passes.front().workgroups.front()};
+      for (ManifestVariant& p : variant.passes) {
+        variant.reads_length = variant.reads_length || p.reads_length;
+        variant.storage_read_without_format = variant.storage_read_without_format || p.storage_read_without_format;
+        variant.storage_write_without_format = variant.storage_write_without_format || p.storage_write_without_format;
+        for (const std::string& c : p.capabilities) {
+          if (std::find(variant.capabilities.begin(), variant.capabilities.end(), c) == variant.capabilities.end()) {
+            variant.capabilities.push_back(c);
+          }
+        }
+      }
     }
-    PlaceWorkgroup(v, shader, where);
-    v.capabilities = shader.capabilities;
-    v.reads_length = ReadsArrayLength(CompileShader(SourceOf(v, first, v.language == SourceLanguage::kSpirv)));
-    try {
-      // Cached: the benchmarks reuse each.
-      for (Extent wg : v.workgroups) CompileShader(SourceOf(v, wg, true));
-    } catch (const std::exception& e) {
-      throw ManifestError{fmt::format("{}.source: the shader does not compile: {}", where, OneLine(e.what()))};
-    }
-    ResolveConstants(v, shader, where, used_keys);
-    CheckBindings(m, v, shader, where);
-    ResolveBlocks(m, v, shader, where);
   }
   // A struct output's member checks name members its shader has.
   for (const ManifestVariant& v : m.variants) {
@@ -1856,6 +2489,21 @@ void ResolveShaders(Manifest& m) {
 
 }  // namespace
 
+std::vector<const ManifestVariant*> PassesOf(const ManifestVariant& v) {
+  if (v.passes.empty()) return {&v};
+  std::vector<const ManifestVariant*> passes;
+  for (const ManifestVariant& p : v.passes) passes.push_back(&p);
+  return passes;
+}
+
+std::set<std::string> Swapped(const ManifestVariant& v) {
+  std::set<std::string> names;
+  for (const ManifestVariant& p : v.passes) {
+    for (const auto& [a, b] : p.swaps) names.insert({a, b});
+  }
+  return names;
+}
+
 std::vector<CheckInput> CheckInputs(const Manifest& manifest) {
   std::vector<CheckInput> inputs;
   // An output with an init is read as its initial contents (an update in place is checked against
@@ -1871,16 +2519,73 @@ std::vector<CheckInput> CheckInputs(const Manifest& manifest) {
       inputs.push_back({.buffer = i, .field = static_cast<int>(f), .name = b.name + "." + b.type.fields[f].name});
     }
   }
+  for (size_t i = 0; i < manifest.images.size(); ++i) {
+    const ManifestImage& image = manifest.images[i];
+    if (image.output && !image.init_given) continue;
+    inputs.push_back({.buffer = i, .name = image.name, .image = true});
+  }
   return inputs;
 }
 
-std::vector<std::string> CheckVariables(const Manifest& manifest) {
-  const std::vector<CheckInput> inputs = CheckInputs(manifest);
+namespace {
+// The fixed names and the inputs' of a check expression, in CheckVariables' order before the stats.
+std::vector<std::string> CheckNamesBeforeStats(const Manifest& manifest, const std::vector<CheckInput>& inputs) {
   // A buffer named c (before there was a component variable) keeps its name.
   const bool c_taken = std::any_of(inputs.begin(), inputs.end(), [](const auto& in) { return in.name == "c"; });
   std::vector<std::string> names = {"i", "W", "H", c_taken ? "csbench_component" : "c"};
   for (const CheckInput& in : inputs) names.push_back(in.name);
+  if (!manifest.images.empty()) names.insert(names.end(), {"x", "y", "z"});
   return names;
+}
+}  // namespace
+
+std::vector<CheckStat> CheckStats(const Manifest& manifest) {
+  const std::vector<CheckInput> inputs = CheckInputs(manifest);
+  std::vector<std::string> names = CheckNamesBeforeStats(manifest, inputs);
+  std::vector<CheckStat> stats;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    if (inputs[k].field >= 0) continue;
+    for (int kind = 0; kind < 3; ++kind) {
+      const std::string name = inputs[k].name + (kind == 0 ? "_sum" : kind == 1 ? "_min" : "_max");
+      if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+      names.push_back(name);
+      stats.push_back({k, kind, name});
+    }
+  }
+  return stats;
+}
+
+std::vector<std::string> CheckVariables(const Manifest& manifest) {
+  std::vector<std::string> names = CheckNamesBeforeStats(manifest, CheckInputs(manifest));
+  for (const CheckStat& stat : CheckStats(manifest)) names.push_back(stat.name);
+  return names;
+}
+
+std::vector<std::string> CheckFunctions(const Manifest& manifest) {
+  std::vector<std::string> names;
+  for (const ManifestBuffer& b : manifest.buffers) names.push_back(b.name);
+  for (const ManifestImage& image : manifest.images) names.push_back(image.name);
+  return names;
+}
+
+std::optional<std::string> CallProblem(const Manifest& manifest, const std::string& text) {
+  for (const FunctionCall& call : FunctionCalls(text)) {
+    for (const ManifestBuffer& b : manifest.buffers) {
+      if (b.name == call.name && call.arguments != 1) {
+        return fmt::format("{}({} argument{}): a buffer is read as {}(j), its scalar j", call.name, call.arguments,
+                           call.arguments == 1 ? "" : "s", call.name);
+      }
+    }
+    for (const ManifestImage& image : manifest.images) {
+      const int least = image.three_d ? 3 : 2;
+      if (image.name == call.name && (call.arguments < least || call.arguments > least + 1)) {
+        return fmt::format("{}({} argument{}): {}", call.name, call.arguments, call.arguments == 1 ? "" : "s",
+                           image.three_d ? fmt::format("a 3-D image is read as {0}(x, y, z) or {0}(x, y, z, c)", call.name)
+                                         : fmt::format("an image is read as {0}(x, y) or {0}(x, y, c)", call.name));
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 bool HasUnresolvedStruct(const Manifest& manifest) {
@@ -1927,6 +2632,24 @@ const std::vector<std::string>& InitVariables() {
   static const std::vector<std::string> names = {"i",         "W",         "H", "WG_X",         "WG_Y", "SUBGROUP_SIZE",
                                                  "VENDOR_ID", "DEVICE_ID", "c", "csbench_rand", "D",    "WG_Z"};
   return names;
+}
+
+const std::vector<std::string>& ImageInitVariables() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all = InitVariables();
+    all.insert(all.end(), {"x", "y", "z"});
+    return all;
+  }();
+  return names;
+}
+
+const std::vector<ImageFormat>& ImageFormats() { return kImageFormats; }
+
+const ImageFormat* FindImageFormat(std::string_view glsl) {
+  for (const ImageFormat& f : kImageFormats) {
+    if (f.glsl == glsl) return &f;
+  }
+  return nullptr;
 }
 
 std::string InitExpressionText(const std::string& text) {
@@ -2057,21 +2780,45 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
   Manifest m;
   m.path = path;
   r.OnlyKeys(root, "manifest",
-             {"family", "buffer", "push", "dispatch", "variant", "check", "specialization", "uniform"});
+             {"family", "buffer", "push", "dispatch", "variant", "check", "specialization", "uniform", "image",
+              "require"});
   ReadFamily(r, r.Table(root, "family", true), m);
   if (const toml::node* constants = root.get("specialization")) {
     m.specialization = ReadSpecialization(r, *constants, "[specialization]");
   }
   ReadBuffers(r, r.ArrayOfTables(root, "buffer"), m);
   ReadUniforms(r, r.ArrayOfTables(root, "uniform"), m);
+  ReadImages(r, r.ArrayOfTables(root, "image"), m);
+  CheckResourcesTogether(r, m);
+  if (const toml::node* require = root.get("require")) ReadRequire(r, *require, m);
   ReadPushAndDispatch(r, root, m);
   if (const toml::node* check = root.get("check")) m.check = ReadCheck(r, *check, "[check]", m, m.check_lines);
   ReadVariants(r, r.ArrayOfTables(root, "variant"), m);
+  RequireSomethingChecked(r, m);
 
+  for (const auto& [name, text] : m.require) {
+    const std::string key = fmt::format("[require].{}", name);
+    if (!HasUnresolvedStruct(m)) {
+      r.CheckExpression(text, CheckVariables(m), m.require_lines.at(name), key, CheckFunctions(m));
+    }
+    if (auto problem = CallProblem(m, text)) r.Fail(m.require_lines.at(name), key, *problem);
+  }
   // Each expression parses over its variables (a syntax error or an unknown name is reported
   // with its key and line here), then gives a usable value at every point.
+  std::vector<const ManifestVariant*> every;
   for (const ManifestVariant& v : m.variants) {
+    every.push_back(&v);
+    for (const ManifestVariant& p : v.passes) every.push_back(&p);
+  }
+  for (const ManifestVariant* pv : every) {
+    const ManifestVariant& v = *pv;
     const std::vector<std::string> names = SizeVariables(v);
+    r.CheckExpression(v.repeat, names, v.line, fmt::format("{}: repeat", v.name));
+    for (const ManifestImage& image : m.images) {
+      for (const std::string* text : {&image.width, &image.height, &image.depth}) {
+        r.CheckExpression(*text, names, image.line, fmt::format("[[image]] '{}' size (variant {})", image.name, v.name));
+      }
+    }
     for (const ManifestBuffer& b : m.buffers) {
       r.CheckExpression(b.count, names, b.line, fmt::format("[[buffer]] '{}'.count (variant {})", b.name, v.name));
     }
@@ -2104,8 +2851,14 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
       r.CheckExpression(v.arithmetic, names, v.line, fmt::format("arithmetic (variant {})", v.name));
     }
   }
+  std::vector<ManifestVariant*> every_variant;
   for (ManifestVariant& v : m.variants) {
-    std::vector<std::string> texts = {v.elements, v.bytes, v.arithmetic, v.groups[0], v.groups[1], v.groups[2]};
+    every_variant.push_back(&v);
+    for (ManifestVariant& p : v.passes) every_variant.push_back(&p);
+  }
+  for (ManifestVariant* each : every_variant) {
+    ManifestVariant& v = *each;
+    std::vector<std::string> texts = {v.elements, v.bytes, v.arithmetic, v.groups[0], v.groups[1], v.groups[2], v.repeat};
     for (const ManifestBuffer& b : m.buffers) texts.push_back(b.count);
     texts.insert(texts.end(), v.push.begin(), v.push.end());
     for (const auto& [member, values] : v.push_values) texts.insert(texts.end(), values.begin(), values.end());
@@ -2120,6 +2873,11 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
       if (std::find(used.begin(), used.end(), "SUBGROUP_SIZE") != used.end()) v.uses_subgroup_size = true;
     }
   }
+  // A variant of passes runs its passes at its subgroup size: any pass's use is the variant's.
+  for (ManifestVariant& v : m.variants) {
+    for (ManifestVariant& p : v.passes) v.uses_subgroup_size = v.uses_subgroup_size || p.uses_subgroup_size;
+    for (ManifestVariant& p : v.passes) p.uses_subgroup_size = v.uses_subgroup_size;
+  }
   EvaluateEveryPoint(r, m);
   return m;
 }
@@ -2128,17 +2886,22 @@ Manifest LoadManifest(const std::filesystem::path& path) {
   Manifest m = ParseManifest(ReadText(path, "manifest"), path);
   // The compiler resolves a relative source against the kernels folder: make it the manifest's.
   std::error_code error;
-  for (ManifestVariant& v : m.variants) v.source = std::filesystem::absolute(v.source, error);
+  for (ManifestVariant& v : m.variants) {
+    if (v.passes.empty()) v.source = std::filesystem::absolute(v.source, error);
+    for (ManifestVariant& p : v.passes) p.source = std::filesystem::absolute(p.source, error);
+  }
   ResolveShaders(m);
   // Again with the workgroups and constants the shaders gave.
   EvaluateEveryPoint(Reader(path), m);
   // What the run's JSON says it measured: the manifest's text and each source it names, once.
   std::string files = ReadText(path, "manifest");
   std::vector<std::filesystem::path> hashed;
-  for (const ManifestVariant& v : m.variants) {
-    if (std::find(hashed.begin(), hashed.end(), v.source) != hashed.end()) continue;
-    hashed.push_back(v.source);
-    files += ReadText(v.source, "shader");
+  for (const ManifestVariant& variant : m.variants) {
+    for (const ManifestVariant* v : PassesOf(variant)) {
+      if (std::find(hashed.begin(), hashed.end(), v->source) != hashed.end()) continue;
+      hashed.push_back(v->source);
+      files += ReadText(v->source, "shader");
+    }
   }
   NoteManifest({.path = path.string(), .sha256 = Sha256Hex(files)});
   return m;

@@ -39,6 +39,8 @@ enum class Scalar { kFloat, kInt, kUint };
 // The variables an `init` expression may use, in this order (rand() is read as the last): i, the
 // scalar's index (a struct member's: the element), ..., c, the component (0 for a scalar).
 const std::vector<std::string>& InitVariables();
+// An image's `init` variables: InitVariables', then x, y and z (the texel; i is its index, c the channel).
+const std::vector<std::string>& ImageInitVariables();
 // An `init` expression as the expression parser takes it: each rand() a variable of its own draw.
 std::string InitExpressionText(const std::string& text);
 
@@ -84,10 +86,19 @@ struct ElementType {
 // The element types a manifest may name, or none for another word.
 const ElementType* FindElementType(std::string_view glsl);
 
+// A descriptor slot: a set and a binding in it.
+struct SlotPlace {
+  uint32_t set = 0, binding = 0;
+  auto operator<=>(const SlotPlace&) const = default;
+};
+
 struct ManifestBuffer {
   std::string name;
-  uint32_t set = 0;  // the descriptor set (`set`, default 0)
+  uint32_t set = 0;  // the descriptor set (`set`, default 0); the first of `slots`
   uint32_t binding = 0;
+  // Every slot the buffer sits at (`bindings = [[set, binding], ...]`, or its set and binding): a
+  // shader may declare one buffer more than once.
+  std::vector<SlotPlace> slots;
   ElementType type;
   std::string count;  // an expression: elements of `type`
   enum class Init { kRandom, kZero, kIota, kValue, kExpression };
@@ -114,6 +125,45 @@ struct ManifestBuffer {
   // (a kernel whose cost depends on the values it updates).
   bool restore = false;
   uint32_t line = 0;  // where the [[buffer]] table starts, for messages
+};
+
+// An image's texel format, by GLSL's format qualifier: its Vulkan format, channels, each channel's
+// bits and how a shader reads it (a float, normalised from unsigned or signed integers, or an
+// integer).
+struct ImageFormat {
+  std::string glsl;     // "r32f", "rgba8", "rgba8_snorm", "r32ui", ...
+  uint32_t vk_format = 0;  // VkFormat
+  uint32_t channels = 1;
+  uint32_t channel_bytes = 4;
+  enum class Kind { kFloat, kUnorm, kSnorm, kUint, kInt };
+  Kind kind = Kind::kFloat;
+  uint32_t TexelBytes() const { return channels * channel_bytes; }
+  bool Integer() const { return kind == Kind::kUint || kind == Kind::kInt; }
+};
+const ImageFormat* FindImageFormat(std::string_view glsl);
+const std::vector<ImageFormat>& ImageFormats();
+
+// An image the manifest gives ([[image]]): a storage image (image2D) or a sampled one (sampler2D, a
+// combined image sampler read through the sampler its slot describes).
+struct ManifestImage {
+  std::string name;
+  std::vector<SlotPlace> slots;
+  ImageFormat format;
+  std::string width = "W", height = "H", depth = "1";  // expressions
+  bool three_d = false;  // `depth` is not "1": a 3-D image
+  bool sampled = false;  // usage = "sampled"
+  // The sampler of a sampled slot (usage = "sampled"): as VkSamplerCreateInfo takes it.
+  bool linear = false;
+  std::string address = "clamp_to_edge";
+  std::string border = "transparent_black";
+  bool unnormalized = false;
+  ManifestBuffer::Init init = ManifestBuffer::Init::kRandom;
+  double value = 0;
+  std::string init_expression;
+  bool init_given = false;
+  bool output = false;
+  bool outside_zero = false;  // `outside = "zero"`: a check's read outside gives 0 (else the edge's texel)
+  uint32_t line = 0;
 };
 
 // Values by a block's member names (`[push] values`, a [[uniform]]'s `values`): each member's
@@ -231,7 +281,25 @@ struct ManifestVariant {
   std::vector<uint32_t> subgroup_sizes;
   std::vector<std::vector<BlockField>> uniform_fields;
   std::vector<uint32_t> uniform_sizes;
+  // A sequence (`[[variant.pass]]`): each pass as a variant of its own (its source, defines,
+  // specialization, groups and push; the rest the variant's), run in order as one timed iteration.
+  // Empty: the variant is its one pass.
+  std::vector<ManifestVariant> passes;
+  bool is_pass = false;      // one of a variant's passes (its expressions may use P)
+  // A storage image the shader declares without a format, read or written: the device needs
+  // shaderStorageImageReadWithoutFormat or ...WriteWithoutFormat.
+  bool storage_read_without_format = false, storage_write_without_format = false;
+  std::string repeat = "1";  // a pass's `repeat`: how many times in a row (P is 0 .. repeat - 1)
+  // A pass's `swap`: pairs of resources (by name) that trade slots after each repetition.
+  std::vector<std::pair<std::string, std::string>> swaps;
+  // The slots the pass's shader declares (resolved at load): only those are bound for it.
+  std::set<SlotPlace> declared;
 };
+
+// The passes of `v`: its [[variant.pass]] tables, or `v` itself.
+std::vector<const ManifestVariant*> PassesOf(const ManifestVariant& v);
+// The resources some pass of `v` swaps: read and written, whatever `output` says.
+std::set<std::string> Swapped(const ManifestVariant& v);
 
 // The device features a variant may require, by the names `requires` takes.
 const std::vector<std::string>& KnownFeatures();
@@ -256,6 +324,10 @@ struct Manifest {
   std::string arithmetic_unit = "FLOP";
   bool arithmetic_lower_bound = false;
   std::vector<ManifestBuffer> buffers;  // by binding, 0..N-1
+  std::vector<ManifestImage> images;    // in the order declared
+  // [require]: resource -> an expression that must be non-zero at each of its scalars.
+  std::map<std::string, std::string> require;
+  std::map<std::string, uint32_t> require_lines;
   std::vector<std::string> push;        // expressions, one 32-bit value each
   NamedValues push_values;              // [push] values: by member name, typed by the shader
   std::vector<ManifestUniform> uniforms;
@@ -278,14 +350,30 @@ struct Manifest {
 // output with an init, as its initial contents) by name, a struct buffer's members as
 // "buffer.member".
 struct CheckInput {
-  size_t buffer = 0;
+  size_t buffer = 0;  // an index into buffers, or into images where `image`
   int field = -1;  // a struct buffer's member (index into its type's fields); -1: the whole buffer
   std::string name;
+  bool image = false;
 };
 std::vector<CheckInput> CheckInputs(const Manifest& manifest);
+// The variables name_sum, name_min and name_max of each whole input (CheckInputs' `input`): its
+// scalars' sum (in double), least and greatest, so that a reduction is checkable without a
+// reference. A name another variable has already is left out.
+struct CheckStat {
+  size_t input = 0;
+  int kind = 0;  // 0 sum, 1 min, 2 max
+  std::string name;
+};
+std::vector<CheckStat> CheckStats(const Manifest& manifest);
 // A check expression's variables: i, W, H, c (the component; another name where a buffer is called
-// c), then CheckInputs' names in order.
+// c), then CheckInputs' names in order, then x, y and z where the family has an image (the texel),
+// then CheckStats' names.
 std::vector<std::string> CheckVariables(const Manifest& manifest);
+// The functions a check expression may call: every buffer (`b(j)`, scalar j) and image (`img(x, y)`,
+// `img(x, y, c)`; a 3-D image's `img(x, y, z)`, `img(x, y, z, c)`), by name, buffers first.
+std::vector<std::string> CheckFunctions(const Manifest& manifest);
+// Why `text` calls a resource of `manifest` with the wrong number of arguments, if it does.
+std::optional<std::string> CallProblem(const Manifest& manifest, const std::string& text);
 // A struct buffer whose members are not known yet: the manifest is parsed, not loaded.
 bool HasUnresolvedStruct(const Manifest& manifest);
 
@@ -302,6 +390,12 @@ struct PushValue {
 // The numbers of one point: a variant at a workgroup and a domain.
 struct PointValues {
   std::vector<uint64_t> counts;  // per buffer, elements of its type
+  std::vector<std::array<uint32_t, 3>> image_sizes;  // per image: width, height, depth
+  // A sequence's dispatches in order, each pass's repetitions one after another, each with its own
+  // groups, push, constants and uniforms (empty: one pass, these values); and for one of them, its
+  // pass and repetition (P).
+  std::vector<PointValues> passes;
+  uint32_t pass = 0, repetition = 0;
   std::vector<PushValue> push;
   std::array<uint64_t, 3> groups{};
   double elements = 0;

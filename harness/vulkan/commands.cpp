@@ -14,9 +14,13 @@ void Commands::Dispatch(const Kernel& kernel, const Bindings& bindings, std::arr
   const KernelSpec& spec = kernel.spec();
   Require(push.size() == spec.push_bytes,
           fmt::format("{}: {} push-constant bytes given, the kernel takes {}", spec.label, push.size(), spec.push_bytes));
-  std::vector<uint32_t> zeros(kernel.slots(), 0);
+  // One offset per dynamic descriptor (the buffers; images take none), as vkCmdBindDescriptorSets
+  // requires.
+  std::vector<uint32_t> zeros(kernel.dynamic_slots(), 0);
   if (offsets.empty()) offsets = zeros;
-  Require(offsets.size() == kernel.slots(), fmt::format("{}: wrong number of dynamic offsets", spec.label));
+  Require(offsets.size() == kernel.dynamic_slots(),
+          fmt::format("{}: {} dynamic offsets given, the kernel has {} buffers", spec.label, offsets.size(),
+                      kernel.dynamic_slots()));
   cb_->bindPipeline(vk::PipelineBindPoint::eCompute, kernel.pipeline());
   cb_->bindDescriptorSets(vk::PipelineBindPoint::eCompute, kernel.layout(), 0, bindings.handles(), offsets);
   if (!push.empty()) {

@@ -138,6 +138,23 @@ DeviceInfo InfoOf(const vk::raii::PhysicalDevice& device, uint32_t index) {
     c["Float64"] = core.shaderFloat64;
     c["Int64"] = core.shaderInt64;
     c["Int16"] = core.shaderInt16;
+    c["StorageImageReadWithoutFormat"] = core.shaderStorageImageReadWithoutFormat;
+    c["StorageImageWriteWithoutFormat"] = core.shaderStorageImageWriteWithoutFormat;
+    c["StorageImageExtendedFormats"] = core.shaderStorageImageExtendedFormats;
+    info.storage_image_read_without_format = core.shaderStorageImageReadWithoutFormat;
+    info.storage_image_write_without_format = core.shaderStorageImageWriteWithoutFormat;
+  }
+  // Vulkan 1.3 has it among its features; before, the extension does (its feature struct is
+  // Vulkan 1.3's, under the extension's name).
+  if (info.api_version >= VK_API_VERSION_1_3) {
+    info.robust_image_access = device.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan13Features>()
+                                   .get<vk::PhysicalDeviceVulkan13Features>()
+                                   .robustImageAccess;
+  } else if (HasExtension(device, VK_EXT_IMAGE_ROBUSTNESS_EXTENSION_NAME)) {
+    info.robust_image_access =
+        device.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceImageRobustnessFeaturesEXT>()
+            .get<vk::PhysicalDeviceImageRobustnessFeaturesEXT>()
+            .robustImageAccess;
   }
   info.pipeline_executable_info = HasExtension(device, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
   if (info.pipeline_executable_info) {
@@ -290,6 +307,15 @@ Context::Context(const Options& options) : options_(options) {
     device_extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
     atomic_float_features.pNext = features.get<vk::PhysicalDeviceFeatures2>().pNext;
     features.get<vk::PhysicalDeviceFeatures2>().pNext = &atomic_float_features;
+  }
+  // Robust image access, so that a kernel's image reads past the edge are defined (0, or the
+  // sampler's border) on every device. A 1.3 device has it among the Vulkan 1.3 features copied
+  // above; an older one through VK_EXT_image_robustness.
+  vk::PhysicalDeviceImageRobustnessFeaturesEXT image_robustness_features{.robustImageAccess = VK_TRUE};
+  if (info_.robust_image_access && info_.api_version < VK_API_VERSION_1_3) {
+    device_extensions.push_back(VK_EXT_IMAGE_ROBUSTNESS_EXTENSION_NAME);
+    image_robustness_features.pNext = features.get<vk::PhysicalDeviceFeatures2>().pNext;
+    features.get<vk::PhysicalDeviceFeatures2>().pNext = &image_robustness_features;
   }
   float priority = 1.0f;
   vk::DeviceQueueCreateInfo queue_create{

@@ -56,6 +56,15 @@ struct DeviceInfo {
   // VK_EXT_shader_atomic_float's shaderBufferFloat32AtomicAdd: atomicAdd on float in storage
   // buffers. Enabled on the device where supported.
   bool float_atomic_add = false;
+  // Out-of-bounds image accesses are defined (reads 0 or a border, writes dropped): Vulkan 1.3's
+  // robustImageAccess, or VK_EXT_image_robustness's before 1.3. Enabled on the device where
+  // supported: it checks image accesses only, and robustBufferAccess, which would check every
+  // buffer load, stays off.
+  bool robust_image_access = false;
+  // Storage images read and written without a format in the shader (shaderStorageImageReadWithoutFormat
+  // and shaderStorageImageWriteWithoutFormat, core features the device enables where offered).
+  bool storage_image_read_without_format = false;
+  bool storage_image_write_without_format = false;
   double timestamp_period_ns = 0.0;
   uint32_t queue_family = 0;
   uint32_t timestamp_valid_bits = 0;  // of queue_family; 0: no GPU timer

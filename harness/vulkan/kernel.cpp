@@ -3,15 +3,16 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <string>
+#include <string_view>
 
 #include "harness/base/error.hpp"
 #include "harness/vulkan/buffer.hpp"
 #include "harness/vulkan/context.hpp"
+#include "harness/vulkan/image.hpp"
 
 namespace csbench {
 namespace {
-
-constexpr uint32_t kSetsPerKernel = 16;
 
 void CheckLocalSize(const DeviceInfo& info, const KernelSpec& spec) {
   const auto& size = spec.local_size;
@@ -37,8 +38,28 @@ std::vector<DescriptorSlot> SlotsOf(const KernelSpec& spec) {
 }
 
 vk::DescriptorType TypeOf(DescriptorSlot::Kind kind) {
-  return kind == DescriptorSlot::Kind::kUniformBuffer ? vk::DescriptorType::eUniformBufferDynamic
-                                                      : vk::DescriptorType::eStorageBufferDynamic;
+  switch (kind) {
+    case DescriptorSlot::Kind::kUniformBuffer: return vk::DescriptorType::eUniformBufferDynamic;
+    case DescriptorSlot::Kind::kStorageImage: return vk::DescriptorType::eStorageImage;
+    case DescriptorSlot::Kind::kCombinedImageSampler: return vk::DescriptorType::eCombinedImageSampler;
+    case DescriptorSlot::Kind::kStorageBuffer: break;
+  }
+  return vk::DescriptorType::eStorageBufferDynamic;
+}
+
+// Buffers are bound dynamic (each dispatch passes an offset); images have no dynamic form.
+bool IsDynamic(DescriptorSlot::Kind kind) {
+  return kind == DescriptorSlot::Kind::kStorageBuffer || kind == DescriptorSlot::Kind::kUniformBuffer;
+}
+
+std::string_view KindName(DescriptorSlot::Kind kind) {
+  switch (kind) {
+    case DescriptorSlot::Kind::kUniformBuffer: return "uniform buffer";
+    case DescriptorSlot::Kind::kStorageImage: return "storage image";
+    case DescriptorSlot::Kind::kCombinedImageSampler: return "sampled image";
+    case DescriptorSlot::Kind::kStorageBuffer: break;
+  }
+  return "storage buffer";
 }
 
 }  // namespace
@@ -129,15 +150,20 @@ Kernel::Kernel(Context& context, const KernelSpec& spec) : context_(&context), s
                    fmt::format("{}: subgroup size {} is outside the device's {} to {}", spec.label, size,
                                info.min_subgroup_size, info.max_subgroup_size));
   }
+  Require(spec.max_sets > 0, fmt::format("{}: a kernel for no descriptor sets (max_sets 0)", spec.label));
   objects_ = BuildPipeline(context, spec);
   slots_ = SlotsOf(spec);
-  std::vector<vk::DescriptorPoolSize> sizes;
+  // Each Bind takes one descriptor per slot: max_sets Bindings alive at once take max_sets of each.
+  std::map<vk::DescriptorType, uint32_t> counts;
   for (const DescriptorSlot& slot : slots_) {
-    sizes.push_back({.type = TypeOf(slot.kind), .descriptorCount = kSetsPerKernel});
+    counts[TypeOf(slot.kind)] += spec.max_sets;
+    if (IsDynamic(slot.kind)) ++dynamic_slots_;
   }
+  std::vector<vk::DescriptorPoolSize> sizes;
+  for (const auto& [type, count] : counts) sizes.push_back({.type = type, .descriptorCount = count});
   if (sizes.empty()) sizes.push_back({.type = vk::DescriptorType::eStorageBufferDynamic, .descriptorCount = 1});
   vk::DescriptorPoolCreateInfo pool_create{.flags = vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet,
-                                           .maxSets = kSetsPerKernel * static_cast<uint32_t>(objects_.set_layouts.size())};
+                                           .maxSets = spec.max_sets * static_cast<uint32_t>(objects_.set_layouts.size())};
   pool_create.setPoolSizes(sizes);
   pool_ = CSBENCH_VK(vk::raii::DescriptorPool(context.device(), pool_create));
 }
@@ -151,24 +177,54 @@ Bindings Kernel::Bind(const std::vector<BufferRange>& buffers) const {
   vk::DescriptorSetAllocateInfo allocate{.descriptorPool = *pool_};
   allocate.setSetLayouts(set_layouts);
   auto sets = CSBENCH_VK(vk::raii::DescriptorSets(context_->device(), allocate));
-  std::vector<vk::DescriptorBufferInfo> infos;
+  // The writes point into these: reserved up front, so that no push_back moves them.
+  std::vector<vk::DescriptorBufferInfo> buffer_infos;
+  std::vector<vk::DescriptorImageInfo> image_infos;
+  buffer_infos.reserve(buffers.size());
+  image_infos.reserve(buffers.size());
+  std::vector<vk::WriteDescriptorSet> writes;
   for (size_t i = 0; i < buffers.size(); ++i) {
     const auto& b = buffers[i];
-    uint64_t range = b.range == 0 ? b.buffer->size() : b.range;
-    const bool uniform = slots_[i].kind == DescriptorSlot::Kind::kUniformBuffer;
-    const uint64_t most = uniform ? info.max_uniform_buffer_range : info.max_storage_buffer_range;
-    RequireSupport(range <= most, fmt::format("{}: binding {} MiB exceeds the device's {} ({} MiB)", spec_.label,
-                                              range >> 20, uniform ? "maxUniformBufferRange" : "maxStorageBufferRange",
-                                              most >> 20));
-    infos.push_back({.buffer = b.buffer->handle(), .offset = 0, .range = range});
-  }
-  std::vector<vk::WriteDescriptorSet> writes;
-  for (size_t i = 0; i < infos.size(); ++i) {
-    writes.push_back({.dstSet = *sets[slots_[i].set],
-                      .dstBinding = slots_[i].binding,
-                      .descriptorCount = 1,
-                      .descriptorType = TypeOf(slots_[i].kind),
-                      .pBufferInfo = &infos[i]});
+    const DescriptorSlot& slot = slots_[i];
+    vk::WriteDescriptorSet write{.dstSet = *sets[slot.set],
+                                 .dstBinding = slot.binding,
+                                 .descriptorCount = 1,
+                                 .descriptorType = TypeOf(slot.kind)};
+    const std::string where = fmt::format("{}: the {} at set {} binding {}", spec_.label, KindName(slot.kind), slot.set,
+                                          slot.binding);
+    if (IsDynamic(slot.kind)) {
+      Require(b.buffer != nullptr, fmt::format("{} was given no buffer", where));
+      uint64_t range = b.range == 0 ? b.buffer->size() : b.range;
+      const bool uniform = slot.kind == DescriptorSlot::Kind::kUniformBuffer;
+      const uint64_t most = uniform ? info.max_uniform_buffer_range : info.max_storage_buffer_range;
+      RequireSupport(range <= most, fmt::format("{}: binding {} MiB exceeds the device's {} ({} MiB)", spec_.label,
+                                                range >> 20, uniform ? "maxUniformBufferRange" : "maxStorageBufferRange",
+                                                most >> 20));
+      buffer_infos.push_back({.buffer = b.buffer->handle(), .offset = 0, .range = range});
+      write.pBufferInfo = &buffer_infos.back();
+    } else {
+      Require(b.image != nullptr, fmt::format("{} was given no image", where));
+      const Image& image = *b.image;
+      const std::string format = vk::to_string(image.format());
+      vk::Sampler sampler;
+      if (slot.kind == DescriptorSlot::Kind::kStorageImage) {
+        Require(image.storage(), fmt::format("{} was given a {} image made without storage usage", where, format));
+      } else {
+        Require(b.sampler != nullptr, fmt::format("{} was given no sampler", where));
+        Require(image.sampled(), fmt::format("{} was given a {} image made without sampled usage", where, format));
+        const SamplerSpec& sampling = b.sampler->spec();
+        // Vulkan samples only 1-D and 2-D views with unnormalized coordinates (VkSamplerCreateInfo's
+        // unnormalizedCoordinates): a 3-D image would be read as the driver likes.
+        Require(!sampling.unnormalized || !image.three_d(),
+                fmt::format("{}: a sampler with unnormalized coordinates on a 3-D image, which Vulkan forbids", where));
+        RequireSupport(!sampling.linear || SupportOf(*context_, image.format()).linear_filter,
+                       fmt::format("linear filtering of {} images ({})", format, where));
+        sampler = b.sampler->handle();
+      }
+      image_infos.push_back({.sampler = sampler, .imageView = image.view(), .imageLayout = vk::ImageLayout::eGeneral});
+      write.pImageInfo = &image_infos.back();
+    }
+    writes.push_back(write);
   }
   context_->device().updateDescriptorSets(writes, {});
   std::vector<vk::raii::DescriptorSet> owned;

@@ -1,5 +1,5 @@
 // A compute pipeline built from a kernel source, its defines and its local size, with the
-// descriptor layout for its storage buffers.
+// descriptor layout for its buffers and images.
 #pragma once
 
 #include <array>
@@ -16,6 +16,8 @@ namespace csbench {
 
 class Buffer;
 class Context;
+class Image;
+class Sampler;
 
 // The most workgroups one dimension of a dispatch may count on every device: Vulkan's minimum
 // for maxComputeWorkGroupCount, and lavapipe's value. Kernels over larger domains loop (a
@@ -29,9 +31,10 @@ constexpr uint32_t CappedGroups(uint64_t items, uint32_t workgroup) {
 }
 
 // A descriptor a user's kernel binds (the built-in kernels bind storage buffers at 0..n-1 of set 0).
-// Buffers are dynamic descriptors, so that one set serves every slice of a rotated input.
+// Buffers are dynamic descriptors, so that one set serves every slice of a rotated input; images
+// (a storage image, a sampled image with its sampler) have no dynamic form, and take no offset.
 struct DescriptorSlot {
-  enum class Kind { kStorageBuffer, kUniformBuffer };
+  enum class Kind { kStorageBuffer, kUniformBuffer, kStorageImage, kCombinedImageSampler };
   uint32_t set = 0;
   uint32_t binding = 0;
   Kind kind = Kind::kStorageBuffer;
@@ -61,6 +64,9 @@ struct KernelSpec {
   // The descriptors by (set, binding), in that order; empty: `bindings` storage buffers.
   std::vector<DescriptorSlot> slots;
   uint32_t push_bytes = 0;
+  // How many Bindings of the kernel may be alive at once: Bind allocates one descriptor set per set
+  // number from a pool sized by it, and a Bindings gives its sets back when it is destroyed.
+  uint32_t max_sets = 16;
   // SPIR-V compiled already (a user's shader, compiled by the manifest's loader); null: `source`
   // is compiled with `defines` (CompileKernel). It must outlive the kernel.
   const std::vector<uint32_t>* spirv = nullptr;
@@ -72,14 +78,18 @@ struct KernelSpec {
   bool full_subgroups = false;
 };
 
-// Slot i of a kernel: `range` bytes of `buffer`, starting at the dispatch's dynamic offset.
+// Slot i of a kernel: `range` bytes of `buffer`, starting at the dispatch's dynamic offset; for a
+// slot of an image kind, `image` (in VK_IMAGE_LAYOUT_GENERAL, as every Image is) and, for a
+// combined image sampler, `sampler`, where `buffer` is unused.
 struct BufferRange {
   const Buffer* buffer = nullptr;
   uint64_t range = 0;  // 0: the whole buffer
+  const Image* image = nullptr;
+  const Sampler* sampler = nullptr;
 };
 
-// A descriptor set with a kernel's buffers bound. Storage buffers are dynamic, so one set serves
-// every slice of a rotated input: each dispatch passes its offsets.
+// A descriptor set with a kernel's buffers and images bound. Buffers are dynamic, so one set
+// serves every slice of a rotated input: each dispatch passes its offsets.
 class Bindings {
  public:
   explicit Bindings(std::vector<vk::raii::DescriptorSet> sets) : sets_(std::move(sets)) {}
@@ -111,11 +121,15 @@ class Kernel {
   // the device's limits or the source does not compile.
   Kernel(Context& context, const KernelSpec& spec);
 
+  // One BufferRange per slot, in slot order. At most spec().max_sets Bindings alive at once.
   Bindings Bind(const std::vector<BufferRange>& buffers) const;
 
   const KernelSpec& spec() const { return spec_; }
-  // The descriptors a Bind takes buffers for, and a dispatch dynamic offsets for, in this order.
+  // The descriptors a Bind takes a BufferRange for, in (set, binding) order.
   size_t slots() const { return slots_.size(); }
+  // Those of them that take a dynamic offset (the buffers): a dispatch passes one offset for each,
+  // in slot order, skipping the images.
+  uint32_t dynamic_slots() const { return dynamic_slots_; }
   vk::Pipeline pipeline() const { return *objects_.pipeline; }
   vk::PipelineLayout layout() const { return *objects_.layout; }
 
@@ -124,6 +138,7 @@ class Kernel {
   KernelSpec spec_;
   PipelineObjects objects_;
   std::vector<DescriptorSlot> slots_;  // by (set, binding)
+  uint32_t dynamic_slots_ = 0;
   vk::raii::DescriptorPool pool_ = nullptr;
 };
 

@@ -1,0 +1,266 @@
+#include "harness/vulkan/image.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include <vulkan/vulkan_format_traits.hpp>
+
+#include "harness/base/error.hpp"
+#include "harness/base/fork_join.hpp"
+#include "harness/vulkan/buffer.hpp"
+#include "harness/vulkan/commands.hpp"
+#include "harness/vulkan/context.hpp"
+
+namespace csbench {
+namespace {
+
+// memcpy on the host's threads for pieces of several MiB, as a buffer's transfers copy: one thread
+// copying a 64 MiB piece out of host-visible memory sets the pace of the transfer.
+void CopyBytes(std::byte* to, const std::byte* from, size_t n) {
+  ParallelFor(n, size_t{4} << 20, [&](size_t begin, size_t end) { std::memcpy(to + begin, from + begin, end - begin); });
+}
+
+// A staging buffer of the context's (Context::TakeStaging), given back when the transfer is done.
+struct Staging {
+  explicit Staging(Context& context) : context(context), buffer(context.TakeStaging()) {}
+  ~Staging() { context.ReturnStaging(std::move(buffer)); }
+  Staging(const Staging&) = delete;
+  Staging& operator=(const Staging&) = delete;
+
+  Context& context;
+  std::unique_ptr<Buffer> buffer;
+};
+
+constexpr vk::ImageSubresourceRange kWholeImage{
+    .aspectMask = vk::ImageAspectFlagBits::eColor, .baseMipLevel = 0, .levelCount = 1, .baseArrayLayer = 0, .layerCount = 1};
+
+// A piece's copy: its box of the image from the staging buffer's offset 0, tightly packed
+// (bufferRowLength and bufferImageHeight 0).
+vk::BufferImageCopy RegionOf(const ImagePiece& piece) {
+  return {.bufferOffset = 0,
+          .bufferRowLength = 0,
+          .bufferImageHeight = 0,
+          .imageSubresource = {.aspectMask = vk::ImageAspectFlagBits::eColor, .mipLevel = 0, .baseArrayLayer = 0, .layerCount = 1},
+          .imageOffset = {.x = 0, .y = static_cast<int32_t>(piece.offset[1]), .z = static_cast<int32_t>(piece.offset[2])},
+          .imageExtent = {.width = piece.extent[0], .height = piece.extent[1], .depth = piece.extent[2]}};
+}
+
+// Records the image's move from `from` to `to`, after every earlier shader or transfer access and
+// before every later one (the harness's barriers are memory barriers, which move no layout).
+void Transition(Commands& c, vk::Image image, vk::ImageLayout from, vk::ImageLayout to) {
+  using A = vk::AccessFlagBits;
+  using S = vk::PipelineStageFlagBits;
+  const vk::AccessFlags all = A::eShaderRead | A::eShaderWrite | A::eTransferRead | A::eTransferWrite;
+  vk::ImageMemoryBarrier barrier{.srcAccessMask = from == vk::ImageLayout::eUndefined ? vk::AccessFlags{} : all,
+                                 .dstAccessMask = all,
+                                 .oldLayout = from,
+                                 .newLayout = to,
+                                 .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                 .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                 .image = image,
+                                 .subresourceRange = kWholeImage};
+  c.raw().pipelineBarrier(S::eComputeShader | S::eTransfer, S::eComputeShader | S::eTransfer, {}, {}, {}, barrier);
+}
+
+}  // namespace
+
+std::vector<ImagePiece> ImagePieces(std::array<uint32_t, 3> extent, uint32_t texel_bytes, uint64_t piece_bytes) {
+  const uint64_t row = uint64_t{extent[0]} * texel_bytes;
+  const uint64_t slice = row * extent[1];
+  Require(row > 0 && slice > 0 && extent[2] > 0, "the pieces of an empty image");
+  Require(row <= piece_bytes, fmt::format("a row of {} bytes is larger than a piece of {} bytes", row, piece_bytes));
+  std::vector<ImagePiece> pieces;
+  if (slice <= piece_bytes) {
+    const auto slices = static_cast<uint32_t>(std::min<uint64_t>(extent[2], piece_bytes / slice));
+    for (uint32_t z = 0; z < extent[2]; z += slices) {
+      const uint32_t depth = std::min(slices, extent[2] - z);
+      pieces.push_back({{0, 0, z}, {extent[0], extent[1], depth}, z * slice, depth * slice});
+    }
+    return pieces;
+  }
+  const auto rows = static_cast<uint32_t>(piece_bytes / row);
+  for (uint32_t z = 0; z < extent[2]; ++z) {
+    for (uint32_t y = 0; y < extent[1]; y += rows) {
+      const uint32_t height = std::min(rows, extent[1] - y);
+      pieces.push_back({{0, y, z}, {extent[0], height, 1}, z * slice + y * row, height * row});
+    }
+  }
+  return pieces;
+}
+
+FormatSupport SupportOf(const Context& context, vk::Format format) {
+  using F = vk::FormatFeatureFlagBits;
+  const vk::FormatFeatureFlags features = context.physical_device().getFormatProperties(format).optimalTilingFeatures;
+  const auto has = [&](vk::FormatFeatureFlags wanted) { return (features & wanted) == wanted; };
+  const vk::FormatFeatureFlags copies = F::eTransferSrc | F::eTransferDst;
+  return {.storage = has(F::eStorageImage | copies),
+          .sampled = has(F::eSampledImage | copies),
+          .linear_filter = has(F::eSampledImage | F::eSampledImageFilterLinear | copies)};
+}
+
+Image::Image(Context& context, vk::Format format, uint32_t texel_bytes, std::array<uint32_t, 3> extent, bool three_d,
+             bool storage, bool sampled)
+    : context_(&context),
+      format_(format),
+      texel_bytes_(texel_bytes),
+      extent_(extent),
+      three_d_(three_d),
+      storage_(storage),
+      sampled_(sampled),
+      bytes_(uint64_t{extent[0]} * extent[1] * extent[2] * texel_bytes) {
+  const std::string name = vk::to_string(format);
+  const std::string size = fmt::format("{}x{}x{}", extent[0], extent[1], extent[2]);
+  Require(storage || sampled, fmt::format("a {} image that is neither a storage nor a sampled image", name));
+  Require(extent[0] > 0 && extent[1] > 0 && extent[2] > 0, fmt::format("an empty {} image ({})", name, size));
+  Require(three_d || extent[2] == 1, fmt::format("a 2-D {} image of depth {}", name, extent[2]));
+  // A block-compressed format has no texel to upload one at a time.
+  Require(!vk::isCompressed(format) && vk::blockSize(format) == texel_bytes,
+          fmt::format("{} is not a format of {}-byte texels", name, texel_bytes));
+  const FormatSupport support = SupportOf(context, format);
+  RequireSupport(!storage || support.storage, fmt::format("storage images of {} (with copies both ways)", name));
+  RequireSupport(!sampled || support.sampled, fmt::format("sampled images of {} (with copies both ways)", name));
+
+  using U = vk::ImageUsageFlagBits;
+  const vk::ImageUsageFlags usage = U::eTransferSrc | U::eTransferDst | (storage ? U::eStorage : vk::ImageUsageFlags{}) |
+                                    (sampled ? U::eSampled : vk::ImageUsageFlags{});
+  const vk::ImageType type = three_d ? vk::ImageType::e3D : vk::ImageType::e2D;
+  // The format's own limits for this usage (maxExtent, maxResourceSize), which may be below the
+  // device's maxImageDimension2D/3D; a combination the device lacks throws here rather than at
+  // vkCreateImage, where it would be undefined.
+  vk::ImageFormatProperties limits;
+  try {
+    limits = context.physical_device().getImageFormatProperties(format, type, vk::ImageTiling::eOptimal, usage, {});
+  } catch (const vk::SystemError& e) {
+    throw Unsupported(fmt::format("{} {} images with usage {}: {}", three_d ? "3-D" : "2-D", name,
+                                  vk::to_string(usage), e.what()));
+  }
+  RequireSupport(extent[0] <= limits.maxExtent.width && extent[1] <= limits.maxExtent.height &&
+                     extent[2] <= limits.maxExtent.depth,
+                 fmt::format("a {} image of {}: the device's largest is {}x{}x{}", name, size, limits.maxExtent.width,
+                             limits.maxExtent.height, limits.maxExtent.depth));
+  RequireSupport(bytes_ <= limits.maxResourceSize,
+                 fmt::format("a {} image of {} MiB: the device's largest is {} MiB", name, bytes_ >> 20,
+                             limits.maxResourceSize >> 20));
+
+  image_ = CSBENCH_VK(vk::raii::Image(
+      context.device(), vk::ImageCreateInfo{.imageType = type,
+                                            .format = format,
+                                            .extent = {.width = extent[0], .height = extent[1], .depth = extent[2]},
+                                            .mipLevels = 1,
+                                            .arrayLayers = 1,
+                                            .samples = vk::SampleCountFlagBits::e1,
+                                            .tiling = vk::ImageTiling::eOptimal,
+                                            .usage = usage,
+                                            .sharingMode = vk::SharingMode::eExclusive,
+                                            .initialLayout = vk::ImageLayout::eUndefined}));
+  const auto requirements = image_.getMemoryRequirements();
+  const DeviceInfo& info = context.info();
+  RequireSupport(requirements.size <= info.max_allocation_bytes,
+                 fmt::format("a {} image of {} MiB is larger than the device's maxMemoryAllocationSize ({} MiB)", name,
+                             requirements.size >> 20, info.max_allocation_bytes >> 20));
+  using M = vk::MemoryPropertyFlagBits;
+  memory_ = CSBENCH_VK(vk::raii::DeviceMemory(
+      context.device(),
+      vk::MemoryAllocateInfo{.allocationSize = requirements.size,
+                             .memoryTypeIndex = context.FindMemoryType(requirements.memoryTypeBits, M::eDeviceLocal,
+                                                                       M::eDeviceLocal)}));
+  image_.bindMemory(*memory_, 0);
+  view_ = CSBENCH_VK(vk::raii::ImageView(
+      context.device(), vk::ImageViewCreateInfo{.image = *image_,
+                                                .viewType = three_d ? vk::ImageViewType::e3D : vk::ImageViewType::e2D,
+                                                .format = format,
+                                                .subresourceRange = kWholeImage}));
+
+  // Into GENERAL once: its texels are undefined until the first upload (or a kernel's write), as
+  // a new buffer's bytes are.
+  context.Run([&](Commands& c) { Transition(c, *image_, vk::ImageLayout::eUndefined, vk::ImageLayout::eGeneral); });
+}
+
+void Image::Upload(std::span<const std::byte> texels) {
+  Require(texels.size() == bytes_,
+          fmt::format("{} bytes uploaded to a {} image of {} bytes", texels.size(), vk::to_string(format_), bytes_));
+  Staging lease(*context_);
+  Buffer& staging = *lease.buffer;
+  // Copies in GENERAL work, but the validation layer warns of every one (for performance): each
+  // piece's submission moves the image to TRANSFER_DST_OPTIMAL and back.
+  using L = vk::ImageLayout;
+  for (const ImagePiece& piece : ImagePieces(extent_, texel_bytes_, staging.size())) {
+    CopyBytes(staging.mapped().data(), texels.data() + piece.at, piece.bytes);
+    context_->Run([&](Commands& c) {
+      Transition(c, *image_, L::eGeneral, L::eTransferDstOptimal);
+      c.raw().copyBufferToImage(staging.handle(), *image_, L::eTransferDstOptimal, RegionOf(piece));
+      Transition(c, *image_, L::eTransferDstOptimal, L::eGeneral);
+    });
+  }
+}
+
+void Image::Download(std::span<std::byte> texels) const {
+  Require(texels.size() == bytes_,
+          fmt::format("{} bytes downloaded from a {} image of {} bytes", texels.size(), vk::to_string(format_), bytes_));
+  Staging lease(*context_);
+  const Buffer& staging = *lease.buffer;
+  using L = vk::ImageLayout;
+  for (const ImagePiece& piece : ImagePieces(extent_, texel_bytes_, staging.size())) {
+    context_->Run([&](Commands& c) {
+      Transition(c, *image_, L::eGeneral, L::eTransferSrcOptimal);
+      c.raw().copyImageToBuffer(*image_, L::eTransferSrcOptimal, staging.handle(), RegionOf(piece));
+      Transition(c, *image_, L::eTransferSrcOptimal, L::eGeneral);
+    });
+    CopyBytes(texels.data() + piece.at, staging.mapped().data(), piece.bytes);
+  }
+}
+
+vk::BorderColor BorderFor(std::string_view name, bool integer_format) {
+  using B = vk::BorderColor;
+  if (name == "transparent_black") return integer_format ? B::eIntTransparentBlack : B::eFloatTransparentBlack;
+  if (name == "opaque_black") return integer_format ? B::eIntOpaqueBlack : B::eFloatOpaqueBlack;
+  if (name == "opaque_white") return integer_format ? B::eIntOpaqueWhite : B::eFloatOpaqueWhite;
+  throw Error(fmt::format("border colour '{}': expected transparent_black, opaque_black or opaque_white", name));
+}
+
+Sampler::Sampler(Context& context, const SamplerSpec& spec) : spec_(spec) {
+  using A = vk::SamplerAddressMode;
+  // Vulkan allows unnormalized coordinates with clamping only (VkSamplerCreateInfo's
+  // unnormalizedCoordinates); a driver given a repeating mode anyway does what it likes.
+  Require(!spec.unnormalized || spec.address == A::eClampToEdge || spec.address == A::eClampToBorder,
+          fmt::format("a sampler with unnormalized coordinates and address mode {}: only clamp_to_edge and "
+                      "clamp_to_border go with unnormalized coordinates",
+                      vk::to_string(spec.address)));
+  if (spec.address == A::eMirrorClampToEdge) {
+    // Vulkan 1.2's samplerMirrorClampToEdge, which the device enables where offered.
+    const DeviceInfo& info = context.info();
+    bool offered = false;
+    if (info.api_version >= VK_API_VERSION_1_2) {
+      offered = context.physical_device()
+                    .getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan12Features>()
+                    .get<vk::PhysicalDeviceVulkan12Features>()
+                    .samplerMirrorClampToEdge;
+    }
+    RequireSupport(offered, "the sampler address mode mirror_clamp_to_edge (Vulkan 1.2's samplerMirrorClampToEdge)");
+  }
+  const vk::Filter filter = spec.linear ? vk::Filter::eLinear : vk::Filter::eNearest;
+  // One mip level: LOD clamped to 0, so magnification and minification read level 0 alike; the
+  // same filter for both, as unnormalized coordinates require.
+  sampler_ = CSBENCH_VK(vk::raii::Sampler(
+      context.device(), vk::SamplerCreateInfo{.magFilter = filter,
+                                              .minFilter = filter,
+                                              .mipmapMode = vk::SamplerMipmapMode::eNearest,
+                                              .addressModeU = spec.address,
+                                              .addressModeV = spec.address,
+                                              .addressModeW = spec.address,
+                                              .mipLodBias = 0.0f,
+                                              .anisotropyEnable = VK_FALSE,
+                                              .maxAnisotropy = 1.0f,
+                                              .compareEnable = VK_FALSE,
+                                              .compareOp = vk::CompareOp::eNever,
+                                              .minLod = 0.0f,
+                                              .maxLod = 0.0f,
+                                              .borderColor = spec.border,
+                                              .unnormalizedCoordinates = spec.unnormalized ? VK_TRUE : VK_FALSE}));
+}
+
+}  // namespace csbench

@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <optional>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <regex>
 #include <vector>
+
+#include "harness/base/fork_join.hpp"
 
 namespace csbench {
 
@@ -78,7 +80,7 @@ bool IsVariableName(const std::string& name) {
 
 Expression::Expression(const std::string& text, const std::vector<std::string>& variables,
                        const std::vector<std::string>& functions)
-    : text_(text), names_(variables), parser_(std::make_unique<Parser>()) {
+    : text_(text), names_(variables), functions_(functions), parser_(std::make_unique<Parser>()) {
   // muparser copes with any bytes, but a manifest's expression is a short line of arithmetic:
   // refuse what cannot be one before the library sees it.
   if (text.empty()) throw ExpressionError{"an empty expression"};
@@ -130,8 +132,26 @@ double Expression::EvaluateInOrder(const double* values) {
 }
 
 void Expression::EvaluateEach(size_t count, const Fill& fill, double* out) {
-  for (size_t start = 0; start < count; start += kChunk) {
-    const size_t n = std::min(kChunk, count - start);
+  // Off the measured path (a case's inputs and checks): ranges of points on every host thread, each
+  // with a parser of its own (muparser's is not shared between threads), the small ones here.
+  constexpr size_t kGrain = 16 * kChunk;
+  if (count <= kGrain) {
+    EvaluateRange(0, count, fill, out);
+    return;
+  }
+  ParallelFor(
+      count, kGrain,
+      [&](size_t begin, size_t end) {
+        Expression local(text_, names_, functions_);
+        local.parser_->call = parser_->call;
+        local.EvaluateRange(begin, end, fill, out);
+      },
+      kChunk);
+}
+
+void Expression::EvaluateRange(size_t begin, size_t end, const Fill& fill, double* out) {
+  for (size_t start = begin; start < end; start += kChunk) {
+    const size_t n = std::min(kChunk, end - start);
     for (size_t v = 0; v < names_.size(); ++v) fill(v, start, n, &parser_->Slot(v));
     try {
       parser_->parser.Eval(out + start, static_cast<int>(n));

@@ -42,7 +42,8 @@ class Expression {
 
   const std::string& text() const { return text_; }
   // The value at each of `count` points into `out` (muparser's bulk mode: one pass of its
-  // bytecode per chunk of points, several times faster than a call per point).
+  // bytecode per chunk of points, several times faster than a call per point), large counts in
+  // ranges on every host thread: `fill` (and a Call) must then be safe to call from several at once.
   // `fill(variable, start, n, values)` writes the values of variable `variable` (in the order
   // named at construction) at points start .. start + n - 1. Throws ExpressionError, naming the
   // point, for a result that is not finite.
@@ -64,8 +65,10 @@ class Expression {
 
  private:
   double Evaluated();  // one value from the variables' first slots
+  void EvaluateRange(size_t begin, size_t end, const Fill& fill, double* out);
   std::string text_;
   std::vector<std::string> names_;
+  std::vector<std::string> functions_;
   std::unique_ptr<Parser> parser_;
 };
 

@@ -86,7 +86,8 @@ run = json.load(open(sys.argv[1]))
 listed = open(sys.argv[2]).read().split()
 families = {name.split("/")[0] for name in listed}
 assert families == {"blur", "saxpy", "stream_manifest", "tile_sum", "histogram", "in_place", "copy_per_thread",
-                    "scale_hlsl", "triad_spv", "matvec_f16", "particles"}, families
+                    "scale_hlsl", "triad_spv", "matvec_f16", "particles", "image_blur", "image_sum",
+                    "grayscott_image", "radix_sort"}, families
 assert any(name.endswith("/domain67x61") for name in listed), listed
 assert any(name.endswith("/domain4099") or name.endswith("/domain4099x1") for name in listed), listed
 results = {b["name"]: b for b in run["benchmarks"]}
@@ -205,5 +206,38 @@ if [[ $rc -eq 1 ]] && grep -q "manifest_test_accumulate/adds/wg64x1/domain4096x1
   echo "ok: an output accumulated into the poison says it needs init"
 else
   echo "FAIL: the accumulating output's run (exit $rc, want 1):"; tail -3 "$dir/accumulate.err"; fail=1
+fi
+
+# Images, passes and [require] (one run of three manifests, which pays the device's ceiling once):
+# - neighbour: a check reading each texel's 3x3 neighbourhood passes the right blur and fails
+#   off_by_one (its left neighbour read from the right) naming the output image and a texel;
+# - skipped_pass: two passes in sequence pass (the second sees what the first wrote); first_only
+#   leaves c unwritten, and fails naming it;
+# - require: a [require] that out is sorted passes sorted and fails reversed, naming [require] out;
+#   a check reading out(i + 1) with no guard fails at the last index, reading outside the buffer.
+"$bench" --manifest="$manifests/wrong/neighbour.toml" --manifest="$manifests/wrong/skipped_pass.toml" \
+  --manifest="$manifests/wrong/require.toml" --benchmark_min_time=0.01 >"$dir/passes.out" 2>"$dir/passes.err"
+rc=$?
+if [[ $rc -eq 1 ]] && grep -q "4 benchmark(s) FAILED" "$dir/passes.err" &&
+   grep -q "^\[[0-9]*/7\] manifest_test_neighbour/right/wg8x8/domain61x47 .*Gelem/s=" "$dir/passes.out" &&
+   grep -q "manifest_test_neighbour/off_by_one/wg8x8/domain61x47: output image 'dst' texel (" "$dir/passes.err"; then
+  echo "ok: a check reading an image's neighbours passes the right blur and fails one reading (x + 1, y) for (x - 1, y)"
+else
+  echo "FAIL: the neighbours' run (exit $rc, want 1):"; tail -n 5 "$dir/passes.out" "$dir/passes.err"; fail=1
+fi
+if [[ $rc -eq 1 ]] &&
+   grep -q "^\[[0-9]*/7\] manifest_test_skipped_pass/both/wg64x1/domain4096x1 .*Gelem/s=" "$dir/passes.out" &&
+   grep -q "manifest_test_skipped_pass/first_only/wg64x1/domain4096x1: output 'c' index 0: unwritten" "$dir/passes.err"; then
+  echo "ok: a variant of two passes runs them in order, and one that skips the second fails naming its output"
+else
+  echo "FAIL: the passes' run (exit $rc, want 1):"; tail -n 5 "$dir/passes.out" "$dir/passes.err"; fail=1
+fi
+if [[ $rc -eq 1 ]] &&
+   grep -q "^\[[0-9]*/7\] manifest_test_require/sorted/wg64x1/domain4096x1 .*Gelem/s=" "$dir/passes.out" &&
+   grep -q "manifest_test_require/reversed/wg64x1/domain4096x1: \[require\] out = \"i + 1 >= W ? 1 : out(i) <= out(i + 1)\" is false at index 0" "$dir/passes.err" &&
+   grep -q "manifest_test_require/reads_outside/wg64x1/domain4096x1: .*out(i + 1) - 1.*reads out(4096), outside its 4096 values" "$dir/passes.err"; then
+  echo "ok: [require] passes a sorted output and fails a reversed one; a check reading past its buffer fails naming the read"
+else
+  echo "FAIL: the [require] run (exit $rc, want 1):"; tail -n 5 "$dir/passes.out" "$dir/passes.err"; fail=1
 fi
 exit $fail

@@ -322,7 +322,8 @@ output)"),
 TEST(ParseManifest, EveryOutputIsCheckedByAnExpressionOrAReference) {
   const std::string unchecked = With(kTwoVariants, "[check]\nout = \"2 * x + i\"\n", "");
   EXPECT_EQ(ErrorOf(unchecked), fmt::format("dir/m.toml:{}: [[variant]] 'first': output 'out' is checked against "
-                                            "nothing: give [check] out = \"...\" or mark one variant reference = true",
+                                            "nothing: give [check] out = \"...\", a [require] out = \"...\" or mark one "
+                                            "variant reference = true",
                                             LineOf(unchecked, "[[variant]]")));
   // A reference variant checks the others, and no [check] is needed.
   const Manifest referenced =
@@ -346,15 +347,23 @@ TEST(ParseManifest, EveryOutputIsCheckedByAnExpressionOrAReference) {
 
 TEST(ParseManifest, ACheckReadsInputsAtItsIndexAndNothingElse) {
   const uint32_t line = LineOf(kTwoVariants, "out = \"2 * x + i\"");
-  // An input, an unknown buffer: a check is given to outputs only.
+  // An input, an unknown buffer: a check is given to outputs (and to what a pass swaps) only.
   EXPECT_EQ(ErrorOf(With(kTwoVariants, "out = \"2 * x + i\"", "x = \"1\"")),
-            fmt::format("dir/m.toml:{}: [check].'x': expected the name of an output buffer", line));
+            fmt::format("dir/m.toml:{}: [[variant]] 'first'.check.x: 'x' is an input of this variant (output = false, "
+                        "and no pass swaps it): it has nothing to check",
+                        line));
   EXPECT_EQ(ErrorOf(With(kTwoVariants, "out = \"2 * x + i\"", "y = \"1\"")),
-            fmt::format("dir/m.toml:{}: [check].'y': expected the name of an output buffer", line));
-  // Its variables are i, W, H and the inputs: not the output itself, not the workgroup.
+            fmt::format("dir/m.toml:{}: [check].'y': expected the name of an output buffer or image (or of one a "
+                        "variant's passes swap)",
+                        line));
+  // Its variables are i, W, H and the inputs (with their sums and extremes): not the output itself
+  // as a variable (only as a function, out(j)), not the workgroup.
   const std::string self = ErrorOf(With(kTwoVariants, "\"2 * x + i\"", "\"out + 1\""));
-  EXPECT_NE(self.find("unknown name 'out'"), std::string::npos) << self;
-  EXPECT_NE(self.find("(variables: i, W, H, c, x)"), std::string::npos) << self;
+  EXPECT_NE(self.find("'out'"), std::string::npos) << self;
+  EXPECT_NE(self.find("(variables: i, W, H, c, x, x_sum, x_min, x_max)"), std::string::npos) << self;
+  EXPECT_EQ(ErrorOf(With(kTwoVariants, "\"2 * x + i\"", "\"out(i) + x(i)\"")), "(no error)");
+  EXPECT_NE(ErrorOf(With(kTwoVariants, "\"2 * x + i\"", "\"x(i, 1)\"")).find("x(2 arguments): a buffer is read as x(j)"),
+            std::string::npos);
   EXPECT_NE(ErrorOf(With(kTwoVariants, "\"2 * x + i\"", "\"WG_X\"")).find("unknown name 'WG_X'"), std::string::npos);
   EXPECT_EQ(ErrorOf(With(kTwoVariants, "\"2 * x + i\"", "\"x * W * H - i\"")), "(no error)");
 }

@@ -1,5 +1,5 @@
 #version 450
-// copy.comp that adds a texel of a sampler2D at binding 2, which a manifest cannot give.
+// copy.comp that adds a texel of a sampler2D at binding 2, which the manifests using it do not give.
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 
 layout(std430, set = 0, binding = 0) readonly buffer X { float x[]; };

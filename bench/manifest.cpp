@@ -199,6 +199,8 @@ struct InitTarget {
   // stores it (a normalised format's step).
   std::function<std::array<double, 3>(size_t)> texel;
   std::function<double(double)> stored;
+  // A normalised channel's range: a value outside it is refused, not clamped.
+  std::optional<std::pair<double, double>> range;
 };
 
 // Fills `target`'s scalars of `data` by `init`.
@@ -259,6 +261,11 @@ void Fill(const Manifest& m, const ManifestBuffer& b, const ManifestBuffer::Memb
         throw Error(fmt::format("{}: init \"{}\": {}", target.what, init.expression, e.message));
       }
       for (size_t p = 0; p < target.n; ++p) {
+        if (target.range && (values[p] < target.range->first || values[p] > target.range->second)) {
+          throw Error(fmt::format("{}: init \"{}\" gives {} at {}: a channel of {} takes values from {} to {}", target.what,
+                                  init.expression, values[p], target.index(p), target.glsl, target.range->first,
+                                  target.range->second));
+        }
         const double v = stored(values[p]);
         if (!is_float) {
           const int bits = static_cast<int>(8 * target.bytes);
@@ -494,6 +501,8 @@ Data MakeImage(const Manifest& m, const ManifestImage& image, std::array<uint32_
                                                    static_cast<double>(texel / (size_t{size[0]} * size[1]))};
                     },
                     .stored = [&f](double v) { return ImageStored(f, v); }};
+  if (f.kind == ImageFormat::Kind::kUnorm) target.range = std::pair{0.0, 1.0};
+  if (f.kind == ImageFormat::Kind::kSnorm) target.range = std::pair{-1.0, 1.0};
   if (image.init == ManifestBuffer::Init::kRandom && f.kind != ImageFormat::Kind::kFloat &&
       f.kind != ImageFormat::Kind::kInt && f.kind != ImageFormat::Kind::kUint) {
     // A normalised channel's whole range, not the integers' 16 bits.
@@ -759,6 +768,14 @@ class GpuCase : public Case {
   }
 
   Comparison Check() override {
+    try {
+      return Checked();
+    } catch (const CheckFailure& e) {
+      return {.max_relative_error = std::numeric_limits<double>::infinity(), .message = e.message};
+    }
+  }
+
+  Comparison Checked() {
     GuardedResult run = GuardedRun();
     if (!run.failure.passed) return run.failure;
     const std::vector<Data>& got = run.outputs;
@@ -785,7 +802,7 @@ class GpuCase : public Case {
         std::vector<size_t> scalars;
         Comparison c = CompareScalars(b, got[i], Expected(got, i, -1, Scalars(b, got[i]), expression->second, nullptr),
                                       variant_->tolerance, variant_->abs_tolerance,
-                                      fmt::format("[check] {} = \"{}\"", b.name, expression->second));
+                                      fmt::format("{} = \"{}\"", CheckLabel(b.name), expression->second));
         if (!c.passed) return c;
       }
       // A struct's members, each checked by its own expression.
@@ -797,7 +814,7 @@ class GpuCase : public Case {
         const std::vector<double> want =
             Expected(got, i, static_cast<int>(f), got[i].size() / b.type.Bytes(), expression->second, &scalars);
         Comparison c = CompareScalars(b, got[i], want, variant_->tolerance, variant_->abs_tolerance,
-                                      fmt::format("[check] \"{}\" = \"{}\"", key, expression->second), &scalars);
+                                      fmt::format("{} = \"{}\"", CheckLabel(key), expression->second), &scalars);
         if (!c.passed) return c;
       }
     }
@@ -808,7 +825,7 @@ class GpuCase : public Case {
       if (expression == variant_->check.end()) continue;
       const Reading reading = ReadingOf(got, r);
       const std::vector<double> want = Expected(got, r, -1, reading.scalars, expression->second, nullptr);
-      Comparison c = CompareImage(k, reading, want, fmt::format("[check] {} = \"{}\"", m.images[k].name,
+      Comparison c = CompareImage(k, reading, want, fmt::format("{} = \"{}\"", CheckLabel(m.images[k].name),
                                                                  expression->second));
       if (!c.passed) return c;
     }
@@ -1391,8 +1408,34 @@ class GpuCase : public Case {
   // struct's member, and any input in a member's check, is read at the same element and component (a
   // scalar at its element whatever the component; NaN where it has no such component). Every
   // resource is also a function of its index or texel, `stat` variables its sums and extremes.
+  // Why a check's expression has no value at some index (a read outside a buffer, a value not
+  // finite): the benchmark fails with it.
+  struct CheckFailure {
+    std::string message;
+  };
+
+  // How a check is named in messages: "[check] out", the variant's own "[[variant]] 'v'.check.out".
+  std::string CheckLabel(const std::string& key) const {
+    const auto& family = manifest_->check;
+    const auto own = variant_->check.find(key);
+    if (own != variant_->check.end() && !(family.contains(key) && family.at(key) == own->second)) {
+      return fmt::format("[[variant]] '{}'.check.{}", variant_->name, key);
+    }
+    return fmt::format("[check] {}", key);
+  }
+
+  // The index `k` of resource r's scalars (as Expected counts them: a member's p), for messages.
+  std::string PointText(size_t r, int field, size_t k) const {
+    const Manifest& m = *manifest_;
+    if (r >= m.buffers.size()) return TexelText(r - m.buffers.size(), k);
+    if (field < 0) return IndexText(m.buffers[r], k);
+    const uint32_t per = m.buffers[r].type.fields[static_cast<size_t>(field)].components;
+    return per == 1 ? fmt::format("element {}", k) : fmt::format("element {} component {}", k / per, k % per);
+  }
+
   std::vector<double> Expected(const std::vector<Data>& got, size_t out_index, int field, size_t count,
-                               const std::string& text, std::vector<size_t>* scalars) const {
+                               const std::string& text, std::vector<size_t>* scalars,
+                               const std::string& label = "") const {
     const Manifest& m = *manifest_;
     const size_t buffers_n = m.buffers.size();
     const bool image_out = out_index >= buffers_n;
@@ -1483,7 +1526,9 @@ class GpuCase : public Case {
       expression.EvaluateEach(n, fill, want.data());
     } catch (const ExpressionError& e) {
       std::lock_guard lock(bad.mutex);
-      throw Error(fmt::format("[check] {} = \"{}\": {}", out_name, text, bad.seen ? bad.message : e.message));
+      const std::string at = e.point < n ? fmt::format(" at {}", PointText(out_index, field, e.point)) : "";
+      throw CheckFailure{fmt::format("{} = \"{}\"{}: {}", label.empty() ? CheckLabel(out_name) : label, text, at,
+                                     bad.seen ? bad.message : e.message)};
     }
     return want;
   }
@@ -1506,10 +1551,9 @@ class GpuCase : public Case {
     const Reading reading = ReadingOf(got, r);
     std::vector<double> values;
     try {
-      values = Expected(got, r, -1, reading.scalars, text, nullptr);
-    } catch (const Error& e) {
-      return {.max_relative_error = std::numeric_limits<double>::infinity(),
-              .message = fmt::format("[require] {}: {}", name, e.what())};
+      values = Expected(got, r, -1, reading.scalars, text, nullptr, "[require] " + name);
+    } catch (const CheckFailure& e) {
+      return {.max_relative_error = std::numeric_limits<double>::infinity(), .message = e.message};
     }
     for (size_t k = 0; k < values.size(); ++k) {
       if (values[k] != 0) continue;

@@ -161,7 +161,8 @@ void Expression::EvaluateRange(size_t begin, size_t end, const Fill& fill, doubl
     for (size_t k = 0; k < n; ++k) {
       if (!std::isfinite(out[start + k])) {
         throw ExpressionError{fmt::format("gives {} at point {} (a division by zero, or a function outside its domain)",
-                                          out[start + k], start + k)};
+                                          out[start + k], start + k),
+                              start + k};
       }
     }
   }

@@ -17,6 +17,8 @@ namespace csbench {
 // gives one.
 struct ExpressionError {
   std::string message;
+  // EvaluateEach's point where the value was not finite (none: another error).
+  size_t point = static_cast<size_t>(-1);
 };
 
 class Expression {

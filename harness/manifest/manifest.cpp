@@ -736,7 +736,7 @@ void ReadImages(const Reader& r, const toml::array& images, Manifest& m) {
                               : f.channel_bytes == 2 ? 65504 : 3.4028234663852886e38;
           if (read.value < least || read.value > most || (f.Integer() && read.value != std::floor(read.value))) {
             r.Fail(read.line, where + ".init",
-                   fmt::format("{}: a {} texel's channel takes {} from {} to {}", read.value, f.glsl,
+                   fmt::format("{}: a channel of an {} texel takes {} from {} to {}", read.value, f.glsl,
                                f.Integer() ? "whole numbers" : "values", least, most));
           }
         }
@@ -1006,8 +1006,9 @@ void ReadPasses(const Reader& r, const toml::node& node, const std::string& wher
     p.passes.clear();
     p.is_pass = true;
     p.line = Reader::LineOf(t);
-    p.name = fmt::format("{} pass {}", v.name, v.passes.size() + 1);
+    p.name = fmt::format("{}.pass[{}]", v.name, v.passes.size() + 1);
     const std::string at = fmt::format("{}.pass[{}]", where, v.passes.size() + 1);
+    p.pass_key = at;
     r.OnlyKeys(t, at,
                {"source", "defines", "specialization", "groups", "push", "repeat", "swap", "entry", "vulkan",
                 "include_dirs", "workgroup_defines"});
@@ -1240,7 +1241,9 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
           std::any_of(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.name == name && b.output; }) ||
           std::any_of(m.images.begin(), m.images.end(), [&](const auto& i) { return i.name == name && i.output; });
       if (!output && !swapped.contains(name)) {
-        r.Fail(v.check_lines.contains(key) ? v.check_lines.at(key) : v.line, fmt::format("{}.check.{}", where, key),
+        const bool family = m.check.contains(key) && m.check.at(key) == text;
+        r.Fail(v.check_lines.contains(key) ? v.check_lines.at(key) : v.line,
+               family ? fmt::format("[check].{}", key) : fmt::format("{}.check.{}", where, key),
                fmt::format("{} is an input of this variant (output = false, and no pass swaps it): it has nothing to "
                            "check",
                            Quoted(name)));
@@ -1274,10 +1277,15 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
   }
 }
 
+// The manifest's path, and the line where one is known: the start of an error message.
+std::string PathAt(const Manifest& m, uint32_t line) {
+  return line > 0 ? fmt::format("{}:{}", m.path.string(), line) : m.path.string();
+}
+
 uint64_t WholeNumber(const Manifest& m, double value, double most, std::string_view key, const std::string& text,
-                     std::string_view point, std::string_view what) {
+                     std::string_view point, std::string_view what, uint32_t line = 0) {
   if (value != std::floor(value) || value < 1 || value > most) {
-    throw ManifestError{fmt::format("{}: {}: {} at {} gives {}: expected {}", m.path.string(), key, Quoted(text),
+    throw ManifestError{fmt::format("{}: {}: {} at {} gives {}: expected {}", PathAt(m, line), key, Quoted(text),
                                     point, value, what)};
   }
   return static_cast<uint64_t>(value);
@@ -1295,16 +1303,16 @@ class PointEvaluator {
     if (v.is_pass) values_.push_back(0);  // P
     for (const ManifestVariant& pass : v.passes) {
       passes_.push_back(std::make_unique<PointEvaluator>(m, pass, device));
-      repeats_.push_back(passes_.back()->Parse(pass.repeat, fmt::format("{}: repeat", pass.name)));
+      passes_.back()->repeat_.push_back(passes_.back()->Parse(pass.repeat, pass.pass_key + ".repeat", pass.line));
     }
     if (family_part_) {
       for (const ManifestBuffer& b : m.buffers) {
         counts_.push_back(Parse(b.count, fmt::format("[[buffer]] '{}'.count", b.name)));
       }
       for (const ManifestImage& image : m.images) {
-        image_sizes_.push_back(Parse(image.width, fmt::format("[[image]] '{}'.width", image.name)));
-        image_sizes_.push_back(Parse(image.height, fmt::format("[[image]] '{}'.height", image.name)));
-        image_sizes_.push_back(Parse(image.depth, fmt::format("[[image]] '{}'.depth", image.name)));
+        image_sizes_.push_back(Parse(image.width, fmt::format("[[image]] '{}'.width", image.name), image.line));
+        image_sizes_.push_back(Parse(image.height, fmt::format("[[image]] '{}'.height", image.name), image.line));
+        image_sizes_.push_back(Parse(image.depth, fmt::format("[[image]] '{}'.depth", image.name), image.line));
       }
       elements_.push_back(Parse(v.elements, "elements"));
       bytes_.push_back(Parse(v.bytes, "bytes"));
@@ -1412,7 +1420,8 @@ class PointEvaluator {
         Keyed& keyed = image_sizes_[3 * i + k];
         const double value = Value(keyed, point);
         if (value != std::floor(value) || value < 1 || value > 65536) {
-          WholeNumber(m, value, 65536, keyed.key, keyed.expression.text(), point(), "a whole number of texels from 1 to 65536");
+          WholeNumber(m, value, 65536, keyed.key, keyed.expression.text(), point(), "a whole number of texels from 1 to 65536",
+                      keyed.line);
         }
         size[k] = static_cast<uint32_t>(value);
       }
@@ -1431,9 +1440,9 @@ class PointEvaluator {
           return {};
         };
         if (find(a) != find(b)) {
-          throw ManifestError{fmt::format("{}:{}: {}: swap {} and {} at {}: they differ in size (a swap trades two "
+          throw ManifestError{fmt::format("{}:{}: {}.swap: {} and {} at {}: they differ in size (a swap trades two "
                                           "resources of one size)",
-                                          m.path.string(), pass->line, pass->name, Quoted(a), Quoted(b), point())};
+                                          m.path.string(), pass->line, pass->pass_key, Quoted(a), Quoted(b), point())};
         }
       }
     }
@@ -1482,10 +1491,12 @@ class PointEvaluator {
       }
     }
     for (size_t k = 0; k < passes_.size(); ++k) {
-      const double repeat = Value(repeats_[k], point);
+      PointEvaluator& pass = *passes_[k];
+      pass.At(workgroup, domain, 0);  // the pass's variables at the point
+      const double repeat = pass.Value(pass.repeat_[0], point);
       if (repeat != std::floor(repeat) || repeat < 1 || repeat > kMaxDispatches) {
-        WholeNumber(m, repeat, kMaxDispatches, repeats_[k].key, v_.passes[k].repeat, point(),
-                    fmt::format("a whole number of repetitions from 1 to {}", kMaxDispatches));
+        WholeNumber(m, repeat, kMaxDispatches, pass.repeat_[0].key, v_.passes[k].repeat, point(),
+                    fmt::format("a whole number of repetitions from 1 to {}", kMaxDispatches), pass.repeat_[0].line);
       }
       for (uint32_t r = 0; r < static_cast<uint32_t>(repeat); ++r) {
         if (p.passes.size() == kMaxDispatches) {
@@ -1545,6 +1556,7 @@ class PointEvaluator {
   struct Keyed {
     Expression expression;
     std::string key;
+    uint32_t line = 0;  // where it was written, where known
   };
   struct Reads {
     size_t output = 0;  // a buffer, or an image where `image`
@@ -1555,9 +1567,9 @@ class PointEvaluator {
     std::vector<CheckInput> inputs;  // the inputs the check's expression names as variables
   };
 
-  Keyed Parse(const std::string& text, std::string key) const {
+  Keyed Parse(const std::string& text, std::string key, uint32_t line = 0) const {
     try {
-      return {Expression(text, names_), std::move(key)};
+      return {Expression(text, names_), std::move(key), line};
     } catch (const ExpressionError& e) {
       throw ManifestError{
           fmt::format("{}: {}: {} (variant {}): {}", m_.path.string(), key, Quoted(text), v_.name, e.message)};
@@ -1570,7 +1582,7 @@ class PointEvaluator {
     try {
       return keyed.expression.EvaluateInOrder(values_.data());
     } catch (const ExpressionError& error) {
-      throw ManifestError{fmt::format("{}: {}: {} at {}: {}", m_.path.string(), keyed.key,
+      throw ManifestError{fmt::format("{}: {}: {} at {}: {}", PathAt(m_, keyed.line), keyed.key,
                                       Quoted(keyed.expression.text()), point(), error.message)};
     }
   }
@@ -1654,7 +1666,7 @@ class PointEvaluator {
   // dispatch's (groups, push, constants: not those of a variant of passes).
   bool family_part_ = true, dispatch_part_ = true;
   std::vector<std::unique_ptr<PointEvaluator>> passes_;
-  std::vector<Keyed> repeats_;
+  std::vector<Keyed> repeat_;  // a pass's `repeat`, parsed over its variables
   std::vector<Keyed> counts_, image_sizes_, push_, groups_, elements_, bytes_, arithmetic_;
   std::map<uint32_t, Keyed> constants_;  // by constant_id
   std::vector<Keyed> push_fields_;
@@ -2413,8 +2425,7 @@ void ResolveShaders(Manifest& m) {
     for (ManifestVariant& p : variant.passes) passes.push_back(&p);
     for (ManifestVariant* pass : passes) {
       ManifestVariant& v = *pass;
-      const std::string where = v.is_pass ? fmt::format("{}:{}: [[variant]] {} pass {}", m.path.string(), v.line,
-                                                        Quoted(variant.name), &v - variant.passes.data() + 1)
+      const std::string where = v.is_pass ? fmt::format("{}:{}: {}", m.path.string(), v.line, v.pass_key)
                                           : fmt::format("{}:{}: [[variant]] {}", m.path.string(), v.line, Quoted(v.name));
       std::error_code error;
       if (!std::filesystem::is_regular_file(v.source, error)) {
@@ -2813,10 +2824,16 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
   for (const ManifestVariant* pv : every) {
     const ManifestVariant& v = *pv;
     const std::vector<std::string> names = SizeVariables(v);
-    r.CheckExpression(v.repeat, names, v.line, fmt::format("{}: repeat", v.name));
+    if (v.is_pass) {
+      // How many repetitions cannot depend on which one is running.
+      std::vector<std::string> without_p = names;
+      without_p.pop_back();
+      r.CheckExpression(v.repeat, without_p, v.line, v.pass_key + ".repeat");
+    }
     for (const ManifestImage& image : m.images) {
-      for (const std::string* text : {&image.width, &image.height, &image.depth}) {
-        r.CheckExpression(*text, names, image.line, fmt::format("[[image]] '{}' size (variant {})", image.name, v.name));
+      for (const auto& [text, key] : {std::pair{&image.width, "width"}, std::pair{&image.height, "height"},
+                                      std::pair{&image.depth, "depth"}}) {
+        r.CheckExpression(*text, names, image.line, fmt::format("[[image]] '{}'.{} (variant {})", image.name, key, v.name));
       }
     }
     for (const ManifestBuffer& b : m.buffers) {

@@ -286,6 +286,7 @@ struct ManifestVariant {
   // Empty: the variant is its one pass.
   std::vector<ManifestVariant> passes;
   bool is_pass = false;      // one of a variant's passes (its expressions may use P)
+  std::string pass_key;      // a pass's key in messages: "[[variant]] 'v'.pass[2]"
   // A storage image the shader declares without a format, read or written: the device needs
   // shaderStorageImageReadWithoutFormat or ...WriteWithoutFormat.
   bool storage_read_without_format = false, storage_write_without_format = false;

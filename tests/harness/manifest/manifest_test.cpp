@@ -349,7 +349,7 @@ TEST(ParseManifest, ACheckReadsInputsAtItsIndexAndNothingElse) {
   const uint32_t line = LineOf(kTwoVariants, "out = \"2 * x + i\"");
   // An input, an unknown buffer: a check is given to outputs (and to what a pass swaps) only.
   EXPECT_EQ(ErrorOf(With(kTwoVariants, "out = \"2 * x + i\"", "x = \"1\"")),
-            fmt::format("dir/m.toml:{}: [[variant]] 'first'.check.x: 'x' is an input of this variant (output = false, "
+            fmt::format("dir/m.toml:{}: [check].x: 'x' is an input of this variant (output = false, "
                         "and no pass swaps it): it has nothing to check",
                         line));
   EXPECT_EQ(ErrorOf(With(kTwoVariants, "out = \"2 * x + i\"", "y = \"1\"")),

@@ -14,23 +14,6 @@
 namespace csbench {
 namespace {
 
-// memcpy on the host's threads for pieces of several MiB: one thread copying a 64 MiB piece out of
-// host-visible memory set the pace of a 512 MiB check's download.
-void CopyBytes(std::byte* to, const std::byte* from, size_t n) {
-  ParallelFor(n, size_t{4} << 20, [&](size_t begin, size_t end) { std::memcpy(to + begin, from + begin, end - begin); });
-}
-
-// A staging buffer of the context's (Context::TakeStaging), given back when the transfer is done.
-struct Staging {
-  explicit Staging(Context& context) : context(context), buffer(context.TakeStaging()) {}
-  ~Staging() { context.ReturnStaging(std::move(buffer)); }
-  Staging(const Staging&) = delete;
-  Staging& operator=(const Staging&) = delete;
-
-  Context& context;
-  std::unique_ptr<Buffer> buffer;
-};
-
 // The memory type of a transfer kind (Memory::kHostUncached or kHostCached), whose heap holds
 // `bytes`; Unsupported where the device has none.
 uint32_t ExactHostType(const Context& context, uint32_t type_bits, Memory memory, uint64_t bytes) {
@@ -57,6 +40,13 @@ uint32_t ExactHostType(const Context& context, uint32_t type_bits, Memory memory
 }
 
 }  // namespace
+
+void CopyBytes(std::byte* to, const std::byte* from, size_t n) {
+  ParallelFor(n, size_t{4} << 20, [&](size_t begin, size_t end) { std::memcpy(to + begin, from + begin, end - begin); });
+}
+
+Staging::Staging(Context& context) : context(context), buffer(context.TakeStaging()) {}
+Staging::~Staging() { context.ReturnStaging(std::move(buffer)); }
 
 Buffer::Buffer(Context& context, uint64_t bytes, Memory memory, bool uniform) : context_(&context), size_(bytes) {
   Require(bytes > 0, "a buffer of 0 bytes");

@@ -1,7 +1,9 @@
 // Storage buffers in device memory, and host-visible ones for transfers.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 
 #include <vulkan/vulkan_raii.hpp>
@@ -50,6 +52,21 @@ class Buffer {
   vk::raii::Buffer buffer_ = nullptr;
   vk::raii::DeviceMemory memory_ = nullptr;
   std::byte* mapped_ = nullptr;
+};
+
+// memcpy on the host's threads for pieces of several MiB: one thread copying a 64 MiB piece out of
+// host-visible memory set the pace of a 512 MiB check's download (buffers' and images' transfers).
+void CopyBytes(std::byte* to, const std::byte* from, size_t n);
+
+// A staging buffer of the context's (Context::TakeStaging), given back when the transfer is done.
+struct Staging {
+  explicit Staging(Context& context);
+  ~Staging();
+  Staging(const Staging&) = delete;
+  Staging& operator=(const Staging&) = delete;
+
+  Context& context;
+  std::unique_ptr<Buffer> buffer;
 };
 
 // Whether the first `bytes` of `a` and `b` are equal, compared piece by piece through two staging

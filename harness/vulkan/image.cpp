@@ -18,23 +18,6 @@
 namespace csbench {
 namespace {
 
-// memcpy on the host's threads for pieces of several MiB, as a buffer's transfers copy: one thread
-// copying a 64 MiB piece out of host-visible memory sets the pace of the transfer.
-void CopyBytes(std::byte* to, const std::byte* from, size_t n) {
-  ParallelFor(n, size_t{4} << 20, [&](size_t begin, size_t end) { std::memcpy(to + begin, from + begin, end - begin); });
-}
-
-// A staging buffer of the context's (Context::TakeStaging), given back when the transfer is done.
-struct Staging {
-  explicit Staging(Context& context) : context(context), buffer(context.TakeStaging()) {}
-  ~Staging() { context.ReturnStaging(std::move(buffer)); }
-  Staging(const Staging&) = delete;
-  Staging& operator=(const Staging&) = delete;
-
-  Context& context;
-  std::unique_ptr<Buffer> buffer;
-};
-
 constexpr vk::ImageSubresourceRange kWholeImage{
     .aspectMask = vk::ImageAspectFlagBits::eColor, .baseMipLevel = 0, .levelCount = 1, .baseArrayLayer = 0, .layerCount = 1};
 

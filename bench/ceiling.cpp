@@ -245,8 +245,7 @@ class ReadDispatchCase : public Case {
         name_(point.name),
         pixels_(static_cast<double>(point.domain.x) * point.domain.y),
         copier_(*context_, ImageBytes(point), point.workgroup.x, Access::kRead,
-                RotationCopies(RotatingInput::Stride(*context_, ImageBytes(point)), RotatingInput::kBudgetBytes,
-                               suite.options.cache),
+                ColdCopies(*context_, RotatingInput::Stride(*context_, ImageBytes(point)), suite.options.cache),
                 variant.loads) {
     RequireWorkgroup(*context_, point.workgroup);
   }

@@ -53,7 +53,9 @@ class ReductionCase : public Case {
         pixels_(point.domain.Count()),
         image_(&suite.Shared<reduction::Inputs>("reduction").Image(point.domain)),
         peer_(image_->data(), image_->size(),
-              RotationCopies(image_->size() * sizeof(float), RotatingInput::kBudgetBytes, suite.options.cache)) {}
+              suite.context != nullptr
+                  ? ColdCopies(*suite.context, image_->size() * sizeof(float), suite.options.cache)
+                  : RotationCopies(image_->size() * sizeof(float), kRooflineBytes, suite.options.cache)) {}
 
   Comparison Check() override {
     const double want = reduction::TotalLuminance(*image_);
@@ -72,7 +74,7 @@ class ReductionCase : public Case {
     peer_.Time(8);
     // The Vulkan variants' strategy (MeasureDispatches) over the peer's CUDA events.
     MeasureTimedBatches(
-        state, suite_->context, [&](uint32_t count) { return peer_.Time(count); }, 8, 1,
+        state, suite_->context, [&](uint32_t count, uint32_t) { return peer_.Time(count); }, 8, 1,
         {.elements = pixels_, .bytes = pixels_ * 16 + 4, .read_only = true});
   }
 

@@ -14,8 +14,11 @@
 #include "bench/families.hpp"
 #include "bench/manifest.hpp"
 #include "harness/base/error.hpp"
+#include "harness/base/revision.hpp"
 #include "harness/manifest/manifest.hpp"
+#include "harness/measure/ceilings.hpp"
 #include "harness/measure/measure.hpp"
+#include "harness/measure/roofline.hpp"
 #include "harness/measure/run_notes.hpp"
 #include "harness/measure/selection.hpp"
 #include "harness/run/launcher.hpp"
@@ -204,6 +207,17 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  // The ceilings' cache file: written by every run, read by --ceilings=reuse (harness/measure/ceilings.hpp).
+  if (context != nullptr) {
+    const std::string key = csbench::DeviceKey(context.get());
+    const bool reuse = options.ceilings == csbench::CeilingsMode::kReuse;
+    csbench::SetCeilingsCache({.path = csbench::CeilingsCachePath(key),
+                               .device_key = key,
+                               .driver = std::to_string(context->info().driver_version),
+                               .revision = csbench::Revision(),
+                               .reuse = reuse});
+    benchmark::AddCustomContext("ceilings_mode", reuse ? "reuse" : "measure");
+  }
   csbench::KeepSamples(options.samples);
   // A device-timed call samples until its samples add up to the minimum time (harness/measure/measure.hpp).
   csbench::SetMinSampleSeconds(std::stod(flags.min_time));
@@ -278,6 +292,21 @@ int main(int argc, char** argv) {
                csbench::SelectedCount(), csbench::OfferedCount());
   } else {
     benchmark::AddCustomContext("selection", "--benchmark_filter=" + *flags.filter);
+  }
+  // The cold rotation's footprint, from the device's last-level cache (measured once, before the
+  // first case is made: never beside a timed loop).
+  if (context != nullptr && options.cache == csbench::CacheMode::kCold) {
+    try {
+      const csbench::ColdCache& cold = csbench::MeasuredColdCache(*context);
+      benchmark::AddCustomContext(
+          "cold_rotation",
+          fmt::format("inputs rotate over {} MiB of copies; the device's last-level cache, as its copies see "
+                      "it: {} MiB{}",
+                      cold.footprint_bytes >> 20, cold.cache_bytes >> 20, cold.reused ? " (reused, --ceilings=reuse)" : ""));
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "csbench: the last-level cache could not be measured ({}); inputs rotate over {} MiB\n",
+                 e.what(), csbench::kRooflineBytes >> 20);
+    }
   }
   csbench::RunSummary summary = csbench::RunBenchmarks(flags, args);
   csbench::ReleaseCurrentCase();

@@ -15,8 +15,10 @@ constexpr uint64_t SplitMix64(uint64_t x) {
 }
 
 // Fills `values` with floats uniform in [0, 1), value i from (seed, i) alone.
-inline void FillUniform(std::span<float> values, uint64_t seed) {
-  const uint64_t base = SplitMix64(seed);
+// `first`: the index of values[0] in the whole stream, so that parts of one array filled apart
+// (on several threads) hold what one fill of the whole would.
+inline void FillUniform(std::span<float> values, uint64_t seed, uint64_t first = 0) {
+  const uint64_t base = SplitMix64(seed) + first;
   for (size_t i = 0; i < values.size(); ++i) {
     values[i] = static_cast<float>(SplitMix64(base + i) >> 40) * 0x1.0p-24f;
   }

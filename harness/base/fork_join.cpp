@@ -1,6 +1,8 @@
 #include "harness/base/fork_join.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace csbench {
 
@@ -96,6 +98,57 @@ void ParallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t
   for (const std::exception_ptr& e : errors) {
     if (e) std::rethrow_exception(e);
   }
+}
+
+}  // namespace csbench
+
+namespace csbench {
+
+size_t FirstWhere(size_t n, const std::function<bool(size_t)>& found) {
+  std::mutex lock;
+  size_t first = n;
+  ParallelFor(n, kScanGrain, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      if (!found(i)) continue;
+      std::lock_guard guard(lock);
+      first = std::min(first, i);
+      return;
+    }
+  });
+  return first;
+}
+
+Worst WorstOf(size_t n, const std::function<double(size_t)>& error) {
+  std::mutex lock;
+  Worst worst;
+  ParallelFor(n, kScanGrain, [&](size_t begin, size_t end) {
+    Worst part;
+    for (size_t i = begin; i < end; ++i) {
+      double e = error(i);
+      if (std::isnan(e)) e = std::numeric_limits<double>::infinity();
+      if (e > part.error) part = {.error = e, .index = i};
+    }
+    std::lock_guard guard(lock);
+    if (part.error > worst.error || (part.error == worst.error && part.error > 0 && part.index < worst.index)) {
+      worst = part;
+    }
+  });
+  return worst;
+}
+
+double OrderedSum(size_t n, const std::function<double(size_t)>& value) {
+  const size_t chunks = (n + kScanGrain - 1) / kScanGrain;
+  std::vector<double> sums(chunks, 0.0);
+  ParallelFor(chunks, 1, [&](size_t begin, size_t end) {
+    for (size_t c = begin; c < end; ++c) {
+      double sum = 0;
+      for (size_t i = c * kScanGrain; i < std::min(n, (c + 1) * kScanGrain); ++i) sum += value(i);
+      sums[c] = sum;
+    }
+  });
+  double total = 0;
+  for (double s : sums) total += s;
+  return total;
 }
 
 }  // namespace csbench

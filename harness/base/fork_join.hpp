@@ -55,4 +55,23 @@ uint32_t MeasuredPathThreads();
 // rethrows the first exception. For work off the measured path (a case's references and checks).
 void ParallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t)>& body, size_t align = 1);
 
+// The scans below over a case's outputs (a check's), on every host thread: ranges of at least
+// this many items.
+inline constexpr size_t kScanGrain = size_t{1} << 16;
+
+// The least i in [0, n) where found(i) holds; n where none does.
+size_t FirstWhere(size_t n, const std::function<bool(size_t)>& found);
+
+// The greatest error(i) over [0, n) and its least index, a NaN counting as infinite; {0, 0} where
+// every error is 0 (or n is 0), as one loop that keeps the first strictly greater error gives.
+struct Worst {
+  double error = 0;
+  size_t index = 0;
+};
+Worst WorstOf(size_t n, const std::function<double(size_t)>& error);
+
+// The sum of value(i) over [0, n) in double: each kScanGrain items summed on a host thread, the
+// sums added in order, so the result does not depend on the number of threads.
+double OrderedSum(size_t n, const std::function<double(size_t)>& value);
+
 }  // namespace csbench

@@ -62,6 +62,8 @@ Options ParseOptions(std::vector<std::string>& args) {
                                         std::pair{std::string_view("no"), false}};
   static constexpr std::array kCaches{std::pair{std::string_view("cold"), CacheMode::kCold},
                                       std::pair{std::string_view("warm"), CacheMode::kWarm}};
+  static constexpr std::array kCeilings{std::pair{std::string_view("measure"), CeilingsMode::kMeasure},
+                                        std::pair{std::string_view("reuse"), CeilingsMode::kReuse}};
   static constexpr std::array kGuards{std::pair{std::string_view("auto"), GuardPlace::kAuto},
                                       std::pair{std::string_view("outside"), GuardPlace::kOutside},
                                       std::pair{std::string_view("inside"), GuardPlace::kInside}};
@@ -89,6 +91,8 @@ Options ParseOptions(std::vector<std::string>& args) {
       options.parallel = Choose("parallel", *parallel, kParallel);
     } else if (auto cache = FlagValue(arg, "cache")) {
       options.cache = Choose("cache", *cache, kCaches);
+    } else if (auto ceilings = FlagValue(arg, "ceilings")) {
+      options.ceilings = Choose("ceilings", *ceilings, kCeilings);
     } else if (auto guard = FlagValue(arg, "guard")) {
       options.guard = Choose("guard", *guard, kGuards);
     } else if (auto domains = FlagValue(arg, "domain")) {
@@ -102,7 +106,7 @@ Options ParseOptions(std::vector<std::string>& args) {
       options.manifests.emplace_back(*manifest);
     } else if (arg == "--device" || arg == "--backend" || arg == "--timer" || arg == "--cache" || arg == "--domain" ||
                arg == "--workgroup" || arg == "--parallel" || arg == "--manifest" || arg == "--guard" ||
-               arg == "--dispatch-timeout") {
+               arg == "--dispatch-timeout" || arg == "--ceilings") {
       throw UsageError{fmt::format("{} needs a value: {}=...", arg, arg)};
     } else {
       rest.emplace_back(arg);
@@ -128,6 +132,12 @@ std::string OptionsHelp() {
   --timer=auto|host         auto: GPU timestamps where the queue has them, else the host clock
   --cache=cold|warm         cold (default): rotate inputs so that no run is served from the
                             last-level cache; warm: reuse one input
+  --ceilings=measure|reuse  measure (default): measure the memory and compute ceilings that
+                            roofline% and bound% are judged against in this run (only those its
+                            benchmarks need); reuse: take them from the cache file an earlier run
+                            of the same device, driver and csbench revision left under
+                            $XDG_CACHE_HOME/csbench (~/.cache/csbench), measuring only what is
+                            missing; the JSON's "ceilings" say which were reused, and their age
   --guard=auto|inside|outside
                             a manifest's check run gives each storage buffer a guard region of
                             its own pattern, and a write into it fails the check: inside the

@@ -12,6 +12,9 @@ namespace csbench {
 enum class Backend { kVulkan, kPlainLoop };
 enum class TimerChoice { kAuto, kHost };
 enum class CacheMode { kCold, kWarm };
+// Where the device's ceilings come from: measured in this run, or read back from the cache file an
+// earlier run of the same device key, driver and csbench revision wrote (harness/measure/ceilings.hpp).
+enum class CeilingsMode { kMeasure, kReuse };
 // Where a user's kernel's storage buffers keep their guard regions during the check run: inside
 // the bound range, where every device sees a write into them (lavapipe and NVIDIA's drivers drop
 // writes past a bound range, so a guard after it sees nothing there), or after it. Inside, the
@@ -36,6 +39,7 @@ struct Options {
   Backend backend = Backend::kVulkan;
   TimerChoice timer = TimerChoice::kAuto;
   CacheMode cache = CacheMode::kCold;
+  CeilingsMode ceilings = CeilingsMode::kMeasure;  // --ceilings
   GuardPlace guard = GuardPlace::kAuto;
   bool validation = false;  // Khronos validation layer with synchronization validation
   bool samples = false;     // --samples: each run's samples in its JSON entry

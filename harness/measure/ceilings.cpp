@@ -3,7 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <map>
 #include <mutex>
 #include <string>
@@ -139,7 +145,7 @@ Comparison EmptyDispatch::Check() const {
 }
 
 double BestBatchSeconds(Context& context, const std::function<void(Commands&)>& record, uint32_t per_batch,
-                        uint32_t rounds) {
+                        uint32_t rounds, double budget_seconds) {
   TimedBatch batch(context, [&](Commands& c) {
     for (uint32_t i = 0; i < per_batch; ++i) {
       if (i > 0) c.Barrier();
@@ -151,14 +157,27 @@ double BestBatchSeconds(Context& context, const std::function<void(Commands&)>& 
   // there: one run warms its caches.
   if (WarmUp(&context, [&] { return batch.Run(); }, 0.2, 1.0, 0.0) == 0) batch.Run();
   double best = 1e30;
-  for (uint32_t r = 0; r < rounds; ++r) best = std::min(best, batch.Run() / per_batch);
+  double spent = 0;
+  for (uint32_t r = 0; r < rounds; ++r) {
+    const double seconds = batch.Run();
+    best = std::min(best, seconds / per_batch);
+    spent += seconds;
+    if (r >= 1 && budget_seconds > 0 && spent >= budget_seconds) break;
+  }
   return best;
 }
 
+double CeilingBudgetSeconds(const Context& context) { return context.info().type == "cpu" ? 0.25 : 0.05; }
+
 double MeasuredPeak(Context& context, Peak peak) {
+  static std::mutex lock;
+  std::lock_guard guard(lock);
   static std::map<std::pair<const Context*, Peak>, double> measured;
   const auto key = std::make_pair(&context, peak);
   if (auto it = measured.find(key); it != measured.end()) return it->second;
+  if (const std::optional<double> reused = ReusedCeiling(std::string(PeakName(peak)))) {
+    return measured[key] = *reused * 1e9;
+  }
   Spending spending(Phase::kCeiling);
   double rate = 0;
   try {
@@ -167,9 +186,11 @@ double MeasuredPeak(Context& context, Peak peak) {
     const Comparison check = kernel.Check();
     Require(check.passed, fmt::format("the {} ceiling's kernel computed wrong results: {}", PeakName(peak),
                                       check.message));
-    rate = kernel.ops() / BestBatchSeconds(context, [&](Commands& c) { kernel.Record(c); }, 1, 5);
+    rate = kernel.ops() / BestBatchSeconds(context, [&](Commands& c) { kernel.Record(c); }, 1, 5,
+                                           CeilingBudgetSeconds(context));
     NoteCeiling(std::string(PeakName(peak)), rate * 1e-9, PeakRateUnit(peak),
-                fmt::format("peak.comp, {} invocations of {}, 16 chains of {} multiply-adds (2 {} each), best of 5",
+                fmt::format("peak.comp, {} invocations of {}, 16 chains of {} multiply-adds (2 {} each), best of "
+                            "at most 5",
                             PeakInvocations(context), workgroup, kPeakTrips * ceiling::kStepsPerTrip,
                             PeakUnit(peak)));
   } catch (const Unsupported&) {
@@ -180,8 +201,13 @@ double MeasuredPeak(Context& context, Peak peak) {
 }
 
 double MeasuredDispatchSeconds(Context& context) {
+  static std::mutex lock;
+  std::lock_guard guard(lock);
   static std::map<const Context*, double> measured;
   if (auto it = measured.find(&context); it != measured.end()) return it->second;
+  if (const std::optional<double> reused = ReusedCeiling("dependent_dispatch")) {
+    return measured[&context] = *reused * 1e-6;
+  }
   Spending spending(Phase::kCeiling);
   EmptyDispatch empty(context);
   const Comparison check = empty.Check();
@@ -197,9 +223,18 @@ double MeasuredDispatchSeconds(Context& context) {
 
 namespace {
 
+// A ceiling as the cache file keeps it: its note and when it was measured (seconds since the epoch).
+struct Kept {
+  NotedCeiling ceiling;
+  double measured_at = 0;
+};
+
 struct Ceilings {
   std::mutex lock;
   std::map<std::string, NotedCeiling> noted;
+  CeilingsCache cache;
+  std::map<std::string, Kept> kept;  // the cache file's entries of this key, driver and revision
+  bool write_failed = false;
 };
 
 Ceilings& TheCeilings() {
@@ -207,12 +242,90 @@ Ceilings& TheCeilings() {
   return ceilings;
 }
 
+double Now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+constexpr std::string_view kCacheHeader = "csbench ceilings 1";
+
+// Fields separated by tabs: a ceiling's text never holds one (NoteCeiling's callers write it).
+std::vector<std::string> Fields(const std::string& line) {
+  std::vector<std::string> fields;
+  std::string field;
+  std::istringstream in(line);
+  while (std::getline(in, field, '\t')) fields.push_back(field);
+  return fields;
+}
+
+// The file's entries where its key, driver and revision are `cache`'s; none otherwise (or where
+// it cannot be read: a damaged file is measured over, never trusted).
+std::map<std::string, Kept> ReadCacheFile(const CeilingsCache& cache) {
+  std::map<std::string, Kept> kept;
+  std::ifstream in(cache.path);
+  std::string line;
+  if (!in || !std::getline(in, line) || line != kCacheHeader) return {};
+  std::map<std::string, std::string> header;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> f = Fields(line);
+    if (f.size() == 2) {
+      header[f[0]] = f[1];
+    } else if (f.size() == 6 && f[0] == "ceiling") {
+      try {
+        kept[f[1]] = {.ceiling = {.name = f[1], .value = std::stod(f[2]), .unit = f[3], .what = f[5]},
+                      .measured_at = std::stod(f[4])};
+      } catch (const std::exception&) {
+        return {};
+      }
+    } else {
+      return {};
+    }
+  }
+  if (header["device_key"] != cache.device_key || header["driver"] != cache.driver ||
+      header["revision"] != cache.revision) {
+    return {};
+  }
+  return kept;
+}
+
+// Writes every kept entry, through a temporary file renamed over the old one (two runs at once
+// leave one whole file). A folder that cannot be written costs the cache, never the run: one line
+// says so.
+void WriteCacheFile(Ceilings& c) {
+  if (c.cache.path.empty() || c.write_failed) return;
+  std::error_code error;
+  const std::filesystem::path path(c.cache.path);
+  std::filesystem::create_directories(path.parent_path(), error);
+  const std::string temporary = c.cache.path + ".tmp" + std::to_string(Now());
+  {
+    std::ofstream out(temporary);
+    out << kCacheHeader << '\n'
+        << "device_key\t" << c.cache.device_key << '\n'
+        << "driver\t" << c.cache.driver << '\n'
+        << "revision\t" << c.cache.revision << '\n';
+    for (const auto& [name, k] : c.kept) {
+      out << fmt::format("ceiling\t{}\t{:.17g}\t{}\t{:.3f}\t{}\n", name, k.ceiling.value, k.ceiling.unit,
+                         k.measured_at, k.ceiling.what);
+    }
+    if (!out) error = std::make_error_code(std::errc::io_error);
+  }
+  if (!error) std::filesystem::rename(temporary, path, error);
+  if (error) {
+    std::filesystem::remove(temporary, error);
+    c.write_failed = true;
+    fmt::print(stderr, "csbench: cannot write the ceilings' cache file {}; --ceilings=reuse will measure again\n",
+               c.cache.path);
+  }
+}
+
 }  // namespace
 
 void NoteCeiling(const std::string& name, double value, std::string_view unit, std::string_view what) {
   Ceilings& c = TheCeilings();
   std::lock_guard guard(c.lock);
-  c.noted[name] = {.name = name, .value = value, .unit = std::string(unit), .what = std::string(what)};
+  NotedCeiling noted{.name = name, .value = value, .unit = std::string(unit), .what = std::string(what)};
+  c.noted[name] = noted;
+  c.kept[name] = {.ceiling = std::move(noted), .measured_at = Now()};
+  WriteCacheFile(c);
 }
 
 std::vector<NotedCeiling> NotedCeilings() {
@@ -221,6 +334,40 @@ std::vector<NotedCeiling> NotedCeilings() {
   std::vector<NotedCeiling> noted;
   for (const auto& [name, ceiling] : c.noted) noted.push_back(ceiling);
   return noted;
+}
+
+std::string CeilingsCachePath(const std::string& device_key) {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  std::filesystem::path folder;
+  if (xdg != nullptr && *xdg == '/') {
+    folder = std::filesystem::path(xdg) / "csbench";
+  } else if (home != nullptr && *home == '/') {
+    folder = std::filesystem::path(home) / ".cache" / "csbench";
+  } else {
+    return {};
+  }
+  return (folder / ("ceilings-" + device_key + ".tsv")).string();
+}
+
+void SetCeilingsCache(CeilingsCache cache) {
+  Ceilings& c = TheCeilings();
+  std::lock_guard guard(c.lock);
+  c.kept = cache.path.empty() ? std::map<std::string, Kept>{} : ReadCacheFile(cache);
+  c.cache = std::move(cache);
+  c.write_failed = false;
+}
+
+std::optional<double> ReusedCeiling(const std::string& name) {
+  Ceilings& c = TheCeilings();
+  std::lock_guard guard(c.lock);
+  if (!c.cache.reuse) return std::nullopt;
+  const auto it = c.kept.find(name);
+  if (it == c.kept.end()) return std::nullopt;
+  NotedCeiling noted = it->second.ceiling;
+  noted.age_seconds = std::max(0.0, Now() - it->second.measured_at);
+  c.noted[name] = noted;
+  return noted.value;
 }
 
 }  // namespace csbench

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -85,10 +86,15 @@ class EmptyDispatch {
   std::unique_ptr<Bindings> bindings_;
 };
 
-// The best seconds per recording of `rounds` timed batches of `per_batch` recordings of
-// `record`, one after another (a barrier between), after the device's clocks are raised.
+// The best seconds per recording of at most `rounds` timed batches of `per_batch` recordings of
+// `record`, one after another (a barrier between), after the device's clocks are raised: at
+// least two, and no more once the batches have taken `budget_seconds` (0: all `rounds`).
 double BestBatchSeconds(Context& context, const std::function<void(Commands&)>& record, uint32_t per_batch,
-                        uint32_t rounds);
+                        uint32_t rounds, double budget_seconds = 0);
+// The seconds of batches a ceiling may take beyond its first two: 0.25 s on a CPU device (where
+// one 256 MiB copy takes 10-20 ms and a read kernel's pass over it 100 ms), 0.05 s on a GPU
+// (whose batches last about 2 ms).
+double CeilingBudgetSeconds(const Context& context);
 
 // Operations per second of `peak`, measured on first call (checked, then the best of a few
 // batches); 0 where the device cannot run it.
@@ -104,9 +110,28 @@ struct NotedCeiling {
   double value = 0;
   std::string unit;
   std::string what;
+  double age_seconds = -1;  // reused from the cache file, measured this long ago; -1: measured in this run
 };
 void NoteCeiling(const std::string& name, double value, std::string_view unit, std::string_view what);
 // Every ceiling noted, in name order.
 std::vector<NotedCeiling> NotedCeilings();
+
+// The ceilings' cache file, one per device key under the user's cache folder
+// ($XDG_CACHE_HOME/csbench, else ~/.cache/csbench): every ceiling a run measures is written there
+// with the device key, driver version, csbench revision and the time it was measured, and
+// `--ceilings=reuse` takes a ceiling from it instead of measuring it where all three match.
+struct CeilingsCache {
+  std::string path;  // empty: no cache file (no cache folder)
+  std::string device_key;
+  std::string driver;
+  std::string revision;
+  bool reuse = false;
+};
+// "$XDG_CACHE_HOME/csbench/ceilings-<key>.tsv" (or under ~/.cache); empty where neither is set.
+std::string CeilingsCachePath(const std::string& device_key);
+// Reads the file (its entries of the same key, driver and revision are kept, whatever the mode).
+void SetCeilingsCache(CeilingsCache cache);
+// Where --ceilings=reuse and the file has `name`: its value, noted (NoteCeiling) with its age.
+std::optional<double> ReusedCeiling(const std::string& name);
 
 }  // namespace csbench

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <future>
+#include <map>
 
 #include "harness/base/error.hpp"
 #include "harness/base/statistics.hpp"
@@ -26,19 +27,41 @@ void SetThroughput(benchmark::State& state, Work work) {
   state.counters["GB/s"] = benchmark::Counter(work.bytes * iterations * 1e-9, benchmark::Counter::kIsRate);
 }
 
-uint32_t BatchSize(double seconds_per_dispatch, uint32_t period, double target_seconds, uint32_t max_dispatches) {
+uint32_t BatchSize(double seconds_per_dispatch, uint32_t period, double target_seconds, uint32_t max_dispatches,
+                   double round_seconds) {
   period = std::max<uint32_t>(period, 1);
   double wanted = seconds_per_dispatch > 0 ? std::ceil(target_seconds / seconds_per_dispatch) : max_dispatches;
   uint32_t n = static_cast<uint32_t>(std::clamp(wanted, 1.0, static_cast<double>(max_dispatches)));
-  return (n + period - 1) / period * period;
+  const uint32_t whole = (n + period - 1) / period * period;
+  // Whole rounds of the rotation where they fit the time a sample may take; else the sample ends
+  // within its round, and the next one goes on from there.
+  if (round_seconds > 0 && seconds_per_dispatch > 0 &&
+      static_cast<double>(whole) * seconds_per_dispatch > std::max(round_seconds, target_seconds)) {
+    return n;
+  }
+  return whole;
 }
 
 uint32_t StableBatchSize(const std::function<double()>& seconds_per_dispatch, uint32_t period) {
   Record* record = CurrentRecord();
   if (record != nullptr && record->batch_size > 0) return record->batch_size;
-  const uint32_t size = BatchSize(seconds_per_dispatch(), period);
+  const uint32_t size = BatchSize(seconds_per_dispatch(), period, kBatchSeconds, kMaxBatchDispatches,
+                                  MinSampleSeconds());
   if (record != nullptr) record->batch_size = size;
   return size;
+}
+
+double CalibratedSecondsPerDispatch(const std::function<double(uint32_t)>& time_dispatches, uint32_t probe,
+                                    uint32_t period) {
+  Spending spending(Phase::kCalibration);
+  const uint32_t most = std::max({probe, period, 1u});
+  uint32_t count = std::min<uint32_t>(std::max<uint32_t>(probe, 1), most);
+  double seconds = time_dispatches(count);
+  while (seconds < kCalibrationSeconds && count < most) {
+    count = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{count} * 8, most));
+    seconds = time_dispatches(count);
+  }
+  return seconds / count;
 }
 
 namespace {
@@ -49,8 +72,13 @@ namespace {
 struct KeptBatch {
   std::string key;
   uint32_t count = 0;
-  std::unique_ptr<TimedBatch> batch;
+  // A batch of `count` for each start in the rotation it began at (one, at 0, where `count` is
+  // whole rounds); at most kKeptStarts, the oldest dropped first.
+  std::map<uint32_t, std::unique_ptr<TimedBatch>> batches;
+  std::vector<uint32_t> order;
 };
+
+constexpr size_t kKeptStarts = 64;
 
 KeptBatch& TheKeptBatch() {
   static KeptBatch kept;
@@ -67,24 +95,32 @@ void MeasureDispatches(benchmark::State& state, Context& context, const std::str
   KeptBatch local;
   KeptBatch& kept = keep ? TheKeptBatch() : local;
   if (kept.key != key) kept = KeptBatch{.key = key};
-  auto time_batch = [&](uint32_t count) {
-    if (kept.batch == nullptr || kept.count != count) {
-      kept.batch.reset();
-      kept.batch = std::make_unique<TimedBatch>(context, [&](Commands& c) {
-        for (uint32_t i = 0; i < count; ++i) {
-          if (i > 0) c.Barrier();
-          record(c, i);
-        }
-      });
+  auto time_batch = [&](uint32_t count, uint32_t start) {
+    if (kept.count != count) {
+      kept.batches.clear();
+      kept.order.clear();
       kept.count = count;
     }
-    return kept.batch->Run();
+    if (!kept.batches.contains(start)) {
+      if (kept.order.size() >= kKeptStarts) {
+        kept.batches.erase(kept.order.front());
+        kept.order.erase(kept.order.begin());
+      }
+      kept.order.push_back(start);
+      kept.batches[start] = std::make_unique<TimedBatch>(context, [&](Commands& c) {
+        for (uint32_t i = 0; i < count; ++i) {
+          if (i > 0) c.Barrier();
+          record(c, start + i);
+        }
+      });
+    }
+    return kept.batches[start]->Run();
   };
   if (work.dispatches <= 0) work.dispatches = 1;  // an iteration is one dispatch, after a barrier
-  // Calibrate on one pass over the rotation (the check before timing has already run the
-  // pipeline once; on a slow device, lavapipe reads 7680x4320 in about a second, each pass
-  // counts).
-  MeasureTimedBatches(state, &context, time_batch, std::max<uint32_t>(period, 1), period, work);
+  // Calibrate on a short look: one dispatch, more (up to one pass over the rotation) only where
+  // that was too short to time (the check before timing has already run the pipeline once; a pass
+  // over a rotation of 1047 copies took lavapipe 67 s).
+  MeasureTimedBatches(state, &context, time_batch, 1, period, work);
 }
 
 namespace {
@@ -218,15 +254,22 @@ void GuardedLoop(benchmark::State& state, Context* device, uint64_t batch,
 }  // namespace
 
 void MeasureTimedBatches(benchmark::State& state, Context* device,
-                         const std::function<double(uint32_t)>& time_batch, uint32_t probe, uint32_t period,
+                         const std::function<double(uint32_t, uint32_t)>& time_batch, uint32_t probe, uint32_t period,
                          Work work) {
+  period = std::max<uint32_t>(period, 1);
   const uint32_t batch = StableBatchSize(
-      [&] {
-        Spending spending(Phase::kCalibration);
-        return time_batch(probe) / probe;
-      },
+      [&] { return CalibratedSecondsPerDispatch([&](uint32_t count) { return time_batch(count, 0); }, probe, period); },
       period);
-  GuardedLoop(state, device, batch, [&] { return time_batch(batch); });
+  // Where a batch is not whole rounds of the rotation, each sample goes on where the one before
+  // ended, through the benchmark's calls, so that consecutive dispatches never read one copy.
+  Record* record = CurrentRecord();
+  uint32_t local_start = 0;
+  uint32_t& start = record != nullptr ? record->rotation_start : local_start;
+  GuardedLoop(state, device, batch, [&] {
+    const double seconds = time_batch(batch, start % period);
+    start = static_cast<uint32_t>((uint64_t{start} + batch) % period);
+    return seconds;
+  });
   state.counters["dispatches/sample"] = batch;
   SetThroughput(state, work);
   if (device != nullptr) {
@@ -357,7 +400,7 @@ void SetRooflinePercent(benchmark::State& state, Work work, double roofline_gbs)
 
 void SetRooflinePercent(benchmark::State& state, Work work, Context& context) {
   if (!work.roofline) return;
-  SetRooflinePercent(state, work, MeasuredRoofline(context).ceiling_gbs(work.read_only));
+  SetRooflinePercent(state, work, MemoryCeilingGBs(context, work.read_only));
 }
 
 void SetBoundPercent(benchmark::State& state, Work work, Context& context) {
@@ -367,8 +410,8 @@ void SetBoundPercent(benchmark::State& state, Work work, Context& context) {
   const double one_dispatch = MeasuredDispatchSeconds(context);
   // The DRAM ceilings are measured one dispatch (or copy command) at a time, 512 MiB each: net of
   // one dispatch's cost, since the bound adds the kernel's own.
-  const double ceiling_bytes = 2.0 * kRooflineBytes;
-  const double measured_gbs = MeasuredRoofline(context).ceiling_gbs(work.read_only);
+  const double ceiling_bytes = 2.0 * static_cast<double>(CeilingCopyBytes(context));
+  const double measured_gbs = MemoryCeilingGBs(context, work.read_only);
   if (measured_gbs <= 0 || peak <= 0) return;
   double memory_gbs = ceiling_bytes / std::max(ceiling_bytes / (measured_gbs * 1e9) - one_dispatch, 1e-9) * 1e-9;
   std::string memory_ceiling = work.read_only ? "read" : "copy";
@@ -403,6 +446,10 @@ uint32_t RotationCopies(uint64_t bytes, uint64_t budget_bytes, CacheMode cache) 
   return static_cast<uint32_t>(std::min<uint64_t>((budget_bytes + bytes - 1) / bytes, kMaxRotationCopies));
 }
 
+uint32_t ColdCopies(Context& context, uint64_t bytes, CacheMode cache) {
+  return cache == CacheMode::kWarm ? 1 : RotationCopies(bytes, ColdFootprintBytes(context), cache);
+}
+
 uint64_t RotatingInput::Stride(const Context& context, uint64_t bytes) {
   const uint64_t align = std::max<uint64_t>(context.info().min_storage_buffer_offset_alignment, 256);
   return (bytes + align - 1) / align * align;
@@ -412,7 +459,7 @@ RotatingInput::RotatingInput(Context& context, std::span<const std::byte> data, 
     : slice_bytes_(data.size()), stride_(Stride(context, data.size())) {
   // A domain too large for the device skips its benchmark, naming the limit.
   RequireMemory(context, stride_);
-  copies_ = copies > 0 ? copies : RotationCopies(stride_, kBudgetBytes, cache);
+  copies_ = copies > 0 ? copies : ColdCopies(context, stride_, cache);
   RequireMemory(context, stride_ * copies_);
   buffer_ = std::make_unique<Buffer>(context, stride_ * copies_);
   buffer_->Upload(data, 0);
@@ -478,18 +525,18 @@ std::shared_ptr<void> TakeAhead(const std::string& name) {
 // its buffers (declared after it, so freed first however a Retired goes).
 struct Retired {
   std::shared_ptr<void> value;
-  std::unique_ptr<TimedBatch> batch;
+  std::map<uint32_t, std::unique_ptr<TimedBatch>> batches;
 
   void Free() {
     Spending spending(Phase::kRelease);
-    batch.reset();
+    batches.clear();
     value.reset();
   }
 };
 
 Retired TakeKeptCase() {
   CaseSlot& slot = CurrentCaseSlot();
-  Retired retired{.value = std::move(slot.value), .batch = std::move(TheKeptBatch().batch)};
+  Retired retired{.value = std::move(slot.value), .batches = std::move(TheKeptBatch().batches)};
   TheKeptBatch() = KeptBatch{};
   slot.value.reset();
   slot.name.clear();

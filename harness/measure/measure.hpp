@@ -75,16 +75,29 @@ void SetBoundPercent(benchmark::State& state, Work work, Context& context);
 
 // How many dispatches one timed batch holds: enough for the batch to last `target_seconds`
 // (so that submission and timestamp overheads vanish in it), at most `max_dispatches`, and a
-// multiple of `period` (the number of rotated inputs, so every batch cycles through all of them).
-uint32_t BatchSize(double seconds_per_dispatch, uint32_t period, double target_seconds = 2e-3,
-                   uint32_t max_dispatches = 10000);
+// multiple of `period` (the number of rotated inputs, so every batch cycles through all of them)
+// unless whole rounds would last longer than `round_seconds` (the minimum time a sample asks for;
+// 0: always whole rounds): the batch then ends within a round, and the samples go on through the
+// rotation one after another.
+inline constexpr double kBatchSeconds = 2e-3;
+inline constexpr uint32_t kMaxBatchDispatches = 10000;
+uint32_t BatchSize(double seconds_per_dispatch, uint32_t period, double target_seconds = kBatchSeconds,
+                   uint32_t max_dispatches = kMaxBatchDispatches, double round_seconds = 0);
 
 // BatchSize() the first time the benchmark being measured asks (its record keeps it), the same
 // number after that: Google Benchmark requires every repetition of a benchmark to run the same
 // number of iterations, and KeepRunningBatch rounds them up to whole batches.
 // `seconds_per_dispatch` is asked only then: the calibration runs once per benchmark. Outside any
-// benchmark (no current record) it is asked every time.
+// benchmark (no current record) it is asked every time. Whole rounds of the rotation are kept
+// within MinSampleSeconds().
 uint32_t StableBatchSize(const std::function<double()>& seconds_per_dispatch, uint32_t period);
+
+// The calibration's short look: `time_dispatches(count)` (seconds of `count` dispatches back to
+// back) for `probe` dispatches, then eight times as many while that took less than
+// kCalibrationSeconds, at most max(probe, period) (one round of the rotation): seconds a dispatch.
+inline constexpr double kCalibrationSeconds = 0.5e-3;
+double CalibratedSecondsPerDispatch(const std::function<double(uint32_t)>& time_dispatches, uint32_t probe,
+                                    uint32_t period);
 
 // Warms `device` (null: no probe, as for tests) up for a timed loop of `run` (which returns the
 // seconds one untimed run took, on whichever clock the caller times with). A GPU lowers its
@@ -168,16 +181,17 @@ std::vector<double> MeasureGuarded(size_t count, const std::function<double()>& 
 void SetMinSampleSeconds(double seconds);
 double MinSampleSeconds();
 
-// MeasureDispatches over any timer of batches: `time_batch(count)` runs `count` dispatches (a
-// multiple of `period`, the number of rotated inputs) back to back and returns their seconds by
-// the device's clock. Calibrates the batch on `probe` dispatches (the benchmark's first call
-// only), warms `device` up (null: no clock probe) on batches of the timed size, takes as many
+// MeasureDispatches over any timer of batches: `time_batch(count, start)` runs `count`
+// dispatches back to back, the i-th on copy `start + i` (modulo `period`, the number of rotated
+// inputs), and returns their seconds by the device's clock. Calibrates the batch by a short look
+// from `probe` dispatches (CalibratedSecondsPerDispatch; the benchmark's first call only), warms
+// `device` up (null: no clock probe) on batches of the timed size, takes as many
 // batches as Google Benchmark's loop will ask for under the clock guard (MeasureGuarded), hands
 // them to the loop, and sets `dispatches/sample`, the throughput counters and, with a device,
 // `roofline%`. The guard's reading (and, with --samples, the batches' times) go into the run's
 // note (harness/measure/run_notes.hpp), and a loop still measured with the clocks down is labelled so.
 void MeasureTimedBatches(benchmark::State& state, Context* device,
-                         const std::function<double(uint32_t)>& time_batch, uint32_t probe, uint32_t period,
+                         const std::function<double(uint32_t, uint32_t)>& time_batch, uint32_t probe, uint32_t period,
                          Work work);
 
 // Times whole runs under UseManualTime, one iteration a run (Gray-Scott's steps, its CUDA peer's):
@@ -225,15 +239,17 @@ benchmark::internal::Benchmark* AddPlainLoop(const std::string& name,
 // dispatches. No built-in family's default domain is that small.
 inline constexpr uint32_t kMaxRotationCopies = 4096;
 uint32_t RotationCopies(uint64_t bytes, uint64_t budget_bytes, CacheMode cache);
+// RotationCopies over the device's cold footprint (ColdFootprintBytes, harness/measure/roofline.hpp:
+// a multiple of its last-level cache, measured once per run); 1 under --cache=warm, measuring nothing.
+uint32_t ColdCopies(Context& context, uint64_t bytes, CacheMode cache);
 
 // Copies of one input laid out in one buffer, so that successive dispatches read different
-// memory and a seed-size domain measures memory, not the last-level cache. 256 MiB of copies
-// is five times the largest last-level cache of current GPUs.
+// memory and a seed-size domain measures memory, not the last-level cache. The copies span the
+// device's cold footprint (ColdFootprintBytes: on a GPU at least 256 MiB, five times the largest
+// last-level cache of current GPUs).
 class RotatingInput {
  public:
-  static constexpr uint64_t kBudgetBytes = 256ull << 20;
-
-  // `copies`: how many (0: as many as fill kBudgetBytes); a kernel with several inputs rotates
+  // `copies`: how many (0: as many as fill the cold footprint, ColdCopies); a kernel with several inputs rotates
   // them all with one count, so that one period of its batch cycles through every copy of each.
   RotatingInput(Context& context, std::span<const std::byte> data, CacheMode cache, uint32_t copies = 0);
 

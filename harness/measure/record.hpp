@@ -60,6 +60,7 @@ class Record {
   // fastest loop the clock probe vouched for (ClockGuardHooks).
   uint32_t batch_size = 0;
   size_t first_passes = 0;
+  uint32_t rotation_start = 0;  // where the next sample begins in its rotation (MeasureTimedBatches)
   Vouch vouch;
 
   // How the benchmark's case is made on the thread ahead (RegisterPrefetch): set at

@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 #include <cstring>
+#include <initializer_list>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -20,6 +22,7 @@
 #include "harness/vulkan/commands.hpp"
 #include "harness/vulkan/context.hpp"
 #include "harness/vulkan/kernel.hpp"
+#include "harness/vulkan/limits.hpp"
 #include "harness/vulkan/timing.hpp"
 
 namespace csbench {
@@ -144,48 +147,168 @@ bool Copier::Check() const {
   return SameBytes(*context_, source_->buffer(), *dst_, bytes_);
 }
 
-const Roofline& MeasuredRoofline(Context& context) {
-  static Context* measured_on = nullptr;
-  static Roofline roofline;
-  if (measured_on == &context) return roofline;
-  Spending spending(Phase::kCeiling);
-  const uint64_t bytes = kRooflineBytes;
-  // A GPU's batches of 4 copies hide its submission and clock ramp behind 3 rounds; a CPU device
-  // (lavapipe) runs one copy for tens of milliseconds, where a submission's cost is below its
-  // run-to-run noise, so single copies say the same in a quarter of the time.
-  const bool cpu = context.info().type == "cpu";
-  const uint32_t per_batch = cpu ? 1 : 4;
-  const uint32_t rounds = 3;
-  auto best_seconds = [&](const Copier& copier) {
-    return BestBatchSeconds(context, [&](Commands& c) { copier.Record(c); }, per_batch, rounds);
-  };
-  roofline = {};
-  {
-    Copier command(context, bytes, 0);
-    roofline.copy_command_gbs = CopyGBs(bytes, best_seconds(command));
+namespace {
+
+bool OnCpuDevice(const Context& context) { return context.info().type == "cpu"; }
+
+// A ceiling's batches: a GPU's batches of 4 copies hide its submission and clock ramp behind the
+// rounds; a CPU device (lavapipe) runs one copy for milliseconds, where a submission's cost is
+// below its run-to-run noise, so single copies say the same in a quarter of the time.
+double BestCopySeconds(Context& context, const Copier& copier) {
+  return BestBatchSeconds(context, [&](Commands& c) { copier.Record(c); }, OnCpuDevice(context) ? 1 : 4, 5,
+                          CeilingBudgetSeconds(context));
+}
+
+// The copy kernel's workgroups tried (those the device runs).
+std::vector<uint32_t> CeilingWorkgroups(const Context& context, std::initializer_list<uint32_t> sizes) {
+  std::vector<uint32_t> kept;
+  for (uint32_t wg : sizes) {
+    if (wg <= context.info().max_workgroup_invocations) kept.push_back(wg);
   }
-  for (uint32_t wg : {64u, 256u, 1024u}) {
-    if (wg > context.info().max_workgroup_invocations) continue;
-    if (wg > 64) {
-      Copier kernel(context, bytes, wg);
-      Require(kernel.Check(), "the roofline's copy kernel did not copy correctly");
-      roofline.copy_kernel_gbs = std::max(roofline.copy_kernel_gbs, CopyGBs(bytes, best_seconds(kernel)));
+  return kept;
+}
+
+// The copy command's rate by footprint, the cache it shows and the footprint beyond it, noted.
+ColdCache CacheFromCopies(Context& context) {
+  ColdCache cold;
+  // Footprints of 1 MiB to 512 MiB (less where the device's memory is smaller), in one buffer; on
+  // a CPU device to 256 MiB, where the rate is memory's (lavapipe on a 2-core AMD EPYC: 31-35 GB/s
+  // from 64 MiB to 512 MiB, 56 GB/s at 32 MiB), and each page of a larger buffer costs the host a
+  // page fault.
+  uint64_t largest = OnCpuDevice(context) ? 256ull << 20 : 512ull << 20;
+  while (largest > (16ull << 20)) {
+    try {
+      RequireMemory(context, largest);
+      break;
+    } catch (const Unsupported&) {
+      largest /= 2;
     }
-    // Twice the copy's bytes, as much as the copy moves: a read of 256 MiB lasts 90 us on an
-    // H100, and its launch and tail cost it 4% against 512 MiB, which a 530 MB reduction exceeded.
-    Copier reader(context, 2 * bytes, wg, Access::kRead);
-    Require(reader.Check(), "the roofline's read kernel did not read correctly");
-    roofline.read_kernel_gbs = std::max(roofline.read_kernel_gbs,
-                                        2.0 * static_cast<double>(bytes) / best_seconds(reader) * 1e-9);
   }
-  NoteCeiling("copy", roofline.best_gbs(), "GB/s",
-              fmt::format("device-to-device copy of {} MiB, the best of vkCmdCopyBuffer and copy.comp; read and "
-                          "written bytes count",
-                          bytes >> 20));
-  NoteCeiling("read", roofline.ceiling_gbs(true), "GB/s",
-              fmt::format("read of {} MiB by read.comp (or the copy, where faster)", (2 * bytes) >> 20));
-  measured_on = &context;
-  return roofline;
+  Buffer buffer(context, largest);
+  context.Run([&](Commands& c) { c.Fill(buffer, 0x5a5a5a5a); });
+  std::vector<std::pair<uint64_t, double>> rates;  // footprint, GB/s
+  for (uint64_t footprint = 1ull << 20; footprint <= largest; footprint *= 2) {
+    const uint64_t half = footprint / 2;
+    // Batches of at least 64 MiB of traffic: a small copy's batch outlasts its submission.
+    const auto per_batch = static_cast<uint32_t>(std::clamp<uint64_t>((64ull << 20) / footprint, 1, 64));
+    const double seconds = BestBatchSeconds(context, [&](Commands& c) { c.Copy(buffer, 0, buffer, half, half); },
+                                            per_batch, 5, CeilingBudgetSeconds(context) / 4);
+    rates.emplace_back(footprint, static_cast<double>(footprint) / seconds * 1e-9);
+  }
+  // Memory's rate: the better of the two largest footprints (one noisy reading below memory's
+  // rate would make the footprint before it look cached).
+  const double memory_gbs = std::max(rates.back().second, rates.size() > 1 ? rates[rates.size() - 2].second : 0.0);
+  for (const auto& [footprint, gbs] : rates) {
+    if (gbs > kCacheRateFactor * memory_gbs) cold.cache_bytes = footprint;
+  }
+  std::string curve;
+  for (const auto& [footprint, gbs] : rates) {
+    curve += fmt::format("{}{} MiB {:.1f}", curve.empty() ? "" : ", ", footprint >> 20, gbs);
+  }
+  const uint64_t floor = OnCpuDevice(context) ? 16ull << 20 : kRooflineBytes;
+  cold.footprint_bytes = std::clamp<uint64_t>(kColdSafety * cold.cache_bytes, floor, std::max(floor, largest));
+  NoteCeiling("last_level_cache", static_cast<double>(cold.cache_bytes) / (1 << 20), "MiB",
+              fmt::format("the largest footprint the copy command copies more than {}x faster than the better of "
+                          "{} MiB and half that (memory): "
+                          "GB/s (read + written) by footprint: {}",
+                          kCacheRateFactor, largest >> 20, curve));
+  NoteCeiling("cold_footprint", static_cast<double>(cold.footprint_bytes) / (1 << 20), "MiB",
+              fmt::format("the bytes a cold rotation of inputs spans: {} x the last-level cache, at least {} MiB{}",
+                          kColdSafety, floor >> 20,
+                          OnCpuDevice(context) ? "" : " (the rotation of the stored GPU baselines)"));
+  return cold;
+}
+
+}  // namespace
+
+const ColdCache& MeasuredColdCache(Context& context) {
+  static std::mutex lock;
+  std::lock_guard guard(lock);
+  static std::map<const Context*, ColdCache> measured;
+  if (auto it = measured.find(&context); it != measured.end()) return it->second;
+  ColdCache cold;
+  const std::optional<double> cache_mib = ReusedCeiling("last_level_cache");
+  const std::optional<double> footprint_mib = ReusedCeiling("cold_footprint");
+  if (cache_mib && footprint_mib) {
+    cold = {.cache_bytes = static_cast<uint64_t>(*cache_mib * (1 << 20)),
+            .footprint_bytes = static_cast<uint64_t>(*footprint_mib * (1 << 20)),
+            .reused = true};
+    return measured[&context] = cold;
+  }
+  Spending spending(Phase::kCeiling);
+  try {
+    cold = CacheFromCopies(context);
+  } catch (const std::exception& e) {
+    // A device that cannot run the copies rotates over the GPU's footprint; the JSON says why.
+    cold = {.cache_bytes = 0, .footprint_bytes = kRooflineBytes};
+    NoteCeiling("cold_footprint", static_cast<double>(kRooflineBytes >> 20), "MiB",
+                fmt::format("the last-level cache could not be measured ({}): the GPU's footprint", e.what()));
+  }
+  return measured[&context] = cold;
+}
+
+uint64_t ColdFootprintBytes(Context& context) { return MeasuredColdCache(context).footprint_bytes; }
+
+uint64_t CeilingCopyBytes(Context& context) {
+  if (!OnCpuDevice(context)) return kRooflineBytes;
+  return std::clamp<uint64_t>(ColdFootprintBytes(context) / 2 / 256 * 256, 16ull << 20, kRooflineBytes);
+}
+
+double MemoryCeilingGBs(Context& context, bool read_only) {
+  static std::mutex lock;
+  std::lock_guard guard(lock);
+  static std::map<const Context*, double> copy_gbs;
+  static std::map<const Context*, double> read_gbs;
+  auto copy = copy_gbs.find(&context);
+  if (copy == copy_gbs.end()) {
+    double gbs = 0;
+    if (const std::optional<double> reused = ReusedCeiling("copy")) {
+      gbs = *reused;
+    } else {
+      Spending spending(Phase::kCeiling);
+      const uint64_t bytes = CeilingCopyBytes(context);
+      {
+        Copier command(context, bytes, 0);
+        gbs = CopyGBs(bytes, BestCopySeconds(context, command));
+      }
+      // A CPU device's copy kernel at one workgroup: lavapipe's ran at a tenth of its copy
+      // command's rate, which is the ceiling there.
+      for (uint32_t wg : OnCpuDevice(context) ? CeilingWorkgroups(context, {256u})
+                                              : CeilingWorkgroups(context, {256u, 1024u})) {
+        Copier kernel(context, bytes, wg);
+        Require(kernel.Check(), "the roofline's copy kernel did not copy correctly");
+        gbs = std::max(gbs, CopyGBs(bytes, BestCopySeconds(context, kernel)));
+      }
+      NoteCeiling("copy", gbs, "GB/s",
+                  fmt::format("device-to-device copy of {} MiB, the best of vkCmdCopyBuffer and copy.comp; read and "
+                              "written bytes count",
+                              bytes >> 20));
+    }
+    copy = copy_gbs.emplace(&context, gbs).first;
+  }
+  if (!read_only) return copy->second;
+  auto read = read_gbs.find(&context);
+  if (read == read_gbs.end()) {
+    double gbs = 0;
+    if (const std::optional<double> reused = ReusedCeiling("read")) {
+      gbs = *reused;
+    } else {
+      Spending spending(Phase::kCeiling);
+      // Twice the copy's bytes, as much as the copy moves: a read of 256 MiB lasts 90 us on an
+      // H100, and its launch and tail cost it 4% against 512 MiB, which a 530 MB reduction exceeded.
+      const uint64_t bytes = 2 * CeilingCopyBytes(context);
+      for (uint32_t wg : CeilingWorkgroups(context, {64u, 256u, 1024u})) {
+        Copier reader(context, bytes, wg, Access::kRead);
+        Require(reader.Check(), "the roofline's read kernel did not read correctly");
+        gbs = std::max(gbs, static_cast<double>(bytes) / BestCopySeconds(context, reader) * 1e-9);
+      }
+      gbs = std::max(gbs, copy->second);
+      NoteCeiling("read", gbs, "GB/s",
+                  fmt::format("read of {} MiB by read.comp (or the copy, where faster)", bytes >> 20));
+    }
+    read = read_gbs.emplace(&context, gbs).first;
+  }
+  return read->second;
 }
 
 }  // namespace csbench
@@ -206,11 +329,12 @@ std::string ResidentCopyName(double footprint) {
 }
 
 double MeasuredResidentCopy(Context& context, double footprint, double dispatch_seconds) {
-  if (footprint >= 2.0 * kRooflineBytes) return 0;
+  if (footprint >= 2.0 * static_cast<double>(CeilingCopyBytes(context))) return 0;
   static std::map<std::pair<const Context*, uint64_t>, double> measured;
   const uint64_t half = ResidentHalf(footprint);
   const auto key = std::make_pair(&context, half);
   if (auto it = measured.find(key); it != measured.end()) return it->second;
+  if (const std::optional<double> reused = ReusedCeiling(ResidentCopyName(footprint))) return measured[key] = *reused;
   Spending spending(Phase::kCeiling);
   const uint32_t wg = std::min<uint32_t>(256, context.info().max_workgroup_invocations);
   Copier copier(context, half, wg);

@@ -11,21 +11,40 @@ namespace csbench {
 
 class Context;
 
-struct Roofline {
-  double copy_command_gbs = 0;  // vkCmdCopyBuffer, bytes read + bytes written per second
-  double copy_kernel_gbs = 0;   // copy.comp at its best workgroup
-  double read_kernel_gbs = 0;   // read.comp at its best workgroup, bytes read per second
-  double best_gbs() const { return copy_command_gbs > copy_kernel_gbs ? copy_command_gbs : copy_kernel_gbs; }
-  // The ceiling of a kernel: the read ceiling when it only reads (its writes are negligible). A
-  // read is never slower than a copy, which reads as much; where the read kernel is (lavapipe runs
-  // its shared-memory fold slowly), the copy bounds the read ceiling from below.
-  double ceiling_gbs(bool read_only) const {
-    return read_only && read_kernel_gbs > best_gbs() ? read_kernel_gbs : best_gbs();
-  }
-};
-
-// Bytes each copy buffer holds: beyond any GPU's last-level cache, and within lavapipe's limits.
+// Bytes each copy buffer of a GPU's ceilings holds: beyond any GPU's last-level cache, and within
+// lavapipe's limits.
 inline constexpr uint64_t kRooflineBytes = 256ull << 20;
+
+// The device's last-level cache as its copies see it, and the footprint a cold rotation of inputs
+// spans (RotatingInput): the copy command's rate over footprints from 1 MiB up to 512 MiB (256 MiB
+// on a CPU device), a copy of half of each into its other half, repeated, so that whatever holds
+// the footprint serves it; measured once per run, before the first benchmark (or reused,
+// --ceilings=reuse). The cache is the largest footprint copied more than kCacheRateFactor times
+// faster than memory (the better of the two largest footprints); the cold footprint is
+// kColdSafety times that, at least 16 MiB on a CPU device and kRooflineBytes on a GPU (the
+// rotation the stored GPU baselines were measured with), at most the largest footprint measured.
+struct ColdCache {
+  uint64_t cache_bytes = 0;      // the largest footprint served faster than memory (0: none seen)
+  uint64_t footprint_bytes = 0;  // the cold rotation's footprint
+  bool reused = false;
+};
+inline constexpr double kCacheRateFactor = 1.25;
+inline constexpr uint64_t kColdSafety = 4;
+const ColdCache& MeasuredColdCache(Context& context);
+// The footprint of a cold rotation on `context` (MeasuredColdCache's).
+uint64_t ColdFootprintBytes(Context& context);
+
+// Bytes each copy of the DRAM ceilings copies: kRooflineBytes on a GPU; on a CPU device half the
+// cold footprint (so the copy's traffic spans it), between 16 MiB and kRooflineBytes.
+uint64_t CeilingCopyBytes(Context& context);
+
+// The device's memory ceiling for a kernel, in GB/s, measured on first use: the best of
+// vkCmdCopyBuffer and the copy kernel (bytes read + written a second, "copy"), or for a kernel
+// that only reads, the read kernel's rate ("read"; never below the copy's: a read is never slower
+// than a copy, which reads as much, and where the read kernel is, lavapipe runs its
+// shared-memory fold slowly, the copy bounds the read ceiling from below). The read ceiling is
+// measured only where a read-only kernel asks for it.
+double MemoryCeilingGBs(Context& context, bool read_only);
 
 // `bytes` / 4 random words, from a hash of each index and `bytes` (the same for the same size),
 // made on the host's threads: the source of every copy and transfer ceiling.
@@ -38,14 +57,10 @@ double CopyGBs(uint64_t bytes, double seconds);
 // is 0, else by copy.comp), or only read them (read.comp).
 enum class Access { kCopy, kRead };
 
-// Measures on first call (a few batches of each copy, the best batch counts), then returns the
-// cached result.
-const Roofline& MeasuredRoofline(Context& context);
-
 // GB/s of the copy kernel over a footprint of `footprint` bytes (a copy of half of them into the
 // other half), repeated so that whatever cache holds the footprint serves it, net of one dependent
 // dispatch a copy (`dispatch_seconds`); 0 where the footprint is at least the DRAM ceilings' own
-// (2 x kRooflineBytes). Measured once per footprint.
+// (2 x CeilingCopyBytes). Measured once per footprint.
 double MeasuredResidentCopy(Context& context, double footprint, double dispatch_seconds);
 // Its name among the run's ceilings: "copy_resident_<KiB>KiB".
 std::string ResidentCopyName(double footprint);

@@ -129,6 +129,8 @@ void JsonWriter::AddRunMembers(bool ended) {
     Json object = Json::object();
     for (const NotedCeiling& c : ceilings) {
       object[c.name] = {{"value", Significant(c.value, 6)}, {"unit", c.unit}, {"what", c.what}};
+      // Reused from the cache file (--ceilings=reuse): how long ago it was measured.
+      if (c.age_seconds >= 0) object[c.name]["reused_age_s"] = Significant(c.age_seconds, 6);
     }
     SetContext("ceilings", std::move(object));
   }

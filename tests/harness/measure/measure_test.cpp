@@ -1,4 +1,5 @@
 #include "harness/measure/measure.hpp"
+#include "harness/measure/roofline.hpp"
 
 #include <gtest/gtest.h>
 
@@ -28,17 +29,46 @@ TEST(BatchSize, IsAMultipleOfTheRotation) {
   EXPECT_EQ(BatchSize(1.0, 53), 53u);
 }
 
+TEST(BatchSize, EndsWithinTheRotationWhereWholeRoundsWouldOutlastASample) {
+  // 64 ms a dispatch, 1047 copies: a whole round is 67 s; within a 0.05 s sample, one dispatch.
+  EXPECT_EQ(BatchSize(64e-3, 1047, 2e-3, 10000, 0.05), 1u);
+  // 10 us a dispatch, 4096 copies: a round is 41 ms, within a 0.1 s sample: whole rounds stay.
+  EXPECT_EQ(BatchSize(10e-6, 4096, 2e-3, 10000, 0.1), 4096u);
+  // ... but not within 0.01 s: the 2 ms batch alone.
+  EXPECT_EQ(BatchSize(10e-6, 4096, 2e-3, 10000, 0.01), 200u);
+  // No minimum time given: whole rounds, as before.
+  EXPECT_EQ(BatchSize(64e-3, 1047), 1047u);
+}
+
+TEST(Calibration, LooksLongerOnlyWhereOneDispatchIsTooShortToTime) {
+  std::vector<uint32_t> asked;
+  const auto timed = [&](double per_dispatch) {
+    return [&asked, per_dispatch](uint32_t count) {
+      asked.push_back(count);
+      return count * per_dispatch;
+    };
+  };
+  EXPECT_DOUBLE_EQ(CalibratedSecondsPerDispatch(timed(64e-3), 1, 1047), 64e-3);
+  EXPECT_EQ(asked, (std::vector<uint32_t>{1}));
+  asked.clear();
+  EXPECT_DOUBLE_EQ(CalibratedSecondsPerDispatch(timed(5e-6), 1, 4096), 5e-6);
+  EXPECT_EQ(asked, (std::vector<uint32_t>{1, 8, 64, 512}));  // 512 x 5 us: past 0.5 ms
+  asked.clear();
+  EXPECT_DOUBLE_EQ(CalibratedSecondsPerDispatch(timed(5e-6), 1, 9), 5e-6);
+  EXPECT_EQ(asked, (std::vector<uint32_t>{1, 8, 9}));  // never past one round
+}
+
 TEST(RotationCopies, FillsTheBudget) {
   EXPECT_EQ(RotationCopies(100, 1000, CacheMode::kCold), 10u);
   EXPECT_EQ(RotationCopies(300, 1000, CacheMode::kCold), 4u);
   EXPECT_EQ(RotationCopies(2000, 1000, CacheMode::kCold), 1u);
   EXPECT_EQ(RotationCopies(100, 1000, CacheMode::kWarm), 1u);
   // 1080p RGBA float: 33 MB, nine copies to cover 256 MiB.
-  EXPECT_EQ(RotationCopies(1920ull * 1080 * 16, RotatingInput::kBudgetBytes, CacheMode::kCold), 9u);
+  EXPECT_EQ(RotationCopies(1920ull * 1080 * 16, kRooflineBytes, CacheMode::kCold), 9u);
   // A tiny input: capped, not a million copies.
-  EXPECT_EQ(RotationCopies(256, RotatingInput::kBudgetBytes, CacheMode::kCold), kMaxRotationCopies);
-  EXPECT_EQ(RotationCopies(64 << 10, RotatingInput::kBudgetBytes, CacheMode::kCold), 4096u);
-  EXPECT_EQ(RotationCopies((64 << 10) + 256, RotatingInput::kBudgetBytes, CacheMode::kCold), 4081u);
+  EXPECT_EQ(RotationCopies(256, kRooflineBytes, CacheMode::kCold), kMaxRotationCopies);
+  EXPECT_EQ(RotationCopies(64 << 10, kRooflineBytes, CacheMode::kCold), 4096u);
+  EXPECT_EQ(RotationCopies((64 << 10) + 256, kRooflineBytes, CacheMode::kCold), 4081u);
 }
 
 // Runs that take the given times in turn (the last one repeats).

@@ -85,8 +85,9 @@ TEST(Strategies, TimedBatchesCalibrateOnTheProbeAndTimeWholeBatches) {
       [&](benchmark::State& state) {
         NoteDeviceBusy();
         MeasureTimedBatches(
-            state, nullptr, [&](uint32_t count) {
+            state, nullptr, [&](uint32_t count, uint32_t start) {
               counts.push_back(count);
+              EXPECT_EQ(start, 0u);  // whole rounds of the rotation: every batch begins at its start
               return count / 4096.0;  // 244 us a dispatch, exact in binary
             },
             8, 4, {.elements = 1, .bytes = 1});
@@ -99,6 +100,34 @@ TEST(Strategies, TimedBatchesCalibrateOnTheProbeAndTimeWholeBatches) {
   EXPECT_EQ(run.counters.at("dispatches/sample").value, 12);
   EXPECT_EQ(run.iterations, 24);
   EXPECT_NEAR(run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit), 1 / 4096.0, 1e-12);
+}
+
+TEST(Strategies, ASlowDispatchEndsItsSampleWithinTheRotationAndTheNextGoesOn) {
+  // 64 ms a dispatch over a rotation of 100 copies: a whole round is 6.4 s, far beyond the minimum
+  // time a sample asks for, so a sample is one dispatch (2 ms wanted), and each one starts where the
+  // one before it ended. The calibration's short look times one dispatch, not a round.
+  std::vector<std::pair<uint32_t, uint32_t>> batches;  // count, start
+  SetMinSampleSeconds(0.05);
+  const auto run = RunOf(
+      "strategies/slow_rotation",
+      [&](benchmark::State& state) {
+        NoteDeviceBusy();
+        MeasureTimedBatches(
+            state, nullptr, [&](uint32_t count, uint32_t start) {
+              batches.emplace_back(count, start);
+              return count * 0.064;
+            },
+            1, 100, {.elements = 1, .bytes = 1});
+      },
+      3, true);
+  SetMinSampleSeconds(0);
+  ASSERT_EQ(batches.size(), 4u);  // the calibration, then the loop's three iterations
+  EXPECT_EQ(batches[0], std::make_pair(1u, 0u));  // the calibration: one dispatch
+  for (size_t i = 1; i < batches.size(); ++i) {
+    EXPECT_EQ(batches[i].first, 1u);
+    EXPECT_EQ(batches[i].second, i - 1) << "sample " << i;
+  }
+  EXPECT_EQ(run.counters.at("dispatches/sample").value, 1);
 }
 
 TEST(Strategies, HostClockedRunsSayWhichClock) {

@@ -14,6 +14,7 @@
 #include "bench/families.hpp"
 #include "bench/manifest.hpp"
 #include "harness/base/error.hpp"
+#include "harness/base/host.hpp"
 #include "harness/base/revision.hpp"
 #include "harness/manifest/manifest.hpp"
 #include "harness/measure/ceilings.hpp"
@@ -115,6 +116,9 @@ void PrintSummary(const csbench::RunSummary& summary) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Large host buffers in transparent huge pages where the kernel gives them only on request: may
+  // run this program again with glibc's malloc told to ask (harness/base/host.hpp).
+  csbench::AskForHugePages(argv);
   // Before any library starts a thread: every thread then leaves SIGINT and SIGTERM to the one
   // that writes what finished.
   csbench::HandleInterrupts();
@@ -236,6 +240,7 @@ int main(int argc, char** argv) {
   if (context == nullptr) suite->options.backend = csbench::Backend::kPlainLoop;
   for (const auto& [name, value] : run_context) benchmark::AddCustomContext(name, value);
   benchmark::AddCustomContext("min_time", flags.min_time);
+  benchmark::AddCustomContext("huge_pages", csbench::HugePagesState());
   benchmark::AddCustomContext("repetitions", repetitions);
   // A manifest's workgroups of SUBGROUP_SIZE take this device's before anything is named.
   if (context != nullptr) {

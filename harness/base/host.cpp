@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -62,6 +63,51 @@ std::string FileSafe(const std::string& text) {
   }
   while (!out.empty() && out.back() == '-') out.pop_back();
   return out;
+}
+
+namespace {
+
+constexpr const char* kHugeTunable = "glibc.malloc.hugetlb=1";
+
+std::string TransparentHugePagesMode() {
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string line;
+  std::getline(in, line);
+  const size_t open = line.find('[');
+  const size_t close = line.find(']');
+  if (open == std::string::npos || close == std::string::npos || close < open) return {};
+  return line.substr(open + 1, close - open - 1);
+}
+
+bool TunableSet() {
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  return tunables != nullptr && std::string(tunables).find("glibc.malloc.hugetlb=") != std::string::npos;
+}
+
+}  // namespace
+
+void AskForHugePages(char** argv) {
+  const char* choice = std::getenv("CSBENCH_HUGE_PAGES");
+  if ((choice != nullptr && std::string(choice) == "0") || TunableSet()) return;
+  if (TransparentHugePagesMode() != "madvise") return;
+  const char* old = std::getenv("GLIBC_TUNABLES");
+  const std::string tunables = old != nullptr && *old != '\0' ? std::string(old) + ":" + kHugeTunable : kHugeTunable;
+  if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  // The exec failed (no /proc): go on as before, with the environment as it was.
+  if (old != nullptr) {
+    setenv("GLIBC_TUNABLES", old, 1);
+  } else {
+    unsetenv("GLIBC_TUNABLES");
+  }
+}
+
+std::string HugePagesState() {
+  if (TunableSet()) return std::string("on (GLIBC_TUNABLES has glibc.malloc.hugetlb)");
+  const std::string mode = TransparentHugePagesMode();
+  if (mode.empty()) return "off: the kernel says nothing of transparent huge pages";
+  if (mode != "madvise") return "kernel's own: transparent huge pages " + mode;
+  return "off (CSBENCH_HUGE_PAGES=0)";
 }
 
 }  // namespace csbench

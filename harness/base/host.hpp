@@ -18,6 +18,17 @@ unsigned HostCpuCount();
 // packaging revision ("Mesa 25.0.7-2+deb13u1" keys as Mesa 25.0.7).
 std::string CpuDeviceKey(const std::string& ids, const std::string& driver);
 
+// Where the kernel gives transparent huge pages only to memory that asks for them
+// (/sys/kernel/mm/transparent_hugepage/enabled is "madvise") and glibc's malloc is not yet told to
+// ask: runs `argv` again with glibc.malloc.hugetlb=1 added to GLIBC_TUNABLES (glibc 2.35 and later
+// then madvise every large allocation), and does not return. Elsewhere, or with
+// CSBENCH_HUGE_PAGES=0, or where that exec fails, returns. A case's large host buffers (a
+// manifest's 512 MiB inputs, outputs and expected values) cost a page fault per 4 KiB without:
+// zeroing 512 MiB took 2.3 s on a 2-core AMD EPYC virtual machine, 0.05 s in huge pages.
+void AskForHugePages(char** argv);
+// "on" where malloc asks for huge pages (AskForHugePages ran it so), else why not; for the JSON.
+std::string HugePagesState();
+
 // Lowercase letters, digits and '-' only, for file names.
 std::string FileSafe(const std::string& text);
 

@@ -46,8 +46,10 @@ LIBRARY_CONTEXT = {"date", "host_name", "executable", "num_cpus", "mhz_per_cpu",
 MEASURED_CONTEXT = {"time_spent", "ceilings", "csbench_revision", "device", "device_id", "vendor_id", "device_key",
                     "driver_info", "driver_name", "driver_version", "api_version", "host_cpu", "host_cpus",
                     "subgroup_size", "timestamp_period_ns", "timestamp_valid_bits", "pipeline_statistics"}
-# What the new writer adds: the run's provenance (none of it in these runs but the manifests').
-NEW_CONTEXT = {"overrides", "experiment", "manifest_sources"}
+# What the new writer adds: the run's provenance (none of it in these runs but the manifests'), and
+# since the first-minute work the ceilings' source, the cold rotation's footprint and whether malloc
+# asks for huge pages.
+NEW_CONTEXT = {"overrides", "experiment", "manifest_sources", "ceilings_mode", "cold_rotation", "huge_pages"}
 # Entry members that Google Benchmark's versions spell differently.
 LIBRARY_ENTRY = {"error_occurred", "error_message", "skipped", "skip_message", "aggregate_unit"}
 # Entry members whose values are measurements.
@@ -83,7 +85,13 @@ def compare(before, after, label):
     for key in sorted(ours_before & ours_after - MEASURED_CONTEXT):
         if spelled(key, cb[key]) != spelled(key, ca[key]):
             problems.append(f"{label}: context {key}: {cb[key]!r} before, {ca[key]!r} now")
-    for key in ("time_spent", "ceilings"):
+    # The ceilings a run measures are those its benchmarks are judged against (the read ceiling only
+    # for a kernel that only reads), and the cache a cold rotation is sized from: not the writer's
+    # choice, so only their members' shape is compared.
+    for name, c in ca.get("ceilings", {}).items():
+        if not {"value", "unit", "what"} <= set(c):
+            problems.append(f"{label}: context ceilings.{name}: members {sorted(c)}")
+    for key in ("time_spent",):
         if key in cb and key in ca and set(cb[key]) != set(ca[key]):
             problems.append(f"{label}: context {key} keys: {sorted(cb[key])} before, {sorted(ca[key])} now")
     eb, ea = before["benchmarks"], after["benchmarks"]
@@ -125,6 +133,7 @@ def main():
         for fixture, flags in RUNS.items():
             out = pathlib.Path(scratch) / fixture
             env = {k: v for k, v in os.environ.items() if not k.startswith("CSBENCH_")}
+            env["XDG_CACHE_HOME"] = scratch  # the ceilings' cache file, not the user's
             # The wrong manifest fails its check on purpose: exit 1, the report still whole.
             subprocess.run([bench, *flags, f"--benchmark_out={out}", "--benchmark_out_format=json"], cwd=source,
                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)

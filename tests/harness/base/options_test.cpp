@@ -82,8 +82,22 @@ TEST(ParseOptions, UnknownValueListsTheChoices) {
   }
 }
 
+TEST(ParseOptions, CeilingsMeasureByDefaultOrReuse) {
+  auto none = Args({});
+  EXPECT_EQ(ParseOptions(none).ceilings, CeilingsMode::kMeasure);
+  auto reuse = Args({"--ceilings=reuse"});
+  EXPECT_EQ(ParseOptions(reuse).ceilings, CeilingsMode::kReuse);
+  auto bad = Args({"--ceilings=cached"});
+  try {
+    ParseOptions(bad);
+    ADD_FAILURE() << "--ceilings=cached was taken";
+  } catch (const UsageError& e) {
+    EXPECT_NE(e.message.find("measure, reuse"), std::string::npos) << e.message;
+  }
+}
+
 TEST(ParseOptions, MissingValuesAreErrors) {
-  for (std::string flag : {"--device", "--backend", "--cache", "--device="}) {
+  for (std::string flag : {"--device", "--backend", "--cache", "--device=", "--ceilings"}) {
     auto args = Args({flag});
     EXPECT_THROW(ParseOptions(args), UsageError) << flag;
   }

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 #include <cstring>
+#include <functional>
 #include <initializer_list>
 #include <mutex>
 #include <optional>
@@ -254,61 +255,64 @@ uint64_t CeilingCopyBytes(Context& context) {
   return std::clamp<uint64_t>(ColdFootprintBytes(context) / 2 / 256 * 256, 16ull << 20, kRooflineBytes);
 }
 
+namespace {
+
+// Ceiling `name` of `context`: kept from its first call, taken from the cache file where
+// --ceilings=reuse finds it there, else measured by `measure` (which notes it).
+double Once(std::map<const Context*, double>& kept, Context& context, const std::string& name,
+            const std::function<double()>& measure) {
+  if (auto it = kept.find(&context); it != kept.end()) return it->second;
+  if (const std::optional<double> reused = ReusedCeiling(name)) return kept[&context] = *reused;
+  Spending spending(Phase::kCeiling);
+  return kept[&context] = measure();
+}
+
+double MeasuredCopyGBs(Context& context) {
+  const uint64_t bytes = CeilingCopyBytes(context);
+  double gbs = 0;
+  {
+    Copier command(context, bytes, 0);
+    gbs = CopyGBs(bytes, BestCopySeconds(context, command));
+  }
+  // A CPU device's copy kernel at one workgroup: lavapipe's ran at a tenth of its copy command's
+  // rate, which is the ceiling there.
+  for (uint32_t wg : OnCpuDevice(context) ? CeilingWorkgroups(context, {256u})
+                                          : CeilingWorkgroups(context, {256u, 1024u})) {
+    Copier kernel(context, bytes, wg);
+    Require(kernel.Check(), "the roofline's copy kernel did not copy correctly");
+    gbs = std::max(gbs, CopyGBs(bytes, BestCopySeconds(context, kernel)));
+  }
+  NoteCeiling("copy", gbs, "GB/s",
+              fmt::format("device-to-device copy of {} MiB, the best of vkCmdCopyBuffer and copy.comp; read and "
+                          "written bytes count",
+                          bytes >> 20));
+  return gbs;
+}
+
+double MeasuredReadGBs(Context& context, double copy_gbs) {
+  // Twice the copy's bytes, as much as the copy moves: a read of 256 MiB lasts 90 us on an H100,
+  // and its launch and tail cost it 4% against 512 MiB, which a 530 MB reduction exceeded.
+  const uint64_t bytes = 2 * CeilingCopyBytes(context);
+  double gbs = copy_gbs;
+  for (uint32_t wg : CeilingWorkgroups(context, {64u, 256u, 1024u})) {
+    Copier reader(context, bytes, wg, Access::kRead);
+    Require(reader.Check(), "the roofline's read kernel did not read correctly");
+    gbs = std::max(gbs, static_cast<double>(bytes) / BestCopySeconds(context, reader) * 1e-9);
+  }
+  NoteCeiling("read", gbs, "GB/s", fmt::format("read of {} MiB by read.comp (or the copy, where faster)", bytes >> 20));
+  return gbs;
+}
+
+}  // namespace
+
 double MemoryCeilingGBs(Context& context, bool read_only) {
   static std::mutex lock;
   std::lock_guard guard(lock);
   static std::map<const Context*, double> copy_gbs;
   static std::map<const Context*, double> read_gbs;
-  auto copy = copy_gbs.find(&context);
-  if (copy == copy_gbs.end()) {
-    double gbs = 0;
-    if (const std::optional<double> reused = ReusedCeiling("copy")) {
-      gbs = *reused;
-    } else {
-      Spending spending(Phase::kCeiling);
-      const uint64_t bytes = CeilingCopyBytes(context);
-      {
-        Copier command(context, bytes, 0);
-        gbs = CopyGBs(bytes, BestCopySeconds(context, command));
-      }
-      // A CPU device's copy kernel at one workgroup: lavapipe's ran at a tenth of its copy
-      // command's rate, which is the ceiling there.
-      for (uint32_t wg : OnCpuDevice(context) ? CeilingWorkgroups(context, {256u})
-                                              : CeilingWorkgroups(context, {256u, 1024u})) {
-        Copier kernel(context, bytes, wg);
-        Require(kernel.Check(), "the roofline's copy kernel did not copy correctly");
-        gbs = std::max(gbs, CopyGBs(bytes, BestCopySeconds(context, kernel)));
-      }
-      NoteCeiling("copy", gbs, "GB/s",
-                  fmt::format("device-to-device copy of {} MiB, the best of vkCmdCopyBuffer and copy.comp; read and "
-                              "written bytes count",
-                              bytes >> 20));
-    }
-    copy = copy_gbs.emplace(&context, gbs).first;
-  }
-  if (!read_only) return copy->second;
-  auto read = read_gbs.find(&context);
-  if (read == read_gbs.end()) {
-    double gbs = 0;
-    if (const std::optional<double> reused = ReusedCeiling("read")) {
-      gbs = *reused;
-    } else {
-      Spending spending(Phase::kCeiling);
-      // Twice the copy's bytes, as much as the copy moves: a read of 256 MiB lasts 90 us on an
-      // H100, and its launch and tail cost it 4% against 512 MiB, which a 530 MB reduction exceeded.
-      const uint64_t bytes = 2 * CeilingCopyBytes(context);
-      for (uint32_t wg : CeilingWorkgroups(context, {64u, 256u, 1024u})) {
-        Copier reader(context, bytes, wg, Access::kRead);
-        Require(reader.Check(), "the roofline's read kernel did not read correctly");
-        gbs = std::max(gbs, static_cast<double>(bytes) / BestCopySeconds(context, reader) * 1e-9);
-      }
-      gbs = std::max(gbs, copy->second);
-      NoteCeiling("read", gbs, "GB/s",
-                  fmt::format("read of {} MiB by read.comp (or the copy, where faster)", bytes >> 20));
-    }
-    read = read_gbs.emplace(&context, gbs).first;
-  }
-  return read->second;
+  const double copy = Once(copy_gbs, context, "copy", [&] { return MeasuredCopyGBs(context); });
+  if (!read_only) return copy;
+  return Once(read_gbs, context, "read", [&] { return MeasuredReadGBs(context, copy); });
 }
 
 }  // namespace csbench

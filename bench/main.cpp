@@ -305,9 +305,14 @@ int main(int argc, char** argv) {
       const csbench::ColdCache& cold = csbench::MeasuredColdCache(*context);
       benchmark::AddCustomContext(
           "cold_rotation",
-          fmt::format("inputs rotate over {} MiB of copies; the device's last-level cache, as its copies see "
-                      "it: {} MiB{}",
-                      cold.footprint_bytes >> 20, cold.cache_bytes >> 20, cold.reused ? " (reused, --ceilings=reuse)" : ""));
+          cold.cache_bytes > 0
+              ? fmt::format("inputs rotate over {} MiB of copies; the device's last-level cache, as its copies see "
+                            "it: {} MiB{}",
+                            cold.footprint_bytes >> 20, cold.cache_bytes >> 20,
+                            cold.reused ? " (reused, --ceilings=reuse)" : "")
+              : fmt::format("inputs rotate over {} MiB of copies; the device's copies showed no cache faster than "
+                            "memory{}",
+                            cold.footprint_bytes >> 20, cold.reused ? " (reused, --ceilings=reuse)" : ""));
     } catch (const std::exception& e) {
       fmt::print(stderr, "csbench: the last-level cache could not be measured ({}); inputs rotate over {} MiB\n",
                  e.what(), csbench::kRooflineBytes >> 20);

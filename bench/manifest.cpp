@@ -722,7 +722,7 @@ class GpuCase : public Case {
       if (!written_[i]) {
         context_->Run([&](Commands& c) { c.Copy(inputs_->device[i]->buffer(), 0, buffer, 0, bytes); });
       } else if (!initial_[i].empty()) {
-        buffer.Upload(initial_[i]);
+        buffer.Upload(std::span<const std::byte>(initial_[i]).first(bytes));
       } else {
         context_->Run([&](Commands& c) { c.Fill(buffer, kPoison); });
       }

@@ -100,10 +100,6 @@ void ParallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t
   }
 }
 
-}  // namespace csbench
-
-namespace csbench {
-
 size_t FirstWhere(size_t n, const std::function<bool(size_t)>& found) {
   std::mutex lock;
   size_t first = n;

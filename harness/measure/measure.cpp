@@ -408,8 +408,8 @@ void SetBoundPercent(benchmark::State& state, Work work, Context& context) {
   const double bytes = work.bound_bytes >= 0 ? work.bound_bytes : work.bytes;
   const double peak = MeasuredPeak(context, work.peak);
   const double one_dispatch = MeasuredDispatchSeconds(context);
-  // The DRAM ceilings are measured one dispatch (or copy command) at a time, 512 MiB each: net of
-  // one dispatch's cost, since the bound adds the kernel's own.
+  // The DRAM ceilings are measured one dispatch (or copy command) at a time, each moving twice the
+  // ceiling's copy bytes: net of one dispatch's cost, since the bound adds the kernel's own.
   const double ceiling_bytes = 2.0 * static_cast<double>(CeilingCopyBytes(context));
   const double measured_gbs = MemoryCeilingGBs(context, work.read_only);
   if (measured_gbs <= 0 || peak <= 0) return;

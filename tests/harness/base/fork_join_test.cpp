@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -70,6 +71,42 @@ TEST(ForkJoin, MeasuredPathThreadsIsBetweenOneAndEight) {
   const uint32_t threads = MeasuredPathThreads();
   EXPECT_GE(threads, 1u);
   EXPECT_LE(threads, 8u);
+}
+
+}  // namespace
+}  // namespace csbench
+
+namespace csbench {
+namespace {
+
+TEST(Scans, FirstWhereFindsTheLeastIndexWhateverTheThreads) {
+  const size_t n = 1'000'003;
+  EXPECT_EQ(FirstWhere(n, [](size_t i) { return i >= 777'777 || i == 900'000; }), 777'777u);
+  EXPECT_EQ(FirstWhere(n, [](size_t i) { return i % 250'000 == 3 && i > 10; }), 250'003u);
+  EXPECT_EQ(FirstWhere(n, [](size_t) { return false; }), n);  // none: n
+  EXPECT_EQ(FirstWhere(0, [](size_t) { return true; }), 0u);
+}
+
+TEST(Scans, WorstOfKeepsTheFirstOfTheGreatestAndCountsNaNAsInfinite) {
+  const size_t n = 500'000;
+  Worst w = WorstOf(n, [](size_t i) { return i == 123 || i == 400'000 ? 2.0 : i == 7 ? 1.0 : 0.0; });
+  EXPECT_EQ(w.error, 2.0);
+  EXPECT_EQ(w.index, 123u);
+  w = WorstOf(n, [](size_t i) { return i == 300'001 ? std::nan("") : 0.5; });
+  EXPECT_TRUE(std::isinf(w.error));
+  EXPECT_EQ(w.index, 300'001u);
+  w = WorstOf(n, [](size_t) { return 0.0; });
+  EXPECT_EQ(w.error, 0.0);
+  EXPECT_EQ(w.index, 0u);
+}
+
+TEST(Scans, OrderedSumAddsInAFixedOrder) {
+  const size_t n = 3 * kScanGrain + 17;
+  // Values whose sum depends on the order of additions in double: the same result every call.
+  auto value = [](size_t i) { return i % 2 == 0 ? 1e16 : -1e16 + 1.0 * static_cast<double>(i % 7); };
+  const double first = OrderedSum(n, value);
+  for (int k = 0; k < 5; ++k) EXPECT_EQ(OrderedSum(n, value), first);
+  EXPECT_EQ(OrderedSum(1000, [](size_t i) { return static_cast<double>(i); }), 499500.0);
 }
 
 }  // namespace

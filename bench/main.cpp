@@ -176,7 +176,12 @@ int main(int argc, char** argv) {
       }
       csbench::manifest::Adopt(std::move(m));
     }
+    // --axis: each names an axis of a manifest, whose values it replaces for this run.
+    csbench::manifest::OverrideAxes(csbench::manifest::Loaded::All(), options.axes);
   } catch (const csbench::ManifestError& e) {
+    fmt::print(stderr, "csbench: {}\n", e.message);
+    return 2;
+  } catch (const csbench::UsageError& e) {
     fmt::print(stderr, "csbench: {}\n", e.message);
     return 2;
   }

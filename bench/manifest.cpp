@@ -628,13 +628,29 @@ std::string BytesText(const std::vector<std::byte>& bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
+// Variant `base` at a point's [axes] values: made once per manifest, variant and combination, and
+// kept for the process (a case and the reference run at its point refer to it).
+const ManifestVariant& MadeAt(const Manifest& m, const ManifestVariant& base, const Point& point) {
+  if (m.axes.empty()) return base;
+  static std::mutex lock;
+  static std::map<std::string, std::unique_ptr<ManifestVariant>> made;
+  const std::vector<Coordinate> values = AxisCoordinates(m, point.axes);
+  std::string key = fmt::format("{}\n{}", m.path.string(), base.name);
+  for (const Coordinate& c : values) key += fmt::format("\n{}={}", c.axis, Spelled(c.value));
+  std::lock_guard guard(lock);
+  std::unique_ptr<ManifestVariant>& at = made[key];
+  if (!at) at = std::make_unique<ManifestVariant>(AtAxes(base, values));
+  return *at;
+}
+
 class GpuCase : public Case {
  public:
   // `as_reference`: made to give the reference's outputs at another variant's point, where it runs at
   // that point's subgroup size whether it lists it or not.
-  GpuCase(Suite& suite, const Manifest& m, const ManifestVariant& v, const Point& point, bool as_reference = false)
-      : suite_(&suite), context_(suite.context), manifest_(&m), variant_(&v), point_(point),
-        values_(Evaluated(m, v, point, ValuesAt(suite.context->info(), point))), swapped_(Swapped(v)) {
+  GpuCase(Suite& suite, const Manifest& m, const ManifestVariant& base, const Point& point, bool as_reference = false)
+      : suite_(&suite), context_(suite.context), manifest_(&m), variant_(&MadeAt(m, base, point)), point_(point),
+        values_(Evaluated(m, *variant_, point, ValuesAt(suite.context->info(), point))), swapped_(Swapped(*variant_)) {
+    const ManifestVariant& v = *variant_;
     const DeviceInfo& info = context_->info();
     const uint32_t subgroup = SubgroupOf(point);
     RequireSupport(subgroup == 0 || as_reference ||
@@ -975,7 +991,10 @@ class GpuCase : public Case {
 
   std::string StateKey() const { return "manifest:" + manifest_->name; }
   std::string ReferenceKey() const {
-    return fmt::format("{}/{}/sg{}", Sized("wg", point_.workgroup), Sized("domain", point_.domain), SubgroupOf(point_));
+    std::string key =
+        fmt::format("{}/{}/sg{}", Sized("wg", point_.workgroup), Sized("domain", point_.domain), SubgroupOf(point_));
+    for (const Coordinate& c : AxisCoordinates(*manifest_, point_.axes)) key += fmt::format("/{}{}", c.axis, Spelled(c.value));
+    return key;
   }
 
   const ManifestVariant* ReferenceVariant() const {
@@ -1516,6 +1535,13 @@ class GpuCase : public Case {
       if (std::find(used.begin(), used.end(), stat_list[s].name) == used.end()) continue;
       stats[s] = Stat(readings[stat_list[s].input], stat_list[s].kind);
     }
+    // The numeric axes' values at this point: the variant's, where its own define wins.
+    std::vector<double> axis_values;
+    for (const std::string& axis : CheckAxes(m)) {
+      auto value = variant_->numeric_defines.find(axis);
+      axis_values.push_back(value != variant_->numeric_defines.end() ? value->second
+                                                                       : std::numeric_limits<double>::quiet_NaN());
+    }
     std::vector<double> want(n);
     const double width = point_.domain.x, height = point_.domain.y;
     const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -1534,6 +1560,10 @@ class GpuCase : public Case {
                       : variable == 1 ? width
                       : variable == 2 ? height
                                       : static_cast<double>(component);
+          continue;
+        }
+        if (variable >= first_coordinate + coordinates + stats.size()) {
+          values[k] = axis_values[variable - first_coordinate - coordinates - stats.size()];
           continue;
         }
         if (variable >= first_coordinate + coordinates) {
@@ -1734,7 +1764,59 @@ std::vector<Axis> SubgroupAxisOf(const Manifest& m) {
   for (uint32_t size : sizes) axis.values.emplace_back(size);
   return {axis};
 }
+
+// The subgroup axis, then [axes] in declaration order: /sg<N>/<axis><value>...
+std::vector<Axis> AxesOf(const Manifest& m) {
+  std::vector<Axis> axes = SubgroupAxisOf(m);
+  for (const ManifestAxis& axis : m.axes) axes.push_back({.name = axis.name, .prefix = axis.name, .values = axis.values});
+  return axes;
+}
+
+// The expressions' device values at point `p`: its subgroup size where it has one.
+DeviceValues DeviceAt(const Loaded& loaded, const Point& p) {
+  DeviceValues device = loaded.device;
+  if (const uint32_t size = SubgroupOf(p); size != 0) device.subgroup_size = size;
+  return device;
+}
 }  // namespace
+
+const ManifestVariant& VariantAt(const Manifest& m, const ManifestVariant& base, const Point& p) {
+  return MadeAt(m, base, p);
+}
+
+void OverrideAxes(std::deque<Loaded>& all, const std::vector<AxisOverride>& overrides) {
+  for (const AxisOverride& given : overrides) {
+    bool found = false;
+    std::string known;
+    for (Loaded& loaded : all) {
+      for (ManifestAxis& axis : loaded.manifest.axes) known += (known.empty() ? "" : ", ") + axis.name;
+      for (ManifestAxis& axis : loaded.manifest.axes) {
+        if (axis.name != given.name) continue;
+        found = true;
+        std::vector<AxisValue> values;
+        for (const std::string& text : given.values) {
+          if (!axis.numeric) {
+            values.emplace_back(text);
+            continue;
+          }
+          char* end = nullptr;
+          const double x = std::strtod(text.c_str(), &end);
+          if (end != text.c_str() + text.size() || !std::isfinite(x)) {
+            throw UsageError{fmt::format("--axis={}: '{}' is not a number, and {}'s axis {} takes numbers",
+                                         given.name, text, loaded.manifest.path.string(), axis.name)};
+          }
+          values.emplace_back(x);
+        }
+        axis.values = values;
+        loaded.family.axes = AxesOf(loaded.manifest);
+      }
+    }
+    if (!found) {
+      throw UsageError{fmt::format("--axis={}: no manifest of this run has an axis {} ({})", given.name, given.name,
+                                   known.empty() ? "their [axes] declare none" : "their [axes]: " + known)};
+    }
+  }
+}
 
 const Loaded& Adopt(Manifest manifest) {
   Loaded& loaded = Loaded::All().emplace_back();
@@ -1749,15 +1831,23 @@ const Loaded& Adopt(Manifest manifest) {
       // one-dimensional families write theirs (stream/copy/wg64x1/domain65536x1).
       .style = Style::kPair,
       .one_dimensional = m.one_dimensional,
-      // Every subgroup size a variant lists, after the domain: /sg<N>.
-      .axes = SubgroupAxisOf(m),
+      // Every subgroup size a variant lists, after the domain: /sg<N>; then [axes].
+      .axes = AxesOf(m),
       .make = [&m](Suite& suite, const ManifestVariant& v, const Point& p) -> std::unique_ptr<Case> {
         return std::make_unique<GpuCase>(suite, m, v, p);
       }};
+  if (!m.restrict.empty()) {
+    loaded.family.point_at = [&loaded](const Point& p) {
+      const Manifest& m = loaded.manifest;
+      const ManifestVariant& v = MadeAt(m, loaded.family.variants[p.variant], p);
+      return Allowed(m, v, p.workgroup, p.domain, DeviceAt(loaded, p));
+    };
+  }
   return loaded;
 }
 
 void PlaceOnDevice(Loaded& loaded, const DeviceInfo& info) {
+  loaded.device = ValuesOf(info);
   if (loaded.manifest.workgroup_expressions.empty()) return;
   const std::vector<Extent> workgroups = WorkgroupsOn(loaded.manifest, static_cast<double>(info.subgroup_size));
   for (ManifestVariant& v : loaded.family.variants) {
@@ -1771,7 +1861,14 @@ void Register(Suite& suite, const Loaded& loaded) {
   for (const Point& p : GpuPoints(loaded.family, suite.options.domains, suite.options.workgroups, nullptr)) {
     DeviceValues device = suite.context != nullptr ? ValuesOf(suite.context->info()) : DeviceValues{};
     if (const uint32_t size = SubgroupOf(p); size != 0) device.subgroup_size = size;
-    EvaluatePointAndReference(loaded.manifest, loaded.family.variants[p.variant], p.workgroup, p.domain, device);
+    const Manifest& m = loaded.manifest;
+    EvaluatePoint(m, MadeAt(m, loaded.family.variants[p.variant], p), p.workgroup, p.domain, device);
+    // The reference variant runs at every point of the others, to compare with them there.
+    for (const ManifestVariant& v : m.variants) {
+      if (v.reference && v.name != loaded.family.variants[p.variant].name) {
+        EvaluatePoint(m, MadeAt(m, v, p), p.workgroup, p.domain, device);
+      }
+    }
   }
   RegisterFamily(suite, loaded.family);
 }

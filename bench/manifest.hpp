@@ -5,6 +5,7 @@
 #include <deque>
 
 #include "harness/family/family.hpp"
+#include "harness/base/options.hpp"
 #include "harness/family/suite.hpp"
 #include "harness/manifest/manifest.hpp"
 #include "harness/vulkan/context.hpp"
@@ -15,6 +16,8 @@ namespace csbench::manifest {
 struct Loaded {
   Manifest manifest;
   Family<ManifestVariant> family;
+  // The device's values of the expressions' variables, for [tune] restrict (PlaceOnDevice).
+  DeviceValues device;
   // Every manifest described in this process, in the order described; they live as long as it.
   static std::deque<Loaded>& All();
 };
@@ -26,6 +29,14 @@ const Loaded& Adopt(Manifest manifest);
 // Registers the family's benchmarks, after evaluating every point's expressions under the run's
 // --domain and --workgroup overrides (throws ManifestError for a value that is no use there).
 void Register(Suite& suite, const Loaded& loaded);
+
+// Gives each manifest axis that `overrides` names (--axis) those values in place of its own;
+// throws UsageError for a name no manifest's axis has, or a value of another kind than the axis's.
+void OverrideAxes(std::deque<Loaded>& all, const std::vector<AxisOverride>& overrides);
+
+// Variant `base` of `m` at point `p`'s [axes] values (itself where the manifest has none): made
+// once per combination and kept for the process.
+const ManifestVariant& VariantAt(const Manifest& m, const ManifestVariant& base, const Point& p);
 
 // Where [family] workgroups are expressions of SUBGROUP_SIZE: their values on `info`'s device, in
 // every variant that takes the family's (names and selection are made after this).

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -53,6 +54,77 @@ double ParseDispatchTimeout(std::string_view value) {
 
 }  // namespace
 
+namespace {
+
+// A whole number from 1 to `most` for --flag.
+uint64_t ParseWhole(std::string_view flag, std::string_view value, uint64_t most) {
+  uint64_t n = 0;
+  bool ok = !value.empty() && value.size() <= 20;
+  for (char c : value) {
+    if (c < '0' || c > '9' || n > (most - static_cast<uint64_t>(c - '0')) / 10) {
+      ok = false;
+      break;
+    }
+    n = n * 10 + static_cast<uint64_t>(c - '0');
+  }
+  if (!ok || n == 0) throw UsageError{fmt::format("bad value '{}' for --{}: expected a whole number from 1 to {}", value, flag, most)};
+  return n;
+}
+
+// "NAME=v1,v2": an axis and its values, each value non-empty.
+AxisOverride ParseAxisOverride(std::string_view value) {
+  const size_t equals = value.find('=');
+  const std::string_view name = value.substr(0, equals);
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  const bool named = !name.empty() && name.size() <= 64 && letter(name[0]) &&
+                     std::all_of(name.begin(), name.end(), [&](char c) { return letter(c) || (c >= '0' && c <= '9'); });
+  if (equals == std::string_view::npos || !named) {
+    throw UsageError{fmt::format("bad value '{}' for --axis: expected --axis=NAME=v1,v2,... (NAME an axis of a "
+                                 "manifest's [axes], e.g. --axis=ROWS=2,4)",
+                                 value)};
+  }
+  AxisOverride axis{.name = std::string(name)};
+  std::string_view rest = value.substr(equals + 1);
+  while (true) {
+    const size_t comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    const bool good = !item.empty() && item.size() <= 64 && std::all_of(item.begin(), item.end(), [&](char c) {
+      return letter(c) || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '+';
+    });
+    if (!good) {
+      throw UsageError{fmt::format("bad value '{}' for --axis={}: each value is a number or a name of letters, "
+                                   "digits, '_', '-' and '.', e.g. --axis={}=2,4",
+                                   item, axis.name, axis.name)};
+    }
+    if (std::find(axis.values.begin(), axis.values.end(), item) != axis.values.end()) {
+      throw UsageError{fmt::format("--axis={}: {} is given twice", axis.name, item)};
+    }
+    axis.values.emplace_back(item);
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  return axis;
+}
+
+// --tune-budget=N (evaluations) or Ns (seconds of measuring).
+void ParseTuneBudget(std::string_view value, TuneOptions& tune) {
+  if (value.ends_with('s')) {
+    const std::string number(value.substr(0, value.size() - 1));
+    char* end = nullptr;
+    const double seconds = number.empty() ? 0 : std::strtod(number.c_str(), &end);
+    if (number.empty() || end != number.c_str() + number.size() || !(seconds > 0) || seconds > 1e6) {
+      throw UsageError{fmt::format("bad value '{}' for --tune-budget: expected evaluations (--tune-budget=200) or "
+                                   "seconds of measuring (--tune-budget=60s)",
+                                   value)};
+    }
+    tune.budget_seconds = seconds;
+    return;
+  }
+  tune.budget_evaluations = ParseWhole("tune-budget", value, 1000000);
+}
+
+}  // namespace
+
 Options ParseOptions(std::vector<std::string>& args) {
   static constexpr std::array kBackends{std::pair{std::string_view("vulkan"), Backend::kVulkan},
                                         std::pair{std::string_view("plain_loop"), Backend::kPlainLoop}};
@@ -67,6 +139,9 @@ Options ParseOptions(std::vector<std::string>& args) {
   static constexpr std::array kGuards{std::pair{std::string_view("auto"), GuardPlace::kAuto},
                                       std::pair{std::string_view("outside"), GuardPlace::kOutside},
                                       std::pair{std::string_view("inside"), GuardPlace::kInside}};
+  static constexpr std::array kStrategies{std::pair{std::string_view("exhaustive"), TuneStrategy::kExhaustive},
+                                          std::pair{std::string_view("random"), TuneStrategy::kRandom},
+                                          std::pair{std::string_view("model"), TuneStrategy::kModel}};
   Options options;
   options.validation = EnvironmentFlag("CSBENCH_VALIDATION");
   std::vector<std::string> rest;
@@ -104,16 +179,54 @@ Options ParseOptions(std::vector<std::string>& args) {
     } else if (auto manifest = FlagValue(arg, "manifest")) {
       if (manifest->empty()) throw UsageError{"--manifest needs a file or a folder: --manifest=PATH"};
       options.manifests.emplace_back(*manifest);
+    } else if (auto axis = FlagValue(arg, "axis")) {
+      options.axes.push_back(ParseAxisOverride(*axis));
+      for (size_t k = 0; k + 1 < options.axes.size(); ++k) {
+        if (options.axes[k].name == options.axes.back().name) {
+          throw UsageError{fmt::format("--axis={}: the axis is given twice", options.axes.back().name)};
+        }
+      }
+    } else if (arg == "--tune") {
+      options.tune.enabled = true;
+    } else if (auto strategy = FlagValue(arg, "tune-strategy")) {
+      options.tune.strategy = Choose("tune-strategy", *strategy, kStrategies);
+    } else if (auto budget = FlagValue(arg, "tune-budget")) {
+      ParseTuneBudget(*budget, options.tune);
+    } else if (auto seed = FlagValue(arg, "tune-seed")) {
+      options.tune.seed = ParseWhole("tune-seed", *seed, ~uint64_t{0});
+    } else if (auto out = FlagValue(arg, "tune-out")) {
+      if (out->empty()) throw UsageError{"--tune-out needs a file: --tune-out=best.json"};
+      options.tune.out = *out;
+    } else if (auto header = FlagValue(arg, "tune-header")) {
+      if (header->empty()) throw UsageError{"--tune-header needs a file: --tune-header=best.h"};
+      options.tune.header = *header;
+    } else if (auto cache = FlagValue(arg, "tune-cache")) {
+      if (cache->empty()) throw UsageError{"--tune-cache needs a file, or off"};
+      options.tune.cache = *cache;
     } else if (arg == "--device" || arg == "--backend" || arg == "--timer" || arg == "--cache" || arg == "--domain" ||
                arg == "--workgroup" || arg == "--parallel" || arg == "--manifest" || arg == "--guard" ||
-               arg == "--dispatch-timeout" || arg == "--ceilings") {
+               arg == "--dispatch-timeout" || arg == "--ceilings" || arg == "--axis" || arg == "--tune-strategy" ||
+               arg == "--tune-budget" || arg == "--tune-seed" || arg == "--tune-out" || arg == "--tune-header" ||
+               arg == "--tune-cache") {
       throw UsageError{fmt::format("{} needs a value: {}=...", arg, arg)};
     } else {
       rest.emplace_back(arg);
     }
   }
   args = std::move(rest);
+  if (!options.tune.enabled && (!options.tune.out.empty() || !options.tune.header.empty())) {
+    throw UsageError{"--tune-out and --tune-header write a search's results: give --tune as well"};
+  }
   return options;
+}
+
+std::string ToString(TuneStrategy strategy) {
+  switch (strategy) {
+    case TuneStrategy::kExhaustive: return "exhaustive";
+    case TuneStrategy::kRandom: return "random";
+    case TuneStrategy::kModel: return "model";
+  }
+  return "model";
 }
 
 std::string OptionsHelp() {
@@ -158,6 +271,25 @@ std::string OptionsHelp() {
                             after the device has finished it, and the suite goes on. A lost
                             device ends the run: the benchmarks after it are marked not run,
                             and the exit code is 1
+  --axis=NAME=v1,v2,...     the values a manifest's axis NAME ([axes]) takes in this run, in
+                            place of its own list; repeatable, one axis each. A name no
+                            manifest has, or a value of no use at some point, exits with code 2
+  --tune                    search each family and domain of the selection for its fastest
+                            point instead of measuring every one: each candidate is checked,
+                            then looked at briefly, then the best are raced with repetitions;
+                            prints the winner, its interval, the runners-up tied with it (U
+                            test) and the space's spread (docs/tuning.md)
+  --tune-strategy=exhaustive|random|model
+                            which points a search looks at (default model: random points
+                            first, then those a model of the measured ones predicts fastest)
+  --tune-budget=N|Ns        looks per family and domain (N), or seconds of measuring (Ns)
+  --tune-seed=N             the searches' random draws (default 1)
+  --tune-out=FILE.json      the winners and their tied sets by device key, family and domain
+                            (merged into FILE where it holds other devices')
+  --tune-header=FILE.h      the winners as a C/C++ header of constant tables
+  --tune-cache=FILE|off     every measured point is kept here, by device, driver, revision,
+                            SPIR-V and point, so that a search resumes (default:
+                            $XDG_DATA_HOME/csbench/tune.sqlite, ~/.local/share/csbench)
   --manifest=PATH           measure the family a TOML manifest declares (a folder: each of its
                             *.toml); repeatable. Without --benchmark_filter only the manifests'
                             families run. A bad manifest exits with code 2, naming the file,

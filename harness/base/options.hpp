@@ -29,6 +29,28 @@ inline constexpr double kDefaultDispatchTimeoutSeconds = 300;
 // The longest --dispatch-timeout: an hour is already no guard against a hang.
 inline constexpr double kMaxDispatchTimeoutSeconds = 3600;
 
+// `--axis=NAME=v1,v2,...`: the values a manifest's axis NAME takes in this run, in place of its
+// [axes] list (as written; numbers or names, as the axis's own).
+struct AxisOverride {
+  std::string name;
+  std::vector<std::string> values;
+};
+
+// `--tune`: search each family and domain's points for the fastest (harness/tune/tuner.hpp).
+enum class TuneStrategy { kExhaustive, kRandom, kModel };
+struct TuneOptions {
+  bool enabled = false;
+  TuneStrategy strategy = TuneStrategy::kModel;
+  // --tune-budget: evaluations (a whole number) or seconds of measuring ("30s") per family and
+  // domain; 0: the strategy's own (every point for exhaustive, a sixth of the space otherwise).
+  uint64_t budget_evaluations = 0;
+  double budget_seconds = 0;
+  uint64_t seed = 1;            // --tune-seed: the random and model-based searches' draws
+  std::string out;              // --tune-out=FILE.json
+  std::string header;           // --tune-header=FILE.h
+  std::string cache;            // --tune-cache=FILE (default: the data folder's tune.sqlite; "off": none)
+};
+
 struct Options {
   bool list_devices = false;
   std::string device;  // index or name substring, "all" or a comma list; empty: the default choice
@@ -50,7 +72,11 @@ struct Options {
   std::vector<Extent> workgroups;
   // --manifest: files or folders of users' families, in the order given.
   std::vector<std::string> manifests;
+  std::vector<AxisOverride> axes;  // --axis, in the order given
+  TuneOptions tune;
 };
+
+std::string ToString(TuneStrategy strategy);
 
 // csbench's default --benchmark_min_time, in seconds, written as the Google Benchmark it is built
 // with reads it. main passes it unless the command line has its own.

@@ -189,6 +189,8 @@ struct Family {
   std::vector<Pick> plain_loop_gpu_leaves_out;
   // Points of every variant and of the plain loops that a GPU's default set leaves out.
   std::vector<Pick> gpu_leaves_out;
+  // Whether a GPU point exists at all (a manifest's [tune] restrict); empty: every point does.
+  std::function<bool(const Point&)> point_at;
 };
 
 // The workgroups and domains a run uses: the command line's overrides (those of the family's
@@ -281,6 +283,7 @@ std::vector<Point> GpuPoints(const Family<V>& family, const std::vector<Extent>&
         for (const std::vector<Coordinate>& further : combinations) {
           points.push_back(MakePoint(NamingOf(family), i, v.name, wg, d, further));
           points.back().test = test;
+          if (family.point_at && !family.point_at(points.back())) points.pop_back();
         }
       };
       if (v.workgroups.empty()) {

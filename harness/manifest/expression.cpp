@@ -22,6 +22,24 @@ constexpr size_t kChunk = 4096;
 
 }  // namespace
 
+// muparser, where it was built with OpenMP (Debian's is), evaluates each bulk call on a team of up
+// to 16 OpenMP threads. EvaluateEach already spreads its ranges over every host thread, so each
+// of those would open a team of its own: 16 x 16 threads on 16 cores, spinning at each chunk's
+// barrier. An evaluating thread asks for a team of one. Weak: where muparser brought no OpenMP
+// runtime, the symbol is absent and there is no team to shrink.
+extern "C" void omp_set_num_threads(int) __attribute__((weak));
+
+namespace {
+
+void OneOpenMpThread() {
+  thread_local bool done = false;
+  if (done || omp_set_num_threads == nullptr) return;
+  omp_set_num_threads(1);
+  done = true;
+}
+
+}  // namespace
+
 struct Expression::Parser {
   mu::Parser parser;
   // Each function's index, as muparser hands it back to Called; and what answers the calls.
@@ -150,9 +168,17 @@ void Expression::EvaluateEach(size_t count, const Fill& fill, double* out) {
 }
 
 void Expression::EvaluateRange(size_t begin, size_t end, const Fill& fill, double* out) {
+  OneOpenMpThread();
+  // Only the variables the text uses are filled: a check's expression names two inputs of the
+  // dozen (indices, sizes, each input's sum and extremes) it could.
+  std::vector<size_t> used;
+  const std::vector<std::string> used_names = Used();
+  for (size_t v = 0; v < names_.size(); ++v) {
+    if (std::find(used_names.begin(), used_names.end(), names_[v]) != used_names.end()) used.push_back(v);
+  }
   for (size_t start = begin; start < end; start += kChunk) {
     const size_t n = std::min(kChunk, end - start);
-    for (size_t v = 0; v < names_.size(); ++v) fill(v, start, n, &parser_->Slot(v));
+    for (size_t v : used) fill(v, start, n, &parser_->Slot(v));
     try {
       parser_->parser.Eval(out + start, static_cast<int>(n));
     } catch (const mu::Parser::exception_type& e) {

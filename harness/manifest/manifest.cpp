@@ -15,6 +15,7 @@
 
 #include "harness/base/half.hpp"
 #include "harness/base/provenance.hpp"
+#include "harness/family/family.hpp"
 #include "harness/manifest/expression.hpp"
 #include "harness/vulkan/interface.hpp"
 
@@ -77,6 +78,9 @@ constexpr double kMaxBufferBytes = 0x1p48;
 constexpr uint32_t kMaxDispatches = 4096;
 // Points a manifest may declare: enough for any study, few enough that loading stays instant.
 constexpr size_t kMaxPoints = 100000;
+// [axes]: how many, and how many values each.
+constexpr size_t kMaxAxes = 16;
+constexpr size_t kMaxAxisValues = 256;
 
 std::string Quoted(std::string_view text) {
   std::string shown;
@@ -991,6 +995,126 @@ void ReadDefines(const Reader& r, const toml::node& node, const std::string& whe
       r.Fail(Reader::LineOf(value), full, "expected a number, a string or true/false");
     }
   }
+}
+
+// Names an axis may not take: the size variables, a check's fixed variables and the JSON's own
+// axes (a point's coordinates are keyed by axis name).
+bool ReservedAxisName(const std::string& name) {
+  static const std::set<std::string> kTaken = {"D", "WG_Z", "P", "c", "x", "y", "z", "workgroup", "domain",
+                                               "subgroup_size", "variant", "family"};
+  return kReservedNames.contains(name) || kTaken.contains(name) || name.starts_with("csbench_");
+}
+
+// [axes]: NAME = [values], each benchmark taking one value of each, in declaration order.
+void ReadAxes(const Reader& r, const toml::node& node, Manifest& m) {
+  if (!node.is_table()) r.Fail(Reader::LineOf(node), "[axes]", "expected a table of NAME = [values], e.g. ROWS = [1, 2, 4]");
+  // toml++ keeps a table's keys sorted: the file's order is their position in it.
+  std::vector<std::pair<std::string, const toml::node*>> entries;
+  for (auto&& [key, value] : *node.as_table()) entries.emplace_back(std::string(key.str()), &value);
+  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    const auto& pa = a.second->source().begin;
+    const auto& pb = b.second->source().begin;
+    return pa.line != pb.line ? pa.line < pb.line : pa.column < pb.column;
+  });
+  if (entries.empty()) r.Fail(Reader::LineOf(node), "[axes]", "expected at least one axis, e.g. ROWS = [1, 2, 4]");
+  if (entries.size() > kMaxAxes) {
+    r.Fail(Reader::LineOf(node), "[axes]", fmt::format("{} axes: at most {}", entries.size(), kMaxAxes));
+  }
+  for (const auto& [name, value] : entries) {
+    const std::string key = "[axes]." + name;
+    const uint32_t line = Reader::LineOf(*value);
+    if (!IsVariableName(name) || ReservedAxisName(name)) {
+      r.Fail(line, key,
+             "expected a macro name of letters, digits and '_' that starts with a letter and is not W, H, D, WG_X, "
+             "WG_Y, WG_Z, P, SUBGROUP_SIZE, VENDOR_ID, DEVICE_ID, i, c, x, y, z, workgroup, domain, subgroup_size, "
+             "variant or family");
+    }
+    auto named = [&](const auto& list) {
+      return std::any_of(list.begin(), list.end(), [&](const auto& item) { return item.name == name; });
+    };
+    if (named(m.buffers) || named(m.images) || named(m.uniforms)) {
+      r.Fail(line, key, "a [[buffer]], [[image]] or [[uniform]] has this name: an axis needs a name of its own");
+    }
+    if (!value->is_array() || value->as_array()->empty() || value->as_array()->size() > kMaxAxisValues) {
+      r.Fail(line, key, fmt::format("expected a list of 1 to {} values: numbers (ROWS = [1, 2, 4]) or names "
+                                    "(LAYOUT = [\"rows\", \"tiles\"])",
+                                    kMaxAxisValues));
+    }
+    ManifestAxis axis{.name = name, .line = line};
+    const toml::array& items = *value->as_array();
+    axis.numeric = items.front().is_number();
+    for (const toml::node& item : items) {
+      if (item.is_number() != axis.numeric) {
+        r.Fail(Reader::LineOf(item), key, "the values of one axis are all numbers or all names");
+      }
+      if (item.is_integer()) {
+        axis.values.emplace_back(static_cast<double>(item.as_integer()->get()));
+      } else if (item.is_floating_point()) {
+        const double x = item.as_floating_point()->get();
+        if (!std::isfinite(x)) r.Fail(Reader::LineOf(item), key, "expected a finite number");
+        axis.values.emplace_back(x);
+      } else if (item.is_string() && IsNamePart(item.as_string()->get())) {
+        axis.values.emplace_back(item.as_string()->get());
+      } else {
+        r.Fail(Reader::LineOf(item), key,
+               "expected a number or a name of 1 to 64 letters, digits, '_', '-' or '.' (it is written into every "
+               "benchmark's name)");
+      }
+      if (std::count(axis.values.begin(), axis.values.end(), axis.values.back()) > 1) {
+        r.Fail(Reader::LineOf(item), key, fmt::format("{} is listed twice", Spelled(axis.values.back())));
+      }
+    }
+    m.axes.push_back(std::move(axis));
+  }
+}
+
+// [tune]: what a search may leave out (restrict).
+void ReadTune(const Reader& r, const toml::node& node, Manifest& m) {
+  if (!node.is_table()) r.Fail(Reader::LineOf(node), "[tune]", "expected a table: [tune] restrict = [\"ROWS * UNROLL <= 16\"]");
+  r.OnlyKeys(*node.as_table(), "[tune]", {"restrict"});
+  const toml::node* list = node.as_table()->get("restrict");
+  if (list == nullptr) return;
+  if (!list->is_array() || list->as_array()->size() > 64) {
+    r.Fail(Reader::LineOf(*list), "[tune].restrict", "expected a list of at most 64 expressions, e.g. [\"ROWS * UNROLL <= 16\"]");
+  }
+  for (const toml::node& item : *list->as_array()) {
+    if (!item.is_string()) {
+      r.Fail(Reader::LineOf(item), "[tune].restrict", "expected an expression as a string, e.g. \"ROWS * UNROLL <= 16\"");
+    }
+    m.restrict.push_back(item.as_string()->get());
+    m.restrict_lines.push_back(Reader::LineOf(item));
+  }
+}
+
+// The macro text of an axis's value: a whole number as an integer, another number as a float.
+std::string AxisMacroText(const AxisValue& value) {
+  if (!value.is_number()) return value.text();
+  const double x = value.number();
+  if (x == std::floor(x) && std::abs(x) < 0x1p53) return fmt::format("{}", static_cast<int64_t>(x));
+  return FloatText(x);
+}
+
+void SetAxis(ManifestVariant& v, const std::string& name, const AxisValue& value) {
+  if (v.language != SourceLanguage::kSpirv) {
+    auto define = std::find_if(v.defines.begin(), v.defines.end(), [&](const Define& d) { return d.name == name; });
+    if (define == v.defines.end()) {
+      v.defines.push_back({name, AxisMacroText(value)});
+    } else {
+      define->value = AxisMacroText(value);
+    }
+  }
+  if (value.is_number()) v.numeric_defines[name] = value.number();
+}
+
+// Each variant (and pass) takes every axis its own defines do not name, at the axis's first value.
+void TakeAxes(const Manifest& m, ManifestVariant& v) {
+  for (const ManifestAxis& axis : m.axes) {
+    const bool own = std::any_of(v.defines.begin(), v.defines.end(), [&](const Define& d) { return d.name == axis.name; });
+    if (own) continue;
+    v.axes_taken.insert(axis.name);
+    SetAxis(v, axis.name, axis.values.front());
+  }
+  for (ManifestVariant& pass : v.passes) TakeAxes(m, pass);
 }
 
 // A variant's [[variant.pass]] tables: each a variant of its own that takes the variant's keys
@@ -2569,6 +2693,15 @@ std::vector<CheckStat> CheckStats(const Manifest& manifest) {
 std::vector<std::string> CheckVariables(const Manifest& manifest) {
   std::vector<std::string> names = CheckNamesBeforeStats(manifest, CheckInputs(manifest));
   for (const CheckStat& stat : CheckStats(manifest)) names.push_back(stat.name);
+  for (const std::string& axis : CheckAxes(manifest)) names.push_back(axis);
+  return names;
+}
+
+std::vector<std::string> CheckAxes(const Manifest& manifest) {
+  std::vector<std::string> names;
+  for (const ManifestAxis& axis : manifest.axes) {
+    if (axis.numeric) names.push_back(axis.name);
+  }
   return names;
 }
 
@@ -2720,6 +2853,49 @@ std::map<std::string, double> PointVariables(const ManifestVariant& variant, Ext
   return values;
 }
 
+ManifestVariant AtAxes(const ManifestVariant& v, const std::vector<Coordinate>& values) {
+  ManifestVariant at = v;
+  for (const Coordinate& c : values) {
+    if (at.axes_taken.contains(c.axis)) SetAxis(at, c.axis, c.value);
+  }
+  for (ManifestVariant& pass : at.passes) pass = AtAxes(pass, values);
+  return at;
+}
+
+std::vector<Coordinate> AxisCoordinates(const Manifest& m, const std::vector<Coordinate>& point) {
+  std::vector<Coordinate> values;
+  for (const ManifestAxis& axis : m.axes) {
+    for (const Coordinate& c : point) {
+      if (c.axis == axis.name) values.push_back(c);
+    }
+  }
+  return values;
+}
+
+std::vector<std::vector<Coordinate>> AxisCombinations(const Manifest& m) {
+  std::vector<Axis> axes;
+  for (const ManifestAxis& axis : m.axes) axes.push_back({.name = axis.name, .prefix = axis.name, .values = axis.values});
+  return Combinations(axes);
+}
+
+bool Allowed(const Manifest& m, const ManifestVariant& v, Extent workgroup, Extent domain, const DeviceValues& device) {
+  if (m.restrict.empty()) return true;
+  const std::vector<std::string> names = SizeVariables(v);
+  const std::map<std::string, double> values = PointVariables(v, workgroup, domain, device);
+  for (size_t k = 0; k < m.restrict.size(); ++k) {
+    try {
+      if (Expression(m.restrict[k], names).Evaluate(values) == 0) return false;
+    } catch (const ExpressionError& e) {
+      std::string at;
+      for (const auto& [name, value] : values) at += fmt::format("{}{}={}", at.empty() ? "" : ", ", name, value);
+      throw ManifestError{fmt::format("{}:{}: [tune].restrict[{}]: {}: {} (variant {}, workgroup {}, domain {}; {})",
+                                      m.path.string(), m.restrict_lines[k], k, Quoted(m.restrict[k]), e.message, v.name,
+                                      Sized("", workgroup), Sized("", domain), at)};
+    }
+  }
+  return true;
+}
+
 PointValues EvaluatePoint(const Manifest& m, const ManifestVariant& variant, Extent workgroup, Extent domain,
                           const DeviceValues& device) {
   return PointEvaluator(m, variant, device).At(workgroup, domain);
@@ -2746,36 +2922,53 @@ void EvaluateEveryPoint(const Reader& r, Manifest& m) {
     domains.insert(domains.end(), tests.begin(), tests.end());
     return domains;
   };
+  const std::vector<std::vector<Coordinate>> combinations = AxisCombinations(m);
   size_t points = 0;
   for (const ManifestVariant& v : m.variants) {
-    points += v.workgroups.size() * domains_of(v).size() * std::max<size_t>(v.subgroup_sizes.size(), 1);
+    points += v.workgroups.size() * domains_of(v).size() * std::max<size_t>(v.subgroup_sizes.size(), 1) *
+              combinations.size();
   }
   if (points > kMaxPoints) {
-    r.Fail(0, "[family]", fmt::format("{} points (variants x workgroups x domains): at most {}", points, kMaxPoints));
+    r.Fail(0, "[family]",
+           fmt::format("{} points (variants x workgroups x domains x axes): at most {}", points, kMaxPoints));
   }
-  for (const ManifestVariant& v : m.variants) {
-    const std::vector<Extent> domains = domains_of(v);
+  size_t allowed = 0;
+  for (const ManifestVariant& base : m.variants) {
+    const std::vector<Extent> domains = domains_of(base);
     for (Extent d : domains) m.one_dimensional = m.one_dimensional && d.y == 1 && d.z == 1;
+    for (Extent wg : base.workgroups) m.one_dimensional = m.one_dimensional && wg.y == 1 && wg.z == 1;
     // At each subgroup size the variant lists (SUBGROUP_SIZE is that size there), else at the
     // load's default.
     std::vector<DeviceValues> devices;
-    for (uint32_t size : v.subgroup_sizes) devices.push_back({.subgroup_size = static_cast<double>(size)});
+    for (uint32_t size : base.subgroup_sizes) devices.push_back({.subgroup_size = static_cast<double>(size)});
     if (devices.empty()) devices.emplace_back();
-    for (const DeviceValues& device : devices) {
-      PointEvaluator evaluator(m, v, device);
-      // The reference variant runs at every point of the others, to compare with them there.
-      std::vector<PointEvaluator> references;
-      for (const ManifestVariant& other : m.variants) {
-        if (other.reference && &other != &v) references.emplace_back(m, other, device);
-      }
-      for (Extent wg : v.workgroups) {
-        m.one_dimensional = m.one_dimensional && wg.y == 1 && wg.z == 1;
-        for (Extent d : domains) {
-          evaluator.At(wg, d);
-          for (PointEvaluator& reference : references) reference.At(wg, d);
+    for (const std::vector<Coordinate>& combination : combinations) {
+      const ManifestVariant v = m.axes.empty() ? base : AtAxes(base, combination);
+      for (const DeviceValues& device : devices) {
+        std::optional<PointEvaluator> evaluator;
+        // The reference variant runs at every point of the others, to compare with them there.
+        std::vector<ManifestVariant> reference_variants;
+        std::vector<PointEvaluator> references;
+        for (Extent wg : v.workgroups) {
+          for (Extent d : domains) {
+            if (!Allowed(m, v, wg, d, device)) continue;
+            ++allowed;
+            if (!evaluator) {
+              evaluator.emplace(m, v, device);
+              for (const ManifestVariant& other : m.variants) {
+                if (other.reference && &other != &base) reference_variants.push_back(AtAxes(other, combination));
+              }
+              for (const ManifestVariant& other : reference_variants) references.emplace_back(m, other, device);
+            }
+            evaluator->At(wg, d);
+            for (PointEvaluator& reference : references) reference.At(wg, d);
+          }
         }
       }
     }
+  }
+  if (allowed == 0 && !m.restrict.empty()) {
+    r.Fail(m.restrict_lines.front(), "[tune].restrict", "no point satisfies every restriction: the family has no benchmark");
   }
 }
 
@@ -2792,7 +2985,7 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
   m.path = path;
   r.OnlyKeys(root, "manifest",
              {"family", "buffer", "push", "dispatch", "variant", "check", "specialization", "uniform", "image",
-              "require"});
+              "require", "axes", "tune"});
   ReadFamily(r, r.Table(root, "family", true), m);
   if (const toml::node* constants = root.get("specialization")) {
     m.specialization = ReadSpecialization(r, *constants, "[specialization]");
@@ -2803,8 +2996,12 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
   CheckResourcesTogether(r, m);
   if (const toml::node* require = root.get("require")) ReadRequire(r, *require, m);
   ReadPushAndDispatch(r, root, m);
+  // Before every expression: the axes are their variables.
+  if (const toml::node* axes = root.get("axes")) ReadAxes(r, *axes, m);
   if (const toml::node* check = root.get("check")) m.check = ReadCheck(r, *check, "[check]", m, m.check_lines);
   ReadVariants(r, r.ArrayOfTables(root, "variant"), m);
+  for (ManifestVariant& v : m.variants) TakeAxes(m, v);
+  if (const toml::node* tune = root.get("tune")) ReadTune(r, *tune, m);
   RequireSomethingChecked(r, m);
 
   for (const auto& [name, text] : m.require) {
@@ -2866,6 +3063,12 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
     r.CheckExpression(v.bytes, names, v.line, fmt::format("bytes (variant {})", v.name));
     if (!v.arithmetic.empty()) {
       r.CheckExpression(v.arithmetic, names, v.line, fmt::format("arithmetic (variant {})", v.name));
+    }
+  }
+  for (const ManifestVariant& v : m.variants) {
+    for (size_t k = 0; k < m.restrict.size(); ++k) {
+      r.CheckExpression(m.restrict[k], SizeVariables(v), m.restrict_lines[k],
+                        fmt::format("[tune].restrict[{}] (variant {})", k, v.name));
     }
   }
   std::vector<ManifestVariant*> every_variant;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "harness/base/naming.hpp"
+#include "harness/measure/points.hpp"
 #include "harness/vulkan/shader_compiler.hpp"
 
 namespace csbench {
@@ -295,6 +296,20 @@ struct ManifestVariant {
   std::vector<std::pair<std::string, std::string>> swaps;
   // The slots the pass's shader declares (resolved at load): only those are bound for it.
   std::set<SlotPlace> declared;
+  // The [axes] this variant (or pass) takes: each a macro of its value (but in a .spv, which takes
+  // no macros) and, where numeric, a variable of its expressions. An axis the variant's own
+  // `defines` names is not taken: its own value wins. Until a point is chosen (AtAxes), each
+  // holds its axis's first value.
+  std::set<std::string> axes_taken;
+};
+
+// An axis of [axes]: every benchmark takes one of its values. Numeric where every value is a
+// number: then it is a variable of every expression besides a macro.
+struct ManifestAxis {
+  std::string name;
+  std::vector<AxisValue> values;
+  bool numeric = true;
+  uint32_t line = 0;
 };
 
 // The passes of `v`: its [[variant.pass]] tables, or `v` itself.
@@ -345,7 +360,16 @@ struct Manifest {
   std::vector<std::string> workgroup_expressions;
   std::string vulkan;                                 // the family's `vulkan`, as written ("": 1.1)
   std::vector<std::string> include_dirs;              // the family's, resolved against the manifest
+  // [axes], in declaration order: the names write them after the domain (and /sg<N>) as
+  // /<axis><value>.
+  std::vector<ManifestAxis> axes;
+  // [tune] restrict: expressions over the size variables and the axes; a point where one is 0 is
+  // not made.
+  std::vector<std::string> restrict;
+  std::vector<uint32_t> restrict_lines;
 };
+
+
 
 // What a check expression may read besides its fixed variables: each input buffer (and each
 // output with an init, as its initial contents) by name, a struct buffer's members as
@@ -368,8 +392,10 @@ struct CheckStat {
 std::vector<CheckStat> CheckStats(const Manifest& manifest);
 // A check expression's variables: i, W, H, c (the component; another name where a buffer is called
 // c), then CheckInputs' names in order, then x, y and z where the family has an image (the texel),
-// then CheckStats' names.
+// then CheckStats' names, then the numeric [axes] (CheckAxes).
 std::vector<std::string> CheckVariables(const Manifest& manifest);
+// The numeric [axes], the last of CheckVariables: each the point's value.
+std::vector<std::string> CheckAxes(const Manifest& manifest);
 // The functions a check expression may call: every buffer (`b(j)`, scalar j) and image (`img(x, y)`,
 // `img(x, y, c)`; a 3-D image's `img(x, y, z)`, `img(x, y, z, c)`), by name, buffers first.
 std::vector<std::string> CheckFunctions(const Manifest& manifest);
@@ -415,6 +441,15 @@ struct DeviceValues {
   double vendor_id = 0;
   double device_id = 0;
 };
+
+// `v` at the axes' values `values` (coordinates by axis name; an axis not named keeps its value):
+// its macros and numeric variables of the axes it takes, in every pass.
+ManifestVariant AtAxes(const ManifestVariant& v, const std::vector<Coordinate>& values);
+// The axes' values of a point's coordinates (those named as an axis of `m`), in [axes] order.
+std::vector<Coordinate> AxisCoordinates(const Manifest& m, const std::vector<Coordinate>& point);
+// Whether every [tune] restriction holds for variant `v` (at its axes' values) at a workgroup and
+// domain; throws ManifestError for a restriction that gives no number there.
+bool Allowed(const Manifest& m, const ManifestVariant& v, Extent workgroup, Extent domain, const DeviceValues& device);
 
 // The family's workgroups on a device of subgroup size `subgroup_size`: the expressions' values
 // (duplicates dropped), or `m.workgroups` where they are numbers.

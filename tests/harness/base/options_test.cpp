@@ -62,6 +62,35 @@ TEST(ParseOptions, DispatchTimeoutRefusesWhatIsNotASpanOfTime) {
   EXPECT_THROW(ParseOptions(bare), UsageError);
 }
 
+TEST(ParseOptions, AxisAndTuneFlags) {
+  auto args = Args({"--axis=ROWS=2,4", "--axis=MODE=fast", "--tune", "--tune-strategy=random", "--tune-budget=30s",
+                    "--tune-out=best.json", "--tune-header=best.h", "--tune-seed=7"});
+  const Options o = ParseOptions(args);
+  ASSERT_EQ(o.axes.size(), 2u);
+  EXPECT_EQ(o.axes[0].name, "ROWS");
+  EXPECT_EQ(o.axes[0].values, (std::vector<std::string>{"2", "4"}));
+  EXPECT_EQ(o.axes[1].values, (std::vector<std::string>{"fast"}));
+  EXPECT_TRUE(o.tune.enabled);
+  EXPECT_EQ(o.tune.strategy, TuneStrategy::kRandom);
+  EXPECT_EQ(o.tune.budget_seconds, 30);
+  EXPECT_EQ(o.tune.budget_evaluations, 0u);
+  EXPECT_EQ(o.tune.seed, 7u);
+  EXPECT_EQ(o.tune.out, "best.json");
+  auto evaluations = Args({"--tune", "--tune-budget=200"});
+  EXPECT_EQ(ParseOptions(evaluations).tune.budget_evaluations, 200u);
+}
+
+TEST(ParseOptions, BadAxisAndTuneFlagsAreUsageErrors) {
+  for (const std::string bad : {"--axis=ROWS", "--axis==1", "--axis=ROWS=", "--axis=ROWS=1,,2", "--axis=ROWS=1,1",
+                                "--axis=ROWS=a b", "--tune-strategy=annealing", "--tune-budget=0", "--tune-budget=x",
+                                "--tune-budget=-5s", "--tune-out=x.json", "--tune-seed=0", "--axis"}) {
+    auto args = Args({bad});
+    EXPECT_THROW(ParseOptions(args), UsageError) << bad;
+  }
+  auto twice = Args({"--axis=ROWS=1", "--axis=ROWS=2"});
+  EXPECT_THROW(ParseOptions(twice), UsageError);
+}
+
 TEST(ParseOptions, Defaults) {
   auto args = Args({});
   Options o = ParseOptions(args);

@@ -405,8 +405,76 @@ TEST(ParseManifest, PointsAreLimited) {
   for (int i = 1; i <= 100; ++i) workgroups += (workgroups.empty() ? "" : ", ") + std::to_string(i);
   const std::string text = With(With(kOneVariant, R"(domains = ["1024", "64"])", "domains = [" + domains + "]"),
                                 R"(workgroups = ["64"])", "workgroups = [" + workgroups + "]");
-  EXPECT_NE(ErrorOf(text).find("100100 points (variants x workgroups x domains): at most 100000"), std::string::npos)
+  EXPECT_NE(ErrorOf(text).find("100100 points (variants x workgroups x domains x axes): at most 100000"), std::string::npos)
       << ErrorOf(text);
+}
+
+// [axes]: each benchmark takes one value of each, in the file's order; the values are macros of
+// every variant that does not define the name itself, and numeric ones are variables of every
+// expression, restrictions and checks included.
+TEST(ParseManifest, AxesAreMacrosAndVariablesInTheFilesOrder) {
+  const std::string text = std::string(kOneVariant) +
+                           "[axes]\nZ_ROWS = [1, 2, 4]\nA_MODE = [\"fast\", \"slow\"]\n"
+                           "[tune]\nrestrict = [\"Z_ROWS * WG_X <= 128\"]\n";
+  const Manifest m = ParseManifest(text, "dir/m.toml");
+  ASSERT_EQ(m.axes.size(), 2u);
+  EXPECT_EQ(m.axes[0].name, "Z_ROWS");  // not sorted by name
+  EXPECT_TRUE(m.axes[0].numeric);
+  EXPECT_EQ(m.axes[1].name, "A_MODE");
+  EXPECT_FALSE(m.axes[1].numeric);
+  const ManifestVariant& v = m.variants.front();
+  EXPECT_TRUE(v.axes_taken.contains("Z_ROWS"));
+  const ManifestVariant at = AtAxes(v, {{"Z_ROWS", 4}, {"A_MODE", "slow"}});
+  auto define = [&](const std::string& name) {
+    auto d = std::find_if(at.defines.begin(), at.defines.end(), [&](const Define& x) { return x.name == name; });
+    return d == at.defines.end() ? std::string("(none)") : d->value;
+  };
+  EXPECT_EQ(define("Z_ROWS"), "4");
+  EXPECT_EQ(define("A_MODE"), "slow");
+  EXPECT_EQ(at.numeric_defines.at("Z_ROWS"), 4);
+  EXPECT_FALSE(at.numeric_defines.contains("A_MODE"));
+  EXPECT_TRUE(Allowed(m, at, {32, 1}, {1024, 1}, {}));
+  EXPECT_FALSE(Allowed(m, at, {64, 1}, {1024, 1}, {}));
+  const std::vector<std::string> check = CheckVariables(m);
+  EXPECT_EQ(check.back(), "Z_ROWS");
+}
+
+TEST(ParseManifest, AVariantsOwnDefineWinsOverAnAxis) {
+  const std::string text = std::string(kTwoVariants) + "[axes]\nPER_ITEM = [1, 2]\nUNROLL = [1, 8]\n";
+  const Manifest m = ParseManifest(text, "dir/m.toml");
+  const ManifestVariant& first = m.variants[0];  // defines PER_ITEM = 4
+  EXPECT_FALSE(first.axes_taken.contains("PER_ITEM"));
+  EXPECT_TRUE(first.axes_taken.contains("UNROLL"));
+  const ManifestVariant at = AtAxes(first, {{"PER_ITEM", 2}, {"UNROLL", 8}});
+  EXPECT_EQ(at.numeric_defines.at("PER_ITEM"), 4);
+  EXPECT_EQ(at.numeric_defines.at("UNROLL"), 8);
+  EXPECT_TRUE(m.variants[1].axes_taken.contains("PER_ITEM"));
+}
+
+TEST(ParseManifest, BadAxesAndRestrictionsNameTheirKey) {
+  const std::string base(kOneVariant);
+  EXPECT_NE(ErrorOf(base + "[axes]\nW = [1, 2]\n").find("[axes].W: expected a macro name"), std::string::npos);
+  EXPECT_NE(ErrorOf(base + "[axes]\nROWS = []\n").find("[axes].ROWS: expected a list of 1 to 256 values"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(base + "[axes]\nROWS = 4\n").find("[axes].ROWS: expected a list"), std::string::npos);
+  EXPECT_NE(ErrorOf(base + "[axes]\nROWS = [1, \"a\"]\n").find("[axes].ROWS: the values of one axis are all numbers"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(base + "[axes]\nROWS = [1, 2, 1]\n").find("[axes].ROWS: 1 is listed twice"), std::string::npos);
+  EXPECT_NE(ErrorOf(base + "[axes]\nROWS = [\"a b\"]\n").find("[axes].ROWS: expected a number or a name"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(base + "[axes]\nout = [1]\n").find("[axes].out: a [[buffer]]"), std::string::npos);
+  EXPECT_NE(ErrorOf(base + "[axes]\nROWS = [1]\n[tune]\nrestrict = [\"ROWS < NOPE\"]\n")
+                .find("[tune].restrict[0] (variant "),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(base + "[axes]\nROWS = [1]\n[tune]\nrestrict = [\"ROWS > 1\"]\n")
+                .find("[tune].restrict: no point satisfies every restriction"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(base + "[tune]\nrestrict = \"W > 1\"\n").find("[tune].restrict: expected a list"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(base + "[tune]\nsteps = 1\n").find("[tune].'steps': unknown key"), std::string::npos);
+  // An expression of a string axis: no such variable.
+  EXPECT_NE(ErrorOf(base + "[axes]\nMODE = [\"a\"]\n[tune]\nrestrict = [\"MODE > 0\"]\n").find("unknown name 'MODE'"),
+            std::string::npos);
 }
 
 // Inputs the fuzzer (tests/fuzz) found to reach undefined behaviour inside toml++ 3.3, reduced:

@@ -248,6 +248,40 @@ Pick ShortRun(std::vector<Mode> modes, std::vector<Extent> workgroups = {}) {
 
 }  // namespace
 
+namespace {
+
+// The subgroup-row kernel's knobs as a space for `bench --tune` (docs/tuning.md): steps a pass 2,
+// 4, 6 or 8, rows a work-item 4, 6, 8, 12 or 16, subgroups a workgroup 4, 8, 12 or 16, where the
+// tile's output rows are at least twice its ring. The table's four rows keep their names and
+// workgroups; every point they did not have is new and out of a GPU's default set (a filter
+// names them), so the stored baselines' entries stay as they were.
+void AddShuffleSpace(std::vector<Variant>& variants) {
+  for (uint32_t steps : {2u, 4u, 6u, 8u}) {
+    for (uint32_t rows : {4u, 6u, 8u, 12u, 16u}) {
+      const std::string name = fmt::format("fused{}_shuffle{}", steps, rows);
+      auto row = std::find_if(variants.begin(), variants.end(), [&](const Variant& v) { return v.name == name; });
+      if (row == variants.end()) {
+        row = variants.insert(variants.end(), Variant{.name = name,
+                                                      .source = "grayscott/fused_shuffle.comp",
+                                                      .cells = {2, rows},
+                                                      .steps = steps,
+                                                      .subgroup_rows = true});
+      }
+      Pick added;
+      for (uint32_t groups : {4u, 8u, 12u, 16u}) {
+        const Extent wg{32, groups};
+        if (groups * rows < 4 * steps) continue;
+        if (std::find(row->workgroups.begin(), row->workgroups.end(), wg) != row->workgroups.end()) continue;
+        row->workgroups.push_back(wg);
+        added.workgroups.push_back(wg);
+      }
+      if (!added.workgroups.empty()) row->gpu_leaves_out.push_back(added);
+    }
+  }
+}
+
+}  // namespace
+
 const std::vector<Variant>& Variants() {
   // The chapter's workgroups, for every variant: the names stay comparable across variants. The
   // strip variants also run wide, flat groups (64x8, 128x4), which gave them their best results
@@ -259,7 +293,8 @@ const std::vector<Variant>& Variants() {
   // kernels at its workgroups, global and shared_aos at each (the trend of the shared-memory
   // regression), shared_soa, a strip and the smallest fused variant at one, and at 32x16 the
   // download modes of global (with the host's sum) and of a strip.
-  static const std::vector<Variant> variants = {
+  static const std::vector<Variant> variants = [&] {
+    std::vector<Variant> table = {
       {.name = "global", .source = "grayscott/global.comp", .workgroups = workgroups,
        .cpu_default = {ShortRun({Mode::kCompute}), ShortRun({Mode::kComputeDownloadSum}, {{32, 16}})}},
       {.name = "shared_aos", .source = "grayscott/shared.comp", .border = 1, .workgroups = workgroups,
@@ -315,9 +350,14 @@ const std::vector<Variant>& Variants() {
        .subgroup_rows = true, .workgroups = {{32, 12}}},
       {.name = "fused6_shuffle6", .source = "grayscott/fused_shuffle.comp", .cells = {2, 6}, .steps = 6,
        .subgroup_rows = true, .workgroups = {{32, 16}}},
-  };
+    };
+    AddShuffleSpace(table);
+    return table;
+  }();
   return variants;
 }
+
+
 
 const std::vector<Schedule>& Schedules() {
   // The chapter's run; a domain of 2 x 270 MB per state, beyond any GPU's last-level cache,

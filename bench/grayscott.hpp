@@ -42,8 +42,10 @@ struct Variant {
   // them, and workgroups it checks besides the table's.
   std::vector<Extent> test_domains;
   std::vector<Extent> test_workgroups;
-  // The variant's benchmarks in a CPU device's default set (harness/family/family.hpp).
+  // The variant's benchmarks in a CPU device's default set (harness/family/family.hpp), and those
+  // a GPU's leaves out (the tuning space's points the table did not have).
   std::vector<Pick> cpu_default;
+  std::vector<Pick> gpu_leaves_out;
 };
 
 const std::vector<Variant>& Variants();

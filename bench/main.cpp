@@ -26,6 +26,7 @@
 #include "harness/run/report.hpp"
 #include "harness/run/reporters.hpp"
 #include "harness/run/run_flags.hpp"
+#include "harness/tune/tuner.hpp"
 #include "harness/vulkan/context.hpp"
 #include "harness/vulkan/device_choice.hpp"
 
@@ -163,6 +164,23 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&rest_count, rest.data(), &PrintHelp);
   if (benchmark::ReportUnrecognizedArguments(rest_count, rest.data())) return 2;
   if (options.list_devices) return ListDevicesCommand();
+  if (options.tune.enabled) {
+    // A search picks its points and repetitions itself, and writes its results its own way.
+    const char* why = options.manifests.empty() && !flags.filter
+                          ? "--tune searches the points of a selection: give --manifest, or --benchmark_filter for "
+                            "built-in benchmarks"
+                      : repetitions != "1"         ? "--tune races its finalists with repetitions of its own: leave "
+                                                     "--benchmark_repetitions out"
+                      : !flags.out.empty()         ? "--tune writes its results with --tune-out (and --tune-header), "
+                                                     "not --benchmark_out"
+                      : options.device == "all" || options.device.find(',') != std::string::npos
+                          ? "--tune searches one device at a time: give --device one index or name"
+                          : nullptr;
+    if (why != nullptr) {
+      fmt::print(stderr, "csbench: {}\n", why);
+      return 2;
+    }
+  }
   // Users' manifests, loaded (and their shaders compiled and checked against their reflection)
   // before any device work: a bad one is a usage error, named with its file, key and line.
   try {
@@ -322,6 +340,23 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "csbench: the last-level cache could not be measured ({}); inputs rotate over {} MiB\n",
                  e.what(), csbench::kRooflineBytes >> 20);
     }
+  }
+  if (options.tune.enabled) {
+    // The search runs the selection's points in its own order: a case made ahead for the next
+    // point in the run's order would be the wrong one.
+    csbench::EnablePrefetch(false);
+    const int code = csbench::RunTune({.options = options.tune,
+                                       .min_time = std::stod(flags.min_time),
+                                       .device_key = csbench::DeviceKey(context.get()),
+                                       .device_name = context->info().name,
+                                       .driver = std::to_string(context->info().driver_version),
+                                       .revision = csbench::Revision(),
+                                       .shader_hash = csbench::manifest::ShaderHash});
+    csbench::ReleaseCurrentCase();
+    benchmark::Shutdown();
+    suite.reset();
+    context.reset();
+    return code;
   }
   csbench::RunSummary summary = csbench::RunBenchmarks(flags, args);
   csbench::ReleaseCurrentCase();

@@ -27,6 +27,7 @@
 #include "harness/base/error.hpp"
 #include "harness/base/fork_join.hpp"
 #include "harness/base/half.hpp"
+#include "harness/base/provenance.hpp"
 #include "harness/manifest/expression.hpp"
 #include "harness/vulkan/buffer.hpp"
 #include "harness/vulkan/commands.hpp"
@@ -1836,11 +1837,12 @@ const Loaded& Adopt(Manifest manifest) {
       .make = [&m](Suite& suite, const ManifestVariant& v, const Point& p) -> std::unique_ptr<Case> {
         return std::make_unique<GpuCase>(suite, m, v, p);
       }};
+  loaded.evaluations = std::make_shared<PointEvaluations>(m);
   if (!m.restrict.empty()) {
     loaded.family.point_at = [&loaded](const Point& p) {
       const Manifest& m = loaded.manifest;
       const ManifestVariant& v = MadeAt(m, loaded.family.variants[p.variant], p);
-      return Allowed(m, v, p.workgroup, p.domain, DeviceAt(loaded, p));
+      return loaded.evaluations->Allowed(v, p.workgroup, p.domain, DeviceAt(loaded, p));
     };
   }
   return loaded;
@@ -1855,6 +1857,27 @@ void PlaceOnDevice(Loaded& loaded, const DeviceInfo& info) {
   }
 }
 
+namespace {
+// Each registered point of a manifest by its benchmark's name, for ShaderHash.
+std::map<std::string, std::pair<const Loaded*, Point>>& RegisteredPoints() {
+  static std::map<std::string, std::pair<const Loaded*, Point>> points;
+  return points;
+}
+}  // namespace
+
+std::string ShaderHash(const std::string& name) {
+  auto found = RegisteredPoints().find(name);
+  if (found == RegisteredPoints().end()) return "";
+  const auto& [loaded, p] = found->second;
+  const ManifestVariant& v = MadeAt(loaded->manifest, loaded->family.variants[p.variant], p);
+  std::string bytes;
+  for (const ManifestVariant* pass : PassesOf(v)) {
+    const std::vector<uint32_t>& words = CompileShader(SourceOf(*pass, p.workgroup, true));
+    bytes.append(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint32_t));
+  }
+  return Sha256Hex(bytes);
+}
+
 void Register(Suite& suite, const Loaded& loaded) {
   // Every point's expressions under the run's --domain and --workgroup overrides: a value that
   // is no use there is the manifest's error, reported before anything runs.
@@ -1862,11 +1885,12 @@ void Register(Suite& suite, const Loaded& loaded) {
     DeviceValues device = suite.context != nullptr ? ValuesOf(suite.context->info()) : DeviceValues{};
     if (const uint32_t size = SubgroupOf(p); size != 0) device.subgroup_size = size;
     const Manifest& m = loaded.manifest;
-    EvaluatePoint(m, MadeAt(m, loaded.family.variants[p.variant], p), p.workgroup, p.domain, device);
+    loaded.evaluations->At(MadeAt(m, loaded.family.variants[p.variant], p), p.workgroup, p.domain, device);
+    RegisteredPoints().insert_or_assign(p.name, std::pair{&loaded, p});
     // The reference variant runs at every point of the others, to compare with them there.
     for (const ManifestVariant& v : m.variants) {
       if (v.reference && v.name != loaded.family.variants[p.variant].name) {
-        EvaluatePoint(m, MadeAt(m, v, p), p.workgroup, p.domain, device);
+        loaded.evaluations->At(MadeAt(m, v, p), p.workgroup, p.domain, device);
       }
     }
   }

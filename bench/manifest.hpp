@@ -18,6 +18,8 @@ struct Loaded {
   Family<ManifestVariant> family;
   // The device's values of the expressions' variables, for [tune] restrict (PlaceOnDevice).
   DeviceValues device;
+  // The points' expressions, parsed once for registration and the restrictions.
+  std::shared_ptr<PointEvaluations> evaluations;
   // Every manifest described in this process, in the order described; they live as long as it.
   static std::deque<Loaded>& All();
 };
@@ -37,6 +39,10 @@ void OverrideAxes(std::deque<Loaded>& all, const std::vector<AxisOverride>& over
 // Variant `base` of `m` at point `p`'s [axes] values (itself where the manifest has none): made
 // once per combination and kept for the process.
 const ManifestVariant& VariantAt(const Manifest& m, const ManifestVariant& base, const Point& p);
+
+// The SHA-256 of the SPIR-V the registered manifest benchmark `name` runs: every pass's, compiled at
+// its point; "" for a name no manifest registered. Throws where a shader does not compile there.
+std::string ShaderHash(const std::string& name);
 
 // Where [family] workgroups are expressions of SUBGROUP_SIZE: their values on `info`'s device, in
 // every variant that takes the family's (names and selection are made after this).

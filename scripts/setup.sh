@@ -14,6 +14,8 @@ packages=(
   libbenchmark-dev libbenchmark-tools libgtest-dev
   # users' manifests: TOML and the expressions in it
   libtomlplusplus-dev libmuparser-dev
+  # the tuner's cache of measured points (bench --tune)
+  libsqlite3-dev
   # the run's JSON report
   nlohmann-json3-dev
   # scripts: compare.py, plot.py, table.py and their tests

@@ -1415,13 +1415,15 @@ uint64_t WholeNumber(const Manifest& m, double value, double most, std::string_v
   return static_cast<uint64_t>(value);
 }
 
+}  // namespace
+
 // One variant's expressions, parsed once and evaluated at each point: a manifest may declare
 // 100000 points, and muparser takes microseconds to parse an expression but nanoseconds to
 // evaluate it (parsing every expression anew at each point took seconds to load one manifest).
 class PointEvaluator {
  public:
   PointEvaluator(const Manifest& m, const ManifestVariant& v, const DeviceValues& device = {})
-      : m_(m), v_(v), names_(SizeVariables(v)), family_part_(!v.is_pass), dispatch_part_(v.passes.empty()) {
+      : m_(m), v_(&v), names_(SizeVariables(v)), family_part_(!v.is_pass), dispatch_part_(v.passes.empty()) {
     values_ = {0, 0, 0, 0, device.subgroup_size, device.vendor_id, device.device_id, 1, 1};
     for (const auto& [name, value] : v.numeric_defines) values_.push_back(value);  // names_'s order
     if (v.is_pass) values_.push_back(0);  // P
@@ -1430,6 +1432,9 @@ class PointEvaluator {
       passes_.back()->repeat_.push_back(passes_.back()->Parse(pass.repeat, pass.pass_key + ".repeat", pass.line));
     }
     if (family_part_) {
+      for (size_t k = 0; k < m.restrict.size(); ++k) {
+        restrict_.push_back(Parse(m.restrict[k], fmt::format("[tune].restrict[{}]", k), m.restrict_lines[k]));
+      }
       for (const ManifestBuffer& b : m.buffers) {
         counts_.push_back(Parse(b.count, fmt::format("[[buffer]] '{}'.count", b.name)));
       }
@@ -1503,27 +1508,43 @@ class PointEvaluator {
     return p.counts[i] * m_.buffers[i].type.Lanes();
   }
 
+  // The same variant at other values of the axes it takes (AtAxes of the same variant): the
+  // expressions stay parsed, only the variables' values change. `at` must outlive the calls.
+  void Rebind(const ManifestVariant& at) {
+    v_ = &at;
+    size_t k = 9;
+    for (const auto& [name, value] : at.numeric_defines) values_[k++] = value;
+    for (size_t i = 0; i < passes_.size(); ++i) passes_[i]->Rebind(at.passes[i]);
+  }
+
+  // Whether every [tune] restriction holds at the point.
+  bool Allowed(Extent workgroup, Extent domain) {
+    SetPoint(workgroup, domain);
+    auto point = [&] {
+      return fmt::format("variant {}, workgroup {}, domain {}", v_->name, Sized("", workgroup), Sized("", domain));
+    };
+    for (Keyed& r : restrict_) {
+      if (Value(r, point) == 0) return false;
+    }
+    return true;
+  }
+
   PointValues At(Extent workgroup, Extent domain, uint32_t repetition = 0) {
-    values_[0] = domain.x;
-    values_[1] = domain.y;
-    values_[2] = workgroup.x;
-    values_[3] = workgroup.y;
-    values_[7] = domain.z;
-    values_[8] = workgroup.z;
-    if (v_.is_pass) values_.back() = repetition;
+    SetPoint(workgroup, domain);
+    if (v_->is_pass) values_.back() = repetition;
     // Formatted only for a message.
     auto point = [&] {
-      return fmt::format("variant {}, workgroup {}, domain {}", v_.name, Sized("", workgroup), Sized("", domain));
+      return fmt::format("variant {}, workgroup {}, domain {}", v_->name, Sized("", workgroup), Sized("", domain));
     };
     const Manifest& m = m_;
     PointValues p;
-    for (const auto& [name, value] : v_.pinned_defines) {
+    for (const auto& [name, value] : v_->pinned_defines) {
       const double at = name == "W" ? domain.x : name == "H" ? domain.y : name == "WG_X" ? workgroup.x : workgroup.y;
       if (value != at) {
         throw ManifestError{fmt::format("{}: defines.{} = {} (variant {}), but {} is {} at {}: a macro named as a size "
                                         "variable must have its value at every point (or take the workgroup by "
                                         "workgroup_defines)",
-                                        m.path.string(), name, value, v_.name, name, at, point())};
+                                        m.path.string(), name, value, v_->name, name, at, point())};
       }
     }
     if (dispatch_part_) Dispatch(p, point);
@@ -1552,7 +1573,7 @@ class PointEvaluator {
       p.image_sizes.push_back(size);
     }
     // A swap trades two resources' slots: they must be alike at every point.
-    for (const ManifestVariant* pass : PassesOf(v_)) {
+    for (const ManifestVariant* pass : PassesOf(*v_)) {
       for (const auto& [a, b] : pass->swaps) {
         auto find = [&](const std::string& name) -> std::pair<uint64_t, std::array<uint32_t, 3>> {
           for (size_t i = 0; i < m.buffers.size(); ++i) {
@@ -1619,13 +1640,13 @@ class PointEvaluator {
       pass.At(workgroup, domain, 0);  // the pass's variables at the point
       const double repeat = pass.Value(pass.repeat_[0], point);
       if (repeat != std::floor(repeat) || repeat < 1 || repeat > kMaxDispatches) {
-        WholeNumber(m, repeat, kMaxDispatches, pass.repeat_[0].key, v_.passes[k].repeat, point(),
+        WholeNumber(m, repeat, kMaxDispatches, pass.repeat_[0].key, v_->passes[k].repeat, point(),
                     fmt::format("a whole number of repetitions from 1 to {}", kMaxDispatches), pass.repeat_[0].line);
       }
       for (uint32_t r = 0; r < static_cast<uint32_t>(repeat); ++r) {
         if (p.passes.size() == kMaxDispatches) {
           throw ManifestError{fmt::format("{}: variant {} at {}: more than {} dispatches in one iteration",
-                                          m.path.string(), v_.name, point(), kMaxDispatches)};
+                                          m.path.string(), v_->name, point(), kMaxDispatches)};
         }
         PointValues one = passes_[k]->At(workgroup, domain, r);
         one.pass = static_cast<uint32_t>(k);
@@ -1640,26 +1661,26 @@ class PointEvaluator {
   template <typename Point>
   void Dispatch(PointValues& p, const Point& point) {
     const Manifest& m = m_;
-    for (const ManifestVariant::Constant& c : v_.constants) p.constants.push_back(ConstantBits(c, point));
-    if (!v_.push_fields.empty()) p.push_bytes = BlockBytes(v_.push_fields, push_fields_, v_.push_size, point);
-    for (size_t i = 0; i < v_.uniform_fields.size(); ++i) {
-      p.uniforms.push_back(BlockBytes(v_.uniform_fields[i], uniform_fields_[i], v_.uniform_sizes[i], point));
+    for (const ManifestVariant::Constant& c : v_->constants) p.constants.push_back(ConstantBits(c, point));
+    if (!v_->push_fields.empty()) p.push_bytes = BlockBytes(v_->push_fields, push_fields_, v_->push_size, point);
+    for (size_t i = 0; i < v_->uniform_fields.size(); ++i) {
+      p.uniforms.push_back(BlockBytes(v_->uniform_fields[i], uniform_fields_[i], v_->uniform_sizes[i], point));
     }
-    for (size_t i = 0; i < v_.push.size(); ++i) {
+    for (size_t i = 0; i < v_->push.size(); ++i) {
       const double value = Value(push_[i], point);
-      PushValue v{.is_float = v_.push[i].find('.') != std::string::npos};
+      PushValue v{.is_float = v_->push[i].find('.') != std::string::npos};
       if (v.is_float) {
         const float f = static_cast<float>(value);
         if (!std::isfinite(f)) {
           throw ManifestError{fmt::format("{}: {}: {} at {} gives {}, beyond a 32-bit float", m.path.string(),
-                                          push_[i].key, Quoted(v_.push[i]), point(), value)};
+                                          push_[i].key, Quoted(v_->push[i]), point(), value)};
         }
         std::memcpy(&v.bits, &f, sizeof f);
       } else {
         if (value != std::floor(value) || value < -2147483648.0 || value > 4294967295.0) {
           throw ManifestError{fmt::format("{}: {}: {} at {} gives {}: expected a whole number that fits 32 bits "
                                           "(write a '.' in it for a float)",
-                                          m.path.string(), push_[i].key, Quoted(v_.push[i]), point(), value)};
+                                          m.path.string(), push_[i].key, Quoted(v_->push[i]), point(), value)};
         }
         v.bits = value < 0 ? static_cast<uint32_t>(static_cast<int32_t>(value)) : static_cast<uint32_t>(value);
       }
@@ -1668,7 +1689,7 @@ class PointEvaluator {
     for (size_t i = 0; i < 3; ++i) {
       const double groups = Value(groups_[i], point);
       if (groups != std::floor(groups) || groups < 1 || groups > 4294967295.0) {
-        WholeNumber(m, groups, 4294967295.0, groups_[i].key, v_.groups[i], point(),
+        WholeNumber(m, groups, 4294967295.0, groups_[i].key, v_->groups[i], point(),
                     "a whole number of workgroups from 1");
       }
       p.groups[i] = static_cast<uint64_t>(groups);
@@ -1676,6 +1697,15 @@ class PointEvaluator {
   }
 
  private:
+  void SetPoint(Extent workgroup, Extent domain) {
+    values_[0] = domain.x;
+    values_[1] = domain.y;
+    values_[2] = workgroup.x;
+    values_[3] = workgroup.y;
+    values_[7] = domain.z;
+    values_[8] = workgroup.z;
+  }
+
   // An expression and the key it was written under, for messages.
   struct Keyed {
     Expression expression;
@@ -1696,7 +1726,7 @@ class PointEvaluator {
       return {Expression(text, names_), std::move(key), line};
     } catch (const ExpressionError& e) {
       throw ManifestError{
-          fmt::format("{}: {}: {} (variant {}): {}", m_.path.string(), key, Quoted(text), v_.name, e.message)};
+          fmt::format("{}: {}: {} (variant {}): {}", m_.path.string(), key, Quoted(text), v_->name, e.message)};
     }
   }
 
@@ -1714,7 +1744,7 @@ class PointEvaluator {
   // A specialization constant's value at the point as its type's bits.
   template <typename Point>
   uint64_t ConstantBits(const ManifestVariant::Constant& c, const Point& point) {
-    const std::string key = fmt::format("specialization.{} (variant {})", c.key, v_.name);
+    const std::string key = fmt::format("specialization.{} (variant {})", c.key, v_->name);
     if (c.kind == 'b') {
       if (c.text == "true") return 1;
       if (c.text == "false") return 0;
@@ -1783,13 +1813,14 @@ class PointEvaluator {
   }
 
   const Manifest& m_;
-  const ManifestVariant& v_;
+  const ManifestVariant* v_;
   std::vector<std::string> names_;  // W, H, WG_X, WG_Y, then the numeric defines
   std::vector<double> values_;      // in names_'s order
   // Whether this evaluator gives the family's values (counts, sizes, checks: not a pass's) and a
   // dispatch's (groups, push, constants: not those of a variant of passes).
   bool family_part_ = true, dispatch_part_ = true;
   std::vector<std::unique_ptr<PointEvaluator>> passes_;
+  std::vector<Keyed> restrict_;  // [tune] restrict (the family's part only)
   std::vector<Keyed> repeat_;  // a pass's `repeat`, parsed over its variables
   std::vector<Keyed> counts_, image_sizes_, push_, groups_, elements_, bytes_, arithmetic_;
   std::map<uint32_t, Keyed> constants_;  // by constant_id
@@ -1797,6 +1828,31 @@ class PointEvaluator {
   std::vector<std::vector<Keyed>> uniform_fields_;
   std::vector<Reads> checks_;
 };
+
+struct PointEvaluations::Impl {
+  const Manifest* m = nullptr;
+  // By variant name and device values: the variant's evaluator, rebound to each point's axes.
+  std::map<std::tuple<std::string, double, double, double>, std::unique_ptr<PointEvaluator>> evaluators;
+  PointEvaluator& Of(const ManifestVariant& at, const DeviceValues& device) {
+    auto& e = evaluators[{at.name, device.subgroup_size, device.vendor_id, device.device_id}];
+    if (!e) e = std::make_unique<PointEvaluator>(*m, at, device);
+    e->Rebind(at);
+    return *e;
+  }
+};
+
+PointEvaluations::PointEvaluations(const Manifest& m) : impl_(std::make_unique<Impl>()) { impl_->m = &m; }
+PointEvaluations::~PointEvaluations() = default;
+
+PointValues PointEvaluations::At(const ManifestVariant& at, Extent workgroup, Extent domain, const DeviceValues& device) {
+  return impl_->Of(at, device).At(workgroup, domain);
+}
+
+bool PointEvaluations::Allowed(const ManifestVariant& at, Extent workgroup, Extent domain, const DeviceValues& device) {
+  return impl_->m->restrict.empty() || impl_->Of(at, device).Allowed(workgroup, domain);
+}
+
+namespace {
 
 // The whole of the file at `path`; `what` names it in the error when it cannot be read.
 std::string ReadText(const std::filesystem::path& path, std::string_view what) {
@@ -2879,21 +2935,7 @@ std::vector<std::vector<Coordinate>> AxisCombinations(const Manifest& m) {
 }
 
 bool Allowed(const Manifest& m, const ManifestVariant& v, Extent workgroup, Extent domain, const DeviceValues& device) {
-  if (m.restrict.empty()) return true;
-  const std::vector<std::string> names = SizeVariables(v);
-  const std::map<std::string, double> values = PointVariables(v, workgroup, domain, device);
-  for (size_t k = 0; k < m.restrict.size(); ++k) {
-    try {
-      if (Expression(m.restrict[k], names).Evaluate(values) == 0) return false;
-    } catch (const ExpressionError& e) {
-      std::string at;
-      for (const auto& [name, value] : values) at += fmt::format("{}{}={}", at.empty() ? "" : ", ", name, value);
-      throw ManifestError{fmt::format("{}:{}: [tune].restrict[{}]: {}: {} (variant {}, workgroup {}, domain {}; {})",
-                                      m.path.string(), m.restrict_lines[k], k, Quoted(m.restrict[k]), e.message, v.name,
-                                      Sized("", workgroup), Sized("", domain), at)};
-    }
-  }
-  return true;
+  return m.restrict.empty() || PointEvaluator(m, v, device).Allowed(workgroup, domain);
 }
 
 PointValues EvaluatePoint(const Manifest& m, const ManifestVariant& variant, Extent workgroup, Extent domain,
@@ -2942,26 +2984,32 @@ void EvaluateEveryPoint(const Reader& r, Manifest& m) {
     std::vector<DeviceValues> devices;
     for (uint32_t size : base.subgroup_sizes) devices.push_back({.subgroup_size = static_cast<double>(size)});
     if (devices.empty()) devices.emplace_back();
-    for (const std::vector<Coordinate>& combination : combinations) {
-      const ManifestVariant v = m.axes.empty() ? base : AtAxes(base, combination);
-      for (const DeviceValues& device : devices) {
-        std::optional<PointEvaluator> evaluator;
-        // The reference variant runs at every point of the others, to compare with them there.
+    for (const DeviceValues& device : devices) {
+      // Parsed once for the variant (and the reference variant, which runs at every point of the
+      // others to compare with them there), rebound to each combination of the axes.
+      PointEvaluator evaluator(m, base, device);
+      std::vector<const ManifestVariant*> reference_bases;
+      for (const ManifestVariant& other : m.variants) {
+        if (other.reference && &other != &base) reference_bases.push_back(&other);
+      }
+      std::vector<std::unique_ptr<PointEvaluator>> references;
+      for (const ManifestVariant* other : reference_bases) {
+        references.push_back(std::make_unique<PointEvaluator>(m, *other, device));
+      }
+      for (const std::vector<Coordinate>& combination : combinations) {
+        const ManifestVariant v = m.axes.empty() ? base : AtAxes(base, combination);
         std::vector<ManifestVariant> reference_variants;
-        std::vector<PointEvaluator> references;
+        for (const ManifestVariant* other : reference_bases) {
+          reference_variants.push_back(m.axes.empty() ? *other : AtAxes(*other, combination));
+        }
+        evaluator.Rebind(v);
+        for (size_t k = 0; k < references.size(); ++k) references[k]->Rebind(reference_variants[k]);
         for (Extent wg : v.workgroups) {
           for (Extent d : domains) {
-            if (!Allowed(m, v, wg, d, device)) continue;
+            if (!evaluator.Allowed(wg, d)) continue;
             ++allowed;
-            if (!evaluator) {
-              evaluator.emplace(m, v, device);
-              for (const ManifestVariant& other : m.variants) {
-                if (other.reference && &other != &base) reference_variants.push_back(AtAxes(other, combination));
-              }
-              for (const ManifestVariant& other : reference_variants) references.emplace_back(m, other, device);
-            }
-            evaluator->At(wg, d);
-            for (PointEvaluator& reference : references) reference.At(wg, d);
+            evaluator.At(wg, d);
+            for (auto& reference : references) reference->At(wg, d);
           }
         }
       }

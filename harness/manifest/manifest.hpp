@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -450,6 +451,23 @@ std::vector<Coordinate> AxisCoordinates(const Manifest& m, const std::vector<Coo
 // Whether every [tune] restriction holds for variant `v` (at its axes' values) at a workgroup and
 // domain; throws ManifestError for a restriction that gives no number there.
 bool Allowed(const Manifest& m, const ManifestVariant& v, Extent workgroup, Extent domain, const DeviceValues& device);
+
+class PointEvaluator;
+// A manifest's points evaluated over and over (registration, a restriction at each point): each
+// variant's expressions parsed once, whatever the axes' values (EvaluatePoint and Allowed parse
+// anew at each call). One thread at a time.
+class PointEvaluations {
+ public:
+  explicit PointEvaluations(const Manifest& m);
+  ~PointEvaluations();
+  // `at`: a variant of the manifest at some axes' values (AtAxes); it must outlive the call.
+  PointValues At(const ManifestVariant& at, Extent workgroup, Extent domain, const DeviceValues& device);
+  bool Allowed(const ManifestVariant& at, Extent workgroup, Extent domain, const DeviceValues& device);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 // The family's workgroups on a device of subgroup size `subgroup_size`: the expressions' values
 // (duplicates dropped), or `m.workgroups` where they are numbers.

@@ -10,7 +10,7 @@ import re
 import sys
 
 # Bottom first: each layer may use those before it.
-LAYERS = ["base", "vulkan", "measure", "family", "manifest", "run"]
+LAYERS = ["base", "vulkan", "measure", "family", "manifest", "run", "tune"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 

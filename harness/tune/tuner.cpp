@@ -1,0 +1,400 @@
+#include "harness/tune/tuner.hpp"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <map>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "harness/base/compat.hpp"
+#include "harness/base/error.hpp"
+#include "harness/base/statistics.hpp"
+#include "harness/measure/measure.hpp"
+#include "harness/measure/record.hpp"
+#include "harness/measure/selection.hpp"
+#include "harness/run/reporters.hpp"
+#include "harness/tune/search.hpp"
+#include "harness/tune/tune_cache.hpp"
+#include "harness/tune/tune_output.hpp"
+#include "harness/tune/u_test.hpp"
+
+namespace csbench {
+
+namespace {
+
+// Finalists raced after the looks, the repetitions each gets before the first cut, and the most.
+constexpr size_t kFinalists = 5;
+constexpr size_t kFirstRaceRounds = 5;
+constexpr size_t kRaceRounds = 10;
+// Points measured per call of Google Benchmark by the exhaustive and random searches (a model
+// proposes its own batches).
+constexpr size_t kLookBatch = 16;
+
+// One family at one domain: the space a search runs over.
+struct Group {
+  std::string family, domain;
+  std::vector<std::string> names;  // the benchmarks, in the run's order
+  std::vector<std::vector<std::pair<std::string, std::string>>> coordinates;  // variant, workgroup, axes
+  std::vector<SpacePoint> space;
+};
+
+std::vector<Group> GroupsOfSelection() {
+  std::vector<Group> groups;
+  const std::vector<std::string>& names = SelectedNames();
+  for (size_t i = 0; i < names.size(); ++i) {
+    const Record* record = SelectedRecord(i);
+    const Description* d = record != nullptr ? record->description() : nullptr;
+    if (d == nullptr) continue;
+    std::string domain;
+    std::vector<std::pair<std::string, std::string>> coordinates = {{"variant", d->variant}};
+    for (const Coordinate& c : d->axes) {
+      if (c.axis == "domain") {
+        domain = Spelled(c.value);
+      } else {
+        coordinates.emplace_back(c.axis, Spelled(c.value));
+      }
+    }
+    auto group = std::find_if(groups.begin(), groups.end(),
+                              [&](const Group& g) { return g.family == d->family && g.domain == domain; });
+    if (group == groups.end()) group = groups.insert(groups.end(), Group{.family = d->family, .domain = domain});
+    group->names.push_back(names[i]);
+    SpacePoint point;
+    for (const auto& [axis, value] : coordinates) point.values.push_back(axis + "=" + value);
+    group->space.push_back(std::move(point));
+    group->coordinates.push_back(std::move(coordinates));
+  }
+  return groups;
+}
+
+// What one repetition of a benchmark gave.
+struct Measured {
+  std::optional<double> gelems;  // none: skipped or failed
+  double seconds = 0;            // per iteration
+  double wall = 0;               // seconds from the call's start (or the previous report) to this one
+  std::string failure;
+};
+
+// Collects each benchmark's repetition from Google Benchmark's runs, and prints one line a point.
+class Collector : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    const auto now = std::chrono::steady_clock::now();
+    for (const Run& run : runs) {
+      if (run.run_type != Run::RT_Iteration) continue;
+      Measured m;
+      m.wall = std::chrono::duration<double>(now - last_).count();
+      if (compat::Skipped(run)) {
+        m.failure = compat::SkipMessage(run);
+      } else {
+        m.seconds = run.iterations > 0 ? run.real_accumulated_time / static_cast<double>(run.iterations) : 0;
+        auto counter = run.counters.find("Gelem/s");
+        if (counter != run.counters.end() && counter->second.value > 0) {
+          m.gelems = counter->second.value;
+        } else if (m.seconds > 0) {
+          m.gelems = 1e-9 / m.seconds;  // no elements declared: iterations a second
+        } else {
+          m.failure = "no time was measured";
+        }
+      }
+      got_[WithoutTimeSuffix(run.benchmark_name())] = std::move(m);
+    }
+    last_ = now;
+  }
+  void Finalize() override {}
+
+  // Runs `names` once each (one repetition) and returns what each gave.
+  std::map<std::string, Measured> RunOnce(const std::vector<std::string>& names) {
+    got_.clear();
+    if (names.empty()) return {};
+    std::string spec = "^(";
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (i > 0) spec += '|';
+      for (char c : names[i]) {
+        if (std::string_view(".[]{}()*+?^$|\\").find(c) != std::string_view::npos) spec += '\\';
+        spec += c;
+      }
+    }
+    spec += ")(/manual_time|/real_time)?$";
+    last_ = std::chrono::steady_clock::now();
+    benchmark::RunSpecifiedBenchmarks(this, spec);
+    for (const std::string& name : names) {
+      if (!got_.contains(name)) got_[name].failure = RunStopReason().value_or("it did not run");
+    }
+    return std::move(got_);
+  }
+
+ private:
+  std::map<std::string, Measured> got_;
+  std::chrono::steady_clock::time_point last_;
+};
+
+struct Keyed {
+  TuneCache* cache = nullptr;
+  const TuneSetup* setup = nullptr;
+  std::map<std::string, std::string> hashes;  // by name; "" where none
+  std::optional<TuneCacheKey> KeyOf(const std::string& name) {
+    if (cache == nullptr || !cache->usable()) return std::nullopt;
+    auto hash = hashes.find(name);
+    if (hash == hashes.end()) {
+      std::string h;
+      try {
+        h = setup->shader_hash ? setup->shader_hash(name) : "";
+      } catch (const std::exception&) {
+        h = "";  // a shader that does not compile: measured (and failed), never cached
+      }
+      hash = hashes.emplace(name, h).first;
+    }
+    if (hash->second.empty()) return std::nullopt;
+    return TuneCacheKey{.device_key = setup->device_key,
+                        .driver = setup->driver,
+                        .revision = setup->revision,
+                        .spirv_hash = hash->second,
+                        .point = name};
+  }
+};
+
+int64_t Now() { return static_cast<int64_t>(std::time(nullptr)); }
+
+TunedPoint PointOf(const Group& g, size_t k, const std::vector<double>& samples) {
+  TunedPoint p{.name = g.names[k], .point = g.coordinates[k], .repetitions = samples.size()};
+  if (!samples.empty()) {
+    p.gelems = Median(samples);
+    std::tie(p.low, p.high) = MedianInterval(samples);
+  }
+  return p;
+}
+
+std::string Short(const Group& g, size_t k) {
+  std::string text;
+  for (const auto& [axis, value] : g.coordinates[k]) text += (text.empty() ? "" : " ") + axis + "=" + value;
+  return text;
+}
+
+}  // namespace
+
+int RunTune(const TuneSetup& setup) {
+  const TuneOptions& options = setup.options;
+  std::optional<TuneCache> cache;
+  if (options.cache != "off") {
+    cache.emplace(options.cache.empty() ? TuneCache::DefaultPath() : std::filesystem::path(options.cache));
+    if (!cache->usable()) fmt::print(stderr, "csbench: tune cache unusable, every point is measured: {}\n", cache->problem());
+  }
+  Keyed keyed{.cache = cache && cache->usable() ? &*cache : nullptr, .setup = &setup};
+  Collector collector;
+  TuneReport report{.device_key = setup.device_key,
+                    .device_name = setup.device_name,
+                    .driver = setup.driver,
+                    .revision = setup.revision};
+  bool any_empty = false;
+  for (const Group& g : GroupsOfSelection()) {
+    const auto started = std::chrono::steady_clock::now();
+    TunedDomain result{.family = g.family, .domain = g.domain, .space = g.names.size()};
+    result.strategy = ToString(options.strategy);
+    const size_t budget = std::min(g.names.size(), options.budget_evaluations > 0
+                                                       ? static_cast<size_t>(options.budget_evaluations)
+                                                       : DefaultBudget(options.strategy, g.names.size()));
+    fmt::print("tune {}/domain{}: {} search over {} points, {} looks{}\n", g.family, g.domain, result.strategy,
+               g.names.size(), budget,
+               options.budget_seconds > 0 ? fmt::format(" or {} s of measuring", options.budget_seconds) : "");
+    std::fflush(stdout);
+    std::unique_ptr<Search> search = MakeSearch(options.strategy, g.space, options.seed);
+    std::vector<std::optional<double>> look(g.names.size());
+    std::vector<bool> looked(g.names.size(), false);
+    double measuring = 0;  // seconds of this group's calls that measured something
+    size_t taken = 0;
+    while (taken < budget && (options.budget_seconds <= 0 || measuring < options.budget_seconds) && !RunStopReason()) {
+      const size_t most = std::min(budget - taken, options.strategy == TuneStrategy::kModel ? budget : kLookBatch);
+      const std::vector<size_t> batch = search->Next(most);
+      if (batch.empty()) break;
+      std::vector<std::string> to_measure;
+      std::vector<size_t> measured_points;
+      for (size_t k : batch) {
+        ++taken;
+        looked[k] = true;
+        ++result.evaluated;
+        std::optional<TuneCacheKey> key = keyed.KeyOf(g.names[k]);
+        std::optional<TuneCacheEntry> kept = key ? cache->Find(*key, "look") : std::nullopt;
+        // A look of another minimum time is another measurement: taken again (and replaced).
+        if (kept && kept->min_time == setup.min_time && (!kept->failure.empty() || !kept->gelems.empty())) {
+          ++result.cached;
+          if (kept->failure.empty()) look[k] = kept->gelems.front();
+          search->Tell(k, look[k]);
+          continue;
+        }
+        to_measure.push_back(g.names[k]);
+        measured_points.push_back(k);
+      }
+      const auto call = std::chrono::steady_clock::now();
+      std::map<std::string, Measured> got = collector.RunOnce(to_measure);
+      if (!to_measure.empty()) measuring += std::chrono::duration<double>(std::chrono::steady_clock::now() - call).count();
+      for (size_t k : measured_points) {
+        const Measured& m = got[g.names[k]];
+        look[k] = m.gelems;
+        search->Tell(k, m.gelems);
+        if (std::optional<TuneCacheKey> key = keyed.KeyOf(g.names[k]); key && !RunStopReason()) {
+          cache->Store(*key, "look",
+                       {.gelems = m.gelems ? std::vector<double>{*m.gelems} : std::vector<double>{},
+                        .seconds = m.gelems ? std::vector<double>{m.seconds} : std::vector<double>{},
+                        .min_time = setup.min_time,
+                        .device_seconds = m.wall,
+                        .failure = m.gelems ? "" : (m.failure.empty() ? "failed" : m.failure),
+                        .measured_unix = Now()});
+        }
+      }
+    }
+    // The spread of the looks, and the finalists: the best looks.
+    std::vector<std::pair<double, size_t>> ranked;
+    std::vector<double> values;
+    for (size_t k = 0; k < g.names.size(); ++k) {
+      if (!looked[k]) continue;
+      if (!look[k]) {
+        ++result.failed;
+        continue;
+      }
+      ranked.emplace_back(*look[k], k);
+      values.push_back(*look[k]);
+      result.looked.push_back(PointOf(g, k, {*look[k]}));
+    }
+    if (ranked.empty()) {
+      fmt::print("  no point passed its check: nothing to race ({} looked at, {} failed)\n", result.evaluated,
+                 result.failed);
+      any_empty = true;
+      result.device_seconds = measuring;
+      report.domains.push_back(std::move(result));
+      continue;
+    }
+    std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    result.worst = *std::min_element(values.begin(), values.end());
+    result.best = *std::max_element(values.begin(), values.end());
+    result.median = Median(values);
+    // The race: one repetition of each finalist in turn (so that a drift of the device's state
+    // falls on all alike), the first cut after kFirstRaceRounds, the rest to kRaceRounds.
+    std::vector<size_t> finalists;
+    for (size_t i = 0; i < std::min(kFinalists, ranked.size()); ++i) finalists.push_back(ranked[i].second);
+    std::map<size_t, std::vector<double>> samples;
+    for (size_t k : finalists) {
+      if (std::optional<TuneCacheKey> key = keyed.KeyOf(g.names[k])) {
+        if (std::optional<TuneCacheEntry> kept = cache->Find(*key, "race");
+            kept && kept->failure.empty() && kept->min_time == setup.min_time) {
+          samples[k] = kept->gelems;
+        }
+      }
+    }
+    std::set<size_t> racing(finalists.begin(), finalists.end());
+    std::set<size_t> failed_in_race;
+    size_t race_repetitions = 0;
+    auto best_of = [&] {
+      size_t best = *racing.begin();
+      for (size_t k : racing) {
+        if (Median(samples[k].empty() ? std::vector<double>{0} : samples[k]) >
+            Median(samples[best].empty() ? std::vector<double>{0} : samples[best])) {
+          best = k;
+        }
+      }
+      return best;
+    };
+    for (size_t round = 0; round < kRaceRounds && !racing.empty() && !RunStopReason(); ++round) {
+      if (round == kFirstRaceRounds && racing.size() > 1) {
+        // The first cut: a finalist the U test puts below the best at alpha leaves the race.
+        const size_t best = best_of();
+        for (auto it = racing.begin(); it != racing.end();) {
+          const std::optional<double> p = *it == best ? std::nullopt : UTestGreater(samples[best], samples[*it]);
+          it = p && *p < kUTestAlpha ? racing.erase(it) : std::next(it);
+        }
+      }
+      if (racing.size() == 1 && round >= kFirstRaceRounds) break;
+      std::vector<std::string> names;
+      std::vector<size_t> points;
+      for (size_t k : racing) {
+        if (samples[k].size() > round) continue;  // from the cache
+        names.push_back(g.names[k]);
+        points.push_back(k);
+      }
+      const auto call = std::chrono::steady_clock::now();
+      std::map<std::string, Measured> got = collector.RunOnce(names);
+      if (!names.empty()) measuring += std::chrono::duration<double>(std::chrono::steady_clock::now() - call).count();
+      for (size_t k : points) {
+        const Measured& m = got[g.names[k]];
+        if (!m.gelems) {
+          // A finalist that fails now (a flaky check, a lost device) leaves the race, named.
+          failed_in_race.insert(k);
+          racing.erase(k);
+          fmt::print("  {} failed in the race: {}\n", g.names[k], m.failure);
+          continue;
+        }
+        ++race_repetitions;
+        samples[k].push_back(*m.gelems);
+        if (std::optional<TuneCacheKey> key = keyed.KeyOf(g.names[k]); key && !RunStopReason()) {
+          cache->Store(*key, "race",
+                       {.gelems = {*m.gelems},
+                        .seconds = {m.seconds},
+                        .min_time = setup.min_time,
+                        .device_seconds = m.wall,
+                        .measured_unix = Now()});
+        }
+      }
+    }
+    if (racing.empty()) {
+      fmt::print("  every finalist failed in the race\n");
+      any_empty = true;
+      report.domains.push_back(std::move(result));
+      continue;
+    }
+    const size_t winner = best_of();
+    result.winner = PointOf(g, winner, samples[winner]);
+    for (size_t k : finalists) {
+      if (failed_in_race.contains(k)) continue;
+      TunedPoint p = PointOf(g, k, samples[k]);
+      if (k != winner) {
+        p.p_vs_winner = UTestGreater(samples[winner], samples[k]);
+        if (!p.p_vs_winner || *p.p_vs_winner >= kUTestAlpha) result.tied.push_back(p);
+      }
+      result.finalists.push_back(std::move(p));
+    }
+    result.device_seconds = measuring;
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const size_t full_race = finalists.size() * kRaceRounds;
+    fmt::print("  looked at {} of {} points ({} from the cache, {} failed their check or could not run); raced {} "
+               "({} repetitions, {} fewer than racing each to {}); measuring {:.1f} s of {:.1f} s\n",
+               result.evaluated, result.space, result.cached, result.failed, finalists.size(), race_repetitions,
+               full_race > race_repetitions ? full_race - race_repetitions : 0, kRaceRounds, measuring, wall);
+    fmt::print("  winner  {}  {:.4g} Gelem/s [{:.4g}, {:.4g}] over {} repetitions\n", Short(g, winner),
+               result.winner.gelems, result.winner.low, result.winner.high, result.winner.repetitions);
+    for (const TunedPoint& p : result.tied) {
+      const size_t k = static_cast<size_t>(std::find(g.names.begin(), g.names.end(), p.name) - g.names.begin());
+      fmt::print("  tied    {}  {:.4g} Gelem/s [{:.4g}, {:.4g}], {}\n", Short(g, k), p.gelems, p.low, p.high,
+                 p.p_vs_winner ? fmt::format("U test p = {:.3g}", *p.p_vs_winner)
+                               : "too few repetitions for the U test");
+    }
+    if (result.tied.empty()) fmt::print("  no runner-up is tied with it (U test, alpha {})\n", kUTestAlpha);
+    fmt::print("  spread of the looks: worst {:.4g}, median {:.4g}, best {:.4g} Gelem/s ({:.2f}x from worst to best)\n",
+               result.worst, result.median, result.best, result.worst > 0 ? result.best / result.worst : 0.0);
+    std::fflush(stdout);
+    report.domains.push_back(std::move(result));
+  }
+  int code = any_empty ? 1 : 0;
+  try {
+    if (!options.out.empty()) WriteTuneJson(report, options.out);
+    if (!options.header.empty()) WriteTuneHeader(report, options.header);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "csbench: {}\n", e.what());
+    code = 2;
+  }
+  if (const std::optional<std::string> why = RunStopReason()) {
+    fmt::print(stderr, "csbench: the search stopped: {}\n", *why);
+    code = 1;
+  }
+  return code;
+}
+
+}  // namespace csbench

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -104,15 +105,21 @@ class Collector : public benchmark::BenchmarkReporter {
           m.failure = "no time was measured";
         }
       }
-      got_[WithoutTimeSuffix(run.benchmark_name())] = std::move(m);
+      const std::string name = WithoutTimeSuffix(run.benchmark_name());
+      // Kept at once: an interrupted search loses no point it had measured.
+      if (on_each_) on_each_(name, m);
+      got_[name] = std::move(m);
     }
     last_ = now;
   }
   void Finalize() override {}
 
-  // Runs `names` once each (one repetition) and returns what each gave.
-  std::map<std::string, Measured> RunOnce(const std::vector<std::string>& names) {
+  // Runs `names` once each (one repetition) and returns what each gave; `on_each` gets each as it
+  // is reported.
+  std::map<std::string, Measured> RunOnce(const std::vector<std::string>& names,
+                                          std::function<void(const std::string&, const Measured&)> on_each) {
     got_.clear();
+    on_each_ = std::move(on_each);
     if (names.empty()) return {};
     std::string spec = "^(";
     for (size_t i = 0; i < names.size(); ++i) {
@@ -125,6 +132,7 @@ class Collector : public benchmark::BenchmarkReporter {
     spec += ")(/manual_time|/real_time)?$";
     last_ = std::chrono::steady_clock::now();
     benchmark::RunSpecifiedBenchmarks(this, spec);
+    on_each_ = nullptr;
     for (const std::string& name : names) {
       if (!got_.contains(name)) got_[name].failure = RunStopReason().value_or("it did not run");
     }
@@ -133,6 +141,7 @@ class Collector : public benchmark::BenchmarkReporter {
 
  private:
   std::map<std::string, Measured> got_;
+  std::function<void(const std::string&, const Measured&)> on_each_;
   std::chrono::steady_clock::time_point last_;
 };
 
@@ -233,13 +242,10 @@ int RunTune(const TuneSetup& setup) {
         measured_points.push_back(k);
       }
       const auto call = std::chrono::steady_clock::now();
-      std::map<std::string, Measured> got = collector.RunOnce(to_measure);
-      if (!to_measure.empty()) measuring += std::chrono::duration<double>(std::chrono::steady_clock::now() - call).count();
-      for (size_t k : measured_points) {
-        const Measured& m = got[g.names[k]];
-        look[k] = m.gelems;
-        search->Tell(k, m.gelems);
-        if (std::optional<TuneCacheKey> key = keyed.KeyOf(g.names[k]); key && !RunStopReason()) {
+      std::map<std::string, Measured> got = collector.RunOnce(to_measure, [&](const std::string& name, const Measured& m) {
+        // A run the stopped run skipped is no measurement of the point.
+        if (RunStopReason()) return;
+        if (std::optional<TuneCacheKey> key = keyed.KeyOf(name)) {
           cache->Store(*key, "look",
                        {.gelems = m.gelems ? std::vector<double>{*m.gelems} : std::vector<double>{},
                         .seconds = m.gelems ? std::vector<double>{m.seconds} : std::vector<double>{},
@@ -248,6 +254,12 @@ int RunTune(const TuneSetup& setup) {
                         .failure = m.gelems ? "" : (m.failure.empty() ? "failed" : m.failure),
                         .measured_unix = Now()});
         }
+      });
+      if (!to_measure.empty()) measuring += std::chrono::duration<double>(std::chrono::steady_clock::now() - call).count();
+      for (size_t k : measured_points) {
+        const Measured& m = got[g.names[k]];
+        look[k] = m.gelems;
+        search->Tell(k, m.gelems);
       }
     }
     // The spread of the looks, and the finalists: the best looks.
@@ -321,7 +333,17 @@ int RunTune(const TuneSetup& setup) {
         points.push_back(k);
       }
       const auto call = std::chrono::steady_clock::now();
-      std::map<std::string, Measured> got = collector.RunOnce(names);
+      std::map<std::string, Measured> got = collector.RunOnce(names, [&](const std::string& name, const Measured& m) {
+        if (RunStopReason() || !m.gelems) return;
+        if (std::optional<TuneCacheKey> key = keyed.KeyOf(name)) {
+          cache->Store(*key, "race",
+                       {.gelems = {*m.gelems},
+                        .seconds = {m.seconds},
+                        .min_time = setup.min_time,
+                        .device_seconds = m.wall,
+                        .measured_unix = Now()});
+        }
+      });
       if (!names.empty()) measuring += std::chrono::duration<double>(std::chrono::steady_clock::now() - call).count();
       for (size_t k : points) {
         const Measured& m = got[g.names[k]];
@@ -334,14 +356,6 @@ int RunTune(const TuneSetup& setup) {
         }
         ++race_repetitions;
         samples[k].push_back(*m.gelems);
-        if (std::optional<TuneCacheKey> key = keyed.KeyOf(g.names[k]); key && !RunStopReason()) {
-          cache->Store(*key, "race",
-                       {.gelems = {*m.gelems},
-                        .seconds = {m.seconds},
-                        .min_time = setup.min_time,
-                        .device_seconds = m.wall,
-                        .measured_unix = Now()});
-        }
       }
     }
     if (racing.empty()) {

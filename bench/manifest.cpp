@@ -994,8 +994,33 @@ class GpuCase : public Case {
   std::string ReferenceKey() const {
     std::string key =
         fmt::format("{}/{}/sg{}", Sized("wg", point_.workgroup), Sized("domain", point_.domain), SubgroupOf(point_));
-    for (const Coordinate& c : AxisCoordinates(*manifest_, point_.axes)) key += fmt::format("/{}{}", c.axis, Spelled(c.value));
-    return key;
+    const ManifestVariant* reference = ReferenceVariant();
+    if (manifest_->axes.empty() || reference == nullptr) return key;
+    // With [axes], what the reference runs at this point: its SPIR-V and its dispatches' values,
+    // whatever the axes are called. A reference that ignores a knob (a naive kernel beside a tiled
+    // one) then runs once for all of that knob's values, not at each (a second at every point of a
+    // 1422-point search).
+    const ManifestVariant& at = MadeAt(*manifest_, *reference, point_);
+    std::string what;
+    for (const ManifestVariant* pass : PassesOf(at)) {
+      const std::vector<uint32_t>& words = CompileShader(SourceOf(*pass, point_.workgroup, true));
+      what.append(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint32_t));
+    }
+    const PointValues v = Evaluated(*manifest_, at, point_, ValuesAt(context_->info(), point_));
+    auto add = [&](const auto& values) {
+      for (const auto& x : values) what += fmt::format("{},", x);
+      what += ';';
+    };
+    for (const PointValues& d : v.passes.empty() ? std::vector<PointValues>{v} : v.passes) {
+      add(d.groups);
+      add(d.constants);
+      for (const PushValue& p : d.push) what += fmt::format("{},", p.bits);
+      what += BytesText(d.push_bytes) + ';';
+      for (const auto& u : d.uniforms) what += BytesText(u) + ';';
+    }
+    add(v.counts);
+    for (const auto& size : v.image_sizes) add(size);
+    return key + "/" + Sha256Hex(what);
   }
 
   const ManifestVariant* ReferenceVariant() const {

@@ -274,10 +274,14 @@ const std::vector<uint32_t>& CompileShader(const ShaderSource& source) {
   }
   for (const auto& dir : source.include_dirs) add(dir);
 
+  // Compiled outside the lock, so that several threads compile at once (the tuner hashes a
+  // space's shaders on every host thread); two that compile one source keep the first's words.
   static std::mutex mutex;
   static std::map<std::string, std::vector<uint32_t>> cache;
-  std::lock_guard lock(mutex);
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  {
+    std::lock_guard lock(mutex);
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+  }
 
   std::vector<uint32_t> spirv;
   if (source.language == SourceLanguage::kSpirv) {
@@ -293,6 +297,7 @@ const std::vector<uint32_t>& CompileShader(const ShaderSource& source) {
                         path.string(), source.label, source.entry));
     spirv = CompileText(source, path);
   }
+  std::lock_guard lock(mutex);
   return cache.emplace(std::move(key), std::move(spirv)).first->second;
 }
 

@@ -12,25 +12,17 @@
 
 #include "harness/base/error.hpp"
 
+#include "tests/harness/temp_folder.hpp"
+
 namespace csbench {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempFolder {
+// A fresh folder of the test's own, removed after it.
+class TempFolder : public testing::TempFolder {
  public:
-  TempFolder() {
-    std::string pattern = (fs::temp_directory_path() / "csbench_tune_output_XXXXXX").string();
-    path_ = mkdtemp(pattern.data());
-  }
-  ~TempFolder() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
+  TempFolder() : testing::TempFolder("csbench_tune_output") {}
 };
 
 std::string Read(const fs::path& path) {

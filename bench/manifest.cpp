@@ -1003,7 +1003,10 @@ class GpuCase : public Case {
     const ManifestVariant& at = MadeAt(*manifest_, *reference, point_);
     std::string what;
     for (const ManifestVariant* pass : PassesOf(at)) {
-      const std::vector<uint32_t>& words = CompileShader(SourceOf(*pass, point_.workgroup, true));
+      // Named first: GCC 14 takes a reference returned from a call on a temporary for a dangling
+      // one (the words live in the compile cache).
+      const ShaderSource source = SourceOf(*pass, point_.workgroup, true);
+      const std::vector<uint32_t>& words = CompileShader(source);
       what.append(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint32_t));
     }
     const PointValues v = Evaluated(*manifest_, at, point_, ValuesAt(context_->info(), point_));
@@ -1897,7 +1900,8 @@ std::string ShaderHash(const std::string& name) {
   const ManifestVariant& v = MadeAt(loaded->manifest, loaded->family.variants[p.variant], p);
   std::string bytes;
   for (const ManifestVariant* pass : PassesOf(v)) {
-    const std::vector<uint32_t>& words = CompileShader(SourceOf(*pass, p.workgroup, true));
+    const ShaderSource source = SourceOf(*pass, p.workgroup, true);  // named: see ReferenceKey
+    const std::vector<uint32_t>& words = CompileShader(source);
     bytes.append(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint32_t));
   }
   return Sha256Hex(bytes);

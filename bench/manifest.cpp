@@ -629,14 +629,16 @@ std::string BytesText(const std::vector<std::byte>& bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
-// Variant `base` at a point's [axes] values: made once per manifest, variant and combination, and
-// kept for the process (a case and the reference run at its point refer to it).
+// Variant `base` at a point's [axes] values: made once per variant object and combination, and
+// kept for the process (a case and the reference run at its point refer to it). By the object, not
+// its name: a family's copy of a variant (its workgroups placed on the device) and the manifest's
+// own are two, and each gets its own.
 const ManifestVariant& MadeAt(const Manifest& m, const ManifestVariant& base, const Point& point) {
   if (m.axes.empty()) return base;
   static std::mutex lock;
   static std::map<std::string, std::unique_ptr<ManifestVariant>> made;
   const std::vector<Coordinate> values = AxisCoordinates(m, point.axes);
-  std::string key = fmt::format("{}\n{}", m.path.string(), base.name);
+  std::string key = fmt::format("{}", static_cast<const void*>(&base));
   for (const Coordinate& c : values) key += fmt::format("\n{}={}", c.axis, Spelled(c.value));
   std::lock_guard guard(lock);
   std::unique_ptr<ManifestVariant>& at = made[key];

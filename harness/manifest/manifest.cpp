@@ -1035,6 +1035,19 @@ void ReadAxes(const Reader& r, const toml::node& node, Manifest& m) {
     if (named(m.buffers) || named(m.images) || named(m.uniforms)) {
       r.Fail(line, key, "a [[buffer]], [[image]] or [[uniform]] has this name: an axis needs a name of its own");
     }
+    // A check reads an input's sum and extremes as <name>_sum, _min and _max: an axis of that name
+    // would take the variable's place in every check.
+    for (const std::string_view suffix : {"_sum", "_min", "_max"}) {
+      if (!name.ends_with(suffix)) continue;
+      const std::string stem = name.substr(0, name.size() - suffix.size());
+      auto stem_named = [&](const auto& list) {
+        return std::any_of(list.begin(), list.end(), [&](const auto& item) { return item.name == stem; });
+      };
+      if (stem_named(m.buffers) || stem_named(m.images)) {
+        r.Fail(line, key, fmt::format("checks read '{}' as {}'s {} already: an axis needs a name of its own", name,
+                                      stem, suffix.substr(1)));
+      }
+    }
     if (!value->is_array() || value->as_array()->empty() || value->as_array()->size() > kMaxAxisValues) {
       r.Fail(line, key, fmt::format("expected a list of 1 to {} values: numbers (ROWS = [1, 2, 4]) or names "
                                     "(LAYOUT = [\"rows\", \"tiles\"])",

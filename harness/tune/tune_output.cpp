@@ -65,24 +65,21 @@ Json AxesJson(const TunedPoint& p) {
   return axes;
 }
 
-Json PointJson(const TunedPoint& p) {
-  Json j = Json::object();
-  j["name"] = p.name;
-  j["point"] = AxesJson(p);
-  j["gelems"] = p.gelems;
-  j["low"] = p.low;
-  j["high"] = p.high;
-  j["repetitions"] = p.repetitions;
-  if (p.p_vs_winner) j["p_vs_winner"] = *p.p_vs_winner;
-  return j;
-}
-
 // A first look is one repetition: its interval and count would say nothing, a thousand times.
 Json LookJson(const TunedPoint& p) {
   Json j = Json::object();
   j["name"] = p.name;
   j["point"] = AxesJson(p);
   j["gelems"] = p.gelems;
+  return j;
+}
+
+Json PointJson(const TunedPoint& p) {
+  Json j = LookJson(p);
+  j["low"] = p.low;
+  j["high"] = p.high;
+  j["repetitions"] = p.repetitions;
+  if (p.p_vs_winner) j["p_vs_winner"] = *p.p_vs_winner;
   return j;
 }
 

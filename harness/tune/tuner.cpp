@@ -18,7 +18,6 @@
 #include "harness/base/error.hpp"
 #include "harness/base/fork_join.hpp"
 #include "harness/base/statistics.hpp"
-#include "harness/measure/measure.hpp"
 #include "harness/measure/record.hpp"
 #include "harness/measure/selection.hpp"
 #include "harness/run/reporters.hpp"

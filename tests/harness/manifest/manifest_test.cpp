@@ -463,6 +463,8 @@ TEST(ParseManifest, BadAxesAndRestrictionsNameTheirKey) {
   EXPECT_NE(ErrorOf(base + "[axes]\nROWS = [\"a b\"]\n").find("[axes].ROWS: expected a number or a name"),
             std::string::npos);
   EXPECT_NE(ErrorOf(base + "[axes]\nout = [1]\n").find("[axes].out: a [[buffer]]"), std::string::npos);
+  EXPECT_NE(ErrorOf(base + "[axes]\nout_sum = [1]\n").find("[axes].out_sum: checks read 'out_sum' as out's sum"),
+            std::string::npos);
   EXPECT_NE(ErrorOf(base + "[axes]\nROWS = [1]\n[tune]\nrestrict = [\"ROWS < NOPE\"]\n")
                 .find("[tune].restrict[0] (variant "),
             std::string::npos);

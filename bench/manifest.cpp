@@ -403,47 +403,80 @@ Comparison Unwritten(const ManifestBuffer& b, const Data& got, bool started) {
   return {.max_relative_error = std::numeric_limits<double>::infinity(), .worst_index = i, .message = message};
 }
 
-// The worst scalar of `got` against `want` (one buffer): floats by relative error (floor 1e-6,
-// as the built-in families' Compare) or within `abs_tolerance`, integers exactly.
-// `only`: the scalars want[j] is for (a struct member's); null: want[j] is scalar j's.
-Comparison CompareScalars(const ManifestBuffer& b, const Data& got, const std::vector<double>& want, double tolerance,
-                          double abs_tolerance, const std::string& against, const std::vector<size_t>* only = nullptr) {
-  Comparison c;
-  auto at = [&](size_t i) { return IndexText(b, i); };
-  auto scalar = [&](size_t j) { return only != nullptr ? (*only)[j] : j; };
-  // Exact where no scalar compared is a float: the scalars of one element (or of the one member
-  // `only` lists) hold every type compared. Decided before the threads, which each wrote a shared
-  // flag at every float before: 16 cores took 4.3 s over 134M floats, passing its cache line round.
-  bool exact = true;
-  for (size_t j = 0; j < std::min<size_t>(want.size(), only != nullptr ? 1 : b.type.Lanes()); ++j) {
-    if (LaneOf(b.type, scalar(j)).scalar == Scalar::kFloat) exact = false;
+// Scalar i of `got` against the value `want`: 0 where it matches (a float within `abs_tolerance`
+// or NaN where NaN is wanted; an integer exactly); else a float's relative error (floor 1e-6, as
+// the built-in families' Compare), infinite for an integer that differs or a float not finite.
+double ScalarError(const ElementType& t, const Data& got, size_t i, double want, double abs_tolerance) {
+  const double g = Get(t, got, i);
+  if (LaneOf(t, i).scalar != Scalar::kFloat) return g == want ? 0.0 : std::numeric_limits<double>::infinity();
+  // Within the absolute bound: as good as exact.
+  if ((std::isfinite(g) && std::abs(g - want) <= abs_tolerance) || (std::isnan(want) && std::isnan(g))) return 0.0;
+  return std::isfinite(g) ? std::abs(g - want) / std::max(std::abs(want), 1e-6) : std::numeric_limits<double>::infinity();
+}
+
+// The worst of the scalars compared: its error (a NaN counted infinite), its index j among the
+// values wanted, and the value wanted there. Kept as one loop that keeps the first strictly
+// greater error would keep it, whatever the threads' ranges.
+struct WorstScalar {
+  double error = 0;
+  size_t j = 0;
+  double want = 0;
+  // In order of j within one range.
+  void Take(double e, size_t at, double wanted) {
+    if (std::isnan(e)) e = std::numeric_limits<double>::infinity();
+    if (e > error) *this = {e, at, wanted};
   }
-  const Worst worst = WorstOf(want.size(), [&](size_t j) {
-    const size_t i = scalar(j);
-    const double g = Get(b.type, got, i);
-    if (LaneOf(b.type, i).scalar != Scalar::kFloat) return g == want[j] ? 0.0 : std::numeric_limits<double>::infinity();
-    // Within the absolute bound: as good as exact.
-    if ((std::isfinite(g) && std::abs(g - want[j]) <= abs_tolerance) || (std::isnan(want[j]) && std::isnan(g))) {
-      return 0.0;
-    }
-    return std::isfinite(g) ? std::abs(g - want[j]) / std::max(std::abs(want[j]), 1e-6)
-                            : std::numeric_limits<double>::infinity();
-  });
+  void Merge(const WorstScalar& part) {
+    if (part.error > error || (part.error == error && part.error > 0 && part.j < j)) *this = part;
+  }
+};
+
+// Whether the comparison is exact: no scalar compared is a float. The scalars of one element (or
+// of the one member `only` lists) hold every type compared. Decided before the threads, which each
+// wrote a shared flag at every float before: 16 cores took 4.3 s over 134M floats, passing its
+// cache line round.
+bool ExactComparison(const ManifestBuffer& b, size_t n, const std::vector<size_t>* only) {
+  for (size_t j = 0; j < std::min<size_t>(n, only != nullptr ? 1 : b.type.Lanes()); ++j) {
+    if (LaneOf(b.type, only != nullptr ? (*only)[j] : j).scalar == Scalar::kFloat) return false;
+  }
+  return true;
+}
+
+// The comparison `worst` makes of one buffer: integers exactly (an integer's error is 0 or
+// infinite), floats within `tolerance`, with the message of a failure.
+Comparison Compared(const ManifestBuffer& b, const Data& got, const WorstScalar& worst, bool exact, double tolerance,
+                    const std::string& against, const std::vector<size_t>* only) {
+  Comparison c;
   c.max_relative_error = worst.error;
-  c.worst_index = scalar(worst.index);
-  const size_t worst_j = worst.index;
-  // Integers compare exactly (an integer's error is 0 or infinite), floats within the tolerance.
+  c.worst_index = only != nullptr && worst.j < only->size() ? (*only)[worst.j] : worst.j;
   c.passed = exact ? c.max_relative_error == 0 : c.max_relative_error <= tolerance;
   if (!c.passed) {
     const size_t i = c.worst_index;
     const bool is_float = LaneOf(b.type, i).scalar == Scalar::kFloat;
-    c.message = !is_float ? fmt::format("output '{}' {}: got {}, want {} ({})", b.name, at(i), Get(b.type, got, i),
-                                        want[worst_j], against)
+    c.message = !is_float ? fmt::format("output '{}' {}: got {}, want {} ({})", b.name, IndexText(b, i),
+                                        Get(b.type, got, i), worst.want, against)
                           : fmt::format("output '{}' {}: got {}, want {} ({}): relative error {:.3g}, tolerance {:.1g}",
-                                        b.name, at(i), Get(b.type, got, i), want[worst_j], against,
+                                        b.name, IndexText(b, i), Get(b.type, got, i), worst.want, against,
                                         c.max_relative_error, tolerance);
   }
   return c;
+}
+
+// The worst scalar of `got` against `want` (one buffer), compared as ScalarError does, over every
+// host thread. `only`: the scalars want[j] is for (a struct member's); null: want[j] is scalar j's.
+Comparison CompareScalars(const ManifestBuffer& b, const Data& got, const std::vector<double>& want, double tolerance,
+                          double abs_tolerance, const std::string& against, const std::vector<size_t>* only = nullptr) {
+  std::mutex lock;
+  WorstScalar worst;
+  ParallelFor(want.size(), kScanGrain, [&](size_t begin, size_t end) {
+    WorstScalar part;
+    for (size_t j = begin; j < end; ++j) {
+      part.Take(ScalarError(b.type, got, only != nullptr ? (*only)[j] : j, want[j], abs_tolerance), j, want[j]);
+    }
+    std::lock_guard guard(lock);
+    worst.Merge(part);
+  });
+  return Compared(b, got, worst, ExactComparison(b, want.size(), only), tolerance, against, only);
 }
 
 // The expressions' device variables on `info`'s device.
@@ -864,10 +897,7 @@ class GpuCase : public Case {
       const ManifestBuffer& b = m.buffers[i];
       if (!written_[i]) continue;
       if (auto expression = variant_->check.find(b.name); expression != variant_->check.end()) {
-        std::vector<size_t> scalars;
-        Comparison c = CompareScalars(b, got[i], Expected(got, i, -1, Scalars(b, got[i]), expression->second, nullptr),
-                                      variant_->tolerance, variant_->abs_tolerance,
-                                      fmt::format("{} = \"{}\"", CheckLabel(b.name), expression->second));
+        Comparison c = CompareWithCheck(got, i, -1, Scalars(b, got[i]), expression->second, b.name);
         if (!c.passed) return c;
       }
       // A struct's members, each checked by its own expression.
@@ -875,11 +905,8 @@ class GpuCase : public Case {
         const std::string key = b.name + "." + b.type.fields[f].name;
         auto expression = variant_->check.find(key);
         if (expression == variant_->check.end()) continue;
-        std::vector<size_t> scalars;
-        const std::vector<double> want =
-            Expected(got, i, static_cast<int>(f), got[i].size() / b.type.Bytes(), expression->second, &scalars);
-        Comparison c = CompareScalars(b, got[i], want, variant_->tolerance, variant_->abs_tolerance,
-                                      fmt::format("{} = \"{}\"", CheckLabel(key), expression->second), &scalars);
+        Comparison c =
+            CompareWithCheck(got, i, static_cast<int>(f), got[i].size() / b.type.Bytes(), expression->second, key);
         if (!c.passed) return c;
       }
     }
@@ -1533,6 +1560,55 @@ class GpuCase : public Case {
   std::vector<double> Expected(const std::vector<Data>& got, size_t out_index, int field, size_t count,
                                const std::string& text, std::vector<size_t>* scalars,
                                const std::string& label = "") const {
+    std::vector<double> want;
+    EvaluateCheck(got, out_index, field, count, text, scalars, label,
+                  [&](Expression& expression, size_t n, const Expression::Fill& fill) {
+                    want.resize(n);
+                    expression.EvaluateEach(n, fill, want.data());
+                  });
+    return want;
+  }
+
+  // Buffer i's scalars (where `field` is -1) or member `field`'s (of `count` elements) against the
+  // check expression `text` (under key `key`), as CompareScalars compares them: each chunk of values
+  // compared as soon as it is evaluated, on the thread that evaluated it.
+  Comparison CompareWithCheck(const std::vector<Data>& got, size_t i, int field, size_t count, const std::string& text,
+                              const std::string& key) const {
+    const ManifestBuffer& b = manifest_->buffers[i];
+    std::vector<size_t> scalars;
+    std::vector<size_t>* only = field < 0 ? nullptr : &scalars;
+    std::mutex lock;
+    WorstScalar worst;
+    size_t n = 0;
+    ExpectedChunks(got, i, field, count, text, only, [&](size_t start, size_t values_n, const double* values) {
+      WorstScalar part;
+      for (size_t k = 0; k < values_n; ++k) {
+        const size_t j = start + k;
+        part.Take(ScalarError(b.type, got[i], only != nullptr ? scalars[j] : j, values[k], variant_->abs_tolerance), j,
+                  values[k]);
+      }
+      std::lock_guard guard(lock);
+      worst.Merge(part);
+      n = std::max(n, start + values_n);
+    });
+    return Compared(b, got[i], worst, ExactComparison(b, n, only), variant_->tolerance,
+                    fmt::format("{} = \"{}\"", CheckLabel(key), text), only);
+  }
+
+  // Expected's values, handed chunk by chunk to `consume` on the threads that evaluate them.
+  void ExpectedChunks(const std::vector<Data>& got, size_t out_index, int field, size_t count,
+                      const std::string& text, std::vector<size_t>* scalars,
+                      const Expression::Consume& consume) const {
+    EvaluateCheck(got, out_index, field, count, text, scalars, "",
+                  [&](Expression& expression, size_t n, const Expression::Fill& fill) {
+                    expression.EvaluateChunks(n, fill, consume);
+                  });
+  }
+
+  // Expected's work, but for how the values are taken: `evaluate(expression, n, fill)`.
+  using Evaluation = std::function<void(Expression&, size_t, const Expression::Fill&)>;
+  void EvaluateCheck(const std::vector<Data>& got, size_t out_index, int field, size_t count, const std::string& text,
+                     std::vector<size_t>* scalars, const std::string& label, const Evaluation& evaluate) const {
     const Manifest& m = *manifest_;
     const size_t buffers_n = m.buffers.size();
     const bool image_out = out_index >= buffers_n;
@@ -1573,7 +1649,6 @@ class GpuCase : public Case {
       axis_values.push_back(value != variant_->numeric_defines.end() ? value->second
                                                                        : std::numeric_limits<double>::quiet_NaN());
     }
-    std::vector<double> want(n);
     const double width = point_.domain.x, height = point_.domain.y;
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const size_t first_coordinate = 4 + inputs.size();
@@ -1631,14 +1706,13 @@ class GpuCase : public Case {
       }
     };
     try {
-      expression.EvaluateEach(n, fill, want.data());
+      evaluate(expression, n, fill);
     } catch (const ExpressionError& e) {
       std::lock_guard lock(bad.mutex);
       const std::string at = e.point < n ? fmt::format(" at {}", PointText(out_index, field, e.point)) : "";
       throw CheckFailure{fmt::format("{} = \"{}\"{}: {}", label.empty() ? CheckLabel(out_name) : label, text, at,
                                      bad.seen ? bad.message : e.message)};
     }
-    return want;
   }
 
   // The sum (in double), least or greatest of `reading`'s scalars.

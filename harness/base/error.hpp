@@ -43,6 +43,14 @@ class DeviceLost : public Error {
   using Error::Error;
 };
 
+// The device or the host ran out of memory for an allocation (VK_ERROR_OUT_OF_DEVICE_MEMORY,
+// VK_ERROR_OUT_OF_HOST_MEMORY): a case made ahead beside others (harness/measure/measure.hpp) is
+// then made again alone.
+class OutOfMemory : public Error {
+ public:
+  using Error::Error;
+};
+
 // Notes why no further benchmark of this run can run (a lost device); the first reason stays.
 // Every benchmark that starts after it is skipped with "not run: <why>" (AddBenchmark,
 // harness/measure/selection.hpp), the output file says "stopped": <why> in its context, and the
@@ -54,14 +62,18 @@ std::optional<std::string> RunStopReason();
 void ResumeRunForTest();
 
 // Runs `call` (a lambda around a Vulkan-Hpp call) and turns vk::SystemError into Error with
-// the call's text, its VkResult name, file and line.
-#define CSBENCH_VK(call)                                                   \
-  [&]() -> decltype(auto) {                                                \
-    try {                                                                  \
-      return (call);                                                       \
-    } catch (const vk::SystemError& e) {                                   \
-      throw ::csbench::Error(std::string(#call) + " failed: " + e.what()); \
-    }                                                                      \
+// the call's text, its VkResult name, file and line (OutOfMemory where memory ran out).
+#define CSBENCH_VK(call)                                                          \
+  [&]() -> decltype(auto) {                                                       \
+    try {                                                                         \
+      return (call);                                                              \
+    } catch (const vk::OutOfDeviceMemoryError& e) {                               \
+      throw ::csbench::OutOfMemory(std::string(#call) + " failed: " + e.what());  \
+    } catch (const vk::OutOfHostMemoryError& e) {                                 \
+      throw ::csbench::OutOfMemory(std::string(#call) + " failed: " + e.what());  \
+    } catch (const vk::SystemError& e) {                                          \
+      throw ::csbench::Error(std::string(#call) + " failed: " + e.what());        \
+    }                                                                             \
   }()
 
 }  // namespace csbench

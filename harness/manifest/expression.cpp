@@ -150,11 +150,19 @@ double Expression::EvaluateInOrder(const double* values) {
 }
 
 void Expression::EvaluateEach(size_t count, const Fill& fill, double* out) {
+  Evaluate(count, fill, out, nullptr);
+}
+
+void Expression::EvaluateChunks(size_t count, const Fill& fill, const Consume& consume) {
+  Evaluate(count, fill, nullptr, &consume);
+}
+
+void Expression::Evaluate(size_t count, const Fill& fill, double* out, const Consume* consume) {
   // Off the measured path (a case's inputs and checks): ranges of points on every host thread, each
   // with a parser of its own (muparser's is not shared between threads), the small ones here.
   constexpr size_t kGrain = 16 * kChunk;
   if (count <= kGrain) {
-    EvaluateRange(0, count, fill, out);
+    EvaluateRange(0, count, fill, out, consume);
     return;
   }
   ParallelFor(
@@ -162,12 +170,12 @@ void Expression::EvaluateEach(size_t count, const Fill& fill, double* out) {
       [&](size_t begin, size_t end) {
         Expression local(text_, names_, functions_);
         local.parser_->call = parser_->call;
-        local.EvaluateRange(begin, end, fill, out);
+        local.EvaluateRange(begin, end, fill, out, consume);
       },
       kChunk);
 }
 
-void Expression::EvaluateRange(size_t begin, size_t end, const Fill& fill, double* out) {
+void Expression::EvaluateRange(size_t begin, size_t end, const Fill& fill, double* out, const Consume* consume) {
   OneOpenMpThread();
   // Only the variables the text uses are filled: a check's expression names two inputs of the
   // dozen (indices, sizes, each input's sum and extremes) it could.
@@ -176,21 +184,25 @@ void Expression::EvaluateRange(size_t begin, size_t end, const Fill& fill, doubl
   for (size_t v = 0; v < names_.size(); ++v) {
     if (std::find(used_names.begin(), used_names.end(), names_[v]) != used_names.end()) used.push_back(v);
   }
+  // Without `out`, each chunk's values live in one chunk of this thread's, handed to `consume`.
+  std::vector<double> chunk(out == nullptr ? std::min(kChunk, end - begin) : 0);
   for (size_t start = begin; start < end; start += kChunk) {
     const size_t n = std::min(kChunk, end - start);
+    double* values = out != nullptr ? out + start : chunk.data();
     for (size_t v : used) fill(v, start, n, &parser_->Slot(v));
     try {
-      parser_->parser.Eval(out + start, static_cast<int>(n));
+      parser_->parser.Eval(values, static_cast<int>(n));
     } catch (const mu::Parser::exception_type& e) {
       throw ExpressionError{MessageOf(e)};
     }
     for (size_t k = 0; k < n; ++k) {
-      if (!std::isfinite(out[start + k])) {
+      if (!std::isfinite(values[k])) {
         throw ExpressionError{fmt::format("gives {} at point {} (a division by zero, or a function outside its domain)",
-                                          out[start + k], start + k),
+                                          values[k], start + k),
                               start + k};
       }
     }
+    if (consume != nullptr) (*consume)(start, n, values);
   }
 }
 

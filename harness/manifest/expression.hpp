@@ -51,6 +51,13 @@ class Expression {
   // point, for a result that is not finite.
   using Fill = std::function<void(size_t variable, size_t start, size_t n, double* values)>;
   void EvaluateEach(size_t count, const Fill& fill, double* out);
+  // The same values, handed to `consume(start, n, values)` a chunk at a time (values[k] is point
+  // start + k's) on the thread that evaluated them, instead of kept: a check of 134M points
+  // compares as it goes, with no vector of 1 GiB to fill and read again. A chunk whose values are
+  // not all finite is never handed on; the error is thrown as EvaluateEach's, once every thread
+  // has stopped, so `consume` must be safe to call from several threads at once.
+  using Consume = std::function<void(size_t start, size_t n, const double* values)>;
+  void EvaluateChunks(size_t count, const Fill& fill, const Consume& consume);
 
   // The variables the text uses, of those it was given.
   std::vector<std::string> Used() const;
@@ -67,7 +74,9 @@ class Expression {
 
  private:
   double Evaluated();  // one value from the variables' first slots
-  void EvaluateRange(size_t begin, size_t end, const Fill& fill, double* out);
+  // Into `out` where given, else chunk by chunk to `consume`.
+  void Evaluate(size_t count, const Fill& fill, double* out, const Consume* consume);
+  void EvaluateRange(size_t begin, size_t end, const Fill& fill, double* out, const Consume* consume);
   std::string text_;
   std::vector<std::string> names_;
   std::vector<std::string> functions_;

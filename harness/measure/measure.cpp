@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <deque>
 #include <future>
 #include <map>
 
@@ -338,6 +339,7 @@ void MeasureHostClocked(benchmark::State& state, Context* device,
 
 void MeasurePlainLoop(benchmark::State& state, const std::function<void()>& iteration,
                       const std::function<Work()>& work, const std::function<void()>& untimed_reset) {
+  FinishAhead();  // the host's cores are the loop's alone
   Spending spending(Phase::kTimed);
   for (auto _ : state) {
     if (untimed_reset) {
@@ -358,10 +360,11 @@ void MeasurePlainLoop(benchmark::State& state, const std::function<void()>& iter
 
 benchmark::internal::Benchmark* AddPlainLoop(const std::string& name,
                                              std::function<void(benchmark::State&)> measure) {
-  return AddBenchmark(name, [measure = std::move(measure)](benchmark::State& state) {
-           RunGuarded(state, [&] { measure(state); });
-         })
-      ->Unit(benchmark::kMillisecond);
+  auto* benchmark = AddBenchmark(name, [measure = std::move(measure)](benchmark::State& state) {
+                      RunGuarded(state, [&] { measure(state); });
+                    })->Unit(benchmark::kMillisecond);
+  PassedByAhead(name);
+  return benchmark;
 }
 
 namespace {
@@ -387,6 +390,9 @@ uint32_t WarmUp(Context* device, const std::function<double()>& run, double min_
     elapsed += seconds;
     const bool improving = previous == 0 || seconds < previous * 0.99;
     if ((elapsed >= min_seconds && !improving) || elapsed >= max_seconds) return runs;
+    // One run this long has kept the device busy far past a first dispatch's costs, at the clocks
+    // the probe raised: a second (whole Gray-Scott simulations of 10-50 ms) would only repeat it.
+    if (runs == 1 && elapsed >= min_seconds && seconds >= kSettledRunSeconds) return runs;
     previous = seconds;
   }
 }
@@ -477,11 +483,20 @@ CaseSlot& CurrentCaseSlot() {
 
 namespace {
 
-// The case being made ahead, on its own thread.
+// How many cases may be in making ahead of the one being measured: two, so that a case that takes
+// longer to make than the benchmark before it measures starts while the one before that measures
+// (a whole-suite run's waits for cases: 17.6 -> 13.4 s, modelled on its H200 record). Each is made
+// after the one before it, on a thread of its own: at most three cases are alive at a time.
+constexpr size_t kAheadDepth = 2;
+
+// The cases being made ahead, in the run's order.
 struct Ahead {
   bool enabled = false;
-  std::string name;  // whose case `made` is (empty: none)
-  std::future<std::shared_ptr<void>> made;
+  struct Making {
+    std::string name;
+    std::shared_future<std::shared_ptr<void>> made;
+  };
+  std::deque<Making> queue;
 };
 
 Ahead& TheAhead() {
@@ -489,26 +504,34 @@ Ahead& TheAhead() {
   return ahead;
 }
 
-// Waits for the case made ahead (if any) and drops it, and what it threw.
+// Waits for every case being made ahead and drops them, and what they threw.
 void DropAhead() {
   Ahead& ahead = TheAhead();
-  if (ahead.name.empty()) return;
-  try {
-    ahead.made.get();
-  } catch (...) {
-  }
-  ahead.name.clear();
+  for (Ahead::Making& making : ahead.queue) making.made.wait();
+  ahead.queue.clear();
 }
 
-// The case made ahead for `name`, waited for (null when none was); rethrows what its making threw.
+// Where `name` is in the run's order (its size where it is not there).
+size_t OrderOf(const std::string& name) {
+  const std::vector<std::string>& order = SelectedNames();
+  return static_cast<size_t>(std::find(order.begin(), order.end(), name) - order.begin());
+}
+
+// The case made ahead for `name`, waited for (null when none was, or when its making ran out of
+// memory: the caller makes it again, after freeing the case before it); rethrows what else its
+// making threw.
 std::shared_ptr<void> TakeAhead(const std::string& name) {
   Ahead& ahead = TheAhead();
-  if (ahead.name.empty()) return nullptr;
-  if (ahead.name != name) {
-    DropAhead();  // a guess that missed (random interleaving, a filter's order)
+  if (ahead.queue.empty()) return nullptr;
+  if (ahead.queue.front().name != name) {
+    // A benchmark the making passed by (Prefetch::kWaits) is made in its turn; else the guess
+    // missed (random interleaving, a filter's order).
+    const size_t at = OrderOf(name);
+    if (at >= OrderOf(ahead.queue.front().name) || SelectedRecord(at)->prefetch != Prefetch::kWaits) DropAhead();
     return nullptr;
   }
-  ahead.name.clear();
+  const std::shared_future<std::shared_ptr<void>> made = std::move(ahead.queue.front().made);
+  ahead.queue.pop_front();
   Spending spending(Phase::kCase);  // the main thread waiting for it
   const double start = SecondsSinceStart();
   struct Waited {
@@ -518,7 +541,11 @@ std::shared_ptr<void> TakeAhead(const std::string& name) {
       if (Record* record = CurrentRecord()) record->NoteCaseWait(SecondsSinceStart() - start);
     }
   } waited{name, start};
-  return ahead.made.get();
+  try {
+    return made.get();
+  } catch (const OutOfMemory&) {
+    return nullptr;
+  }
 }
 
 // The case a benchmark leaves behind when the next one begins, with the timed batch that records
@@ -543,30 +570,42 @@ Retired TakeKeptCase() {
   return retired;
 }
 
-// Starts making the case of the benchmark after `name` in the run's order, where both may; the
-// thread that makes it first frees `retired` (freeing a case's buffers and pipelines took 14 s of
-// a 403 s H200 run on the first thread). Where nothing starts, `retired` is freed here.
+// Starts making the cases of the benchmarks after `name` in the run's order, up to kAheadDepth
+// ahead, where every benchmark measured while one is made lets it be (Prefetch::kBeside) and the
+// one made may be made ahead. The first making started frees `retired` first (freeing a case's
+// buffers and pipelines took 14 s of a 403 s H200 run on the first thread); where none starts, it
+// is freed here.
 void StartAheadOf(const std::string& name, Retired retired) {
   Ahead& ahead = TheAhead();
-  const std::vector<std::string>& order = SelectedNames();
-  const size_t at = static_cast<size_t>(std::find(order.begin(), order.end(), name) - order.begin());
+  const size_t at = OrderOf(name);
   const Record* current = SelectedRecord(at);
-  Record* next = SelectedRecord(at + 1);
-  // A stopped run (a lost device) makes nothing more: every benchmark left is skipped.
-  if (!ahead.enabled || RunStopReason() || !ahead.name.empty() || current == nullptr ||
-      current->prefetch != Prefetch::kBeside ||
-      next == nullptr || next->prefetch == Prefetch::kNo || !next->make_ahead) {
-    retired.Free();
-    return;
-  }
-  ahead.name = next->name();
   auto leftover = std::make_shared<Retired>(std::move(retired));
-  ahead.made = std::async(std::launch::async, [leftover, next, make = next->make_ahead] {
-    leftover->Free();
-    // What the making notes (its time, its check's) is the next benchmark's.
-    RecordScope scope(next);
-    return make();
-  });
+  // A stopped run (a lost device) makes nothing more: every benchmark left is skipped.
+  if (ahead.enabled && !RunStopReason() && current != nullptr && current->prefetch == Prefetch::kBeside) {
+    size_t next = ahead.queue.empty() ? at + 1 : OrderOf(ahead.queue.back().name) + 1;
+    for (; ahead.queue.size() < kAheadDepth; ++next) {
+      const Record* before = SelectedRecord(next - 1);
+      Record* record = SelectedRecord(next);
+      if (before == nullptr || record == nullptr ||
+          (before->prefetch != Prefetch::kBeside && before->prefetch != Prefetch::kWaits)) {
+        break;
+      }
+      if (record->prefetch == Prefetch::kWaits) continue;  // passed by: made in its turn
+      if (record->prefetch == Prefetch::kNo || !record->make_ahead) break;
+      std::shared_future<std::shared_ptr<void>> previous;
+      if (!ahead.queue.empty()) previous = ahead.queue.back().made;
+      auto made = std::async(std::launch::async, [to_free = std::move(leftover), previous, record,
+                                                  make = record->make_ahead] {
+        if (to_free) to_free->Free();
+        if (previous.valid()) previous.wait();  // one making at a time, in the run's order
+        // What the making notes (its time, its check's) is the next benchmark's.
+        RecordScope scope(record);
+        return make();
+      });
+      ahead.queue.push_back({record->name(), made.share()});
+    }
+  }
+  if (leftover) leftover->Free();  // no making started: freed here
 }
 
 void ReleaseKeptCase() { TakeKeptCase().Free(); }
@@ -585,6 +624,22 @@ void RegisterPrefetch(const std::string& name, std::function<std::shared_ptr<voi
 }
 
 void EnablePrefetch(bool enable) { TheAhead().enabled = enable; }
+
+void PassedByAhead(const std::string& name) {
+  const std::vector<std::string>& order = SelectedNames();
+  const auto it = std::find(order.rbegin(), order.rend(), name);
+  if (it == order.rend()) return;
+  SelectedRecord(static_cast<size_t>(order.rend() - it) - 1)->prefetch = Prefetch::kWaits;
+}
+
+void FinishAhead() {
+  Ahead& ahead = TheAhead();
+  if (ahead.queue.empty()) return;
+  Spending spending(Phase::kCase);
+  const double start = SecondsSinceStart();
+  for (Ahead::Making& making : ahead.queue) making.made.wait();
+  if (Record* record = CurrentRecord()) record->AddCaseWait(SecondsSinceStart() - start);
+}
 
 std::shared_ptr<void> CaseFor(const std::string& name, const std::function<std::shared_ptr<void>()>& make) {
   CaseSlot& slot = CurrentCaseSlot();

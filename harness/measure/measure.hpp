@@ -110,11 +110,12 @@ double CalibratedSecondsPerDispatch(const std::function<double(uint32_t)>& time_
 // `min_seconds`, and until a run is no longer 1% faster than the one before, for at most
 // `max_seconds` (caches, the kernel's own ramp): twice where neither time is reached, since the
 // clocks are the probe's business and the clock guard after the loop (MeasureGuarded) catches
-// what the probe missed. Nothing runs when the device finished timed work less than
+// what the probe missed; once where the first run lasts kSettledRunSeconds. Nothing runs when the device finished timed work less than
 // `min_idle_seconds` ago (NoteDeviceBusy): Google Benchmark calls a benchmark again right after
 // its previous call, with the clocks still up. Nothing runs on a CPU device (lavapipe): it has
 // no clocks of its own to raise, and one run there can take a second.
 // Returns the number of runs of `run` (0: none).
+inline constexpr double kSettledRunSeconds = 0.01;
 uint32_t WarmUp(Context* device, const std::function<double()>& run, double min_seconds = 0,
                 double max_seconds = 0.05, double min_idle_seconds = 0.01);
 // Marks the end of timed device work; every timed loop that begins with WarmUp ends with it.
@@ -327,6 +328,12 @@ void RegisterPrefetch(const std::string& name, std::function<std::shared_ptr<voi
 // Whether cases are made ahead: main turns it on for a GPU (not for a CPU device, whose device is
 // the host's cores, nor where CSBENCH_PREFETCH=0 says not to).
 void EnablePrefetch(bool enable);
+// Marks the selected benchmark `name` Prefetch::kWaits: cases after it may be made ahead beside
+// the loops before it (AddPlainLoop does).
+void PassedByAhead(const std::string& name);
+// Waits until every case in making ahead is made (the wait is the current benchmark's): a loop on
+// the host's cores calls it first (MeasurePlainLoop does).
+void FinishAhead();
 
 // Registers one benchmark whose case must pass its check before it is timed: `make()` builds the
 // case (kernel, inputs, output: anything with Check() returning a Comparison and

@@ -45,6 +45,12 @@ void Record::NoteCaseWait(double waited_seconds) {
   case_->waited_seconds = waited_seconds;
 }
 
+void Record::AddCaseWait(double waited_seconds) {
+  std::lock_guard guard(lock_);
+  if (!case_) case_.emplace();
+  case_->waited_seconds += waited_seconds;
+}
+
 std::optional<CaseNote> Record::case_note() const {
   std::lock_guard guard(lock_);
   return case_;

@@ -27,6 +27,9 @@ enum class Prefetch {
             // beside its own: timed by the host's clock (the second thread's work would be in
             // its time)
   kBeside,  // both: every timed loop of it is timed by Vulkan's timestamps
+  kWaits,   // its case is made in its turn, and its loop waits until every case in making ahead
+            // is made: a plain loop on the host's cores. The cases after it may be made ahead
+            // beside the loops before it.
 };
 
 class Record {
@@ -49,6 +52,8 @@ class Record {
   // The latest making of the case (on whichever thread), and the first thread's wait for it.
   void NoteCaseMade(double case_seconds, double check_seconds, bool ahead);
   void NoteCaseWait(double waited_seconds);
+  // A wait besides its own case's: a plain loop's for the cases in making ahead (FinishAhead).
+  void AddCaseWait(double waited_seconds);
   std::optional<CaseNote> case_note() const;
 
   void NoteIntensity(IntensityNote note);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <memory>
 
@@ -43,6 +44,14 @@ uint32_t ExactHostType(const Context& context, uint32_t type_bits, Memory memory
 
 void CopyBytes(std::byte* to, const std::byte* from, size_t n) {
   ParallelFor(n, size_t{4} << 20, [&](size_t begin, size_t end) { std::memcpy(to + begin, from + begin, end - begin); });
+}
+
+bool EqualBytes(const std::byte* a, const std::byte* b, size_t n) {
+  std::atomic<bool> differ{false};
+  ParallelFor(n, size_t{4} << 20, [&](size_t begin, size_t end) {
+    if (!differ.load(std::memory_order_relaxed) && std::memcmp(a + begin, b + begin, end - begin) != 0) differ = true;
+  });
+  return !differ;
 }
 
 Staging::Staging(Context& context) : context(context), buffer(context.TakeStaging()) {}
@@ -125,7 +134,7 @@ bool SameBytes(Context& context, const Buffer& a, const Buffer& b, uint64_t byte
       c.Copy(a, done, *first.buffer, 0, n);
       c.Copy(b, done, *second.buffer, 0, n);
     });
-    if (std::memcmp(first.buffer->mapped().data(), second.buffer->mapped().data(), n) != 0) return false;
+    if (!EqualBytes(first.buffer->mapped().data(), second.buffer->mapped().data(), n)) return false;
   }
   return true;
 }

@@ -57,6 +57,8 @@ class Buffer {
 // memcpy on the host's threads for pieces of several MiB: one thread copying a 64 MiB piece out of
 // host-visible memory set the pace of a 512 MiB check's download (buffers' and images' transfers).
 void CopyBytes(std::byte* to, const std::byte* from, size_t n);
+// Whether n bytes at a and b are the same, compared on the host's threads as CopyBytes copies.
+bool EqualBytes(const std::byte* a, const std::byte* b, size_t n);
 
 // A staging buffer of the context's (Context::TakeStaging), given back when the transfer is done.
 struct Staging {

@@ -1,17 +1,21 @@
 #include "harness/measure/measure.hpp"
 #include "harness/measure/roofline.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
+#include "harness/base/error.hpp"
 #include "harness/measure/selection.hpp"
 
 namespace csbench {
@@ -85,6 +89,15 @@ TEST(WarmUp, GoesOnWhileRunsGetFaster) {
 TEST(WarmUp, RunsAtLeastTheMinimumTime) {
   // Steady from the start, but 10 ms runs: five of them make the 50 ms minimum.
   EXPECT_EQ(WarmUp(nullptr, Runs({0.01}), 0.05, 1.0, 0.0), 5u);
+}
+
+TEST(WarmUp, OneLongRunIsEnough) {
+  // The default times: a run of 10 ms or more (a whole simulation) is the only one; shorter ones
+  // run until one is no faster than the one before.
+  EXPECT_EQ(WarmUp(nullptr, Runs({0.02, 0.01}), 0, 0.05, 0.0), 1u);
+  EXPECT_EQ(WarmUp(nullptr, Runs({kSettledRunSeconds}), 0, 0.05, 0.0), 1u);
+  EXPECT_EQ(WarmUp(nullptr, Runs({0.002}), 0, 0.05, 0.0), 2u);
+  EXPECT_EQ(WarmUp(nullptr, Runs({0.004, 0.002, 0.002}), 0, 0.05, 0.0), 3u);
 }
 
 TEST(WarmUp, StopsAtTheMaximumTime) {
@@ -199,6 +212,88 @@ TEST(CaseAhead, AHostClockedCaseIsMadeAheadButNothingBesideItsLoop) {
   // ... but c is not made beside b's: it is made in its turn.
   EXPECT_EQ(CurrentCase("host/c", [] { return std::make_unique<CountedCase>(30); }).id, 30);
   EXPECT_EQ(made_ahead, 1);
+  EnablePrefetch(false);
+  ReleaseCurrentCase();
+}
+
+TEST(CaseAhead, TwoCasesAreMadeAheadOneAfterTheOther) {
+  ReleaseCurrentCase();
+  for (const char* name : {"deep/a", "deep/b", "deep/c", "deep/d"}) AddBenchmark(name, [](benchmark::State&) {});
+  std::mutex lock;
+  std::vector<int> started, finished;
+  int most_alive = 0;
+  auto maker = [&](int id) {
+    return [&, id]() -> std::shared_ptr<void> {
+      {
+        std::lock_guard guard(lock);
+        started.push_back(id);
+        // One making at a time: the one before it has finished.
+        EXPECT_EQ(started.size(), finished.size() + 1);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      auto made = std::make_shared<CountedCase>(id);
+      std::lock_guard guard(lock);
+      most_alive = std::max(most_alive, CountedCase::alive);
+      finished.push_back(id);
+      return made;
+    };
+  };
+  for (int id = 1; id <= 4; ++id) RegisterPrefetch(fmt::format("deep/{}", char('a' + id - 1)), maker(id));
+  EnablePrefetch(true);
+  EXPECT_EQ(CurrentCase("deep/a", [] { return std::make_unique<CountedCase>(10); }).id, 10);
+  // b and c are both in making while a measures; d is not yet.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  {
+    std::lock_guard guard(lock);
+    EXPECT_EQ(started, (std::vector<int>{2, 3}));
+    EXPECT_EQ(finished, (std::vector<int>{2, 3}));
+  }
+  EXPECT_EQ(CurrentCase("deep/b", [] { return std::make_unique<CountedCase>(20); }).id, 2);
+  EXPECT_EQ(CurrentCase("deep/c", [] { return std::make_unique<CountedCase>(30); }).id, 3);
+  EXPECT_EQ(CurrentCase("deep/d", [] { return std::make_unique<CountedCase>(40); }).id, 4);
+  EXPECT_EQ(started, (std::vector<int>{2, 3, 4}));
+  // The current case and two made ahead, never more.
+  EXPECT_LE(most_alive, 3);
+  EnablePrefetch(false);
+  ReleaseCurrentCase();
+  EXPECT_EQ(CountedCase::alive, 0);
+}
+
+TEST(CaseAhead, APlainLoopIsPassedByAndItsLoopWaitsForTheCasesAhead) {
+  ReleaseCurrentCase();
+  for (const char* name : {"pass/a", "pass/plain", "pass/b"}) AddBenchmark(name, [](benchmark::State&) {});
+  std::atomic<bool> b_made{false};
+  RegisterPrefetch("pass/a", [] { return std::static_pointer_cast<void>(std::make_shared<CountedCase>(1)); });
+  PassedByAhead("pass/plain");
+  RegisterPrefetch("pass/b", [&]() -> std::shared_ptr<void> {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    b_made = true;
+    return std::make_shared<CountedCase>(2);
+  });
+  EnablePrefetch(true);
+  CurrentCase("pass/a", [] { return std::make_unique<CountedCase>(10); });
+  // The plain loop's case is made in its turn, and b's making (started beside a) goes on.
+  EXPECT_EQ(CurrentCase("pass/plain", [] { return std::make_unique<CountedCase>(30); }).id, 30);
+  FinishAhead();  // what the plain loop does before its loop
+  EXPECT_TRUE(b_made);
+  EXPECT_EQ(CurrentCase("pass/b", [] { return std::make_unique<CountedCase>(20); }).id, 2);
+  EnablePrefetch(false);
+  ReleaseCurrentCase();
+}
+
+TEST(CaseAhead, ACaseThatRanOutOfMemoryAheadIsMadeAgainInItsTurn) {
+  ReleaseCurrentCase();
+  for (const char* name : {"oom/a", "oom/b"}) AddBenchmark(name, [](benchmark::State&) {});
+  RegisterPrefetch("oom/a", [] { return std::static_pointer_cast<void>(std::make_shared<CountedCase>(1)); });
+  RegisterPrefetch("oom/b", []() -> std::shared_ptr<void> { throw OutOfMemory("vkAllocateMemory failed"); });
+  EnablePrefetch(true);
+  CurrentCase("oom/a", [] { return std::make_unique<CountedCase>(1); });
+  // Made alone, after a's case is freed.
+  EXPECT_EQ(CurrentCase("oom/b", [] {
+              EXPECT_EQ(CountedCase::alive, 0);
+              return std::make_unique<CountedCase>(2);
+            }).id,
+            2);
   EnablePrefetch(false);
   ReleaseCurrentCase();
 }

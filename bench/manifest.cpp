@@ -167,6 +167,17 @@ double Get(const ElementType& t, const Data& data, size_t k) {
   return 0;
 }
 
+// Whether a buffer of `t` is one array of 32-bit floats (no struct, float scalars, no padding
+// between elements), scalar k at byte 4k: the checks' fast paths read it so, with no Get a scalar.
+bool PlainFloats(const ElementType& t) {
+  return !t.is_struct && t.scalar == Scalar::kFloat && t.scalar_bytes == 4 && t.Bytes() == t.components * 4u;
+}
+float FloatAt(const Data& data, size_t k) {
+  float v = 0;
+  std::memcpy(&v, data.data() + 4 * k, 4);
+  return v;
+}
+
 // Sets scalar k of `data` to `value` (whole and in range for an integer type; any float).
 void Set(const ElementType& t, Data& data, size_t k, double value) {
   const Lane lane = LaneOf(t, k);
@@ -383,9 +394,21 @@ void PoisonBytes(std::span<std::byte> bytes) {
 // Fails at the first scalar of output `got` that no invocation wrote (still poisoned, where the
 // output started from the poison) or that is not a finite float.
 Comparison Unwritten(const ManifestBuffer& b, const Data& got, bool started) {
-  const size_t i = FirstWhere(Scalars(b, got), [&](size_t k) {
-    return (!started && StillPoison(b.type, got, k)) || !std::isfinite(Get(b.type, got, k));
-  });
+  const size_t i =
+      PlainFloats(b.type)
+          ? FirstInRanges(Scalars(b, got),
+                          [&](size_t begin, size_t end) {
+                            // A float's bits: the poison's, or an exponent of all ones (not finite).
+                            for (size_t k = begin; k < end; ++k) {
+                              uint32_t bits = 0;
+                              std::memcpy(&bits, got.data() + 4 * k, 4);
+                              if ((!started && bits == kPoison) || (bits & 0x7f800000u) == 0x7f800000u) return k;
+                            }
+                            return end;
+                          })
+          : FirstWhere(Scalars(b, got), [&](size_t k) {
+              return (!started && StillPoison(b.type, got, k)) || !std::isfinite(Get(b.type, got, k));
+            });
   if (i == Scalars(b, got)) return {.passed = true};
   const double g = Get(b.type, got, i);
   const bool poison = !started && StillPoison(b.type, got, i);
@@ -406,12 +429,15 @@ Comparison Unwritten(const ManifestBuffer& b, const Data& got, bool started) {
 // Scalar i of `got` against the value `want`: 0 where it matches (a float within `abs_tolerance`
 // or NaN where NaN is wanted; an integer exactly); else a float's relative error (floor 1e-6, as
 // the built-in families' Compare), infinite for an integer that differs or a float not finite.
-double ScalarError(const ElementType& t, const Data& got, size_t i, double want, double abs_tolerance) {
-  const double g = Get(t, got, i);
-  if (LaneOf(t, i).scalar != Scalar::kFloat) return g == want ? 0.0 : std::numeric_limits<double>::infinity();
+double FloatError(double g, double want, double abs_tolerance) {
   // Within the absolute bound: as good as exact.
   if ((std::isfinite(g) && std::abs(g - want) <= abs_tolerance) || (std::isnan(want) && std::isnan(g))) return 0.0;
   return std::isfinite(g) ? std::abs(g - want) / std::max(std::abs(want), 1e-6) : std::numeric_limits<double>::infinity();
+}
+double ScalarError(const ElementType& t, const Data& got, size_t i, double want, double abs_tolerance) {
+  const double g = Get(t, got, i);
+  if (LaneOf(t, i).scalar != Scalar::kFloat) return g == want ? 0.0 : std::numeric_limits<double>::infinity();
+  return FloatError(g, want, abs_tolerance);
 }
 
 // The worst of the scalars compared: its error (a NaN counted infinite), its index j among the
@@ -1580,12 +1606,20 @@ class GpuCase : public Case {
     std::mutex lock;
     WorstScalar worst;
     size_t n = 0;
+    const bool plain = only == nullptr && PlainFloats(b.type);
+    const double abs_tolerance = variant_->abs_tolerance;
     ExpectedChunks(got, i, field, count, text, only, [&](size_t start, size_t values_n, const double* values) {
       WorstScalar part;
-      for (size_t k = 0; k < values_n; ++k) {
-        const size_t j = start + k;
-        part.Take(ScalarError(b.type, got[i], only != nullptr ? scalars[j] : j, values[k], variant_->abs_tolerance), j,
-                  values[k]);
+      if (plain) {
+        for (size_t k = 0; k < values_n; ++k) {
+          part.Take(FloatError(FloatAt(got[i], start + k), values[k], abs_tolerance), start + k, values[k]);
+        }
+      } else {
+        for (size_t k = 0; k < values_n; ++k) {
+          const size_t j = start + k;
+          part.Take(ScalarError(b.type, got[i], only != nullptr ? scalars[j] : j, values[k], abs_tolerance), j,
+                    values[k]);
+        }
       }
       std::lock_guard guard(lock);
       worst.Merge(part);
@@ -1657,7 +1691,21 @@ class GpuCase : public Case {
         image_out ? values_.image_sizes[out_index - buffers_n]
                   : std::array<uint32_t, 3>{point_.domain.x, point_.domain.y, point_.domain.z};
     // EvaluatePoint made sure that every input an expression names is as long as the output.
+    // Which inputs are read at the point's own scalar from one array of floats (PlainFloats): their
+    // values filled by one loop, with no Get a point.
+    std::vector<char> plain_input(inputs.size());
+    for (size_t v = 0; v < inputs.size(); ++v) {
+      plain_input[v] = inputs[v].field < 0 && field < 0 && readings[v].format == nullptr &&
+                       PlainFloats(readings[v].type);
+    }
     auto fill = [&](size_t variable, size_t start, size_t count_, double* values) {
+      if (variable >= 4 && variable < first_coordinate && plain_input[variable - 4]) {
+        const Reading& reading = readings[variable - 4];
+        for (size_t k = 0; k < count_; ++k) {
+          values[k] = start + k < reading.scalars ? FloatAt(*reading.data, start + k) : nan;
+        }
+        return;
+      }
       for (size_t k = 0; k < count_; ++k) {
         const size_t at = start + k;
         const size_t element = at / components, component = at % components;

@@ -100,18 +100,25 @@ void ParallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t
   }
 }
 
-size_t FirstWhere(size_t n, const std::function<bool(size_t)>& found) {
+size_t FirstInRanges(size_t n, const std::function<size_t(size_t, size_t)>& first_in) {
   std::mutex lock;
   size_t first = n;
   ParallelFor(n, kScanGrain, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      if (!found(i)) continue;
-      std::lock_guard guard(lock);
-      first = std::min(first, i);
-      return;
-    }
+    const size_t i = first_in(begin, end);
+    if (i >= end) return;
+    std::lock_guard guard(lock);
+    first = std::min(first, i);
   });
   return first;
+}
+
+size_t FirstWhere(size_t n, const std::function<bool(size_t)>& found) {
+  return FirstInRanges(n, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      if (found(i)) return i;
+    }
+    return end;
+  });
 }
 
 Worst WorstOf(size_t n, const std::function<double(size_t)>& error) {

@@ -61,6 +61,9 @@ inline constexpr size_t kScanGrain = size_t{1} << 16;
 
 // The least i in [0, n) where found(i) holds; n where none does.
 size_t FirstWhere(size_t n, const std::function<bool(size_t)>& found);
+// The same, a range at a time: first(begin, end) returns the least i in [begin, end) it finds, or
+// `end` (a loop of its own per range, for scans that a call per item would slow down).
+size_t FirstInRanges(size_t n, const std::function<size_t(size_t, size_t)>& first);
 
 // The greatest error(i) over [0, n) and its least index, a NaN counting as infinite; {0, 0} where
 // every error is 0 (or n is 0), as one loop that keeps the first strictly greater error gives.

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <deque>
 #include <future>
+#include <limits>
 #include <map>
 
 #include "harness/base/error.hpp"
@@ -298,12 +299,13 @@ void MeasureTimedRuns(benchmark::State& state, Context* device,
 void MeasureHostClocked(benchmark::State& state, Context* device,
                         const std::function<void()>& reset,
                         const std::function<void()>& run, Work work) {
-  WarmUp(device, [&] {
+  const auto warm_up_run = [&] {
     reset();
     const auto start = std::chrono::steady_clock::now();
     run();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  });
+  };
+  WarmUp(device, warm_up_run, 0, 0.05, 0.01, std::numeric_limits<double>::infinity());
   std::vector<double> times;  // each run's seconds, for the guard's vouch
   {
     Spending spending(Phase::kTimed);
@@ -376,7 +378,7 @@ std::chrono::steady_clock::time_point g_device_busy;  // the end of the latest t
 void NoteDeviceBusy() { g_device_busy = std::chrono::steady_clock::now(); }
 
 uint32_t WarmUp(Context* device, const std::function<double()>& run, double min_seconds, double max_seconds,
-                double min_idle_seconds) {
+                double min_idle_seconds, double settled_run_seconds) {
   const std::chrono::duration<double> idle = std::chrono::steady_clock::now() - g_device_busy;
   // A CPU device has no clocks of its own to raise, and one run there can take a second.
   if (device != nullptr && device->info().type == "cpu") return 0;
@@ -392,7 +394,7 @@ uint32_t WarmUp(Context* device, const std::function<double()>& run, double min_
     if ((elapsed >= min_seconds && !improving) || elapsed >= max_seconds) return runs;
     // One run this long has kept the device busy far past a first dispatch's costs, at the clocks
     // the probe raised: a second (whole Gray-Scott simulations of 10-50 ms) would only repeat it.
-    if (runs == 1 && elapsed >= min_seconds && seconds >= kSettledRunSeconds) return runs;
+    if (runs == 1 && elapsed >= min_seconds && seconds >= settled_run_seconds) return runs;
     previous = seconds;
   }
 }

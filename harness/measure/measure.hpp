@@ -292,7 +292,7 @@ void RunGuarded(benchmark::State& state, const std::function<void()>& body);
 // reference) is made on the first of those calls and kept for the calls of the same benchmark
 // that follow; the first call of another benchmark frees it. With random interleaving, each
 // repetition makes (and checks) its case again. Where cases are made ahead (RegisterPrefetch),
-// the next benchmark's case is alive beside the current one: two cases, not one, at a time.
+// the next two benchmarks' cases are alive beside the current one: three cases at most.
 struct CaseSlot {
   std::string name;
   std::shared_ptr<void> value;

@@ -146,8 +146,12 @@ for b in runs:
     real_s = b["real_time"] * seconds[b["time_unit"]]
     assert math.isclose(sum(samples) / b["iterations"], real_s, rel_tol=1e-4), (b["name"], sum(samples), real_s)
     assert c["measured"] >= 1, b
+    # Several samples, unless one sample alone took about the minimum time (a whole simulation of
+    # 512 steps can, on a CPU device that other work slows down: the first repetition's count of
+    # samples is every later one's, so a later one may end a little short of it).
+    assert len(samples) > 1 or samples[0] >= 0.1, ("one sample far shorter than the minimum time", b["name"], samples)
     many += len(samples) > 1
-assert many == 4, "every device-timed repetition should hold several samples here"
+assert many >= 2, "the reduction's device-timed repetitions should hold several samples here"
 for b in entries:
     if b["run_type"] == "aggregate":
         assert set(b["csbench"]) == {"family", "variant", "clock", "axes"}, b

@@ -442,7 +442,8 @@ double ScalarError(const ElementType& t, const Data& got, size_t i, double want,
 
 // The worst of the scalars compared: its error (a NaN counted infinite), its index j among the
 // values wanted, and the value wanted there. Kept as one loop that keeps the first strictly
-// greater error would keep it, whatever the threads' ranges.
+// greater error would keep it, whatever the threads' ranges: WorstOf's rule, for a comparison
+// whose wanted values are gone once compared (CompareWithCheck).
 struct WorstScalar {
   double error = 0;
   size_t j = 0;
@@ -492,17 +493,11 @@ Comparison Compared(const ManifestBuffer& b, const Data& got, const WorstScalar&
 // host thread. `only`: the scalars want[j] is for (a struct member's); null: want[j] is scalar j's.
 Comparison CompareScalars(const ManifestBuffer& b, const Data& got, const std::vector<double>& want, double tolerance,
                           double abs_tolerance, const std::string& against, const std::vector<size_t>* only = nullptr) {
-  std::mutex lock;
-  WorstScalar worst;
-  ParallelFor(want.size(), kScanGrain, [&](size_t begin, size_t end) {
-    WorstScalar part;
-    for (size_t j = begin; j < end; ++j) {
-      part.Take(ScalarError(b.type, got, only != nullptr ? (*only)[j] : j, want[j], abs_tolerance), j, want[j]);
-    }
-    std::lock_guard guard(lock);
-    worst.Merge(part);
+  const Worst worst = WorstOf(want.size(), [&](size_t j) {
+    return ScalarError(b.type, got, only != nullptr ? (*only)[j] : j, want[j], abs_tolerance);
   });
-  return Compared(b, got, worst, ExactComparison(b, want.size(), only), tolerance, against, only);
+  return Compared(b, got, {worst.error, worst.index, want.empty() ? 0.0 : want[worst.index]},
+                  ExactComparison(b, want.size(), only), tolerance, against, only);
 }
 
 // The expressions' device variables on `info`'s device.
@@ -1605,7 +1600,6 @@ class GpuCase : public Case {
     std::vector<size_t>* only = field < 0 ? nullptr : &scalars;
     std::mutex lock;
     WorstScalar worst;
-    size_t n = 0;
     const bool plain = only == nullptr && PlainFloats(b.type);
     const double abs_tolerance = variant_->abs_tolerance;
     ExpectedChunks(got, i, field, count, text, only, [&](size_t start, size_t values_n, const double* values) {
@@ -1623,8 +1617,9 @@ class GpuCase : public Case {
       }
       std::lock_guard guard(lock);
       worst.Merge(part);
-      n = std::max(n, start + values_n);
     });
+    // EvaluateCheck lists a member's scalars, one a value.
+    const size_t n = only != nullptr ? scalars.size() : count;
     return Compared(b, got[i], worst, ExactComparison(b, n, only), variant_->tolerance,
                     fmt::format("{} = \"{}\"", CheckLabel(key), text), only);
   }

@@ -12,7 +12,6 @@
 #include <mutex>
 
 #include "harness/base/error.hpp"
-#include "harness/base/fork_join.hpp"
 #include "harness/family/family.hpp"
 #include "harness/family/float_inputs.hpp"
 #include "harness/vulkan/buffer.hpp"
@@ -103,12 +102,13 @@ class GpuCase : public Case {
       return Compare(got, want, kTolerance);
     }
     const std::vector<float> got = PoisonedRun(*context_, *c_, count_, [&](Commands& c) { Record(c); });
-    std::vector<float> want(count_);
-    ParallelFor(count_, size_t{1} << 20, [&](size_t begin, size_t end) {
-      Apply(op_, std::span(a_->values).subspan(begin, end - begin), std::span(b_->values).subspan(begin, end - begin),
-            std::span(want).subspan(begin, end - begin));
-    });
-    return Compare(got, want, kTolerance);
+    return CompareMade(
+        got,
+        [&](size_t begin, std::span<float> want) {
+          Apply(op_, std::span(a_->values).subspan(begin, want.size()), std::span(b_->values).subspan(begin, want.size()),
+                want);
+        },
+        kTolerance);
   }
 
   void Measure(benchmark::State& state) override {

@@ -21,6 +21,13 @@ struct Comparison {
 Comparison Compare(std::span<const float> got, std::span<const float> want, double tolerance,
                    double floor = 1e-6);
 
+// The same, with the reference made range by range as it is compared, on the host's threads:
+// `make_want(begin, out)` writes the reference of got[begin, begin + out.size()) into `out` (and
+// must be safe to call from several threads at once). No array of the whole reference is made: at
+// 134M floats, allocating and filling one cost more than the comparison.
+Comparison CompareMade(std::span<const float> got, const std::function<void(size_t, std::span<float>)>& make_want,
+                       double tolerance, double floor = 1e-6);
+
 // The first of `got`'s words (every `stride`-th, from the first) that is not `want(i)` for
 // invocation i, as a failed Comparison naming both; passed where none differs. Compared on the
 // host's threads: `want` must be safe to call from several at once.

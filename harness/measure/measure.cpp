@@ -305,7 +305,7 @@ void MeasureHostClocked(benchmark::State& state, Context* device,
     run();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  WarmUp(device, warm_up_run, 0, 0.05, 0.01, std::numeric_limits<double>::infinity());
+  WarmUp(device, warm_up_run);
   std::vector<double> times;  // each run's seconds, for the guard's vouch
   {
     Spending spending(Phase::kTimed);
@@ -384,11 +384,20 @@ uint32_t WarmUp(Context* device, const std::function<double()>& run, double min_
   if (device != nullptr && device->info().type == "cpu") return 0;
   if (idle.count() < min_idle_seconds) return 0;
   Spending spending(Phase::kWarmUp);
+  // The benchmark's record keeps what its warm-ups cost, the probe's included.
+  struct Noted {
+    double start = SecondsSinceStart();
+    uint32_t runs = 0;
+    ~Noted() {
+      if (Record* record = CurrentRecord()) record->AddWarmUp(SecondsSinceStart() - start, runs);
+    }
+  } noted;
   if (device != nullptr) RaiseClocks(*device);
   double elapsed = 0;
   double previous = 0;
-  for (uint32_t runs = 1;; ++runs) {
+  for (uint32_t& runs = noted.runs;;) {
     const double seconds = run();
+    ++runs;
     elapsed += seconds;
     const bool improving = previous == 0 || seconds < previous * 0.99;
     if ((elapsed >= min_seconds && !improving) || elapsed >= max_seconds) return runs;

@@ -56,6 +56,19 @@ std::optional<CaseNote> Record::case_note() const {
   return case_;
 }
 
+void Record::AddWarmUp(double seconds, uint32_t runs) {
+  std::lock_guard guard(lock_);
+  WarmUpNote& note = warm_up_.emplace(warm_up_.value_or(WarmUpNote{}));
+  note.seconds += seconds;
+  note.runs += runs;
+  ++note.times;
+}
+
+std::optional<WarmUpNote> Record::warm_up() const {
+  std::lock_guard guard(lock_);
+  return warm_up_;
+}
+
 void Record::NoteIntensity(IntensityNote note) {
   std::lock_guard guard(lock_);
   intensity_ = std::move(note);

@@ -56,6 +56,10 @@ class Record {
   void AddCaseWait(double waited_seconds);
   std::optional<CaseNote> case_note() const;
 
+  // A warm-up before one of the benchmark's timed loops (WarmUp).
+  void AddWarmUp(double seconds, uint32_t runs);
+  std::optional<WarmUpNote> warm_up() const;
+
   void NoteIntensity(IntensityNote note);
   std::optional<IntensityNote> intensity() const;
 
@@ -79,6 +83,7 @@ class Record {
   mutable std::mutex lock_;  // the case's making may be noted from the thread ahead
   std::vector<RunNote> runs_;
   std::optional<CaseNote> case_;
+  std::optional<WarmUpNote> warm_up_;
   std::optional<IntensityNote> intensity_;
 };
 

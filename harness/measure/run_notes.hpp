@@ -34,6 +34,13 @@ struct CaseNote {
   double waited_seconds = 0;
   bool ahead = false;  // made on the thread ahead (harness/measure/measure.hpp)
 };
+// What warming the device up before a benchmark's timed loops cost over all its calls (WarmUp):
+// the seconds, the clock probe's included, and the benchmark's own runs.
+struct WarmUpNote {
+  double seconds = 0;
+  uint32_t runs = 0;
+  uint32_t times = 0;  // the calls that warmed up (the others followed timed work closely)
+};
 // What a benchmark declares of its arithmetic, and the bound that binds it (SetBoundPercent).
 struct IntensityNote {
   double ops_per_element = 0;

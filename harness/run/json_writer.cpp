@@ -177,6 +177,10 @@ Json EntryObject(const Record& record, const RunNote* note) {
       object["waited_s"] = Fixed(made->waited_seconds, 4);
       object["made_ahead"] = made->ahead;
     }
+    if (const std::optional<WarmUpNote> warm = record.warm_up()) {
+      object["warm_up_s"] = Fixed(warm->seconds, 4);
+      object["warm_up_runs"] = warm->runs;
+    }
     if (const std::optional<IntensityNote> n = record.intensity()) {
       object["intensity"] = {{"ops_per_element", Significant(n->ops_per_element, 6)},
                              {"unit", n->unit},

@@ -1,9 +1,12 @@
 #include "harness/base/check.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cmath>
+#include <span>
+#include <string>
 #include <vector>
 
 namespace csbench {
@@ -34,6 +37,23 @@ TEST(Compare, PoisonNeverPasses) {
   Comparison c = Compare(got, want, 1.0);
   EXPECT_FALSE(c.passed);
   EXPECT_EQ(c.worst_index, 1u);
+}
+
+TEST(CompareMade, ComparesWithTheReferenceMadeRangeByRange) {
+  // Over three of the comparison's ranges (2^20 values each), the worst in the last one.
+  std::vector<float> got(size_t{5} << 19);
+  for (size_t i = 0; i < got.size(); ++i) got[i] = static_cast<float>(i % 1000);
+  const auto want = [](size_t begin, std::span<float> out) {
+    for (size_t k = 0; k < out.size(); ++k) out[k] = static_cast<float>((begin + k) % 1000);
+  };
+  EXPECT_TRUE(CompareMade(got, want, 0.0).passed);
+  got[(size_t{5} << 19) - 3] = 1e6f;
+  const Comparison c = CompareMade(got, want, 1e-5);
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.worst_index, (size_t{5} << 19) - 3);
+  // The message names the reference's value at the worst index, made again for it.
+  const std::string expected_want = fmt::format("want {}", static_cast<float>(((size_t{5} << 19) - 3) % 1000));
+  EXPECT_NE(c.message.find(expected_want), std::string::npos) << c.message;
 }
 
 TEST(Compare, SizeMismatchFails) {

@@ -198,6 +198,12 @@ TEST(RunNotes, GoIntoTheDescribedEntry) {
   EXPECT_EQ(EntryObject(record, &one)["case_s"], 0.1234);
   EXPECT_EQ(EntryObject(record, &one)["waited_s"], 0.1534);
   EXPECT_EQ(EntryObject(record, &one)["made_ahead"], false);
+  // The warm-ups of all its calls, summed.
+  EXPECT_FALSE(EntryObject(record, &one).contains("warm_up_s"));
+  record.AddWarmUp(0.02, 2);
+  record.AddWarmUp(0.01, 1);
+  EXPECT_EQ(EntryObject(record, &one)["warm_up_s"], 0.03);
+  EXPECT_EQ(EntryObject(record, &one)["warm_up_runs"], 3);
   // A benchmark nobody described has no object.
   EXPECT_TRUE(EntryObject(Record("notes/undescribed", nullptr), &one).is_null());
 }

@@ -103,6 +103,19 @@ TEST(WarmUp, OneLongRunIsEnough) {
   EXPECT_EQ(WarmUp(nullptr, Runs({0.02, 0.02}), 0, 0.05, 0.0, std::numeric_limits<double>::infinity()), 2u);
 }
 
+TEST(WarmUp, IsNotedInTheBenchmarksRecord) {
+  Record record("warm/noted", nullptr);
+  RecordScope scope(&record);
+  EXPECT_EQ(WarmUp(nullptr, Runs({0.004, 0.002, 0.002}), 0, 0.05, 0.0), 3u);
+  ASSERT_TRUE(record.warm_up().has_value());
+  EXPECT_EQ(record.warm_up()->runs, 3u);
+  EXPECT_EQ(record.warm_up()->times, 1u);
+  // A call that follows timed work closely does not warm up, and adds nothing.
+  NoteDeviceBusy();
+  EXPECT_EQ(WarmUp(nullptr, Runs({0.01}), 0, 0.05, 10.0), 0u);
+  EXPECT_EQ(record.warm_up()->times, 1u);
+}
+
 TEST(WarmUp, StopsAtTheMaximumTime) {
   // Forever 2% faster: the one-second cap ends it.
   double t = 0.1;

@@ -388,11 +388,12 @@ uint32_t WarmUp(Context* device, const std::function<double()>& run, double min_
   struct Noted {
     double start = SecondsSinceStart();
     uint32_t runs = 0;
+    uint32_t probes = 0;
     ~Noted() {
-      if (Record* record = CurrentRecord()) record->AddWarmUp(SecondsSinceStart() - start, runs);
+      if (Record* record = CurrentRecord()) record->AddWarmUp(SecondsSinceStart() - start, runs, probes);
     }
   } noted;
-  if (device != nullptr) RaiseClocks(*device);
+  if (device != nullptr) noted.probes = RaiseClocks(*device);
   double elapsed = 0;
   double previous = 0;
   for (uint32_t& runs = noted.runs;;) {

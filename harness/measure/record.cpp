@@ -56,11 +56,12 @@ std::optional<CaseNote> Record::case_note() const {
   return case_;
 }
 
-void Record::AddWarmUp(double seconds, uint32_t runs) {
+void Record::AddWarmUp(double seconds, uint32_t runs, uint32_t probes) {
   std::lock_guard guard(lock_);
   WarmUpNote& note = warm_up_.emplace(warm_up_.value_or(WarmUpNote{}));
   note.seconds += seconds;
   note.runs += runs;
+  note.probes += probes;
   ++note.times;
 }
 

@@ -57,7 +57,7 @@ class Record {
   std::optional<CaseNote> case_note() const;
 
   // A warm-up before one of the benchmark's timed loops (WarmUp).
-  void AddWarmUp(double seconds, uint32_t runs);
+  void AddWarmUp(double seconds, uint32_t runs, uint32_t probes);
   std::optional<WarmUpNote> warm_up() const;
 
   void NoteIntensity(IntensityNote note);

@@ -180,6 +180,7 @@ Json EntryObject(const Record& record, const RunNote* note) {
     if (const std::optional<WarmUpNote> warm = record.warm_up()) {
       object["warm_up_s"] = Fixed(warm->seconds, 4);
       object["warm_up_runs"] = warm->runs;
+      object["warm_up_probes"] = warm->probes;
     }
     if (const std::optional<IntensityNote> n = record.intensity()) {
       object["intensity"] = {{"ops_per_element", Significant(n->ops_per_element, 6)},

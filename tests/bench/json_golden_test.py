@@ -56,7 +56,7 @@ LIBRARY_ENTRY = {"error_occurred", "error_message", "skipped", "skip_message", "
 MEASURED_ENTRY = {"iterations", "real_time", "cpu_time", "Gelem/s", "GB/s", "roofline%", "bound%",
                   "dispatches/sample", "family_index", "per_family_instance_index"}
 MEASURED_CSBENCH = {"clock_guard", "case_s", "check_s", "waited_s", "samples_s", "made_ahead", "warm_up_s",
-                    "warm_up_runs"}
+                    "warm_up_runs", "warm_up_probes"}
 
 
 def spelled(key, value):

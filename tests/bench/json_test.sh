@@ -27,7 +27,8 @@ for b in entries:
     description = {"family", "variant", "clock", "axes"}
     # Aggregates carry the description alone; a run of a timed loop adds its note.
     notes = {"clock_guard", "measured", "throttled", "probed", "case_s", "check_s", "waited_s", "made_ahead",
-             "intensity", "warm_up_s", "warm_up_runs"} if b["run_type"] == "iteration" else set()
+             "intensity", "warm_up_s", "warm_up_runs",
+             "warm_up_probes"} if b["run_type"] == "iteration" else set()
     assert description <= set(c) <= description | notes, c
     # A benchmark that declares its arithmetic: its intensity, its bound%, and the ceilings behind
     # them in the context.

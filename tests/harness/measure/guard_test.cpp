@@ -200,10 +200,11 @@ TEST(RunNotes, GoIntoTheDescribedEntry) {
   EXPECT_EQ(EntryObject(record, &one)["made_ahead"], false);
   // The warm-ups of all its calls, summed.
   EXPECT_FALSE(EntryObject(record, &one).contains("warm_up_s"));
-  record.AddWarmUp(0.02, 2);
-  record.AddWarmUp(0.01, 1);
+  record.AddWarmUp(0.02, 2, 1);
+  record.AddWarmUp(0.01, 1, 3);
   EXPECT_EQ(EntryObject(record, &one)["warm_up_s"], 0.03);
   EXPECT_EQ(EntryObject(record, &one)["warm_up_runs"], 3);
+  EXPECT_EQ(EntryObject(record, &one)["warm_up_probes"], 4);
   // A benchmark nobody described has no object.
   EXPECT_TRUE(EntryObject(Record("notes/undescribed", nullptr), &one).is_null());
 }

@@ -99,7 +99,7 @@ TEST(WarmUp, OneLongRunIsEnough) {
   EXPECT_EQ(WarmUp(nullptr, Runs({kSettledRunSeconds}), 0, 0.05, 0.0), 1u);
   EXPECT_EQ(WarmUp(nullptr, Runs({0.002}), 0, 0.05, 0.0), 2u);
   EXPECT_EQ(WarmUp(nullptr, Runs({0.004, 0.002, 0.002}), 0, 0.05, 0.0), 3u);
-  // A host-clocked loop's warm-up runs twice however long its first run.
+  // A caller may ask for two runs however long the first.
   EXPECT_EQ(WarmUp(nullptr, Runs({0.02, 0.02}), 0, 0.05, 0.0, std::numeric_limits<double>::infinity()), 2u);
 }
 

@@ -27,12 +27,9 @@
 #include "harness/vulkan/timing.hpp"
 
 namespace csbench {
-// The source of a copy of `bytes`: random words from a hash of each index, made on the host's
-// threads (one generator's stream took 0.4 s of each 512 MiB case, and a read's check downloaded
-// the whole source again); a copy and a read do not depend on what the words are.
 namespace {
 
-// The source's word `i`: a hash of it and the copy's size.
+// The word `i` of a copy of `bytes`' source: a hash of the index and the size.
 uint32_t SourceWord(uint64_t i, uint64_t bytes) {
   uint64_t z = (i + bytes) * 0x9e3779b97f4a7c15ull;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -42,6 +39,9 @@ uint32_t SourceWord(uint64_t i, uint64_t bytes) {
 
 }  // namespace
 
+// The source of a copy of `bytes`: random words from a hash of each index, made on the host's
+// threads (one generator's stream took 0.4 s of each 512 MiB case, and a read's check downloaded
+// the whole source again); a copy and a read do not depend on what the words are.
 std::vector<uint32_t> SourceWords(uint64_t bytes) {
   std::vector<uint32_t> words(bytes / sizeof(uint32_t));
   ParallelFor(words.size(), size_t{1} << 20, [&](size_t begin, size_t end) {

@@ -378,7 +378,7 @@ std::chrono::steady_clock::time_point g_device_busy;  // the end of the latest t
 void NoteDeviceBusy() { g_device_busy = std::chrono::steady_clock::now(); }
 
 uint32_t WarmUp(Context* device, const std::function<double()>& run, double min_seconds, double max_seconds,
-                double min_idle_seconds, double settled_run_seconds) {
+                double min_idle_seconds) {
   const std::chrono::duration<double> idle = std::chrono::steady_clock::now() - g_device_busy;
   // A CPU device has no clocks of its own to raise, and one run there can take a second.
   if (device != nullptr && device->info().type == "cpu") return 0;
@@ -404,7 +404,7 @@ uint32_t WarmUp(Context* device, const std::function<double()>& run, double min_
     if ((elapsed >= min_seconds && !improving) || elapsed >= max_seconds) return runs;
     // One run this long has kept the device busy far past a first dispatch's costs, at the clocks
     // the probe raised: a second (whole Gray-Scott simulations of 10-50 ms) would only repeat it.
-    if (runs == 1 && elapsed >= min_seconds && seconds >= settled_run_seconds) return runs;
+    if (runs == 1 && elapsed >= min_seconds && seconds >= kSettledRunSeconds) return runs;
     previous = seconds;
   }
 }

@@ -110,17 +110,16 @@ double CalibratedSecondsPerDispatch(const std::function<double(uint32_t)>& time_
 // `min_seconds`, and until a run is no longer 1% faster than the one before, for at most
 // `max_seconds` (caches, the kernel's own ramp): twice where neither time is reached, since the
 // clocks are the probe's business and the clock guard after the loop (MeasureGuarded) catches
-// what the probe missed; once where the first run lasts `settled_run_seconds` (a whole
+// what the probe missed; once where the first run lasts kSettledRunSeconds (a whole
 // Gray-Scott simulation; host-clocked loops too: a whole-suite H200 run's first repetitions were
-// no more often slow than its later ones, docs/perf-notes.md, section 18). Nothing runs when the device finished timed work less than
-// `min_idle_seconds` ago (NoteDeviceBusy): Google Benchmark calls a benchmark again right after
+// no more often slow than its later ones, docs/perf-notes.md, section 18). Nothing runs when the
+// device finished timed work less than `min_idle_seconds` ago (NoteDeviceBusy): Google Benchmark calls a benchmark again right after
 // its previous call, with the clocks still up. Nothing runs on a CPU device (lavapipe): it has
 // no clocks of its own to raise, and one run there can take a second.
 // Returns the number of runs of `run` (0: none).
 inline constexpr double kSettledRunSeconds = 0.01;
 uint32_t WarmUp(Context* device, const std::function<double()>& run, double min_seconds = 0,
-                double max_seconds = 0.05, double min_idle_seconds = 0.01,
-                double settled_run_seconds = kSettledRunSeconds);
+                double max_seconds = 0.05, double min_idle_seconds = 0.01);
 // Marks the end of timed device work; every timed loop that begins with WarmUp ends with it.
 void NoteDeviceBusy();
 

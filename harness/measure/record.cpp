@@ -62,7 +62,6 @@ void Record::AddWarmUp(double seconds, uint32_t runs, uint32_t probes) {
   note.seconds += seconds;
   note.runs += runs;
   note.probes += probes;
-  ++note.times;
 }
 
 std::optional<WarmUpNote> Record::warm_up() const {

@@ -39,7 +39,6 @@ struct CaseNote {
 struct WarmUpNote {
   double seconds = 0;
   uint32_t runs = 0;
-  uint32_t times = 0;   // the calls that warmed up (the others followed timed work closely)
   uint32_t probes = 0;  // the clock probe's runs in raising the clocks first
 };
 // What a benchmark declares of its arithmetic, and the bound that binds it (SetBoundPercent).

@@ -265,7 +265,7 @@ const Family<Variant>& Descriptor() {
 Inputs& SharedInputs(Suite& suite) { return suite.Shared<Inputs>("append"); }
 
 namespace {
-const Declaration kDeclared = Declare(&Descriptor);
+const Declaration kDeclared = Declare("append", &Descriptor);
 }
 
 }  // namespace csbench::append

@@ -238,7 +238,7 @@ const Family<Variant>& Descriptor() {
 }
 
 namespace {
-const Declaration kDeclared = Declare(&Descriptor);
+const Declaration kDeclared = Declare("atomics", &Descriptor);
 }
 
 }  // namespace csbench::atomics

@@ -228,7 +228,7 @@ const Family<Variant>& Descriptor() {
 }
 
 namespace {
-const Declaration kDeclared = Declare(&Descriptor);
+const Declaration kDeclared = Declare("bank_conflicts", &Descriptor);
 }
 
 }  // namespace csbench::bank_conflicts

@@ -68,7 +68,7 @@ const Family<Variant>& Descriptor() {
 }
 
 namespace {
-const Declaration kDeclared = Declare(&Descriptor);
+const Declaration kDeclared = Declare("barriers", &Descriptor);
 }
 
 }  // namespace csbench::barriers

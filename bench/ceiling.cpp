@@ -425,7 +425,7 @@ const Family<Variant>& Descriptor() {
   return family;
 }
 
-const Declaration kDeclared = Declare(&Descriptor);
+const Declaration kDeclared = Declare("ceiling", &Descriptor);
 
 }  // namespace
 }  // namespace csbench::ceiling

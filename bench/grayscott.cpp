@@ -222,7 +222,7 @@ std::vector<Extent> SmallDeviceWorkgroups(const Variant& variant) {
   return {small};
 }
 
-const Declaration kDeclared = Declare(&Descriptor);
+const Declaration kDeclared = Declare("run_simulation", &Descriptor);
 
 }  // namespace
 

@@ -46,7 +46,7 @@ const Family<Variant>& Descriptor() {
 }
 
 namespace {
-const Declaration kDeclared = Declare(&Descriptor);
+const Declaration kDeclared = Declare("group_size", &Descriptor);
 }
 
 }  // namespace csbench::group_size

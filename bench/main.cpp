@@ -104,6 +104,12 @@ int RunOnSeveralDevices(const std::vector<std::string>& command_line, const csbe
 
 // The closing lines: what failed and what the device could not run, each named.
 void PrintSummary(const csbench::RunSummary& summary) {
+  const auto& skipped = csbench::SkippedFamilies();
+  if (!skipped.empty()) {
+    fmt::print(stderr, "csbench: {} famil{} skipped, not registered (exit code 1):\n", skipped.size(),
+               skipped.size() == 1 ? "y" : "ies");
+    for (const csbench::SkippedFamily& f : skipped) fmt::print(stderr, "  {}: {}\n", f.family, f.why);
+  }
   if (!summary.unsupported.empty()) {
     fmt::print(stderr, "csbench: {} benchmark(s) skipped, not supported by this device:\n", summary.unsupported.size());
     for (const auto& [name, why] : summary.unsupported) fmt::print(stderr, "  {}: {}\n", name, why);
@@ -114,9 +120,23 @@ void PrintSummary(const csbench::RunSummary& summary) {
   }
 }
 
-}  // namespace
+// The run: main's body, within main's last guard.
+// Runs `step`; a bad manifest or flag (ManifestError, UsageError) is printed as one line and
+// gives false, for the run's exit code 2.
+template <typename Step>
+bool UsageChecked(Step&& step) {
+  try {
+    step();
+    return true;
+  } catch (const csbench::ManifestError& e) {
+    fmt::print(stderr, "csbench: {}\n", e.message);
+  } catch (const csbench::UsageError& e) {
+    fmt::print(stderr, "csbench: {}\n", e.message);
+  }
+  return false;
+}
 
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   // Large host buffers in transparent huge pages where the kernel gives them only on request: may
   // run this program again with glibc's malloc told to ask (harness/base/host.hpp).
   csbench::AskForHugePages(argv);
@@ -183,7 +203,7 @@ int main(int argc, char** argv) {
   }
   // Users' manifests, loaded (and their shaders compiled and checked against their reflection)
   // before any device work: a bad one is a usage error, named with its file, key and line.
-  try {
+  const bool manifests_read = UsageChecked([&] {
     for (csbench::Manifest& m : csbench::LoadManifests(options.manifests)) {
       for (const csbench::Declared& d : csbench::Declarations()) {
         if (d.name == m.name) {
@@ -196,13 +216,8 @@ int main(int argc, char** argv) {
     }
     // --axis: each names an axis of a manifest, whose values it replaces for this run.
     csbench::manifest::OverrideAxes(csbench::manifest::Loaded::All(), options.axes);
-  } catch (const csbench::ManifestError& e) {
-    fmt::print(stderr, "csbench: {}\n", e.message);
-    return 2;
-  } catch (const csbench::UsageError& e) {
-    fmt::print(stderr, "csbench: {}\n", e.message);
-    return 2;
-  }
+  });
+  if (!manifests_read) return 2;
   if (options.backend == csbench::Backend::kVulkan && csbench::NamesSeveralDevices(options.device)) {
     return RunOnSeveralDevices(command_line, options, flags);
   }
@@ -266,16 +281,14 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("huge_pages", csbench::HugePagesState());
   benchmark::AddCustomContext("repetitions", repetitions);
   // A manifest's workgroups of SUBGROUP_SIZE take this device's before anything is named.
-  if (context != nullptr) {
-    for (auto& loaded : csbench::manifest::Loaded::All()) csbench::manifest::PlaceOnDevice(loaded, context->info());
-  }
   csbench::Selection selection;
-  try {
+  const bool selected = UsageChecked([&] {
+    if (context != nullptr) {
+      for (auto& loaded : csbench::manifest::Loaded::All()) csbench::manifest::PlaceOnDevice(loaded, context->info());
+    }
     selection = ChooseSelection(flags, options, context.get());
-  } catch (const csbench::UsageError& e) {
-    fmt::print(stderr, "csbench: {}\n", e.message);
-    return 2;
-  }
+  });
+  if (!selected) return 2;
   const bool default_set = !flags.filter;
   csbench::SetSelection(std::move(selection));
   if (!options.domains.empty()) benchmark::AddCustomContext("domain_override", csbench::ToString(options.domains));
@@ -292,12 +305,31 @@ int main(int argc, char** argv) {
                  "run has none\n");
       return 2;
     }
+    // A value of the manifest that is no use at a point is the manifest's error (exit code 2,
+    // before anything runs); anything else that stops a family's registration skips that family.
     try {
-      for (const auto& loaded : csbench::manifest::Loaded::All()) csbench::manifest::Register(*suite, loaded);
+      for (const auto& loaded : csbench::manifest::Loaded::All()) {
+        try {
+          csbench::FamilyRegistration whole;
+          csbench::manifest::Register(*suite, loaded);
+          whole.Commit();
+        } catch (const csbench::ManifestError&) {
+          throw;
+        } catch (const std::exception& e) {
+          csbench::SkipFamily(loaded.family.name, e.what());
+        }
+      }
     } catch (const csbench::ManifestError& e) {
       fmt::print(stderr, "csbench: {}\n", e.message);
       return 2;
     }
+  }
+  if (!csbench::SkippedFamilies().empty()) {
+    std::string skipped;
+    for (const csbench::SkippedFamily& f : csbench::SkippedFamilies()) {
+      skipped += fmt::format("{}{}: {}", skipped.empty() ? "" : "; ", f.family, f.why);
+    }
+    benchmark::AddCustomContext("skipped_families", skipped);
   }
   if (csbench::SelectedCount() == 0) {
     fmt::print(stderr, "csbench: --benchmark_filter='{}' matches none of the {} benchmarks (names as printed: "
@@ -375,5 +407,21 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "csbench: {} validation messages\n", csbench::ValidationMessages());
     return 3;
   }
-  return summary.failed.empty() ? 0 : 1;
+  return summary.failed.empty() && csbench::SkippedFamilies().empty() ? 0 : 1;
+}
+
+}  // namespace
+
+// No exception leaves a run: each stage above catches what it can name (usage errors exit 2, a
+// family that cannot be registered is skipped); whatever still escapes ends the run with one line
+// and exit code 1 instead of std::terminate's abort.
+int main(int argc, char** argv) {
+  try {
+    return Main(argc, argv);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "csbench: the run stopped on an error no stage caught: {} (exit code 1)\n", e.what());
+  } catch (...) {
+    fmt::print(stderr, "csbench: the run stopped on an error no stage caught (exit code 1)\n");
+  }
+  return 1;
 }

@@ -201,7 +201,7 @@ const Family<Variant>& Descriptor() {
 }
 
 namespace {
-const Declaration kDeclared = Declare(&Descriptor);
+const Declaration kDeclared = Declare("neighborhood", &Descriptor);
 }
 
 }  // namespace csbench::neighborhood

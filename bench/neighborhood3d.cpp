@@ -25,7 +25,7 @@ const Family<neighborhood::Variant>& Descriptor() {
 }
 
 namespace {
-const Declaration kDeclared = Declare(&Descriptor);
+const Declaration kDeclared = Declare("neighborhood3d", &Descriptor);
 }
 
 }  // namespace csbench::neighborhood3d

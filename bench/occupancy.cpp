@@ -207,7 +207,7 @@ const Family<Variant>& Descriptor() {
 }
 
 namespace {
-const Declaration kDeclared = Declare(&Descriptor);
+const Declaration kDeclared = Declare("occupancy", &Descriptor);
 }
 
 }  // namespace csbench::occupancy

@@ -37,7 +37,7 @@ const Family<neighborhood::Variant>& Descriptor() {
 }
 
 namespace {
-const Declaration kDeclared = Declare(&Descriptor);
+const Declaration kDeclared = Declare("packing", &Descriptor);
 }
 
 }  // namespace csbench::packing

@@ -261,7 +261,7 @@ const Family<Variant>& Descriptor() {
 }
 
 namespace {
-const Declaration kDeclared = Declare(&Descriptor);
+const Declaration kDeclared = Declare("reduction", &Descriptor);
 }
 
 }  // namespace csbench::reduction

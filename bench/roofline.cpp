@@ -89,7 +89,7 @@ const Family<Variant>& Descriptor() {
   return family;
 }
 
-const Declaration kDeclared = Declare(&Descriptor);
+const Declaration kDeclared = Declare("roofline", &Descriptor);
 
 }  // namespace
 }  // namespace csbench::roofline

@@ -165,7 +165,7 @@ const Family<Variant>& Descriptor() {
   return family;
 }
 
-const Declaration kDeclared = Declare(&Descriptor);
+const Declaration kDeclared = Declare("stream", &Descriptor);
 
 }  // namespace
 }  // namespace csbench::stream

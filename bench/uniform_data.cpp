@@ -155,7 +155,7 @@ const Family<Variant>& Descriptor() {
 }
 
 namespace {
-const Declaration kDeclared = Declare(&Descriptor);
+const Declaration kDeclared = Declare("uniform_data", &Descriptor);
 }
 
 }  // namespace csbench::uniform_data

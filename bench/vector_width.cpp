@@ -55,7 +55,7 @@ const Family<Variant>& Descriptor() {
 }
 
 namespace {
-const Declaration kDeclared = Declare(&Descriptor);
+const Declaration kDeclared = Declare("vector_width", &Descriptor);
 }
 
 }  // namespace csbench::vector_width

@@ -5,9 +5,20 @@
 #include <algorithm>
 
 #include "harness/base/error.hpp"
+#include "harness/measure/selection.hpp"
 #include "harness/vulkan/context.hpp"
 
 namespace csbench {
+namespace {
+
+// The families skipped this run, in the order they failed. A process-wide list because
+// registration is: each family registers once per process, from main or a test.
+std::vector<SkippedFamily>& Skipped() {
+  static std::vector<SkippedFamily> skipped;
+  return skipped;
+}
+
+}  // namespace
 
 std::string SizedAs(std::string_view prefix, Extent extent, Style style) {
   if (style == Style::kCount) return fmt::format("{}{}", prefix, extent.x);
@@ -137,7 +148,10 @@ std::vector<std::string> DefaultSet(const Options& options, const RunDevice& dev
   std::vector<std::string> names;
   for (const Declared& d : Declarations()) {
     if (!d.offered) continue;
-    for (const Offered& o : d.offered(options, device)) {
+    std::vector<Offered> offered;
+    // A family that cannot say what it offers is skipped here and at its registration.
+    if (!Guarded(d.name, [&] { offered = d.offered(options, device); })) continue;
+    for (const Offered& o : offered) {
       if (o.by_default) names.push_back(o.name);
     }
   }
@@ -157,7 +171,40 @@ void RegisterInOrder(Suite& suite, std::span<const std::string_view> order) {
   }
   std::sort(others.begin(), others.end(), [](const Declared* a, const Declared* b) { return a->name < b->name; });
   chosen.insert(chosen.end(), others.begin(), others.end());
-  for (const Declared* d : chosen) d->register_all(suite);
+  for (const Declared* d : chosen) RegisterGuarded(d->name, [&] { d->register_all(suite); });
+}
+
+const std::vector<SkippedFamily>& SkippedFamilies() { return Skipped(); }
+
+void SkipFamily(const std::string& family, const std::string& why) {
+  for (const SkippedFamily& s : Skipped()) {
+    if (s.family == family) return;
+  }
+  fmt::print(stderr, "csbench: family {} skipped, not registered: {}\n", family, why);
+  Skipped().push_back({family, why});
+}
+
+bool Guarded(const std::string& family, const std::function<void()>& step) {
+  for (const SkippedFamily& s : Skipped()) {
+    if (s.family == family) return false;
+  }
+  try {
+    step();
+    return true;
+  } catch (const std::exception& e) {
+    SkipFamily(family, e.what());
+  } catch (...) {
+    SkipFamily(family, "an exception that is not a std::exception");
+  }
+  return false;
+}
+
+bool RegisterGuarded(const std::string& family, const std::function<void()>& register_all) {
+  return Guarded(family, [&] {
+    FamilyRegistration whole;
+    register_all();
+    whole.Commit();
+  });
 }
 
 }  // namespace csbench

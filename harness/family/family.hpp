@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "harness/base/check.hpp"
+#include "harness/base/error.hpp"
 #include "harness/base/naming.hpp"
 #include "harness/family/suite.hpp"
 #include "harness/measure/measure.hpp"
@@ -442,20 +443,47 @@ struct Declaration {
 // run of `options`.
 std::vector<std::string> DefaultSet(const Options& options, const RunDevice& device);
 
+// A family that could not be registered: its name and why (the exception's message).
+struct SkippedFamily {
+  std::string family;
+  std::string why;
+};
+// The families skipped in this process, each once, in the order they failed. main names them at
+// the end of the run and exits 1.
+const std::vector<SkippedFamily>& SkippedFamilies();
+// Skips `family` for `why`: one line on stderr the first time, and an entry of SkippedFamilies().
+void SkipFamily(const std::string& family, const std::string& why);
+// Runs `step` of `family` (describing or registering it); an exception skips the family
+// (SkipFamily) and returns false, and so does a family already skipped, without running `step`.
+bool Guarded(const std::string& family, const std::function<void()>& step);
+// Runs `register_all`, which registers `family`'s benchmarks, as a whole (FamilyRegistration):
+// an exception leaves none of them registered and skips the family.
+bool RegisterGuarded(const std::string& family, const std::function<void()>& register_all);
+
 // Registers every declared family: those of `order` first, in that order, then the others in
 // name order. A name of `order` that nobody declared is passed over: a family built only with
 // some toolkit (the CUDA peers).
 void RegisterInOrder(Suite& suite, std::span<const std::string_view> order);
 
-// Declares a family from its descriptor function: registration, test points and default sets
-// follow.
+// The family `descriptor()` describes, checked to be the one declared as `name`.
 template <typename V>
-Declaration Declare(const Family<V>& (*descriptor)()) {
+const Family<V>& Described(const std::string& name, const Family<V>& (*descriptor)()) {
+  const Family<V>& family = descriptor();
+  Require(family.name == name, "declared as " + name + ", but its descriptor names the family " + family.name);
+  return family;
+}
+
+// Declares the family `name` from its descriptor function: registration, test points and default
+// sets follow. The descriptor is first called when one of those is asked for, never while the
+// program starts: one that throws skips its family (Guarded), where it would abort the process
+// before main.
+template <typename V>
+Declaration Declare(std::string name, const Family<V>& (*descriptor)()) {
   return Declaration(
-      descriptor().name, [descriptor](Suite& suite) { RegisterFamily(suite, descriptor()); },
-      [descriptor] { return TestPoints(descriptor()); },
-      [descriptor](const Options& options, const RunDevice& device) {
-        return OfferedBy(descriptor(), options, device);
+      name, [name, descriptor](Suite& suite) { RegisterFamily(suite, Described(name, descriptor)); },
+      [name, descriptor] { return TestPoints(Described(name, descriptor)); },
+      [name, descriptor](const Options& options, const RunDevice& device) {
+        return OfferedBy(Described(name, descriptor), options, device);
       });
 }
 

@@ -21,11 +21,17 @@
 namespace csbench {
 namespace {
 
+// The points of every family that can describe them. One that throws instead (a bad variant
+// table, a peer that no longer matches its twin) fails EveryDeclaredFamily.DescribesItsPoints
+// with its message: an exception here would abort the test discovery, and so every test.
 std::vector<TestPoint> AllPoints() {
   std::vector<TestPoint> points;
   for (const Declared& family : Declarations()) {
     if (!family.test_points) continue;
-    for (TestPoint& point : family.test_points()) points.push_back(std::move(point));
+    try {
+      for (TestPoint& point : family.test_points()) points.push_back(std::move(point));
+    } catch (const std::exception&) {
+    }
   }
   return points;
 }
@@ -35,6 +41,22 @@ class DeclaredFamily : public ::testing::TestWithParam<TestPoint> {};
 TEST_P(DeclaredFamily, MatchesTheReference) { testing::CheckPoint(GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Points, DeclaredFamily, ::testing::ValuesIn(AllPoints()), testing::PointTestName);
+
+// Every declared family describes its test points and what it offers a run, on no device as on
+// a GPU: no Vulkan device is needed for this, nor a CUDA one for the CUDA peers.
+TEST(EveryDeclaredFamily, DescribesItsPoints) {
+  for (const Declared& family : Declarations()) {
+    try {
+      if (family.test_points) family.test_points();
+      if (!family.offered) continue;
+      for (const DeviceKind kind : {DeviceKind::kNone, DeviceKind::kCpu, DeviceKind::kGpu}) {
+        family.offered(Options{}, RunDevice{.kind = kind, .subgroup_size = kind == DeviceKind::kNone ? 0u : 32u});
+      }
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << family.name << ": " << e.what();
+    }
+  }
+}
 
 // The registration order names declared families (a typo would leave a family to the end of the
 // run, unordered); the CUDA peers are declared only where a CUDA toolkit built them.

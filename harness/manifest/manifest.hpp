@@ -370,8 +370,6 @@ struct Manifest {
   std::vector<uint32_t> restrict_lines;
 };
 
-
-
 // What a check expression may read besides its fixed variables: each input buffer (and each
 // output with an init, as its initial contents) by name, a struct buffer's members as
 // "buffer.member".

@@ -21,6 +21,12 @@ struct Registry {
   std::vector<std::shared_ptr<Record>> records;
   // Stand-ins for unselected names: they only absorb the settings callers chain onto them.
   std::deque<std::unique_ptr<benchmark::internal::Benchmark>> stand_ins;
+  // A family being registered (FamilyRegistration): its benchmarks wait here, settings and all,
+  // until the whole family has registered, so that a family that throws halfway leaves nothing.
+  // Registrations may nest (a declaration that registers two families guards each): the
+  // outermost one hands the benchmarks over.
+  int open = 0;
+  std::vector<std::unique_ptr<benchmark::internal::Benchmark>> pending;
 };
 
 Registry& TheRegistry() {
@@ -33,6 +39,30 @@ class Unselected : public benchmark::internal::Benchmark {
   explicit Unselected(const std::string& name) : Benchmark(name.c_str()) {}
   void Run(benchmark::State&) override {}
 };
+
+// A selected benchmark: what benchmark::RegisterBenchmark makes, made here so that its handing to
+// Google Benchmark can wait for the end of its family's registration.
+class Selected : public benchmark::internal::Benchmark {
+ public:
+  Selected(const std::string& name, std::function<void(benchmark::State&)> fn)
+      : Benchmark(name.c_str()), fn_(std::move(fn)) {}
+  void Run(benchmark::State& state) override { fn_(state); }
+
+ private:
+  std::function<void(benchmark::State&)> fn_;
+};
+
+// Google Benchmark takes ownership of a benchmark by raw pointer up to 1.9.1 (Debian 12's 1.7.1,
+// Debian 13's 1.9.1) and by std::unique_ptr in later releases.
+template <typename B>
+void HandOver(std::unique_ptr<B> benchmark) {
+  namespace gbi = benchmark::internal;
+  if constexpr (requires(std::unique_ptr<B> b) { gbi::RegisterBenchmarkInternal(std::move(b)); }) {
+    gbi::RegisterBenchmarkInternal(std::move(benchmark));
+  } else {
+    gbi::RegisterBenchmarkInternal(benchmark.release());
+  }
+}
 
 }  // namespace
 
@@ -75,7 +105,7 @@ benchmark::internal::Benchmark* AddBenchmark(const std::string& name, std::funct
   registry.selected.push_back(name);
   auto record = std::make_shared<Record>(name, DescriptionBeingRegistered());
   registry.records.push_back(record);
-  return benchmark::RegisterBenchmark(name.c_str(), [record, fn = std::move(fn)](benchmark::State& state) {
+  auto benchmark = std::make_unique<Selected>(name, [record, fn = std::move(fn)](benchmark::State& state) {
     // Once the run has stopped (a lost device) nothing more can be measured: each benchmark left
     // fails at once, named, so that the output lists what did not run and why.
     if (const std::optional<std::string> why = RunStopReason()) {
@@ -85,6 +115,40 @@ benchmark::internal::Benchmark* AddBenchmark(const std::string& name, std::funct
     RecordScope scope(record.get());
     fn(state);
   });
+  benchmark::internal::Benchmark* settings = benchmark.get();
+  if (registry.open) {
+    registry.pending.push_back(std::move(benchmark));
+  } else {
+    HandOver(std::move(benchmark));
+  }
+  return settings;
+}
+
+FamilyRegistration::FamilyRegistration() {
+  Registry& registry = TheRegistry();
+  offered_ = registry.offered;
+  selected_ = registry.selected.size();
+  pending_ = registry.pending.size();
+  ++registry.open;
+}
+
+void FamilyRegistration::Commit() {
+  Registry& registry = TheRegistry();
+  committed_ = true;
+  if (--registry.open > 0) return;
+  for (auto& benchmark : registry.pending) HandOver(std::move(benchmark));
+  registry.pending.clear();
+}
+
+FamilyRegistration::~FamilyRegistration() {
+  if (committed_) return;
+  // The family threw: its benchmarks were never handed over; forget them.
+  Registry& registry = TheRegistry();
+  --registry.open;
+  registry.pending.resize(pending_);
+  registry.offered = offered_;
+  registry.selected.resize(selected_);
+  registry.records.resize(selected_);
 }
 
 size_t OfferedCount() {

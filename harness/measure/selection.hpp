@@ -51,6 +51,23 @@ void SetSelection(Selection selection);
 // stand-in that accepts the same settings (UseManualTime(), Unit(), ...) and never runs.
 benchmark::internal::Benchmark* AddBenchmark(const std::string& name, std::function<void(benchmark::State&)> fn);
 
+// One family's registration as a whole: the benchmarks it adds are handed to Google Benchmark
+// by Commit(); without it (the family threw halfway), the destructor takes back everything the
+// family added, so that a family is registered whole or not at all. Registrations may nest: the
+// outermost one's Commit() hands over what every committed inner one added.
+class FamilyRegistration {
+ public:
+  FamilyRegistration();
+  FamilyRegistration(const FamilyRegistration&) = delete;
+  FamilyRegistration& operator=(const FamilyRegistration&) = delete;
+  ~FamilyRegistration();
+  void Commit();
+
+ private:
+  size_t offered_ = 0, selected_ = 0, pending_ = 0;
+  bool committed_ = false;
+};
+
 // How many names the families offered, and how many of them were selected.
 size_t OfferedCount();
 size_t SelectedCount();

@@ -1,0 +1,247 @@
+// The case of one manifest variant at one point (harness/manifest/case.hpp says what it does);
+// its methods are in case.cpp (its life), case_plan.cpp (its plan on the device) and
+// case_check.cpp (its check).
+#pragma once
+
+#include <fmt/format.h>
+
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <span>
+
+#include "harness/base/error.hpp"
+#include "harness/base/fork_join.hpp"
+#include "harness/base/half.hpp"
+#include "harness/base/provenance.hpp"
+#include "harness/manifest/case.hpp"
+#include "harness/manifest/case_parts.hpp"
+#include "harness/manifest/expression.hpp"
+#include "harness/vulkan/buffer.hpp"
+#include "harness/vulkan/commands.hpp"
+#include "harness/vulkan/context.hpp"
+#include "harness/vulkan/image.hpp"
+#include "harness/vulkan/kernel.hpp"
+#include "harness/vulkan/timing.hpp"
+#include "kernels/random.hpp"
+
+namespace csbench::manifest_detail {
+
+class GpuCase : public Case {
+ public:
+  // `as_reference`: made to give the reference's outputs at another variant's point, where it runs at
+  // that point's subgroup size whether it lists it or not.
+  GpuCase(Suite& suite, const Manifest& m, const ManifestVariant& base, const Point& point, bool as_reference = false);
+
+  // This variant's resources after one run of its sequence on resources of the check's own, each
+  // buffer followed by a guard region of its own pattern (inside the bound range under
+  // --guard=inside): written ones from the poison or their init, inputs from their values.
+  // `failure` says which guard changed, or which input, where one did.
+  struct GuardedResult {
+    std::vector<Data> outputs;  // per resource (buffers, then images); empty for an input
+    Comparison failure{.passed = true};
+  };
+  GuardedResult GuardedRun();
+
+  Comparison Check() override;
+
+  Comparison Checked();
+
+  void Measure(benchmark::State& state) override;
+
+ private:
+  // One dispatch of the sequence: its pass, values, kernel and push bytes, the arrangement of the
+  // resources' slots it runs under, and the uniform buffer of each [[uniform]] its shader declares.
+  struct Planned {
+    const ManifestVariant* pass = nullptr;
+    const PointValues* values = nullptr;
+    Kernel* kernel = nullptr;
+    std::vector<std::byte> push;
+    size_t arrangement = 0;
+    std::vector<const Buffer*> uniforms;  // per [[uniform]]; null where the pass does not declare it
+  };
+  // What sits at a slot the kernel binds: a resource (buffers, then images) or a [[uniform]].
+  struct Slot {
+    SlotPlace place;
+    DescriptorSlot::Kind kind = DescriptorSlot::Kind::kStorageBuffer;
+    size_t uniform = 0;  // kUniformBuffer's [[uniform]]
+  };
+
+  std::string StateKey() const { return "manifest:" + manifest_->name; }
+  std::string ReferenceKey() const;
+
+  const ManifestVariant* ReferenceVariant() const;
+
+  // The reference variant's outputs at this point: kept from its own check, or run now (when a
+  // filter left its benchmark out, or it ran at another point last).
+  const ReferenceOutputs& ReferenceRun(const ManifestVariant& reference);
+
+  size_t ResourceCount() const { return manifest_->buffers.size() + manifest_->images.size(); }
+  const std::string& ResourceName(size_t r) const {
+    const size_t n = manifest_->buffers.size();
+    return r < n ? manifest_->buffers[r].name : manifest_->images[r - n].name;
+  }
+  const std::vector<SlotPlace>& DeclaredSlots(size_t r) const {
+    const size_t n = manifest_->buffers.size();
+    return r < n ? manifest_->buffers[r].slots : manifest_->images[r - n].slots;
+  }
+  size_t ResourceNamed(const std::string& name) const;
+
+  // The sequence's dispatches in order, and the arrangements of slots they run under: each starts
+  // from the declared one, and a pass's swaps trade slots after each of its repetitions.
+  void PlanDispatches();
+
+  // The slots `pass`'s shader declares, by (set, binding), with what each takes.
+  std::vector<Slot> SlotsOf(const ManifestVariant& pass) const;
+
+  // A pipeline per pass and specialization (a pass's constants may depend on P), each with
+  // descriptor sets enough for every arrangement and copy it is bound under.
+  void MakeKernels(uint32_t subgroup);
+
+  // A uniform buffer for each [[uniform]] a dispatch's shader declares, one per distinct contents.
+  void MakeUniforms();
+
+  // The bindings of dispatch `d`: for each slot its kernel binds, the resource the dispatch's
+  // arrangement puts there (its range from `range`), a uniform buffer, and a sampled slot's sampler.
+  std::unique_ptr<Bindings> BindingsFor(size_t d, const std::function<BufferRange(size_t)>& range) const;
+
+  // What dispatch `d`'s descriptor sets depend on: its kernel, its arrangement and its uniform buffers.
+  std::string BindingKey(size_t d) const;
+
+  // Dispatch `d` with `bindings`; `offset(r)` the dynamic offset of resource r's slice.
+  void DispatchOne(Commands& c, size_t d, const Bindings& bindings, const std::function<uint32_t(size_t)>& offset) const;
+
+  void Record(Commands& c, uint32_t copy) const;
+
+  // Resource r's range in the timed loop, with input images at copy `copy`.
+  BufferRange TimedRange(size_t r, uint32_t copy) const;
+
+  uint64_t Bytes(size_t buffer) const { return values_.counts[buffer] * manifest_->buffers[buffer].type.Bytes(); }
+  uint64_t ImageBytes(size_t k) const {
+    const auto& s = values_.image_sizes[k];
+    return uint64_t{s[0]} * s[1] * s[2] * manifest_->images[k].format.TexelBytes();
+  }
+
+  // A device image for image k at this point, with the usages its format allows (a swap may move it
+  // to a slot of the other kind); unsupported where a slot it may take needs one the format lacks.
+  std::unique_ptr<Image> MakeDeviceImage(size_t k) const;
+
+  // The samplers of the sampled slots: each described by the image declared at that slot.
+  void MakeSamplers();
+
+  // The resources the sequence writes (outputs, and those a pass swaps): their device copies, the
+  // contents they start from where they have an init (a swapped one always: random by default), and
+  // the copies restore puts back.
+  void MakeWritten();
+
+  // The inputs of this point's sizes: the kept ones, or made now (and kept in their place).
+  std::shared_ptr<Inputs> SharedInputs();
+
+  // A check's view of resource r: written ones as `got` holds them, inputs as made.
+  Reading ReadingOf(const std::vector<Data>& got, size_t r) const {
+    return ReadingOfData(written_[r] ? got[r] : inputs_->host[r], r);
+  }
+  Reading ReadingOfData(const Data& data, size_t r) const;
+
+  // A check input's contents as the check reads them by name: an input's, or an output's initial ones.
+  Reading InputReading(const CheckInput& in) const {
+    const size_t r = in.image ? manifest_->buffers.size() + in.buffer : in.buffer;
+    return ReadingOfData(written_[r] ? initial_[r] : inputs_->host[r], r);
+  }
+
+  // The values of `text` at the scalars of resource `out` (buffers, then images): where `field` is -1
+  // at each of its `count` scalars (i the scalar's index, c its component, x, y and z an image's
+  // texel), the inputs read at the same index; else at each component of member `field` of its
+  // `count` elements (i the element, c the component), its scalars' indices into `scalars`. A
+  // struct's member, and any input in a member's check, is read at the same element and component (a
+  // scalar at its element whatever the component; NaN where it has no such component). Every
+  // resource is also a function of its index or texel, `stat` variables its sums and extremes.
+  // Why a check's expression has no value at some index (a read outside a buffer, a value not
+  // finite): the benchmark fails with it.
+  struct CheckFailure {
+    std::string message;
+  };
+
+  // How a check is named in messages: "[check] out", the variant's own "[[variant]] 'v'.check.out".
+  std::string CheckLabel(const std::string& key) const;
+
+  // The index `k` of resource r's scalars (as Expected counts them: a member's p), for messages.
+  std::string PointText(size_t r, int field, size_t k) const;
+
+  std::vector<double> Expected(const std::vector<Data>& got, size_t out_index, int field, size_t count,
+                               const std::string& text, std::vector<size_t>* scalars,
+                               const std::string& label = "") const;
+
+  // Buffer i's scalars (where `field` is -1) or member `field`'s (of `count` elements) against the
+  // check expression `text` (under key `key`), as CompareScalars compares them: each chunk of values
+  // compared as soon as it is evaluated, on the thread that evaluated it.
+  Comparison CompareWithCheck(const std::vector<Data>& got, size_t i, int field, size_t count, const std::string& text,
+                              const std::string& key) const;
+
+  // Expected's values, handed chunk by chunk to `consume` on the threads that evaluate them.
+  void ExpectedChunks(const std::vector<Data>& got, size_t out_index, int field, size_t count,
+                      const std::string& text, std::vector<size_t>* scalars,
+                      const Expression::Consume& consume) const;
+
+  // Expected's work, but for how the values are taken: `evaluate(expression, n, fill)`.
+  using Evaluation = std::function<void(Expression&, size_t, const Expression::Fill&)>;
+  void EvaluateCheck(const std::vector<Data>& got, size_t out_index, int field, size_t count, const std::string& text,
+                     std::vector<size_t>* scalars, const std::string& label, const Evaluation& evaluate) const;
+
+  // The sum (in double), least or greatest of `reading`'s scalars.
+  static double Stat(const Reading& reading, int kind);
+
+  // [require] name = text: non-zero at each scalar of the resource as the sequence left it.
+  Comparison Required(const std::vector<Data>& got, const std::string& name, const std::string& text) const;
+
+  // "texel (x, y) channel c" of image k's scalar `k_scalar`.
+  std::string TexelText(size_t k, size_t scalar) const;
+
+  // The first channel of image k's output still holding the poison (a float one, or one not finite).
+  Comparison UnwrittenImage(size_t k, const Data& got) const;
+
+  // Image k's channels against `want` (normalised values): floats within the tolerances, integer
+  // formats exactly.
+  Comparison CompareImage(size_t k, const Reading& got, const std::vector<double>& want, const std::string& against) const;
+
+  static std::vector<double> Numbers(const Data& data, const ManifestBuffer& b);
+
+  Suite* suite_;
+  Context* context_;
+  const Manifest* manifest_;
+  const ManifestVariant* variant_;
+  Point point_;
+  PointValues values_;
+  std::set<std::string> swapped_;
+  // Per resource (buffers, then images): written by the sequence (an output, or swapped).
+  std::vector<bool> written_ = [this] {
+    std::vector<bool> written;
+    for (const ManifestBuffer& b : manifest_->buffers) written.push_back(b.output || swapped_.contains(b.name));
+    for (const ManifestImage& i : manifest_->images) written.push_back(i.output || swapped_.contains(i.name));
+    return written;
+  }();
+  std::vector<Planned> dispatches_;
+  std::vector<std::vector<std::vector<SlotPlace>>> arrangements_;  // per arrangement, per resource its slots
+  std::map<std::string, std::unique_ptr<Kernel>> kernels_;
+  std::map<const Kernel*, std::vector<Slot>> kernel_slots_;
+  std::vector<std::unique_ptr<Buffer>> uniforms_;
+  std::map<SlotPlace, std::unique_ptr<Sampler>> samplers_;
+  std::shared_ptr<Inputs> inputs_;
+  std::vector<std::unique_ptr<Buffer>> outputs_;  // per buffer written
+  std::vector<std::unique_ptr<Image>> images_;    // per image written
+  std::vector<Data> initial_ = std::vector<Data>(manifest_->buffers.size() + manifest_->images.size());
+  std::vector<std::unique_ptr<Buffer>> restore_;  // per output restored before each timed dispatch
+  // By BindingKey: per copy of the input images.
+  std::map<std::string, std::vector<std::unique_ptr<Bindings>>> timed_;
+};
+
+}  // namespace csbench::manifest_detail

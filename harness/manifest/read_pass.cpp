@@ -1,0 +1,123 @@
+// Stage 1, read: a variant's [[variant.pass]] tables (a sequence of dispatches).
+#include "harness/manifest/manifest.hpp"
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "harness/manifest/reader.hpp"
+#include "harness/manifest/stage.hpp"
+
+namespace csbench {
+using namespace manifest_detail;
+
+namespace manifest_detail {
+
+void ReadPasses(const Reader& r, const toml::node& node, const std::string& where, const Manifest& m,
+                ManifestVariant& v) {
+  if (!node.is_array_of_tables() || node.as_array()->empty() || node.as_array()->size() > 64) {
+    r.Fail(Reader::LineOf(node), where + ".pass", "expected 1 to 64 [[variant.pass]] tables");
+  }
+  for (const toml::node& item : *node.as_array()) {
+    const toml::table& t = *item.as_table();
+    ManifestVariant p = v;
+    p.passes.clear();
+    p.is_pass = true;
+    p.line = Reader::LineOf(t);
+    p.name = fmt::format("{}.pass[{}]", v.name, v.passes.size() + 1);
+    const std::string at = fmt::format("{}.pass[{}]", where, v.passes.size() + 1);
+    p.pass_key = at;
+    r.OnlyKeys(t, at,
+               {"source", "defines", "specialization", "groups", "push", "repeat", "swap", "entry", "vulkan",
+                "include_dirs", "workgroup_defines"});
+    const std::string source = *r.String(t, at, "source", true);
+    if (source.empty() || source.find('\0') != std::string::npos) r.Fail(p.line, at + ".source", "expected a file name");
+    p.source = r.path().parent_path() / source;
+    p.language = LanguageOf(p.source);
+    if (auto vulkan = ReadVulkan(r, t, at)) p.target = *ParseVulkanTarget(*vulkan);
+    if (auto dirs = ReadIncludeDirs(r, t, at); !dirs.empty()) p.include_dirs = dirs;
+    if (auto entry = r.String(t, at, "entry", false)) {
+      if (!IsVariableName(*entry)) r.Fail(p.line, at + ".entry", "expected a function's name");
+      p.entry = *entry;
+    }
+    if (p.language == SourceLanguage::kGlsl && p.entry != "main") {
+      r.Fail(p.line, at + ".entry", "a GLSL shader's entry point is main; entry names an HLSL function (or a .spv's entry "
+                                    "point)");
+    }
+    if (const toml::node* defines = t.get("defines")) {
+      if (p.language == SourceLanguage::kSpirv) {
+        r.Fail(Reader::LineOf(*defines), at + ".defines", "a .spv module is compiled already: it takes no defines");
+      }
+      // The pass's own, over the variant's of the same name.
+      ManifestVariant own;
+      ReadDefines(r, *defines, at + ".defines", own);
+      for (const Define& d : own.defines) {
+        std::erase_if(p.defines, [&](const Define& o) { return o.name == d.name; });
+        p.defines.push_back(d);
+      }
+      for (const auto& [name, value] : own.numeric_defines) p.numeric_defines[name] = value;
+      for (const auto& [name, value] : own.pinned_defines) p.pinned_defines[name] = value;
+    }
+    if (p.language == SourceLanguage::kSpirv && !p.defines.empty()) {
+      r.Fail(p.line, at + ".source", "a .spv module is compiled already: it takes none of the variant's defines");
+    }
+    if (const toml::node* constants = t.get("specialization")) {
+      for (auto& [key, text] : ReadSpecialization(r, *constants, at + ".specialization")) {
+        p.specialization[key] = text;
+        p.own_specialization.insert(key);
+      }
+    }
+    if (t.get("groups") != nullptr) {
+      p.groups = ReadGroups(r, t, at + ".groups");
+      p.own_groups = true;
+    }
+    if (const toml::node* push = t.get("push")) {
+      if (!push->is_table()) r.Fail(Reader::LineOf(*push), at + ".push", "expected a table: [variant.pass.push]");
+      p.push.clear();
+      p.push_values.clear();
+      ReadPush(r, *push->as_table(), at + ".push", p.push, p.push_values);
+    }
+    if (auto defines = ReadWorkgroupDefines(r, t, at); !defines.empty()) p.workgroup_defines = defines;
+    if (!p.workgroup_defines.empty() && p.language == SourceLanguage::kSpirv) {
+      r.Fail(p.line, at + ".workgroup_defines", "a .spv module is compiled already: it takes no macros");
+    }
+    p.repeat = r.ExpressionText(t.get("repeat"), at + ".repeat").value_or("1");
+    if (const toml::node* swap = t.get("swap")) {
+      auto resource = [&](const std::string& name) -> std::pair<int, std::string> {
+        for (const ManifestBuffer& b : m.buffers) {
+          if (b.name == name) return {0, b.type.glsl};
+        }
+        for (const ManifestImage& image : m.images) {
+          if (image.name == name) return {1, image.format.glsl};
+        }
+        return {-1, ""};
+      };
+      if (!swap->is_array()) r.Fail(Reader::LineOf(*swap), at + ".swap", "expected a list of pairs: [[\"a\", \"b\"]]");
+      for (const toml::node& pair : *swap->as_array()) {
+        const toml::array* two = pair.as_array();
+        if (two == nullptr || two->size() != 2 || !two->get(0)->is_string() || !two->get(1)->is_string()) {
+          r.Fail(Reader::LineOf(pair), at + ".swap", "expected pairs of resource names: [[\"a\", \"b\"]]");
+        }
+        const std::string a = two->get(0)->as_string()->get(), b = two->get(1)->as_string()->get();
+        const auto [kind_a, type_a] = resource(a);
+        const auto [kind_b, type_b] = resource(b);
+        if (kind_a < 0 || kind_b < 0) {
+          r.Fail(Reader::LineOf(pair), at + ".swap",
+                 fmt::format("{}: expected the names of two [[buffer]]s or two [[image]]s",
+                             Quoted(kind_a < 0 ? a : b)));
+        }
+        if (a == b) r.Fail(Reader::LineOf(pair), at + ".swap", fmt::format("{} is swapped with itself", Quoted(a)));
+        if (kind_a != kind_b || type_a != type_b) {
+          r.Fail(Reader::LineOf(pair), at + ".swap",
+                 fmt::format("{} ({}) and {} ({}): a swap trades two buffers of one type or two images of one format",
+                             Quoted(a), type_a, Quoted(b), type_b));
+        }
+        p.swaps.emplace_back(a, b);
+      }
+    }
+    v.passes.push_back(std::move(p));
+  }
+}
+
+}  // namespace manifest_detail
+
+}  // namespace csbench

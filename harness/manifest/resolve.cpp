@@ -1,0 +1,431 @@
+// Stage 2, resolve: each variant's declarations against its shader's reflection: bindings and
+// their access, the workgroup's place, the specialization constants.
+#include "harness/manifest/manifest.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "harness/manifest/stage.hpp"
+
+namespace csbench {
+using namespace manifest_detail;
+
+namespace {
+
+// How a variant's passes reach a resource: whether some slot may write it, and some slot is
+// writeonly (so the kernel may not read it), with the first such slot for messages.
+struct Access {
+  bool writable = false, writeonly = false;
+  std::string readable_at, writeonly_at;  // a readonly slot and a writeonly one, described
+  bool declared = false;
+};
+
+// "set 0 binding 1" (binding 1 where the set is 0).
+std::string SlotText(SlotPlace slot) {
+  return slot.set == 0 ? fmt::format("binding {}", slot.binding) : fmt::format("set {} binding {}", slot.set, slot.binding);
+}
+
+// The resources of `m` against the descriptors pass (or variant) `v`'s shader declares: each at its
+// slots with its element type or format, every descriptor the shader declares given by the manifest
+// (one left unbound would be read through nothing: a crash, or "never written"); the slots the
+// shader declares into `v.declared`, and how it reaches each resource into `access` (by resource:
+// buffers, then images). A single-pass variant's shader must declare every slot of every
+// resource; a pass's binds only those it declares.
+void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shader, const std::string& where,
+                   std::vector<Access>& access) {
+  v.declared.clear();
+  auto at_slot = [](const std::vector<SlotPlace>& slots, const Resource& d) {
+    return std::find(slots.begin(), slots.end(), SlotPlace{d.set, d.binding}) != slots.end();
+  };
+  for (const Resource& d : shader.resources) {
+    v.declared.insert({d.set, d.binding});
+    const bool given = std::any_of(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return at_slot(b.slots, d); }) ||
+                       std::any_of(m.uniforms.begin(), m.uniforms.end(),
+                                   [&](const auto& u) { return u.set == d.set && u.binding == d.binding; }) ||
+                       std::any_of(m.images.begin(), m.images.end(), [&](const auto& i) { return at_slot(i.slots, d); });
+    if (given) continue;
+    const std::string slot = SlotText({d.set, d.binding});
+    if (d.kind == ResourceKind::kUniformBuffer) {
+      throw ManifestError{fmt::format("{}: the shader declares {}, and no [[uniform]] has {}", where, Described(d), slot)};
+    }
+    if (d.kind == ResourceKind::kStorageBuffer) {
+      throw ManifestError{fmt::format("{}: the shader declares {}, and no [[buffer]] has {}", where, Described(d), slot)};
+    }
+    if (d.kind == ResourceKind::kStorageImage || d.kind == ResourceKind::kCombinedImageSampler) {
+      throw ManifestError{fmt::format("{}: the shader declares {}, and no [[image]] has {}", where, Described(d), slot)};
+    }
+    throw ManifestError{fmt::format("{}: the shader declares {}, which the manifest does not give: a manifest gives "
+                                    "storage buffers ([[buffer]]), uniform buffers ([[uniform]]), storage images and "
+                                    "combined image samplers ([[image]]); separate images and samplers, texel "
+                                    "buffers and input attachments are not supported yet",
+                                    where, Described(d))};
+  }
+  const uint32_t push_bytes = static_cast<uint32_t>(4 * v.push.size());
+  const uint32_t block_bytes = shader.push ? shader.push->size : 0;
+  if (v.push_values.empty() && push_bytes != block_bytes) {
+    throw ManifestError{fmt::format("{}: [push].constants give {} bytes ({} value{} of 4 bytes), but the shader's "
+                                    "push-constant block {}has {}",
+                                    where, push_bytes, v.push.size(), v.push.size() == 1 ? "" : "s",
+                                    shader.push ? fmt::format("{} ", shader.push->block) : "", block_bytes)};
+  }
+  auto note = [&](Access& a, const Resource& d) {
+    a.declared = true;
+    if (!d.readonly) a.writable = true;
+    if (d.readonly && a.readable_at.empty()) a.readable_at = Described(d);
+    if (d.writeonly && !a.writeonly) {
+      a.writeonly = true;
+      a.writeonly_at = Described(d);
+    }
+  };
+  for (size_t bi = 0; bi < m.buffers.size(); ++bi) {
+    ManifestBuffer& b = m.buffers[bi];
+    const std::string key =
+        fmt::format("{}:{}: [[buffer]] '{}' ({})", m.path.string(), b.line, b.name,
+                    v.is_pass ? v.name : "variant " + Quoted(v.name));
+    for (const SlotPlace& slot : b.slots) {
+      // Several blocks may alias one binding (a buffer read as float16_t and as f16vec4): `type` must
+      // be the element of one of them.
+      auto here = [&](const Resource& d) { return d.set == slot.set && d.binding == slot.binding; };
+      auto d = std::find_if(shader.resources.begin(), shader.resources.end(), [&](const Resource& d) {
+        return here(d) && d.kind == ResourceKind::kStorageBuffer && ElementOf(d).element == b.type.glsl;
+      });
+      if (d == shader.resources.end()) d = std::find_if(shader.resources.begin(), shader.resources.end(), here);
+      if (d == shader.resources.end()) {
+        if (v.is_pass) continue;
+        throw ManifestError{fmt::format("{}.binding: the shader {} declares no storage buffer at binding {}{}", key,
+                                        v.source.filename().string(), slot.binding,
+                                        slot.set == 0 ? "" : fmt::format(" of set {}", slot.set))};
+      }
+      note(access[bi], *d);
+      if (b.type.is_struct) {
+        ResolveStruct(b, slot, v, shader, key);
+        continue;
+      }
+      if (d->kind != ResourceKind::kStorageBuffer || d->count != 1) {
+        throw ManifestError{fmt::format("{}.binding: the shader's {}{} is not one storage buffer", key, Described(*d),
+                                        d->count != 1 ? fmt::format(", an array of {} descriptors", d->count) : "")};
+      }
+      const RuntimeArray array = ElementOf(*d);
+      if (array.element != b.type.glsl) {
+        throw ManifestError{fmt::format("{}.type: '{}', but the shader's {} {}", key, b.type.glsl, Described(*d),
+                                        array.element.empty() ? "neither ends in a runtime array of scalars or vectors "
+                                                                "nor is one scalar or vector member"
+                                                              : "holds " + array.element)};
+      }
+      if (array.stride != b.type.Bytes()) {
+        throw ManifestError{fmt::format("{}.type: the shader's {} has a {}-byte stride, not {} (declare it std430)", key,
+                                        Described(*d), array.stride, b.type.Bytes())};
+      }
+    }
+  }
+  for (size_t ii = 0; ii < m.images.size(); ++ii) {
+    const ManifestImage& image = m.images[ii];
+    const std::string key = fmt::format("{}:{}: [[image]] '{}' ({})", m.path.string(), image.line, image.name,
+                                        v.is_pass ? v.name : "variant " + Quoted(v.name));
+    for (const SlotPlace& slot : image.slots) {
+      auto d = std::find_if(shader.resources.begin(), shader.resources.end(),
+                            [&](const Resource& d) { return d.set == slot.set && d.binding == slot.binding; });
+      if (d == shader.resources.end()) {
+        if (v.is_pass) continue;
+        throw ManifestError{fmt::format("{}.binding: the shader {} declares no image at {}", key,
+                                        v.source.filename().string(), SlotText(slot))};
+      }
+      note(access[m.buffers.size() + ii], *d);
+      const bool storage = d->kind == ResourceKind::kStorageImage, sampled = d->kind == ResourceKind::kCombinedImageSampler;
+      if ((!storage && !sampled) || d->count != 1) {
+        throw ManifestError{fmt::format("{}.binding: the shader's {}{} is neither one storage image (image2D) nor one "
+                                        "combined image sampler (sampler2D)",
+                                        key, Described(*d), d->count != 1 ? fmt::format(", an array of {}", d->count) : "")};
+      }
+      if (sampled != image.sampled) {
+        throw ManifestError{fmt::format("{}.usage: \"{}\", but the shader declares {} ({})", key,
+                                        image.sampled ? "sampled" : "storage", Described(*d),
+                                        sampled ? "give usage = \"sampled\"" : "give usage = \"storage\"")};
+      }
+      const std::string dim = image.three_d ? "3D" : "2D";
+      if (d->image_dim != dim || d->arrayed || d->multisampled) {
+        throw ManifestError{fmt::format("{}.depth: the shader's {} is a {}{}{} image, and the manifest's is {} (depth "
+                                        "\"1\" makes a 2-D image, another depth a 3-D one; arrays and multisampled "
+                                        "images are not supported)",
+                                        key, Described(*d), d->image_dim, d->arrayed ? " arrayed" : "",
+                                        d->multisampled ? " multisampled" : "", dim)};
+      }
+      const ScalarKind want = image.format.kind == ImageFormat::Kind::kUint  ? ScalarKind::kUint
+                              : image.format.kind == ImageFormat::Kind::kInt ? ScalarKind::kInt
+                                                                             : ScalarKind::kFloat;
+      if (d->image_sampled.kind != want) {
+        throw ManifestError{fmt::format("{}.format: {} texels read as {}, but the shader's {} reads {} (a {}image, "
+                                        "{}sampler)",
+                                        key, image.format.glsl,
+                                        want == ScalarKind::kFloat ? "floats" : want == ScalarKind::kUint ? "uints" : "ints",
+                                        Described(*d),
+                                        d->image_sampled.kind == ScalarKind::kFloat  ? "floats"
+                                        : d->image_sampled.kind == ScalarKind::kUint ? "uints"
+                                                                                     : "ints",
+                                        want == ScalarKind::kFloat ? "" : want == ScalarKind::kUint ? "u" : "i",
+                                        want == ScalarKind::kFloat ? "" : want == ScalarKind::kUint ? "u" : "i")};
+      }
+      if (storage && d->image_format != "unknown" && d->image_format != image.format.glsl) {
+        throw ManifestError{fmt::format("{}.format: {}, but the shader declares {} with the format {}", key,
+                                        image.format.glsl, Described(*d), d->image_format)};
+      }
+      if (storage && d->image_format == "unknown") {
+        if (!d->writeonly) v.storage_read_without_format = true;
+        if (!d->readonly) v.storage_write_without_format = true;
+      }
+    }
+  }
+}
+
+// Each resource reached as its kind allows across the variant's passes: an output has a slot that
+// may write it, an input none the shader only writes; a resource a pass swaps is both, and any
+// resource no pass declares is a mistake.
+void CheckAccess(const Manifest& m, const ManifestVariant& v, const std::vector<Access>& access) {
+  const std::set<std::string> swapped = Swapped(v);
+  for (size_t r = 0; r < access.size(); ++r) {
+    const bool image = r >= m.buffers.size();
+    const std::string& name = image ? m.images[r - m.buffers.size()].name : m.buffers[r].name;
+    const bool output = image ? m.images[r - m.buffers.size()].output : m.buffers[r].output;
+    const uint32_t line = image ? m.images[r - m.buffers.size()].line : m.buffers[r].line;
+    const std::string key = fmt::format("{}:{}: {} '{}' (variant {})", m.path.string(), line,
+                                        image ? "[[image]]" : "[[buffer]]", name, Quoted(v.name));
+    const Access& a = access[r];
+    if (!a.declared) {
+      throw ManifestError{fmt::format("{}: no pass's shader declares it at its slots", key)};
+    }
+    if (swapped.contains(name)) continue;
+    if (output && !a.writable) {
+      throw ManifestError{fmt::format("{}.output: an output, but the shader declares {} readonly", key, a.readable_at)};
+    }
+    if (!output && a.writeonly) {
+      throw ManifestError{fmt::format("{}.output: an input (output = false), but the shader declares {} writeonly", key,
+                                      a.writeonly_at)};
+    }
+  }
+}
+
+// Where the workgroup goes in `v`'s shader: its workgroup_defines; else the constants its
+// local_size_*_id name, whatever their ids; else the shader's literal size, which then is the
+// variant's only workgroup (listed or not). No other constant is written by csbench.
+void PlaceWorkgroup(ManifestVariant& v, const ShaderInterface& shader, const std::string& where) {
+  const LocalSize& size = shader.local_size;
+  if (!v.workgroup_defines.empty()) {
+    v.local_size_ids = {std::nullopt, std::nullopt, std::nullopt};
+    v.local_size_z = size.literal[2];
+    if (v.workgroups.empty()) {
+      throw ManifestError{fmt::format("{}: workgroup_defines take the workgroups listed in workgroups, and there are "
+                                      "none",
+                                      where)};
+    }
+    return;
+  }
+  v.local_size_z = size.literal[2];
+  v.local_size_ids = size.constant_id;
+  for (size_t i = 0; i < 2; ++i) v.literal_local_size[i] = size.constant_id[i] ? 0 : size.literal[i];
+  // z: written where a workgroup has a third dimension ("XxYxZ"): into the shader's constant, or it
+  // must be the shader's literal z. Workgroups of two dimensions leave the shader's z as it is
+  // (its literal, or its constant's default), as before there were three.
+  const bool z_given = std::any_of(v.workgroups.begin(), v.workgroups.end(), [](Extent wg) { return wg.z != 1; });
+  if (!z_given) v.local_size_ids[2] = std::nullopt;
+  // A pass of a literal local size runs at it whatever the variant's workgroup (a sequence's scan
+  // of one workgroup beside kernels sized by the axis).
+  if (v.is_pass && !v.workgroups.empty()) return;
+  for (Extent wg : v.workgroups) {
+    if (z_given && !size.constant_id[2] && wg.z != size.literal[2]) {
+      throw ManifestError{fmt::format("{}: workgroup {} differs from the shader's literal local size z {} (list "
+                                      "workgroups of its z, or take z from a constant: local_size_z_id)",
+                                      where, Sized("", wg), size.literal[2])};
+    }
+  }
+  const bool x_free = size.constant_id[0].has_value(), y_free = size.constant_id[1].has_value();
+  const Extent literal{size.literal[0], size.literal[1]};
+  if (v.workgroups.empty()) {
+    if (x_free || y_free) {
+      throw ManifestError{fmt::format("{}: the shader takes its local size from specialization constants, so the "
+                                      "manifest must list workgroups ([family] or the variant's)",
+                                      where)};
+    }
+    v.workgroups = {literal};
+    return;
+  }
+  for (Extent wg : v.workgroups) {
+    if ((!x_free && wg.x != literal.x) || (!y_free && wg.y != literal.y)) {
+      throw ManifestError{fmt::format("{}: workgroup {} differs from the shader's literal local size {}x{}x{} "
+                                      "(a literal size is the shader's own: leave workgroups out, or list that "
+                                      "size)",
+                                      where, Sized("", wg), size.literal[0], size.literal[1], size.literal[2])};
+    }
+  }
+}
+
+// The specialization a variant gives, by constant_id or name, against the shader's constants:
+// each key names one of them (a family-wide key some variant's shader lacks is not set there, but
+// must name a constant of some variant), and its value is typed by the constant.
+void ResolveConstants(ManifestVariant& v, const ShaderInterface& shader, const std::string& where,
+                      std::set<std::string>& used_keys) {
+  std::set<std::string> found_here;
+  v.constants.clear();
+  for (const auto& [key, text] : v.specialization) {
+    const bool by_id = key.find_first_not_of("0123456789") == std::string::npos;
+    std::vector<const SpecConstant*> found;
+    for (const SpecConstant& c : shader.constants) {
+      if (by_id ? c.id == std::stoull(key) : std::find(c.names.begin(), c.names.end(), key) != c.names.end()) {
+        found.push_back(&c);
+      }
+    }
+    if (!by_id && !shader.has_names && found.empty()) {
+      throw ManifestError{fmt::format("{}.specialization.{}: the shader's SPIR-V keeps no names: address its constants "
+                                      "by constant_id",
+                                      where, key)};
+    }
+    if (found.size() > 1) {
+      throw ManifestError{fmt::format("{}.specialization.{}: two different constants of the shader have this name "
+                                      "(ids {} and {}): address it by constant_id",
+                                      where, key, found[0]->id, found[1]->id)};
+    }
+    if (found.empty()) continue;
+    const SpecConstant& c = *found[0];
+    for (size_t i = 0; i < 3; ++i) {
+      if (shader.local_size.constant_id[i] == c.id && v.workgroup_defines.empty()) {
+        throw ManifestError{fmt::format("{}.specialization.{}: constant {} is the shader's local size {}: {}", where,
+                                        key, c.id, "xyz"[i],
+                                        i < 2 ? "the workgroups set it"
+                                              : "workgroups are X or XxY, so z keeps the shader's own size")};
+      }
+    }
+    used_keys.insert(key);
+    found_here.insert(key);
+    ManifestVariant::Constant constant{.id = c.id, .text = text, .key = key};
+    switch (c.type.kind) {
+      case ScalarKind::kBool: constant.kind = 'b'; constant.bytes = 4; break;
+      case ScalarKind::kFloat: constant.kind = 'f'; constant.bytes = c.type.bits / 8; break;
+      case ScalarKind::kInt: constant.kind = 'i'; constant.bytes = c.type.bits / 8; break;
+      case ScalarKind::kUint: constant.kind = 'u'; constant.bytes = c.type.bits / 8; break;
+    }
+    if (constant.kind != 'b' && (text == "true" || text == "false")) {
+      throw ManifestError{fmt::format("{}.specialization.{}: {}, but the constant is not a bool", where, key, text)};
+    }
+    // A variant's own key overrides the family's for the same constant, however each is spelt.
+    const bool own = v.own_specialization.contains(key);
+    auto same = std::find_if(v.constants.begin(), v.constants.end(), [&](const auto& o) { return o.id == c.id; });
+    if (same != v.constants.end() && own != v.own_specialization.contains(same->key)) {
+      if (own) *same = constant;
+      continue;
+    }
+    if (same != v.constants.end()) {
+      throw ManifestError{fmt::format("{}.specialization.{}: constant {} is given twice (by id and by name)", where,
+                                      key, c.id)};
+    }
+    v.constants.push_back(constant);
+  }
+  for (const std::string& key : v.own_specialization) {
+    if (!found_here.contains(key)) {
+      throw ManifestError{fmt::format("{}.specialization.{}: the shader {} has no constant of this id or name", where,
+                                      key, v.source.filename().string())};
+    }
+  }
+}
+
+// Whether the module has an OpArrayLength (opcode 68): the shader reads a runtime array's length.
+bool ReadsArrayLength(const std::vector<uint32_t>& spirv) {
+  for (size_t at = 5; at < spirv.size();) {
+    const uint32_t words = spirv[at] >> 16;
+    if ((spirv[at] & 0xffff) == 68) return true;
+    if (words == 0) break;  // ReflectInterface refused such a module already
+    at += words;
+  }
+  return false;
+}
+
+}  // namespace
+
+namespace manifest_detail {
+
+void ResolveShaders(Manifest& m) {
+  std::set<std::string> used_keys;
+  for (ManifestVariant& variant : m.variants) {
+    std::vector<Access> access(m.buffers.size() + m.images.size());
+    std::vector<ManifestVariant*> passes;
+    if (variant.passes.empty()) passes.push_back(&variant);
+    for (ManifestVariant& p : variant.passes) passes.push_back(&p);
+    for (ManifestVariant* pass : passes) {
+      ManifestVariant& v = *pass;
+      const std::string where = v.is_pass ? fmt::format("{}:{}: {}", m.path.string(), v.line, v.pass_key)
+                                          : fmt::format("{}:{}: [[variant]] {}", m.path.string(), v.line, Quoted(v.name));
+      std::error_code error;
+      if (!std::filesystem::is_regular_file(v.source, error)) {
+        throw ManifestError{fmt::format("{}.source: {} does not exist", where, v.source.string())};
+      }
+      const Extent first = v.workgroups.empty() ? Extent{1, 1} : v.workgroups.front();
+      ShaderInterface shader;
+      try {
+        shader = ReflectInterface(CompileShader(SourceOf(v, first, v.language == SourceLanguage::kSpirv)));
+      } catch (const std::exception& e) {
+        throw ManifestError{fmt::format("{}.source: the shader does not compile: {}", where, OneLine(e.what()))};
+      }
+      PlaceWorkgroup(v, shader, where);
+      v.capabilities = shader.capabilities;
+      v.reads_length = ReadsArrayLength(CompileShader(SourceOf(v, first, v.language == SourceLanguage::kSpirv)));
+      try {
+        // Cached: the benchmarks reuse each.
+        for (Extent wg : v.workgroups) CompileShader(SourceOf(v, wg, true));
+      } catch (const std::exception& e) {
+        throw ManifestError{fmt::format("{}.source: the shader does not compile: {}", where, OneLine(e.what()))};
+      }
+      ResolveConstants(v, shader, where, used_keys);
+      CheckBindings(m, v, shader, where, access);
+      ResolveBlocks(m, v, shader, where);
+    }
+    CheckAccess(m, variant, access);
+    if (!variant.passes.empty()) {
+      // The variant's workgroups are those its passes run at: a pass of a literal local size keeps
+      // its own, and a variant all of whose passes are literal has the first pass's.
+      const bool any_free = std::any_of(variant.passes.begin(), variant.passes.end(), [](const ManifestVariant& p) {
+        return p.literal_local_size[0] == 0 || p.literal_local_size[1] == 0 || !p.workgroup_defines.empty();
+      });
+      if (!any_free) variant.workgroups = {variant.passes.front().workgroups.front()};
+      for (ManifestVariant& p : variant.passes) {
+        variant.reads_length = variant.reads_length || p.reads_length;
+        variant.storage_read_without_format = variant.storage_read_without_format || p.storage_read_without_format;
+        variant.storage_write_without_format = variant.storage_write_without_format || p.storage_write_without_format;
+        for (const std::string& c : p.capabilities) {
+          if (std::find(variant.capabilities.begin(), variant.capabilities.end(), c) == variant.capabilities.end()) {
+            variant.capabilities.push_back(c);
+          }
+        }
+      }
+    }
+  }
+  // A struct output's member checks name members its shader has.
+  for (const ManifestVariant& v : m.variants) {
+    for (const auto& [key, text] : v.check) {
+      const size_t dot = key.find('.');
+      if (dot == std::string::npos) continue;
+      const std::string buffer = key.substr(0, dot), member = key.substr(dot + 1);
+      auto b = std::find_if(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.name == buffer; });
+      if (b == m.buffers.end() || std::none_of(b->type.fields.begin(), b->type.fields.end(),
+                                               [&](const StructField& f) { return f.name == member; })) {
+        std::string names;
+        if (b != m.buffers.end()) {
+          for (const StructField& f : b->type.fields) names += (names.empty() ? "" : ", ") + f.name;
+        }
+        throw ManifestError{fmt::format("{}:{}: check {} (variant {}): '{}' has no member {} (it has {})",
+                                        m.path.string(), v.check_lines.contains(key) ? v.check_lines.at(key) : v.line,
+                                        Quoted(key), Quoted(v.name), buffer, Quoted(member), names)};
+      }
+    }
+  }
+  for (const auto& [key, text] : m.specialization) {
+    if (!used_keys.contains(key)) {
+      throw ManifestError{fmt::format("{}: [specialization].{}: no variant's shader has a constant of this id or name",
+                                      m.path.string(), key)};
+    }
+  }
+}
+
+}  // namespace manifest_detail
+
+}  // namespace csbench

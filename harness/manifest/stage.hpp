@@ -1,0 +1,99 @@
+// What the manifest's stages share: limits on what a manifest may declare, helpers for
+// messages, and the functions one stage calls in another.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/manifest/manifest.hpp"
+#include "harness/vulkan/interface.hpp"
+
+namespace csbench::manifest_detail {
+
+// Names a check expression or a size expression may use besides buffers and defines.
+inline const std::set<std::string> kReservedNames = {"W", "H", "WG_X", "WG_Y", "SUBGROUP_SIZE", "VENDOR_ID", "DEVICE_ID", "i"};
+
+// A buffer larger than this is no device's (and its bytes stay exact in a double).
+inline constexpr double kMaxBufferBytes = 0x1p48;
+
+// Dispatches one iteration of a sequence may make (its passes' repetitions together).
+inline constexpr uint32_t kMaxDispatches = 4096;
+
+// Points a manifest may declare: enough for any study, few enough that loading stays instant.
+inline constexpr size_t kMaxPoints = 100000;
+
+// [axes]: how many, and how many values each.
+inline constexpr size_t kMaxAxes = 16;
+inline constexpr size_t kMaxAxisValues = 256;
+
+// The element type of a storage buffer's runtime array as a manifest names it ("" for a struct,
+// or for a block whose last member is not a runtime array), its member's name and its stride.
+struct RuntimeArray {
+  std::string element, member;
+  uint32_t stride = 0;
+};
+
+std::string Quoted(std::string_view text);
+
+// A compiler's log as one line (a manifest's error is one line): its lines joined by " | ".
+std::string OneLine(std::string_view text);
+
+// A TOML float as text that still reads as a float: with a '.', so that 2.0 stays a float push
+// constant (a '.' marks one) and a float macro in GLSL, not the integer 2; "1e-06" -> "1.0e-06".
+std::string FloatText(double x);
+
+bool IsNamePart(const std::string& name);
+
+// D and WG_Z, the third dimension's, came after the numeric defines: a define of either name keeps
+// it (the variable is then under another name).
+std::string ThirdDimension(const ManifestVariant& variant, const std::string& name);
+
+std::vector<std::string> SizeVariables(const ManifestVariant& variant);
+
+// Why `value` cannot initialise a buffer of `type`, if it cannot: an integer type takes whole numbers
+// that fit its width, a 16-bit float numbers up to 65504.
+std::optional<std::string> InitValueProblem(const ElementType& type, double value);
+
+void SetAxis(ManifestVariant& v, const std::string& name, const AxisValue& value);
+
+// Each variant (and pass) takes every axis its own defines do not name, at the axis's first value.
+void TakeAxes(const Manifest& m, ManifestVariant& v);
+
+// Every combination of the manifest's [axes] values.
+std::vector<std::vector<Coordinate>> AxisCombinations(const Manifest& m);
+
+// The manifest's path, and the line where one is known: the start of an error message.
+std::string PathAt(const Manifest& m, uint32_t line);
+
+uint64_t WholeNumber(const Manifest& m, double value, double most, std::string_view key, const std::string& text,
+                     std::string_view point, std::string_view what, uint32_t line = 0);
+
+// The element a manifest's buffer of `d` holds: its runtime array's; or, for a block of one scalar
+// or vector member and no runtime array ({ uint total; }), that member as the buffer's one element
+// (its stride the member's own size: the buffer holds exactly one).
+RuntimeArray ElementOf(const Resource& d);
+
+// "binding 1 (block Out, float result[])", with "set N" first where N is not 0 and the kind where
+// it is not a storage buffer.
+std::string Described(const Resource& d);
+
+// A `type = "struct"` buffer against variant `v`'s shader: the members and stride of the struct its
+// runtime array holds, or of the block itself where it has no runtime array (one element). Every
+// variant's shader must lay the struct out alike (the reference's outputs are compared byte for
+// byte's values with the kernel's).
+void ResolveStruct(ManifestBuffer& b, SlotPlace slot, const ManifestVariant& v, const ShaderInterface& shader,
+                   const std::string& key);
+
+// The push block and the uniform buffers of `v` from the manifest's values by name.
+void ResolveBlocks(const Manifest& m, ManifestVariant& v, const ShaderInterface& shader, const std::string& where);
+
+// Compiles every variant's shader at each of its workgroups (a compile error names its file and
+// line), reflects it, and resolves the workgroup's place, the specialization and the buffers
+// against what it declares.
+void ResolveShaders(Manifest& m);
+
+}  // namespace csbench::manifest_detail

@@ -100,39 +100,12 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from csbench import baselines, formatting, verdicts  # noqa: E402
-# compare.py's names from before the package, for the scripts and tests that import them here.
-from csbench.baselines import (DEFAULT_RECORD_REPETITIONS, DEFAULT_RECORD_RUNS,  # noqa: E402,F401
-                               MIN_RECORD_REPETITIONS, RECORD_OWNED_FLAGS, NoBaseline,
-                               baseline_path, file_builds, join_runs, merge_provenance,
-                               no_baseline_message, note_builds, process_labels, record_command,
-                               record_one)
-from csbench.formatting import (HEADER, SETUP_KEYS, describe, floor_line,  # noqa: E402,F401
-                                fmt_detectable, fmt_noise, fmt_rate, fmt_test, fmt_time,
-                                format_console, format_markdown, geomean_lines, notes,
-                                process_line, run_header, setup_differences, summary_lines,
-                                table_rows, throttle_lines, throttled_entries)
-from csbench.layout import (DEFAULT_BASELINES_DIR, DEFAULT_BENCH, INSTALLED,  # noqa: E402,F401
-                            ROOT as REPO_ROOT)
-from csbench.runs import (CLOCKS, CPU, DEVICE, EXIT_BAD_INPUT, EXIT_OK, HOST,  # noqa: E402,F401
-                          LEGACY_COUNT_RE, LEGACY_DOMAIN_RE, LEGACY_GBENCH_SUFFIX_RE,
-                          LEGACY_HOST_MODES, LEGACY_WORKGROUP_RE, NOISE_CLASSES, NS_PER_UNIT,
-                          POINT_KEY, PROCESS_KEY, RATE_KEY, RATE_KEYS, InputError, Point, Result,
-                          add_sample, benchmark_name, block_labels, collect_results, device_key,
-                          entry_nonsense, entry_time_ns, infer_processes, is_interrupted, key_of,
-                          legacy_axis, load_run, new_result, noise_class, one_device_key,
-                          point_from_field, point_from_name, point_of, positive_finite,
-                          require_complete, run_note, sanitize_key, strip_hex)
-from csbench.stats import (ALPHA, CORRECTION, MAX_EXACT_UTEST,  # noqa: E402,F401
-                           MIN_NOISE_REPETITIONS, MIN_UTEST_REPETITIONS, change_bar,
-                           class_process_bar, classify, holm_adjusted, process_medians,
-                           relative_spread, smallest_pvalue, utest_pvalues)
-from csbench.verdicts import (DEFAULT_NOISE_FACTOR, DEFAULT_THRESHOLD_PCT,  # noqa: E402,F401
-                              EXIT_SLOWER, UNSUPPORTED_PREFIX, VERDICTS, Comparison,
-                              RunComparison, class_floors, class_process_spreads, compare_one,
-                              compare_results, compare_run, counter_mismatch, decide_verdicts,
-                              distrust_throttled, exit_status, fails, family_geomeans,
-                              input_problems, parse_classes, process_prediction_pct, shown_path,
-                              throughput_ratio)
+from csbench.baselines import (DEFAULT_RECORD_REPETITIONS, DEFAULT_RECORD_RUNS,  # noqa: E402
+                               MIN_RECORD_REPETITIONS)
+from csbench.errors import CommandError  # noqa: E402
+from csbench.layout import DEFAULT_BASELINES_DIR, DEFAULT_BENCH  # noqa: E402
+from csbench.runs import EXIT_BAD_INPUT, EXIT_OK, NOISE_CLASSES, InputError, load_run  # noqa: E402
+from csbench.verdicts import DEFAULT_NOISE_FACTOR, DEFAULT_THRESHOLD_PCT  # noqa: E402
 
 PROG = "compare.py"
 
@@ -182,7 +155,7 @@ def cmd_merge(args):
     """Merge runs of one device under disjoint filters (or, with --replace, re-recorded
     benchmarks) into one baseline file."""
     runs = [load_run(path) for path in args.runs]
-    merged, now = baselines.merge_runs(runs, args.runs, args.replace)
+    merged, now = baselines.merge_runs(runs, args.runs, args.replace, note=print)
     baselines.write_run(args.out, merged)
     print(f"merged {len(args.runs)} runs, {len(merged['benchmarks'])} entries, into {args.out}"
           + "".join(f"; {n} benchmarks replaced by {name}" for name, n in now.items()))
@@ -192,7 +165,7 @@ def cmd_merge(args):
 def cmd_join(args):
     """Join separate processes' runs of the same benchmarks into one baseline."""
     runs = [load_run(path) for path in args.runs]
-    joined, count = baselines.join_baseline(runs, args.runs, args.filter)
+    joined, count = baselines.join_baseline(runs, args.runs, args.filter, note=print)
     baselines.write_run(args.out, joined)
     reps = baselines.repetition_counts(joined)
     print(f"joined {len(args.runs)} runs, {count} benchmarks x "
@@ -291,6 +264,10 @@ def main(argv=None):
         sys.stdout.flush()
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except CommandError as e:
+        sys.stdout.flush()
+        print(e.message, file=sys.stderr)
+        return e.exit_code
 
 
 if __name__ == "__main__":

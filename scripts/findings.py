@@ -29,16 +29,15 @@ Exit status: 0 success, 1 --check-doc found stale tables, 2 bad input
 """
 
 import argparse
-import difflib
 import os
 import sys
-from pathlib import Path
 
 # The package beside this file, also where it is run through a link (PREFIX/bin/csbench-findings).
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from csbench.claims import (DEFAULT_RULES, judge_all, load_devices, load_rules,  # noqa: E402
-                            regenerate)
+                            stale_diff, update_doc)
+from csbench.errors import CommandError  # noqa: E402
 from csbench.formatting import claims_json, claims_markdown  # noqa: E402
 from csbench.runs import InputError  # noqa: E402
 
@@ -70,16 +69,14 @@ def main(argv=None):
     try:
         sections, rules = load_rules(args.rules)
         doc = args.update_doc or args.check_doc
+        if args.update_doc:
+            rewritten = update_doc(doc, rules, args.runs or None)
+            print(f"{PROG}: {doc}: " + ("tables rewritten" if rewritten else "already current"))
+            return EXIT_OK
         if doc:
-            old, new = regenerate(doc, rules, args.runs or None)
-            if args.update_doc:
-                if new != old:
-                    Path(doc).write_text(new, encoding="utf-8")
-                print(f"{PROG}: {doc}: " + ("tables rewritten" if new != old else "already current"))
-                return EXIT_OK
-            if new != old:
-                sys.stdout.writelines(difflib.unified_diff(
-                    old.splitlines(True), new.splitlines(True), doc, doc + " (regenerated)"))
+            diff = stale_diff(doc, rules, args.runs or None)
+            if diff:
+                sys.stdout.writelines(diff)
                 print(f"{PROG}: {doc} is stale; run {PROG} --update-doc {doc}", file=sys.stderr)
                 return EXIT_STALE
             return EXIT_OK
@@ -91,6 +88,9 @@ def main(argv=None):
     except InputError as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except CommandError as e:
+        print(e.message, file=sys.stderr)
+        return e.exit_code
 
 
 if __name__ == "__main__":

@@ -12,11 +12,11 @@
 
 RUN is Google Benchmark JSON written by csbench (--benchmark_out), read as
 xz-compressed JSON where the name ends in .xz, as compare.py reads it
-(compare.load_run, compare.collect_results).  The database is
+(csbench.runs.load_run, collect_results).  The database is
 $XDG_DATA_HOME/csbench/history.sqlite, or ~/.local/share/csbench/history.sqlite
 without XDG_DATA_HOME; add creates it and its folders; --db names another.
 
-add stores one row per run: its date, device key (compare.device_key) and
+add stores one row per run: its date, device key (runs.device_key) and
 name, driver, csbench revision, host, selection, flags (repetitions, min_time,
 cache, timer, ...), the number of processes and the whole context; and per
 benchmark its point (family, variant, axes as JSON text, clock), its noise
@@ -38,7 +38,7 @@ values, and takes no part in series medians or changes.
 
 A baseline joined from several processes (compare.py join, record --runs)
 keeps its per-process structure: each repetition is stored with its process
-as compare.collect_results labels it (csbench_process, or the blocks of an
+as runs.collect_results labels it (csbench_process, or the blocks of an
 older joined baseline), so changes measures a new process's level against
 it as compare.py does.  A merge of parts (compare.py merge) is one run too,
 with its context's date and revision, which are its first part's: the file
@@ -58,13 +58,13 @@ file each run came from.
 changes finds the steps.  For each device and benchmark, every run that
 measured it (an interrupted run's finished entries included) is compared with
 the last earlier run of the same device key that did, by compare.py's own rule
-(compare.compare_one, then compare.decide_verdicts): the later run is the run,
+(verdicts.compare_one, then verdicts.decide_verdicts): the later run is the run,
 the earlier its baseline; throughput is median Gelem/s, or inverse median time
 where a side lacks it; the noise is the larger robust spread of the two runs'
-repetitions, never below the earlier run's class floor (compare.class_floors
+repetitions, never below the earlier run's class floor (verdicts.class_floors
 over the earlier run); the earlier run's processes give the prediction
 interval of a new process's level (its own and its class's,
-compare.class_process_spreads); an earlier run of one process borrows its
+verdicts.class_process_spreads); an earlier run of one process borrows its
 class's process spread from the device's run with processes closest in date,
 as compare.py borrows the stored baseline's; the one-sided Mann-Whitney U test
 is corrected (Holm) over every benchmark the later run compares with its
@@ -110,12 +110,10 @@ from pathlib import Path
 # The package beside this file, also where it is run through a link (PREFIX/bin/csbench-history).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from csbench.formatting import fmt_time  # noqa: E402
-from csbench.history import (DB_NAME, PROG, STEP_VERDICTS, add_one,  # noqa: E402
-                             compile_regex, default_db_path, device_keys, device_runs,
-                             device_steps, open_db, step_lines)
+from csbench.errors import CommandError  # noqa: E402
+from csbench.history import (DB_NAME, PROG, add_one, changes_lines,  # noqa: E402
+                             default_db_path, open_db, series_lines)
 from csbench.runs import EXIT_BAD_INPUT, EXIT_OK, InputError  # noqa: E402
-from csbench.stats import ALPHA, MIN_UTEST_REPETITIONS  # noqa: E402
 from csbench.verdicts import DEFAULT_NOISE_FACTOR, DEFAULT_THRESHOLD_PCT  # noqa: E402
 
 
@@ -144,104 +142,52 @@ def cmd_add(args):
     return EXIT_OK
 
 
-def table(rows, right=()):
-    """Rows of cells as aligned text lines (columns in right are right-aligned)."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return ["  ".join(cell.rjust(w) if i in right else cell.ljust(w)
-                      for i, (cell, w) in enumerate(zip(row, widths))).rstrip() for row in rows]
-
-
 def cmd_series(args):
     """Print each matching benchmark's medians over the runs of each device."""
-    pattern = compile_regex(args.regex, "REGEX")
-    conn = open_db(args.db, create=False)
-    found = 0
-    for key in device_keys(conn, args.device):
-        runs = {run.id: run for run in device_runs(conn, key)}
-        order = {run_id: i for i, run_id in enumerate(runs)}
-        by_name = {}
-        for row in conn.execute(
-                "SELECT b.name, b.run, b.n, b.median_ns, b.median_rate, b.error FROM benchmarks b "
-                "JOIN runs r ON r.id = b.run WHERE r.device_key = ?", (key,)):
-            if pattern.search(row[0]):
-                by_name.setdefault(row[0], []).append(row[1:])
-        for name in sorted(by_name):
-            found += 1
-            rows = [["date", "revision", "driver", "median", "time", "n", "run"]]
-            for run_id, n, median_ns, median_rate, error in sorted(
-                    by_name[name], key=lambda v: order[v[0]]):
-                run = runs[run_id]
-                source = run.label()
-                if error:
-                    rows.append([run.date, run.revision or "unknown", run.driver or "unknown",
-                                 "-", "-", "0", f"{source}: {error}"])
-                    continue
-                median = f"{median_rate:.4g} Gelem/s" if median_rate is not None else \
-                    fmt_time(median_ns)
-                rows.append([run.date, run.revision or "unknown", run.driver or "unknown",
-                             median, fmt_time(median_ns), str(n), source])
-            device = next(iter(runs.values())).device or "unknown device"
-            print(f"{name} on {device} [{key}]")
-            print("\n".join("  " + line for line in table(rows, right=(3, 4, 5))))
-            print()
-    if not found:
-        where = f" of device {args.device}" if args.device else ""
-        print(f"no benchmark{where} matches {args.regex!r}")
-    conn.close()
+    for line in series_lines(args.db, args.regex, args.device):
+        print(line)
     return EXIT_OK
 
 
 def cmd_changes(args):
     """List the steps between consecutive runs of each device and benchmark."""
-    pattern = compile_regex(args.filter, "--filter") if args.filter is not None else None
-    if args.threshold < 0 or args.noise_factor < 0:
-        raise InputError("--threshold and --noise-factor must not be negative")
-    conn = open_db(args.db, create=False)
-    keys = device_keys(conn, args.device)
-    counts = {v: 0 for v in (*STEP_VERDICTS, "UNSURE")}
-    compared = untested = experiments = 0
-    for key in keys:
-        experiments += sum(run.experiment for run in device_runs(conn, key))
-        steps = device_steps(conn, key, pattern, args.threshold, args.noise_factor,
-                             args.skip_mixed, args.include_experiments)
-        compared += len(steps)
-        untested += sum(s.c.p_slower is None for s in steps)
-        for s in steps:
-            if s.c.verdict in counts:
-                counts[s.c.verdict] += 1
-        shown = [s for s in steps if s.c.verdict in STEP_VERDICTS or
-                 (args.unsure and s.c.verdict == "UNSURE")]
-        shown.sort(key=lambda s: s.c.name)  # stable: each benchmark's steps stay in date order
-        for step in shown:
-            print("\n".join(step_lines(step, key)))
-        if shown:
-            print()
-    what = f" matching {args.filter!r}" if pattern is not None else ""
-    print(f"summary: {counts['SLOWER'] + counts['FASTER']} steps{what} ({counts['SLOWER']} "
-          f"SLOWER, {counts['FASTER']} FASTER) on {len(keys)} device"
-          f"{'s' if len(keys) != 1 else ''}, in {compared} comparisons of consecutive runs; "
-          f"{counts['UNSURE']} UNSURE beyond the threshold "
-          f"({'listed' if args.unsure else '--unsure lists them'}); {untested} comparisons "
-          f"without a U test (fewer than {MIN_UTEST_REPETITIONS} repetitions on a side: never "
-          f"a step); threshold {args.threshold:g}%, noise x{args.noise_factor:g}, "
-          f"Holm-corrected alpha {ALPHA}; {experiments} experiment run"
-          f"{'s' if experiments != 1 else ''} "
-          + ("compared like the others" if args.include_experiments else
-             "left out (--include-experiments compares them)"))
-    conn.close()
+    for line in changes_lines(args.db, args.device, args.filter, args.threshold,
+                              args.noise_factor, args.unsure, args.skip_mixed,
+                              args.include_experiments):
+        print(line)
     return EXIT_OK
 
 
 def cmd_report(args):
     """Write the report site (csbench/report.py; matplotlib only loads for it)."""
     from csbench import report
-    return report.cmd_report(args)
+    pages = report.write_report(args.db, args.output, args.threshold, args.noise_factor,
+                                args.skip_mixed, args.include_experiments)
+    print(f"{PROG}: {report.wrote_line(pages)}")
+    return EXIT_OK
 
 
 def cmd_seed(args):
-    """Add the stored runs and write the report site (csbench/report.py)."""
+    """Add the stored runs (or those named) and write the report site (csbench/report.py)."""
     from csbench import report
-    return report.cmd_seed(args)
+    paths = report.seed_files(args.runs)
+    report.prepare_folder(args.output)
+    conn = open_db(args.db, create=True)
+    try:
+        seeded = report.add_runs(conn, paths, args.db)
+        print(f"{PROG}: {seeded.summary(args.db)}")
+        for line in seeded.refused:
+            print(f"{PROG}: refused {line}", file=sys.stderr)
+        pages = report.write_site(conn, args.output, args.threshold, args.noise_factor,
+                                  args.skip_mixed, Path(args.db).name,
+                                  include_experiments=args.include_experiments)
+    finally:
+        conn.close()
+    print(f"{PROG}: {report.wrote_line(pages)}")
+    if seeded.refused:
+        print(f"{PROG}: {len(seeded.refused)} of {len(paths)} files refused", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return EXIT_OK
 
 
 # ---------------------------------------------------------------- command line
@@ -315,6 +261,10 @@ def main(argv=None):
         sys.stdout.flush()
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except CommandError as e:
+        sys.stdout.flush()
+        print(e.message, file=sys.stderr)
+        return e.exit_code
     except sqlite3.Error as e:
         sys.stdout.flush()
         print(f"{PROG}: error: the database {args.db}: {e}", file=sys.stderr)

@@ -46,14 +46,14 @@ bytes) with a one-line reason on stderr.
 
 import argparse
 import os
-import re
 import sys
 from pathlib import Path
 
 # The package beside this file, also where it is run through a link (PREFIX/bin/csbench-plot).
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from csbench.charts import load_series, plot_all  # noqa: E402
+from csbench.charts import compile_filter, write_charts  # noqa: E402
+from csbench.errors import CommandError  # noqa: E402
 from csbench.formatting import point_line  # noqa: E402
 from csbench.roofline import write_rooflines  # noqa: E402
 from csbench.runs import EXIT_BAD_INPUT, InputError  # noqa: E402
@@ -84,26 +84,21 @@ def main(argv=None):
     if len(args.runs) > 2:
         parser.error("give one or two runs")
     try:
-        try:
-            pattern = re.compile(args.filter) if args.filter else None
-        except re.error as e:
-            raise InputError(f"bad --filter: {e}") from None
+        pattern = compile_filter(args.filter)
         if args.roofline:
             for path, points in write_rooflines(args.runs, pattern, Path(args.outdir)):
                 print(path)
                 for point in points:
                     print(point_line(point))
             return 0
-        series = load_series(args.runs, pattern)
-        if not any(s.values for s in series):
-            raise InputError("no successful benchmark with a Gelem/s counter to plot")
-        outdir = Path(args.outdir)
-        outdir.mkdir(parents=True, exist_ok=True)
-        for path in plot_all(series, outdir):
+        for path in write_charts(args.runs, pattern, Path(args.outdir)):
             print(path)
     except InputError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except CommandError as e:
+        print(e.message, file=sys.stderr)
+        return e.exit_code
     return 0
 
 

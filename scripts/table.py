@@ -15,6 +15,7 @@ import sys
 # The package beside this file, also where it is run through a link (PREFIX/bin/csbench-table).
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
+from csbench.errors import CommandError  # noqa: E402
 from csbench.formatting import flat_table, pivot_table, run_line  # noqa: E402
 from csbench.runs import InputError, load_rows  # noqa: E402
 
@@ -31,6 +32,9 @@ def main(argv=None):
     except InputError as e:
         print(f"table.py: {e}", file=sys.stderr)
         return 2
+    except CommandError as e:
+        print(e.message, file=sys.stderr)
+        return e.exit_code
     if not rows:
         print(f"table.py: no benchmark matches {args.filter!r}", file=sys.stderr)
         return 2

@@ -17,126 +17,28 @@ with a one-line reason on stderr.
 """
 
 import argparse
-import json
-import math
 import os
 import sys
 
-import matplotlib
+# The package beside this file, also where it is run through a link (PREFIX/bin/csbench-tune_plot).
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from csbench.runs import InputError  # noqa: E402
+from csbench.tune_plot import write_charts  # noqa: E402
 
 PROG = "tune_plot.py"
 
 
-class InputError(Exception):
-    """Bad input: reported on one line, exit status 2."""
-
-
-def domain_elements(domain):
-    """'2048x1024' -> 2097152; '65536' -> 65536."""
-    try:
-        sizes = [int(part) for part in str(domain).split("x")]
-    except ValueError:
-        raise InputError(f"domain {domain!r} is not WxH") from None
-    if not sizes or min(sizes) < 1:
-        raise InputError(f"domain {domain!r} is not WxH")
-    return math.prod(sizes)
-
-
-def configuration(point):
-    """A point's values other than its domain, as one label."""
-    return " ".join(f"{axis}={value}" for axis, value in point.items() if axis != "domain")
-
-
-def read(path):
-    """The file's devices, checked to be a --tune-out file."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError) as e:
-        raise InputError(f"{path}: cannot read it as JSON ({e})") from None
-    if not isinstance(data, dict) or data.get("csbench_tune") != 1 or not isinstance(data.get("devices"), dict):
-        raise InputError(f"{path}: not a bench --tune-out file (no \"csbench_tune\": 1 and \"devices\")")
-    return data["devices"]
-
-
-def series(domains):
-    """(rows, lines): per domain in size order (domain, elements, winner label, winner point),
-    and per winning configuration its (elements, Gelem/s) at every domain where it was measured."""
-    rows = []
-    for domain, result in domains.items():
-        winner = result.get("winner")
-        if not winner:
-            continue
-        rows.append((domain, domain_elements(domain), configuration(winner["point"]), winner))
-    rows.sort(key=lambda r: r[1])
-    winners = {label for _, _, label, _ in rows}
-    lines = {label: [] for label in winners}
-    for domain, result in domains.items():
-        measured = {}
-        for look in result.get("looked", []):
-            measured[configuration(look["point"])] = look["gelems"]
-        for raced in result.get("finalists", []):  # a race's median over a single look
-            measured[configuration(raced["point"])] = raced["gelems"]
-        for label in winners:
-            if label in measured:
-                lines[label].append((domain_elements(domain), measured[label]))
-    for label in lines:
-        lines[label].sort()
-    return rows, lines
-
-
-def draw(path, title, rows, lines):
-    fig, ax = plt.subplots(figsize=(8, 5))
-    for label, points in sorted(lines.items()):
-        if points:
-            ax.plot([x for x, _ in points], [y for _, y in points], marker="o", label=label)
-    ax.scatter([r[1] for r in rows], [r[3]["gelems"] for r in rows], marker="*", s=200, color="black",
-               zorder=3, label="winner")
-    ax.set_xscale("log")
-    ax.set_xlabel("domain (elements)")
-    ax.set_ylabel("Gelem/s")
-    ax.set_title(title)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-
-
 def main(argv=None):
+    """Entry point; returns the exit status."""
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
     parser.add_argument("best", help="a bench --tune-out file")
     parser.add_argument("-o", "--output", default=".", help="where the PNGs go (default: here)")
     parser.add_argument("--device", help="only this device key")
     args = parser.parse_args(argv)
     try:
-        devices = read(args.best)
-        if args.device is not None:
-            if args.device not in devices:
-                raise InputError(f"{args.best}: no device {args.device!r} (it has {', '.join(devices) or 'none'})")
-            devices = {args.device: devices[args.device]}
-        drawn = 0
-        os.makedirs(args.output, exist_ok=True)
-        for key, device in devices.items():
-            for family, domains in (device.get("families") or {}).items():
-                rows, lines = series(domains)
-                if not rows:
-                    continue
-                safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in f"{family}-{key}")
-                path = os.path.join(args.output, f"tune-{safe}.png")
-                draw(path, f"{family} on {device.get('device', key)}", rows, lines)
-                print(path)
-                previous = None
-                for domain, _, label, winner in rows:
-                    change = f"overtakes {previous}" if previous is not None and previous != label else ""
-                    print(f"{key}\t{family}\t{domain}\t{label}\t{winner['gelems']:.4g} Gelem/s "
-                          f"[{winner.get('low', 0):.4g}, {winner.get('high', 0):.4g}]\t{change}".rstrip())
-                    previous = label
-                drawn += 1
-        if drawn == 0:
-            raise InputError(f"{args.best}: no domain has a winner to plot")
+        for line in write_charts(args.best, args.output, args.device):
+            print(line)
     except InputError as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 2

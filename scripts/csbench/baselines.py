@@ -5,7 +5,8 @@ benchmarks into one baseline of all their repetitions.
 A joined baseline labels each repetition with its process (runs.PROCESS_KEY), so that its
 process spread can be measured; a merge or a join keeps where its parts came from (their files
 and builds) in the context, flattened through merges of merges.  Notes for the user ("the parts
-come from different builds") go to the `note` callable (print by default).
+come from different builds") go to the `note` callable of the caller (the command line prints
+them), and nowhere without one.
 """
 
 import collections
@@ -124,7 +125,7 @@ def process_labels(entries, context):
     return labels
 
 
-def join_baseline(runs, paths, pattern=None, note=print):
+def join_baseline(runs, paths, pattern=None, note=None):
     """The baseline joined from loaded runs of one device and the same benchmarks (paths
     name them), only the benchmarks matching the regular expression `pattern` where given;
     returns (joined data, number of benchmarks).  InputError for runs of other devices, an
@@ -171,12 +172,14 @@ def repetition_counts(data):
 
 # ---------------------------------------------------------------- merging parts
 
-def note_builds(revisions, context, key, note=print):
+def note_builds(revisions, context, key, note=None):
     """Where the parts ("file: build" each) come from different builds, list them under `key` of
-    the combined context (which keeps the first run's revision) and say so."""
+    the combined context (which keeps the first run's revision) and say so to `note`, where
+    there is one."""
     if len({rev.rsplit(": ", 1)[-1] for rev in revisions}) > 1:
         context[key] = list(revisions)
-        note(f"note: the parts come from different builds ({', '.join(revisions)})")
+        if note is not None:
+            note(f"note: the parts come from different builds ({', '.join(revisions)})")
 
 
 def file_builds(runs, paths):
@@ -208,7 +211,7 @@ def merge_provenance(runs, paths):
     return list(dict.fromkeys(sources)), list(dict.fromkeys(revisions)), replaced
 
 
-def merge_runs(runs, paths, replace=False, note=print):
+def merge_runs(runs, paths, replace=False, note=None):
     """Concatenate the benchmarks of loaded runs from one device (paths name them); the first
     run's context is kept, marked interrupted when any part was (its filter may not have
     finished).  With replace, a later run's benchmarks replace the same ones of the earlier

@@ -16,7 +16,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from .runs import collect_results, load_run  # noqa: E402
+from .runs import InputError, collect_results, load_run  # noqa: E402
 
 # The axis a word stands for by itself in a mode (compute, not mode=compute).
 MODE_AXIS = "mode"
@@ -85,6 +85,15 @@ def run_labels(datas, paths):
     if len(set(labels)) < len(labels):
         labels = [f"{label} #{i + 1}" for i, label in enumerate(labels)]
     return labels
+
+
+def compile_filter(text):
+    """plot.py's --filter as a regular expression (None without one); InputError where it is
+    not one."""
+    try:
+        return re.compile(text) if text else None
+    except re.error as e:
+        raise InputError(f"bad --filter: {e}") from None
 
 
 def load_series(paths, pattern=None):
@@ -210,3 +219,15 @@ def plot_all(series, outdir):
             name = f"{slug(family, mode)}-heatmap-{domain or 'any'}.png"
             written.append(plot_heatmap(series, family, mode, domain, outdir / name))
     return written
+
+
+def write_charts(paths, pattern, outdir):
+    """Load the runs at paths (one or two), only the benchmarks matching pattern where given,
+    and write every chart into outdir, made where missing; returns the paths written.
+    InputError on bad input, or where no benchmark has a value to plot."""
+    series = load_series(paths, pattern)
+    if not any(s.values for s in series):
+        raise InputError("no successful benchmark with a Gelem/s counter to plot")
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    return plot_all(series, outdir)

@@ -6,10 +6,11 @@ axes: runs.point_of), never by their names: one benchmark, or the best or worst 
 computes its quantity from their medians and judges it against its thresholds; the
 interquartile range of each benchmark bounds the quantity, and a verdict the bounds would change
 is uncertain.  The findings document's generated tables are rewritten from the verdicts
-(rewrite_doc).
+(rewrite_doc, update_doc), or their staleness shown as a diff (stale_diff).
 """
 
 import ast
+import difflib
 import fnmatch
 import glob
 import itertools
@@ -783,3 +784,19 @@ def regenerate(doc_path, rules, run_paths=None, root=REPO_ROOT):
     devices = load_devices(paths)
     return text, rewrite_doc(text, rules, devices, judge_all(rules, devices))
 
+
+def update_doc(doc_path, rules, run_paths=None, root=REPO_ROOT):
+    """Rewrite a findings document's generated tables where they are stale (regenerate);
+    returns whether it was rewritten."""
+    old, new = regenerate(doc_path, rules, run_paths, root)
+    if new != old:
+        Path(doc_path).write_text(new, encoding="utf-8")
+    return new != old
+
+
+def stale_diff(doc_path, rules, run_paths=None, root=REPO_ROOT):
+    """The unified diff (lines) from a findings document to its regenerated text (regenerate);
+    empty where its tables are current."""
+    old, new = regenerate(doc_path, rules, run_paths, root)
+    return list(difflib.unified_diff(old.splitlines(True), new.splitlines(True), str(doc_path),
+                                     f"{doc_path} (regenerated)"))

@@ -1,5 +1,6 @@
 """The history database of csbench runs (SQLite): its schema, adding runs to it, and the queries
-that history.py (its command line) and the history's report (report.py) ask of it.
+that history.py (its command line) and the history's report (report.py) ask of it, and the lines
+of history.py's listings (series_lines, changes_lines), which the command line prints.
 
 A run is stored once, identified by the SHA-256 of its canonical JSON; each benchmark keeps its
 point (family, variant, axes, clock), its noise class, its repetitions and their medians.  The
@@ -22,9 +23,12 @@ import sqlite3
 import statistics
 from pathlib import Path
 
+from .formatting import fmt_time
 from .runs import (POINT_KEY, PROCESS_KEY, InputError, Point, Result, benchmark_name,
                    collect_results, device_key, is_interrupted, load_run, provenance)
-from .verdicts import class_floors, class_process_spreads, compare_one, decide_verdicts
+from .stats import ALPHA, MIN_UTEST_REPETITIONS
+from .verdicts import (DEFAULT_NOISE_FACTOR, DEFAULT_THRESHOLD_PCT, class_floors,
+                       class_process_spreads, compare_one, decide_verdicts)
 
 # The command line whose messages these are.
 PROG = "history.py"
@@ -191,7 +195,7 @@ def counter_medians(entries):
 def sample_entries(data):
     """{benchmark name: the entries its samples came from}: its finished repetitions, or,
     where it has none (aggregates only), its median or else mean aggregate, as
-    compare.collect_results takes them."""
+    runs.collect_results takes them."""
     iterations, aggregates = {}, {}
     for entry in data["benchmarks"]:
         name = benchmark_name(entry)
@@ -532,3 +536,96 @@ def step_lines(step, key):
     return lines
 
 
+# ---------------------------------------------------------------- listings
+
+def table(rows, right=()):
+    """Rows of cells as aligned text lines (columns in right are right-aligned)."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.rjust(w) if i in right else cell.ljust(w)
+                      for i, (cell, w) in enumerate(zip(row, widths))).rstrip() for row in rows]
+
+
+def series_lines(db, regex, device=None):
+    """history.py series: the lines of each benchmark matching regex (re.search), per device
+    of the database at db (or only `device`), its medians over the runs in date order; a line
+    that says so where nothing matches.  A generator: the lines come as they are found."""
+    pattern = compile_regex(regex, "REGEX")
+    conn = open_db(db, create=False)
+    found = 0
+    for key in device_keys(conn, device):
+        runs = {run.id: run for run in device_runs(conn, key)}
+        order = {run_id: i for i, run_id in enumerate(runs)}
+        by_name = {}
+        for row in conn.execute(
+                "SELECT b.name, b.run, b.n, b.median_ns, b.median_rate, b.error FROM benchmarks b "
+                "JOIN runs r ON r.id = b.run WHERE r.device_key = ?", (key,)):
+            if pattern.search(row[0]):
+                by_name.setdefault(row[0], []).append(row[1:])
+        for name in sorted(by_name):
+            found += 1
+            rows = [["date", "revision", "driver", "median", "time", "n", "run"]]
+            for run_id, n, median_ns, median_rate, error in sorted(
+                    by_name[name], key=lambda v: order[v[0]]):
+                run = runs[run_id]
+                source = run.label()
+                if error:
+                    rows.append([run.date, run.revision or "unknown", run.driver or "unknown",
+                                 "-", "-", "0", f"{source}: {error}"])
+                    continue
+                median = f"{median_rate:.4g} Gelem/s" if median_rate is not None else \
+                    fmt_time(median_ns)
+                rows.append([run.date, run.revision or "unknown", run.driver or "unknown",
+                             median, fmt_time(median_ns), str(n), source])
+            device_name = next(iter(runs.values())).device or "unknown device"
+            yield f"{name} on {device_name} [{key}]"
+            yield from ("  " + line for line in table(rows, right=(3, 4, 5)))
+            yield ""
+    if not found:
+        where = f" of device {device}" if device else ""
+        yield f"no benchmark{where} matches {regex!r}"
+    conn.close()
+
+
+def changes_lines(db, device=None, regex=None, threshold=DEFAULT_THRESHOLD_PCT,
+                  noise_factor=DEFAULT_NOISE_FACTOR, unsure=False, skip_mixed=False,
+                  include_experiments=False):
+    """history.py changes: the lines of the steps between consecutive runs of each device of
+    the database at db (or only `device`) and benchmark, those matching regex where given
+    (the UNSURE comparisons too with unsure), then a summary line.  A generator: each device's
+    steps come as they are found."""
+    pattern = compile_regex(regex, "--filter") if regex is not None else None
+    if threshold < 0 or noise_factor < 0:
+        raise InputError("--threshold and --noise-factor must not be negative")
+    conn = open_db(db, create=False)
+    keys = device_keys(conn, device)
+    counts = {v: 0 for v in (*STEP_VERDICTS, "UNSURE")}
+    compared = untested = experiments = 0
+    for key in keys:
+        experiments += sum(run.experiment for run in device_runs(conn, key))
+        steps = device_steps(conn, key, pattern, threshold, noise_factor, skip_mixed,
+                             include_experiments)
+        compared += len(steps)
+        untested += sum(s.c.p_slower is None for s in steps)
+        for s in steps:
+            if s.c.verdict in counts:
+                counts[s.c.verdict] += 1
+        shown = [s for s in steps if s.c.verdict in STEP_VERDICTS or
+                 (unsure and s.c.verdict == "UNSURE")]
+        shown.sort(key=lambda s: s.c.name)  # stable: each benchmark's steps stay in date order
+        for step in shown:
+            yield from step_lines(step, key)
+        if shown:
+            yield ""
+    what = f" matching {regex!r}" if pattern is not None else ""
+    yield (f"summary: {counts['SLOWER'] + counts['FASTER']} steps{what} ({counts['SLOWER']} "
+           f"SLOWER, {counts['FASTER']} FASTER) on {len(keys)} device"
+           f"{'s' if len(keys) != 1 else ''}, in {compared} comparisons of consecutive runs; "
+           f"{counts['UNSURE']} UNSURE beyond the threshold "
+           f"({'listed' if unsure else '--unsure lists them'}); {untested} comparisons "
+           f"without a U test (fewer than {MIN_UTEST_REPETITIONS} repetitions on a side: never "
+           f"a step); threshold {threshold:g}%, noise x{noise_factor:g}, "
+           f"Holm-corrected alpha {ALPHA}; {experiments} experiment run"
+           f"{'s' if experiments != 1 else ''} "
+           + ("compared like the others" if include_experiments else
+              "left out (--include-experiments compares them)"))
+    conn.close()

@@ -46,7 +46,6 @@ import json
 import math
 import re
 import sqlite3
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,7 +56,7 @@ from matplotlib.lines import Line2D
 from . import claims, history
 from .formatting import fmt_time
 from .layout import ROOT
-from .runs import EXIT_BAD_INPUT, EXIT_OK, InputError, Point, load_run
+from .runs import InputError, Point, load_run
 from .stats import ALPHA
 
 STORED_RUNS = (ROOT / "docs" / "data", ROOT / "baselines")
@@ -709,17 +708,20 @@ def write_site(conn, out, threshold, noise_factor, skip_mixed=False, db_label="h
     return [out / rel for rel in pages]
 
 
-def cmd_report(args):
-    """history.py report: write the site of the database."""
-    conn = history.open_db(args.db, create=False)
+def write_report(db, out, threshold, noise_factor, skip_mixed=False, include_experiments=False):
+    """history.py report: write the site of the database at db into the folder out; returns the
+    pages written (paths)."""
+    conn = history.open_db(db, create=False)
     try:
-        pages = write_site(conn, args.output, args.threshold, args.noise_factor,
-                           args.skip_mixed, Path(args.db).name,
-                           include_experiments=args.include_experiments)
+        return write_site(conn, out, threshold, noise_factor, skip_mixed, Path(db).name,
+                          include_experiments=include_experiments)
     finally:
         conn.close()
-    print(f"{history.PROG}: wrote {pages[0]} and {len(pages) - 1} more pages")
-    return EXIT_OK
+
+
+def wrote_line(pages):
+    """What the user is told of the pages written: the index and how many more."""
+    return f"wrote {pages[0]} and {len(pages) - 1} more pages"
 
 
 # ---------------------------------------------------------------- seed
@@ -746,44 +748,51 @@ def run_files(sources):
     return [shown_path(p) for p in paths]
 
 
-def cmd_seed(args):
-    """history.py seed: add the stored runs (or those named) and write the report."""
-    out = Path(args.output)
-    paths = run_files(args.runs or STORED_RUNS)
+@dataclass
+class Seeded:
+    """What add_runs did with seed's files: the runs it added, those the database already held,
+    the files skipped (not one Google Benchmark run) and those refused ("path: reason")."""
+    paths: list
+    added: int = 0
+    known: int = 0
+    skipped: list = field(default_factory=list)
+    refused: list = field(default_factory=list)
+
+    def summary(self, db):
+        """The line that says what came of the files."""
+        return (f"{db}: {self.added} runs added, {self.known} already there, "
+                f"{len(self.skipped)} files skipped (not one Google Benchmark run: "
+                f"{', '.join(p.name for p in self.skipped) or 'none'})")
+
+
+def seed_files(sources=None):
+    """The run files seed adds: those of sources (files and folders), else of STORED_RUNS;
+    InputError where there are none."""
+    paths = run_files(sources or STORED_RUNS)
     if not paths:
         raise InputError("no run files (*.json, *.json.xz) in "
-                         + ", ".join(str(s) for s in (args.runs or STORED_RUNS)))
-    prepare_folder(out)
-    conn = history.open_db(args.db, create=True)
-    added = known = 0
-    skipped, refused = [], []
-    try:
-        for path in paths:
-            try:
-                line = history.add_one(conn, path)
-            except InputError as e:
-                if NOT_A_RUN in str(e):
-                    skipped.append(path)
-                else:
-                    refused.append(f"{path}: {e}")
-                continue
-            except sqlite3.Error as e:
-                raise InputError(f"cannot write {args.db} ({e}); {path} was not added") from None
-            if "already in the database" in line:
-                known += 1
+                         + ", ".join(str(s) for s in (sources or STORED_RUNS)))
+    return paths
+
+
+def add_runs(conn, paths, db):
+    """Add each file to the open database at db, each in its own transaction; returns what was
+    Seeded.  A file that is not one run is skipped and any other refused file listed, the others
+    still added; InputError where the database cannot be written."""
+    seeded = Seeded(paths)
+    for path in paths:
+        try:
+            line = history.add_one(conn, path)
+        except InputError as e:
+            if NOT_A_RUN in str(e):
+                seeded.skipped.append(path)
             else:
-                added += 1
-        print(f"{history.PROG}: {args.db}: {added} runs added, {known} already there, "
-              f"{len(skipped)} files skipped (not one Google Benchmark run: "
-              f"{', '.join(p.name for p in skipped) or 'none'})")
-        for line in refused:
-            print(f"{history.PROG}: refused {line}", file=sys.stderr)
-        pages = write_site(conn, out, args.threshold, args.noise_factor, args.skip_mixed,
-                           Path(args.db).name, include_experiments=args.include_experiments)
-    finally:
-        conn.close()
-    print(f"{history.PROG}: wrote {pages[0]} and {len(pages) - 1} more pages")
-    if refused:
-        print(f"{history.PROG}: {len(refused)} of {len(paths)} files refused", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    return EXIT_OK
+                seeded.refused.append(f"{path}: {e}")
+            continue
+        except sqlite3.Error as e:
+            raise InputError(f"cannot write {db} ({e}); {path} was not added") from None
+        if "already in the database" in line:
+            seeded.known += 1
+        else:
+            seeded.added += 1
+    return seeded

@@ -2,22 +2,23 @@
 Mann-Whitney U test and Holm's correction, and the verdict rule of one benchmark.
 
 Nothing here reads a file or knows a benchmark: callers pass samples (throughputs, larger is
-faster) and get numbers or verdict words back.
+faster) and get numbers or verdict words back.  Without scipy or statsmodels the module still
+imports, and the functions that need them raise errors.MissingModule (require_libraries).
 """
 
 import math
 import statistics
-import sys
+
+from .errors import MissingModule
 
 try:
     from scipy.special import comb
     from scipy.stats import mannwhitneyu, median_abs_deviation
     from scipy.stats import t as t_dist
     from statsmodels.stats.multitest import multipletests
-except ImportError as missing:  # bad set-up, not a regression: exit 2 with the reason, never 1
-    print(f"compare.py: {missing.name} is missing (Debian packages python3-scipy and "
-          "python3-statsmodels)", file=sys.stderr)
-    sys.exit(2)
+    MISSING = None
+except ImportError as e:  # the module imports all the same; the functions that need it refuse
+    MISSING = e.name
 
 ALPHA = 0.05
 CORRECTION = "holm"
@@ -31,6 +32,14 @@ MAX_EXACT_UTEST = 50
 MIN_QUARTILE_VALUES = 3
 
 
+def require_libraries():
+    """MissingModule where scipy or statsmodels is missing: bad set-up, not a regression, so
+    exit status 2 with the reason (the line compare.py has always printed), never 1."""
+    if MISSING is not None:
+        raise MissingModule(f"compare.py: {MISSING} is missing (Debian packages python3-scipy "
+                            "and python3-statsmodels)", 2, MISSING)
+
+
 def relative_spread(samples):
     """Scaled median absolute deviation over the median (a robust relative standard
     deviation), or None with fewer than MIN_NOISE_REPETITIONS samples.
@@ -39,6 +48,7 @@ def relative_spread(samples):
     clocks can be several times slower than the others and must not make the
     benchmark look noisy.
     """
+    require_libraries()
     if len(samples) < MIN_NOISE_REPETITIONS:
         return None
     return float(median_abs_deviation(samples, scale="normal")) / statistics.median(samples)
@@ -59,6 +69,7 @@ def process_prediction_half_width_pct(samples, processes):
     from the processes of samples: the standard deviation of their medians, relative to the
     overall median, times t(0.975, R-1) * sqrt(1 + 1/R); None with fewer than two
     processes."""
+    require_libraries()
     medians = process_medians(samples, processes)
     runs = len(medians)
     if runs < 2:
@@ -88,6 +99,7 @@ def class_process_bar(class_process, n_tests):
     class's pooled spread (class_process: (s, df, R)), corrected for the n_tests benchmarks
     of the call (Bonferroni): t(1 - alpha/n_tests, df) * s * sqrt(1 + 1/R); None without a
     pooled spread."""
+    require_libraries()
     if class_process is None or n_tests < 1:
         return None
     spread, df, runs = class_process
@@ -99,6 +111,7 @@ def utest_pvalues(base, run):
     """(p_slower, p_faster): one-sided Mann-Whitney U p-values that the run's
     throughputs are lower, or higher, than the baseline's; (None, None) with
     fewer than MIN_UTEST_REPETITIONS samples on a side."""
+    require_libraries()
     if min(len(base), len(run)) < MIN_UTEST_REPETITIONS:
         return None, None
     if len(set(base) | set(run)) == 1:
@@ -116,11 +129,13 @@ def utest_pvalues(base, run):
 def smallest_pvalue(n, m):
     """The smallest one-sided p-value of an exact U test of n against m samples
     (every sample of one side below every sample of the other)."""
+    require_libraries()
     return 1.0 / comb(n + m, n, exact=True)
 
 
 def holm_adjusted(pvalues):
     """Holm-corrected p-values (same order)."""
+    require_libraries()
     if not pvalues:
         return []
     return [float(p) for p in multipletests(pvalues, alpha=ALPHA, method=CORRECTION)[1]]

@@ -14,11 +14,16 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
 sys.path.insert(0, str(HERE / "fixtures"))
 
-import compare  # noqa: E402
 import notes  # noqa: E402
 import synth  # noqa: E402
 from compare_cli import (SLOW, CompareTestCase, row_of, run_main, verdicts,  # noqa: E402
                          write_fake_bench)
+from csbench.runs import (CPU, DEVICE, EXIT_BAD_INPUT, HOST, PROCESS_KEY,  # noqa: E402
+                          benchmark_name, collect_results, key_of, load_run, noise_class,
+                          point_from_name)
+from csbench.stats import ALPHA  # noqa: E402
+from csbench.verdicts import (class_floors, class_process_spreads, compare_results,  # noqa: E402
+                              decide_verdicts)
 
 class VerdictTest(CompareTestCase):
 
@@ -240,7 +245,7 @@ class InputTest(CompareTestCase):
                             selection="--benchmark_filter=^reduction/")
         run = self.write("cpu.json", ctx=ctx)
         status, out, err = run_main(run, "--baselines-dir", baselines)
-        self.assertEqual(status, compare.EXIT_BAD_INPUT)
+        self.assertEqual(status, EXIT_BAD_INPUT)
         for part in ("no baseline for this device", f"[{key}]", "on Other CPU, 16 CPUs",
                      "Mesa 25.0.7", "its baseline is that CPU's",
                      "record one on this machine with: scripts/record-baseline.sh '--benchmark_filter=^reduction/'"):
@@ -277,8 +282,8 @@ class SuiteScaleTest(CompareTestCase):
         self.base = synth.write(self.dir / "suite-base.json", suite_run(seed=1))
 
     def test_fixture_has_every_noise_class(self):
-        classes = {compare.noise_class(compare.point_from_name(name), {}) for name, _, _ in SUITE}
-        self.assertEqual(classes, {compare.DEVICE, compare.CPU, compare.HOST})
+        classes = {noise_class(point_from_name(name), {}) for name, _, _ in SUITE}
+        self.assertEqual(classes, {DEVICE, CPU, HOST})
         self.assertEqual(len(SUITE), 500)
 
     def test_identical_noisy_suites_never_fail(self):
@@ -304,14 +309,14 @@ class SuiteScaleTest(CompareTestCase):
     def test_uncorrected_utest_would_have_raised_false_alarms(self):
         # The reason for the correction: among 500 identical entries some pass a plain
         # U test at alpha 0.05 and the threshold; none survives Holm and the noise rule.
-        base, run = (compare.collect_results(suite_run(seed=s, noise=0.04)) for s in (7, 8))
-        comps = compare.compare_results(base, run, compare.class_floors(base))
-        compare.decide_verdicts(comps, 5.0, 3.0)
-        naive = [c for c in comps if c.change_pct < -5 and c.p_slower < compare.ALPHA]
+        base, run = (collect_results(suite_run(seed=s, noise=0.04)) for s in (7, 8))
+        comps = compare_results(base, run, class_floors(base))
+        decide_verdicts(comps, 5.0, 3.0)
+        naive = [c for c in comps if c.change_pct < -5 and c.p_slower < ALPHA]
         self.assertGreater(len(naive), 0)
         self.assertEqual([c.name for c in comps if c.verdict == "SLOWER"], [])
         # The correction alone, without the noise rule, keeps them quiet too.
-        compare.decide_verdicts(comps, 5.0, 0.0)
+        decide_verdicts(comps, 5.0, 0.0)
         self.assertEqual([c.name for c in comps if c.verdict == "SLOWER"], [])
 
     def test_noisy_cpu_entry_needs_a_larger_change(self):
@@ -546,7 +551,7 @@ class ProcessLevelTest(CompareTestCase):
 
     def test_join_labels_each_repetition_with_its_process(self):
         data = json.loads(self.joined_base([1.0, 1.0, 1.0]).read_text())
-        labels = [e[compare.PROCESS_KEY] for e in data["benchmarks"] if e["name"] == SLOW]
+        labels = [e[PROCESS_KEY] for e in data["benchmarks"] if e["name"] == SLOW]
         self.assertEqual(labels, [0, 0, 0, 1, 1, 1, 2, 2, 2])
 
     def test_a_joined_baseline_extended_by_join_keeps_its_processes(self):
@@ -557,7 +562,7 @@ class ProcessLevelTest(CompareTestCase):
         status, out, err = run_main("join", extended, base, *more)
         self.assertEqual(status, 0, err)
         data = json.loads(extended.read_text())
-        labels = [e[compare.PROCESS_KEY] for e in data["benchmarks"] if e["name"] == SLOW]
+        labels = [e[PROCESS_KEY] for e in data["benchmarks"] if e["name"] == SLOW]
         self.assertEqual(labels, [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4])
         self.assertEqual(data["context"]["recorded_runs"], "5")
         self.assertEqual(data["context"]["joined_from"],
@@ -565,12 +570,12 @@ class ProcessLevelTest(CompareTestCase):
         # The same for a baseline joined before the labels were written (file order blocks).
         old = json.loads(base.read_text())
         for entry in old["benchmarks"]:
-            del entry[compare.PROCESS_KEY]
+            del entry[PROCESS_KEY]
         old_file = synth.write(self.dir / "old.json", old)
         status, out, err = run_main("join", extended, old_file, *more)
         self.assertEqual(status, 0, err)
         data = json.loads(extended.read_text())
-        self.assertEqual([e[compare.PROCESS_KEY] for e in data["benchmarks"] if e["name"] == SLOW],
+        self.assertEqual([e[PROCESS_KEY] for e in data["benchmarks"] if e["name"] == SLOW],
                          labels)
         # The second session's level (1.2x the time) is now one of the baseline's processes:
         # a run on that level is within the spread, not SLOWER.
@@ -590,7 +595,7 @@ class ProcessLevelTest(CompareTestCase):
         # the U test and the tight repetitions call it SLOWER.
         data = json.loads(base.read_text())
         for entry in data["benchmarks"]:
-            del entry[compare.PROCESS_KEY]
+            del entry[PROCESS_KEY]
         data["context"].pop("recorded_runs")
         flat = synth.write(self.dir / "flat.json", data)
         status, out, err = run_main(run, "--baseline", flat)
@@ -613,11 +618,11 @@ class ProcessLevelTest(CompareTestCase):
                            slow={other: level}) for i, level in enumerate([1.0, 1.0, 1.3])]
         base = self.dir / "joined.json"
         self.assertEqual(run_main("join", base, *runs)[0], 0)
-        spreads = compare.class_process_spreads(compare.collect_results(
+        spreads = class_process_spreads(collect_results(
             json.loads(base.read_text())))
         # other's log levels 0, 0, ln 1.3 dominate: 12 benchmarks x 2 degrees of freedom.
-        self.assertEqual(spreads[compare.DEVICE][1], 24)
-        self.assertAlmostEqual(spreads[compare.DEVICE][0], 0.0437, delta=0.002)
+        self.assertEqual(spreads[DEVICE][1], 24)
+        self.assertAlmostEqual(spreads[DEVICE][0], 0.0437, delta=0.002)
         run = self.write("run.json", seed=2, noise=0.002, slow={SLOW: 1 / 0.92})
         status, out, err = run_main(run, "--baseline", base)
         self.assertEqual(status, 0, out + err)
@@ -673,7 +678,7 @@ class ProcessLevelTest(CompareTestCase):
         status, out, err = run_main("join", "--filter", pattern, part, base, *more)
         self.assertEqual(status, 0, err)
         data = json.loads(part.read_text())
-        self.assertEqual({compare.benchmark_name(e) for e in data["benchmarks"]}, set(names))
+        self.assertEqual({benchmark_name(e) for e in data["benchmarks"]}, set(names))
         self.assertEqual(data["context"]["joined_filter"], pattern)
         self.assertEqual(data["context"]["recorded_runs"], "5")
         merged = self.dir / "merged.json"
@@ -682,7 +687,7 @@ class ProcessLevelTest(CompareTestCase):
         context = json.loads(merged.read_text())["context"]
         self.assertEqual(context["replaced_by"], {"host-part.json": len(names)})
         self.assertEqual(context["merged_from"], ["joined.json", "host-part.json"])
-        results = compare.collect_results(json.loads(merged.read_text()))
+        results = collect_results(json.loads(merged.read_text()))
         self.assertEqual(len(set(results[names[0]].processes)), 5)
         self.assertEqual(len(set(results[SLOW].processes)), 3)
         # Again on the merged baseline: the joined part names the merge's parts (its first
@@ -704,11 +709,11 @@ class ProcessLevelTest(CompareTestCase):
         # Baselines joined before the label was written: recorded_runs and the file order.
         data = json.loads(self.joined_base([1.0, 1.0, 1.0]).read_text())
         for entry in data["benchmarks"]:
-            del entry[compare.PROCESS_KEY]
-        results = compare.collect_results(data)
+            del entry[PROCESS_KEY]
+        results = collect_results(data)
         self.assertEqual(results[SLOW].processes, [0, 0, 0, 1, 1, 1, 2, 2, 2])
         data["context"]["recorded_runs"] = "2"  # 9 samples do not split in two: unknown
-        self.assertEqual(compare.collect_results(data)[SLOW].processes, [None] * 9)
+        self.assertEqual(collect_results(data)[SLOW].processes, [None] * 9)
 
 
 class CommandLineTest(CompareTestCase):
@@ -747,7 +752,7 @@ class PointTest(CompareTestCase):
     def test_old_and_new_files_compare_entry_for_entry(self):
         old_run = synth.make_run(scale=1.25, seed=2, slow={SLOW: 1.3})
         names = {e["run_name"] for e in old_run["benchmarks"]}
-        fields = {n: field_of(compare.point_from_name(n)) for n in names}
+        fields = {n: field_of(point_from_name(n)) for n in names}
         old_base = json.loads(self.base.read_text())
         new_base = synth.with_fields(json.loads(self.base.read_text()), fields)
         new_run = synth.with_fields(json.loads(json.dumps(old_run)), fields)
@@ -878,9 +883,9 @@ class ThrottleTest(CompareTestCase):
 
     def test_context_with_time_spent_loads_merges_and_joins(self):
         run = self.noted("run.json", seed=2)
-        data = compare.load_run(run)
+        data = load_run(run)
         self.assertEqual(data["context"]["time_spent"]["wall_s"], 12.5)
-        self.assertEqual(compare.key_of(data, run), synth.DEVICE_A["device_key"])
+        self.assertEqual(key_of(data, run), synth.DEVICE_A["device_key"])
         parts = [self.noted("a.json", seed=3, drop=[SLOW]),
                  self.noted("b.json", seed=3, benchmarks=[s for s in synth.default_benchmarks()
                                                           if s[0] == SLOW])]
@@ -899,7 +904,7 @@ class ThrottleTest(CompareTestCase):
         up = self.noted("up.json", seed=4, repetitions=3)
         status, _, err = run_main("join", self.dir / "joined.json", up, down)
         self.assertEqual(status, 0, err)
-        result = compare.collect_results(compare.load_run(self.dir / "joined.json"))[SLOW]
+        result = collect_results(load_run(self.dir / "joined.json"))[SLOW]
         self.assertEqual(result.throttled, [False] * 3 + [True, False, False])
         self.assertEqual(result.clocks_down(), "guard x1.30 in 1 of 6 repetitions")
 

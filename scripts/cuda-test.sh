@@ -50,7 +50,8 @@ if [[ -n $ccache_dir ]]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ccache >/dev/null || exit 1
   fi
   mkdir -p "$ccache_dir"
-  export CCACHE_DIR=$ccache_dir CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-3G}
+  # Paths relative to the checkout in the cache's keys: a fresh clone elsewhere hits the same entries.
+  export CCACHE_DIR=$ccache_dir CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-3G} CCACHE_BASEDIR=$root
   config+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
   ccache --zero-stats >/dev/null
 fi

@@ -102,7 +102,7 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from csbench import baselines, formatting, verdicts  # noqa: E402
 from csbench.baselines import (DEFAULT_RECORD_REPETITIONS, DEFAULT_RECORD_RUNS,  # noqa: E402
                                MIN_RECORD_REPETITIONS)
-from csbench.errors import CommandError  # noqa: E402
+from csbench.errors import CommandError, failure  # noqa: E402
 from csbench.layout import DEFAULT_BASELINES_DIR, DEFAULT_BENCH  # noqa: E402
 from csbench.runs import EXIT_BAD_INPUT, EXIT_OK, NOISE_CLASSES, InputError, load_run  # noqa: E402
 from csbench.verdicts import DEFAULT_NOISE_FACTOR, DEFAULT_THRESHOLD_PCT  # noqa: E402
@@ -260,14 +260,11 @@ def main(argv=None):
         if args.command == "join":
             return cmd_join(args)
         return cmd_compare(args)
-    except InputError as e:
+    except (InputError, CommandError) as e:
+        line, status = failure(PROG, e)
         sys.stdout.flush()
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except CommandError as e:
-        sys.stdout.flush()
-        print(e.message, file=sys.stderr)
-        return e.exit_code
+        print(line, file=sys.stderr)
+        return status
 
 
 if __name__ == "__main__":

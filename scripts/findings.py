@@ -37,7 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from csbench.claims import (DEFAULT_RULES, judge_all, load_devices, load_rules,  # noqa: E402
                             stale_diff, update_doc)
-from csbench.errors import CommandError  # noqa: E402
+from csbench.errors import CommandError, failure  # noqa: E402
 from csbench.formatting import claims_json, claims_markdown  # noqa: E402
 from csbench.runs import InputError  # noqa: E402
 
@@ -85,12 +85,10 @@ def main(argv=None):
         report = (claims_json if args.json else claims_markdown)(sections, rules, devices, results)
         print(report)
         return EXIT_OK
-    except InputError as e:
-        print(f"{PROG}: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except CommandError as e:
-        print(e.message, file=sys.stderr)
-        return e.exit_code
+    except (InputError, CommandError) as e:
+        line, status = failure(PROG, e, prefix="")
+        print(line, file=sys.stderr)
+        return status
 
 
 if __name__ == "__main__":

@@ -110,7 +110,7 @@ from pathlib import Path
 # The package beside this file, also where it is run through a link (PREFIX/bin/csbench-history).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from csbench.errors import CommandError  # noqa: E402
+from csbench.errors import CommandError, failure  # noqa: E402
 from csbench.history import (DB_NAME, PROG, add_one, changes_lines,  # noqa: E402
                              default_db_path, open_db, series_lines)
 from csbench.runs import EXIT_BAD_INPUT, EXIT_OK, InputError  # noqa: E402
@@ -257,14 +257,11 @@ def main(argv=None):
                 "report": cmd_report, "seed": cmd_seed}
     try:
         return commands[args.command](args)
-    except InputError as e:
+    except (InputError, CommandError) as e:
+        line, status = failure(PROG, e)
         sys.stdout.flush()
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except CommandError as e:
-        sys.stdout.flush()
-        print(e.message, file=sys.stderr)
-        return e.exit_code
+        print(line, file=sys.stderr)
+        return status
     except sqlite3.Error as e:
         sys.stdout.flush()
         print(f"{PROG}: error: the database {args.db}: {e}", file=sys.stderr)

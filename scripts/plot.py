@@ -53,10 +53,10 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from csbench.charts import compile_filter, write_charts  # noqa: E402
-from csbench.errors import CommandError  # noqa: E402
+from csbench.errors import CommandError, failure  # noqa: E402
 from csbench.formatting import point_line  # noqa: E402
 from csbench.roofline import write_rooflines  # noqa: E402
-from csbench.runs import EXIT_BAD_INPUT, InputError  # noqa: E402
+from csbench.runs import InputError  # noqa: E402
 
 PROG = "plot.py"
 
@@ -93,12 +93,10 @@ def main(argv=None):
             return 0
         for path in write_charts(args.runs, pattern, Path(args.outdir)):
             print(path)
-    except InputError as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except CommandError as e:
-        print(e.message, file=sys.stderr)
-        return e.exit_code
+    except (InputError, CommandError) as e:
+        line, status = failure(PROG, e)
+        print(line, file=sys.stderr)
+        return status
     return 0
 
 

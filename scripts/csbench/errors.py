@@ -23,3 +23,13 @@ class MissingModule(CommandError):
     def __init__(self, message, exit_code, name):
         super().__init__(message, exit_code)
         self.name = name
+
+
+def failure(prog, error, prefix="error: "):
+    """What a command line prints on stderr for an error that ends it, and its exit status:
+    (line, status). A CommandError's own line and status; bad input (runs.InputError) as
+    "PROG: PREFIX<message>", status 2."""
+    if isinstance(error, CommandError):
+        return error.message, error.exit_code
+    # 2 is runs.EXIT_BAD_INPUT, not imported here: runs imports stats, which imports this module.
+    return f"{prog}: {prefix}{error}", 2

@@ -7,12 +7,15 @@ import re
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE / "fixtures"))
+
+from scratch import ScratchTest  # noqa: E402
+
 SCRIPT = HERE.parent.parent / "scripts" / "bisect.sh"
 
 # The bench of the small history: csbench's JSON (context with a device key, repetitions with the
@@ -96,11 +99,10 @@ SLOW = "naive_us=20\nprefetch4_us=13\n"    # 30% more time for prefetch4 only
 BROKEN = "naive_us=20\nprefetch4_us:10\n"
 
 
-class BisectTest(unittest.TestCase):
+class BisectTest(ScratchTest):
 
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self.tmp.name)
+        super().setUp()
         self.repo = self.dir / "repo"
         self.scratch = self.dir / "scratch"  # TMPDIR of the script: empty again after each call
         self.scratch.mkdir()
@@ -115,9 +117,6 @@ class BisectTest(unittest.TestCase):
         for key in ("CSBENCH_KERNEL_DIR", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
             self.env.pop(key, None)
         self.env.update(CSBENCH_BISECT_BUILD="sh build.sh", CSBENCH_BISECT_BENCH="build/bench.py")
-
-    def tearDown(self):
-        self.tmp.cleanup()
 
     def git(self, *args):
         return subprocess.run(["git", "-C", str(self.repo), *args], env=self.env, check=True,

@@ -18,6 +18,7 @@ sys.path.insert(0, str(HERE / "fixtures"))
 
 import findings  # noqa: E402
 from in_process import run_in_process  # noqa: E402
+from scratch import ScratchTest  # noqa: E402
 from csbench import claims  # noqa: E402
 from csbench.claims import FAILS, HOLDS, SAME, UNMEASURED  # noqa: E402
 
@@ -40,20 +41,6 @@ def verdicts(*paths):
 
 def load(name):
     return json.loads((FIXTURES / name).read_text())
-
-
-class TempDirCase(unittest.TestCase):
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self._tmp.name)
-
-    def tearDown(self):
-        self._tmp.cleanup()
-
-    def write(self, name, data):
-        path = self.dir / name
-        path.write_text(json.dumps(data) if not isinstance(data, str) else data)
-        return path
 
 
 class RulesTest(unittest.TestCase):
@@ -194,7 +181,7 @@ class QuickSetTest(unittest.TestCase):
             self.assertEqual([n for n in sorted(names) if left_out(n)], [], path.name)
 
 
-class VerdictTest(TempDirCase):
+class VerdictTest(ScratchTest):
     def test_a_run_where_the_claims_hold(self):
         v = verdicts(FIXTURES / "holds.json")
         self.assertEqual(v["reduction-sequential"].verdict, HOLDS)
@@ -249,7 +236,7 @@ class VerdictTest(TempDirCase):
                 # median 1.07x interleaved, but two of five repetitions are slower than it
                 i = e["repetition_index"]
                 e["Gelem/s"] = [95.0, 107.0, 108.0, 96.0, 110.0][i]
-        v = verdicts(self.write("spread.json", data))["reduction-sequential"]
+        v = verdicts(self.write_file("spread.json", data))["reduction-sequential"]
         self.assertEqual(v.verdict, HOLDS)
         self.assertTrue(v.uncertain)
         self.assertIn("holds (uncertain, ", v.cell())
@@ -260,11 +247,11 @@ class VerdictTest(TempDirCase):
                 "reduction/interleaved/wg16x16/domain1920x1080": 100.0}
         data["benchmarks"] = [dict(e, **{"Gelem/s": keep[e["name"]]}) for e in data["benchmarks"]
                               if e["name"] in keep and e["repetition_index"] == 0]
-        v = verdicts(self.write("one.json", data))["reduction-sequential"]
+        v = verdicts(self.write_file("one.json", data))["reduction-sequential"]
         self.assertEqual((v.verdict, v.reason), (UNMEASURED, "too few repetitions to tell"))
         keep["reduction/sequential/wg16x16/domain1920x1080"] = 150.0
         data["benchmarks"] = [dict(e, **{"Gelem/s": keep[e["name"]]}) for e in data["benchmarks"]]
-        v = verdicts(self.write("one.json", data))["reduction-sequential"]
+        v = verdicts(self.write_file("one.json", data))["reduction-sequential"]
         self.assertEqual(v.verdict, HOLDS)
         self.assertIn("(1 repetition)", v.cell())
 
@@ -279,7 +266,7 @@ class VerdictTest(TempDirCase):
                                               ("stream/triad/wg256/domain67108864", 0.0))]
         for e in data["benchmarks"]:
             e["GB/s"] = {"copy": 4000.0, "triad": 3900.0}.get(e["name"].split("/")[1], 1.0)
-        v = verdicts(self.write("new.json", data))
+        v = verdicts(self.write_file("new.json", data))
         self.assertEqual(v["grayscott-fused"].verdict, HOLDS)
         self.assertIn("best fused 1.20x best strip", v["grayscott-fused"].text)
         self.assertEqual(v["stream-triad"].verdict, HOLDS)
@@ -289,7 +276,7 @@ class VerdictTest(TempDirCase):
         data = load("holds.json")
         agg = [dict(e, name=e["name"] + "_median", run_type="aggregate", aggregate_name="median")
                for e in data["benchmarks"] if e.get("repetition_index") == 2]
-        v = verdicts(self.write("agg.json", dict(data, benchmarks=agg)))
+        v = verdicts(self.write_file("agg.json", dict(data, benchmarks=agg)))
         self.assertEqual(v["reduction-sequential"].verdict, HOLDS)
         self.assertEqual(v["reduction-sequential"].repetitions, 1)
         # The same device in two files: one column, repetitions pooled.
@@ -299,7 +286,7 @@ class VerdictTest(TempDirCase):
             "reduction/sequential/wg16x16/domain1920x1080"].entries), 10)
 
 
-class PointTest(TempDirCase):
+class PointTest(ScratchTest):
     """Selectors pick by each entry's point: its family, variant and axes."""
 
     LOOKALIKE = "reduction/tiles/fast/wg8x8/domain1920x1080"
@@ -319,19 +306,19 @@ class PointTest(TempDirCase):
 
     def test_a_user_family_is_in_no_rule(self):
         before = {rid: v.cell() for rid, v in verdicts(FIXTURES / "holds.json").items()}
-        after = verdicts(self.write("user.json", self.lookalike(with_field=True)))
+        after = verdicts(self.write_file("user.json", self.lookalike(with_field=True)))
         self.assertEqual({rid: v.cell() for rid, v in after.items()}, before)
         self.assertEqual(before["reduction-read-bound"],
                          "not measured here: entry missing: reduction/*/wg*/domain7680x4320")
 
     def test_without_the_field_its_name_puts_it_in_the_family(self):
         # A file without fields is read by its names: the lookalike's says family "reduction".
-        v = verdicts(self.write("old.json", self.lookalike(with_field=False)))
+        v = verdicts(self.write_file("old.json", self.lookalike(with_field=False)))
         self.assertEqual(v["reduction-read-bound"].verdict, HOLDS)
         self.assertIn("999%", v["reduction-read-bound"].text)
 
     def test_samples_keep_their_point(self):
-        devices = claims.load_devices([self.write("user.json", self.lookalike(with_field=True))])
+        devices = claims.load_devices([self.write_file("user.json", self.lookalike(with_field=True))])
         benchmarks = next(iter(devices.values())).benchmarks
         self.assertEqual(benchmarks[self.LOOKALIKE].point.family, "reduction/tiles")
         self.assertEqual(benchmarks["reduction/sequential/wg16x16/domain1920x1080"].point.variant,
@@ -374,7 +361,7 @@ class PointTest(TempDirCase):
         data["benchmarks"] = [{"name": name, "run_name": name, "run_type": "iteration",
                                "repetitions": 1, "repetition_index": 0, "real_time": 1.0,
                                "time_unit": "ms", "Gelem/s": 7.0, "csbench": field}]
-        devices = claims.load_devices([self.write("gs.json", data)])
+        devices = claims.load_devices([self.write_file("gs.json", data)])
         (dev,) = devices.values()
         binding = claims.parse_binding("g", {"family": "run_simulation", "variant": "global",
                                              "axes": dict(field["axes"], domain="{run.domain}",
@@ -389,7 +376,7 @@ class PointTest(TempDirCase):
         self.assertEqual((stat.name, stat.median, why), (name, 7.0, None))
 
 
-class OutputTest(TempDirCase):
+class OutputTest(ScratchTest):
     def test_markdown_has_one_column_per_device(self):
         status, out, _ = run_main(FIXTURES / "holds.json", FIXTURES / "quick-cpu.json")
         self.assertEqual(status, 0)
@@ -413,7 +400,7 @@ class OutputTest(TempDirCase):
     def test_bad_input_exits_2(self):
         for text, why in (("{", "not valid JSON"), ('{"benchmarks": 3}', "no 'benchmarks' list"),
                           ('{"context": {}, "benchmarks": []}', "neither device_key")):
-            status, out, err = run_main(self.write("bad.json", text))
+            status, out, err = run_main(self.write_file("bad.json", text))
             self.assertEqual((status, out), (findings.EXIT_BAD_INPUT, ""), text)
             self.assertIn(why, err)
         status, _, err = run_main(self.dir / "absent.json")
@@ -422,7 +409,7 @@ class OutputTest(TempDirCase):
         self.assertEqual(run_main()[0], findings.EXIT_BAD_INPUT)
 
 
-class DocTest(TempDirCase):
+class DocTest(ScratchTest):
     DOC = REPO / "docs" / "findings.md"
 
     def test_findings_doc_tables_match_the_stored_runs(self):
@@ -446,7 +433,7 @@ class DocTest(TempDirCase):
             self.assertIn(row + "\n", out)
 
     def test_update_and_check_doc(self):
-        doc = self.write("doc.md", "intro\n<!-- findings-inputs: x -->\n"
+        doc = self.write_file("doc.md", "intro\n<!-- findings-inputs: x -->\n"
                          "<!-- findings-table: reduction -->\nold\n<!-- /findings-table -->\nend\n")
         status, out, _ = run_main("--check-doc", doc, FIXTURES / "holds.json")
         self.assertEqual(status, findings.EXIT_STALE)

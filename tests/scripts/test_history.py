@@ -7,7 +7,6 @@ import os
 import re
 import sqlite3
 import sys
-import tempfile
 import time
 import unittest
 from pathlib import Path
@@ -21,6 +20,7 @@ sys.path.insert(0, str(HERE / "fixtures"))
 import history  # noqa: E402
 from csbench import history as history_db  # noqa: E402
 from in_process import run_in_process  # noqa: E402
+from scratch import ScratchTest  # noqa: E402
 
 DEVICE = {"device": "Test GPU", "vendor_id": "0x10de", "device_id": "0x2335",
           "driver_version": "2435301632", "driver_info": "580.159.04",
@@ -85,15 +85,11 @@ def write(path, data):
     return path
 
 
-class HistoryTest(unittest.TestCase):
+class HistoryTest(ScratchTest):
 
     def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self._tmp.name)
+        super().setUp()
         self.db = self.dir / "db" / "history.sqlite"
-
-    def tearDown(self):
-        self._tmp.cleanup()
 
     def add(self, *paths):
         return run_main("--db", self.db, "add", *paths)

@@ -3,7 +3,6 @@ Google Benchmark JSON."""
 
 import json
 import sys
-import tempfile
 import unittest
 from pathlib import Path
 
@@ -13,6 +12,7 @@ sys.path.insert(0, str(HERE / "fixtures"))
 
 import plot  # noqa: E402
 from in_process import run_in_process  # noqa: E402
+from scratch import ScratchTest  # noqa: E402
 from csbench import charts, roofline, runs  # noqa: E402
 import synth  # noqa: E402
 
@@ -27,17 +27,13 @@ def run_main(*argv):
     return run_in_process(plot.main, *argv)
 
 
-class PlotTest(unittest.TestCase):
+class PlotTest(ScratchTest):
 
     def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self._tmp.name)
+        super().setUp()
         self.a = synth.write(self.dir / "a.json", synth.make_run(seed=1))
         self.b = synth.write(self.dir / "b.json", synth.make_run(
             scale=0.7, seed=2, ctx=synth.context(synth.DEVICE_B)))
-
-    def tearDown(self):
-        self._tmp.cleanup()
 
     def assert_pngs(self, out, outdir):
         """Every listed file is a non-empty PNG in outdir; returns their names."""
@@ -137,14 +133,7 @@ def listed_points(out):
     return points
 
 
-class RooflineTest(unittest.TestCase):
-
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self._tmp.name)
-
-    def tearDown(self):
-        self._tmp.cleanup()
+class RooflineTest(ScratchTest):
 
     def write(self, data, name="run.json"):
         """data written as a run file in the test's folder."""

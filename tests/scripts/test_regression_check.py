@@ -4,11 +4,14 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import unittest
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE / "fixtures"))
+
+from scratch import ScratchTest  # noqa: E402
+
 REPO = HERE.parent.parent
 SCRIPT = REPO / "scripts" / "regression-check.sh"
 
@@ -45,20 +48,16 @@ OTHER = "run_simulation/shared_soa/workgroup16x16/domain2048x1024/total512/image
 HOST_OTHER = "run_simulation/shared_soa/workgroup16x16/domain2048x1024/total512/image32/compute+download+sum"
 
 
-class RegressionCheckTest(unittest.TestCase):
+class RegressionCheckTest(ScratchTest):
 
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self.tmp.name)
+        super().setUp()
         self.bench = self.dir / "bench"
         self.bench.write_text(FAKE_BENCH.format(python=sys.executable, fixtures=str(HERE / "fixtures"),
                                                       host=HOST_OTHER))
         self.bench.chmod(0o755)
         self.log = self.dir / "calls.txt"
         self.out = self.dir / "out"
-
-    def tearDown(self):
-        self.tmp.cleanup()
 
     def check(self, **env):
         """Run the script: (exit status, stdout + stderr)."""

@@ -4,7 +4,6 @@ benchmark's point from its csbench field or, in older files, its name, and its n
 import json
 import lzma
 import sys
-import tempfile
 import unittest
 from pathlib import Path
 
@@ -13,16 +12,12 @@ sys.path.insert(0, str(HERE.parent.parent / "scripts"))
 sys.path.insert(0, str(HERE / "fixtures"))
 
 import synth  # noqa: E402
+from scratch import ScratchTest  # noqa: E402
 from csbench import runs  # noqa: E402
 
 
-class LoadRunTest(unittest.TestCase):
+class LoadRunTest(ScratchTest):
     """load_run reads JSON and xz-compressed JSON; anything else is bad input, with a reason."""
-
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self._tmp.name)
-        self.addCleanup(self._tmp.cleanup)
 
     def test_json_and_xz_read_alike(self):
         data = synth.make_run(seed=1)

@@ -3,7 +3,6 @@ on synthetic Google Benchmark JSON."""
 
 import lzma
 import sys
-import tempfile
 import unittest
 from pathlib import Path
 
@@ -14,6 +13,7 @@ sys.path.insert(0, str(HERE / "fixtures"))
 import synth  # noqa: E402
 import table  # noqa: E402
 from in_process import run_in_process  # noqa: E402
+from scratch import ScratchTest  # noqa: E402
 from csbench import runs  # noqa: E402
 
 
@@ -27,14 +27,7 @@ def table_lines(out):
     return [line for line in out.splitlines() if line.startswith("|") and "---" not in line]
 
 
-class TableTest(unittest.TestCase):
-
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self._tmp.name)
-
-    def tearDown(self):
-        self._tmp.cleanup()
+class TableTest(ScratchTest):
 
     def test_pivot_of_an_older_file(self):
         run = synth.write(self.dir / "old.json", synth.make_run(noise=0.0))

@@ -2,7 +2,6 @@
 
 import json
 import sys
-import tempfile
 import unittest
 from pathlib import Path
 
@@ -12,6 +11,7 @@ sys.path.insert(0, str(HERE / "fixtures"))
 
 import tune_plot  # noqa: E402
 from in_process import run_in_process  # noqa: E402
+from scratch import ScratchTest  # noqa: E402
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -36,19 +36,10 @@ def best(domains):
                                                              "families": {"m": family}}}}
 
 
-class TunePlotTest(unittest.TestCase):
-
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self._tmp.name)
-
-    def tearDown(self):
-        self._tmp.cleanup()
+class TunePlotTest(ScratchTest):
 
     def write(self, document, name="best.json"):
-        path = self.dir / name
-        path.write_text(json.dumps(document) if not isinstance(document, str) else document)
-        return str(path)
+        return str(self.write_file(name, document))
 
     def test_draws_and_names_where_the_winner_changes(self):
         path = self.write(best({

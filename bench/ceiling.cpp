@@ -376,10 +376,11 @@ const Family<Variant>& Descriptor() {
     return Variant{.name = std::move(name), .kind = kind, .timer = timer, .workgroups = {{64, 1}},
                    .domains = {{64, 1}}, .test_domains = {{64, 1}}, .cpu_default = kEveryPoint};
   };
-  // vec4 elements: 256 MiB, beyond the host's last-level cache and the device's: an H200 served
-  // repeated uploads of 16 MiB from its L2 at 199 GB/s, four times its host link. The host-visible
-  // device-local kind (a BAR) is left out: a copy from it is a copy within device memory (424 GB/s
-  // on the H200), and a host's own writes into the mapping are another measurement.
+  // vec4 elements: 256 MiB, beyond the host's last-level cache and the device's: a GPU serves
+  // repeated uploads of a smaller buffer from its L2, at several times its host link's rate. The
+  // host-visible device-local kind (a BAR) is left out: a copy from it is a copy within device
+  // memory, at device memory's rate, and a host's own writes into the mapping are another
+  // measurement (docs/perf-notes.md, section 11).
   auto transfer = [](std::string name, Kind kind, Memory memory) {
     return Variant{.name = std::move(name), .kind = kind, .memory = memory, .domains = {{1u << 24, 1}},
                    .test_domains = {{1000, 1}},

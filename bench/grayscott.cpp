@@ -254,9 +254,10 @@ namespace {
 // 4 or 6, rows a work-item 4, 6, 8, 12 or 16, subgroups a workgroup 4, 8, 12 or 16, where the
 // tile's output rows are at least twice its ring. Not 8 steps: a tile is two columns a lane of one
 // subgroup, 16 on a device of 8-wide subgroups (lavapipe, where the family's test runs), and 8
-// steps' ring takes all 16; on the H200, 8 steps ranked below 6 at every shape (docs/perf-notes.md). The table's four rows keep their names and
-// workgroups; every point they did not have is new and out of a GPU's default set (a filter
-// names them), so the stored baselines' entries stay as they were.
+// steps' ring takes all 16; where subgroups are 32 wide, 8 steps rank below 6 at every shape
+// (docs/perf-notes.md, section 16). The table's four rows keep their names and workgroups; every
+// point they did not have is new and out of a GPU's default set (a filter names them), so the
+// stored baselines' entries stay as they were.
 void AddShuffleSpace(std::vector<Variant>& variants) {
   for (uint32_t steps : {2u, 4u, 6u}) {
     for (uint32_t rows : {4u, 6u, 8u, 12u, 16u}) {
@@ -286,8 +287,8 @@ void AddShuffleSpace(std::vector<Variant>& variants) {
 
 const std::vector<Variant>& Variants() {
   // The chapter's workgroups, for every variant: the names stay comparable across variants. The
-  // strip variants also run wide, flat groups (64x8, 128x4), which gave them their best results
-  // on the H200 (docs/perf-notes.md).
+  // strip variants also run wide, flat groups (64x8, 128x4), where a GPU runs them fastest: a wider
+  // row touches more contiguous bytes (docs/perf-notes.md, "At the hardware limit").
   const std::vector<Extent> workgroups = {{8, 8}, {16, 8}, {16, 16}, {32, 16}, {32, 32}};
   std::vector<Extent> strip_workgroups = workgroups;
   strip_workgroups.insert(strip_workgroups.end(), {{64, 8}, {128, 4}});
@@ -305,8 +306,8 @@ const std::vector<Variant>& Variants() {
        .workgroups = workgroups, .cpu_default = {ShortRun({Mode::kCompute}, {{32, 16}})}},
       {.name = "strip1x8", .source = "grayscott/strip.comp", .cells = {1, 8}, .workgroups = workgroups},
       {.name = "strip4x8", .source = "grayscott/strip.comp", .cells = {4, 8}, .workgroups = strip_workgroups},
-      // Half the rows per work-item: twice the work-items in flight, which the H200 turned into
-      // memory-level parallelism (95% of the copy roofline against 86% for strip4x8).
+      // Half the rows per work-item: twice the work-items in flight, so more memory-level
+      // parallelism on a GPU (docs/perf-notes.md, "At the hardware limit", has the rooflines).
       {.name = "strip4x4", .source = "grayscott/strip.comp", .cells = {4, 4}, .workgroups = strip_workgroups,
        .cpu_default = {ShortRun({Mode::kCompute, Mode::kComputeDownload}, {{32, 16}})}},
       // Several steps per dispatch: a tile of workgroup.x x (workgroup.y * 8) cells stays on chip
@@ -364,9 +365,9 @@ const std::vector<Variant>& Variants() {
 const std::vector<Schedule>& Schedules() {
   // The chapter's run; a domain of 2 x 270 MB per state, beyond any GPU's last-level cache,
   // with fewer steps (so that its plain loop stays under a minute) and four images; and a short
-  // run for CPU devices' quick set, where the chapter's takes 4-19 s a run on lavapipe (2 cores)
-  // and this one 1/64 of that, with eight images. A GPU's default set leaves the short run out
-  // (Descriptor()): on a GPU it would measure launches, not the stencil.
+  // run for CPU devices' quick set, where the chapter's takes seconds a run (docs/perf-notes.md,
+  // section 10) and this one 1/64 of that, with eight images. A GPU's default set leaves the short
+  // run out (Descriptor()): on a GPU it would measure launches, not the stencil.
   static const std::vector<Schedule> schedules = {
       {{2048, 1024}, 512, 32}, {{8192, 8192}, 64, 16}, {{1024, 512}, 32, 4}};
   return schedules;
@@ -648,11 +649,10 @@ void Simulation::MeasureImages(benchmark::State& state, uint32_t total, uint32_t
   PrepareImages(total, image);
   const Layout& layout = s_->layout;
   double checksum = 0.0;
-  // The host's sum of an image, on MeasuredPathThreads() threads, each a band of rows: one thread
-  // reading from host memory at a single core's bandwidth made the sum, not the device, set this
-  // mode's time (3.7x compute+download's at 8192x8192 on the H100), and a shared host's memory
-  // speed then moved it between machine sessions (docs/perf-notes.md, "Regression verdicts at
-  // suite scale (6)").
+  // The host's sum of an image, on MeasuredPathThreads() threads, each a band of rows: one thread,
+  // reading from host memory at a single core's bandwidth, would make the sum, not the device, set
+  // this mode's time (several times compute+download's at 8192x8192), and tie it to a shared host's
+  // memory speed (docs/perf-notes.md, "Regression verdicts at suite scale (6)").
   std::optional<ForkJoin> threads;
   std::vector<double> bands;
   if (sum) {
@@ -808,8 +808,9 @@ const Family<Variant>& Descriptor() {
         .plain_loop_at = [](const Point& p) { return p.Text("mode") == ToString(Mode::kCompute); },
         .plain_loop_cpu_default = {ShortRun({})},
         // The host CPU's single-core loops (64 steps of 8192x8192, the chapter's 512 of 2048x1024)
-        // measure the host, not the GPU, and take about 50 s a repetition on a server core, over
-        // 40% of the suite's timed runs on an H200: a GPU's default set leaves them out.
+        // measure the host, not the GPU, and take tens of seconds a repetition on a server core, a
+        // fifth of a GPU's whole default suite (docs/perf-notes.md, "How long the whole default
+        // suite takes"): a GPU's default set leaves them out.
         .plain_loop_gpu_leaves_out = kEveryPoint,
         // And the short run, which only a CPU device's default set needs (a GPU finishes it in well
         // under a millisecond).

@@ -38,8 +38,8 @@ struct Push {
   float scalar;
 };
 
-// b (a reversed) of each size, on the host and the device, shared by the family's benchmarks: each
-// made its own, 0.4 s of a 2^27-float case on an H200's host.
+// b (a reversed) of each size, on the host and the device, shared by the family's benchmarks: making
+// it takes the host a large part of a second at 2^27 floats (docs/perf-notes.md, section 10).
 class FamilyState {
  public:
   struct Array {

@@ -24,7 +24,8 @@ std::string CpuDeviceKey(const std::string& ids, const std::string& driver);
 // then madvise every large allocation), and does not return. Elsewhere, or with
 // CSBENCH_HUGE_PAGES=0, or where that exec fails, returns. A case's large host buffers (a
 // manifest's 512 MiB inputs, outputs and expected values) cost a page fault per 4 KiB without:
-// zeroing 512 MiB took 2.3 s on a 2-core AMD EPYC virtual machine, 0.05 s in huge pages.
+// seconds for a fresh 512 MiB buffer on a small virtual machine, some forty times less in huge
+// pages (docs/perf-notes.md, section 15).
 void AskForHugePages(char** argv);
 // "on" where malloc asks for huge pages (AskForHugePages ran it so), else why not; for the JSON.
 std::string HugePagesState();

@@ -54,9 +54,10 @@ struct TuneOptions {
 struct Options {
   bool list_devices = false;
   std::string device;  // index or name substring, "all" or a comma list; empty: the default choice
-  // With several devices: run them at the same time (--parallel=yes). Off by default: on two
-  // H200s of one host, runs in parallel slowed a few entries of one device 2-2.7x for several
-  // repetitions (docs/perf-notes.md), so parallel runs are not yet known to leave numbers alone.
+  // With several devices: run them at the same time (--parallel=yes). Off by default: GPUs of one
+  // host that run in parallel can slow a few entries of one device severalfold for several
+  // repetitions (docs/perf-notes.md, "Several GPUs of one host"), so parallel runs are not known
+  // to leave numbers alone.
   bool parallel = false;
   Backend backend = Backend::kVulkan;
   TimerChoice timer = TimerChoice::kAuto;

@@ -199,9 +199,9 @@ double FloatError(double g, double want, double abs_tolerance);
 double ScalarError(const ElementType& t, const Data& got, size_t i, double want, double abs_tolerance);
 
 // Whether the comparison is exact: no scalar compared is a float. The scalars of one element (or
-// of the one member `only` lists) hold every type compared. Decided before the threads, which each
-// wrote a shared flag at every float before: 16 cores took 4.3 s over 134M floats, passing its
-// cache line round.
+// of the one member `only` lists) hold every type compared. Decided before the threads: a shared
+// flag written at every float would pass its cache line round the cores, seconds over a large
+// buffer (docs/perf-notes.md, section 15).
 bool ExactComparison(const ManifestBuffer& b, size_t n, const std::vector<size_t>* only);
 
 // The comparison `worst` makes of one buffer: integers exactly (an integer's error is 0 or

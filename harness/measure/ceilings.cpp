@@ -154,9 +154,9 @@ double BestBatchSeconds(Context& context, const std::function<void(Commands&)>& 
   });
   // The checks before this leave the GPU idle long enough to lower its clocks: raise them again
   // before the batches that count (the clock probe), then run the batch for 20 ms at least, and
-  // until it is no longer 1% faster (at most 0.2 s). It ran for 0.2 s at least, as the
-  // benchmarks' batches did before the clock probe: in batches of microseconds, a submission
-  // each, that cost a whole-suite H200 run over 6.6 s (docs/perf-notes.md, section 18). A CPU
+  // until it is no longer 1% faster (at most 0.2 s). Not 0.2 s at least, as the benchmarks'
+  // batches once ran: in batches of microseconds, a submission each, that costs a whole-suite run
+  // seconds across its ceilings (docs/perf-notes.md, section 18). A CPU
   // device has no clocks to raise, so WarmUp runs nothing there: one run warms its caches. The
   // warm-up is the ceiling's, not that of the benchmark that asked for it first: not in its record.
   RecordScope no_benchmark(nullptr);

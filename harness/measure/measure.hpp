@@ -105,15 +105,16 @@ double CalibratedSecondsPerDispatch(const std::function<double(uint32_t)>& time_
 // milliseconds of load to raise them again, in steps (an H100 or H200 idles at 345 MHz and runs
 // at 1980): a sample taken before that measures the power state, not the kernel. First the
 // device's clock probe runs until it is as fast as its best (RaiseClocks): a step can last
-// longer than any fixed warm-up time (an H100 ran a 6.5 us kernel at 15 us for seven
-// repetitions after a 0.2 s warm-up on the kernel itself). Then `run` runs for at least
-// `min_seconds`, and until a run is no longer 1% faster than the one before, for at most
-// `max_seconds` (caches, the kernel's own ramp): twice where neither time is reached, since the
-// clocks are the probe's business and the clock guard after the loop (MeasureGuarded) catches
-// what the probe missed; once where the first run lasts kSettledRunSeconds (a whole
-// Gray-Scott simulation; host-clocked loops too: a whole-suite H200 run's first repetitions were
-// no more often slow than its later ones, docs/perf-notes.md, section 18). Nothing runs when the
-// device finished timed work less than `min_idle_seconds` ago (NoteDeviceBusy): Google Benchmark calls a benchmark again right after
+// longer than any fixed warm-up time (a GPU can run a kernel at less than half its speed for
+// several repetitions after a 0.2 s warm-up on the kernel itself: docs/perf-notes.md,
+// "Regression verdicts at suite scale (3)"). Then `run` runs for at least `min_seconds`, and
+// until a run is no longer 1% faster than the one before, for at most `max_seconds` (caches, the
+// kernel's own ramp): twice where neither time is reached, since the clocks are the probe's
+// business and the clock guard after the loop (MeasureGuarded) catches what the probe missed;
+// once where the first run lasts kSettledRunSeconds (a whole Gray-Scott simulation; host-clocked
+// loops too: their first repetitions are no more often slow than their later ones,
+// docs/perf-notes.md, section 18). Nothing runs when the device finished timed work less than
+// `min_idle_seconds` ago (NoteDeviceBusy): Google Benchmark calls a benchmark again right after
 // its previous call, with the clocks still up. Nothing runs on a CPU device (lavapipe): it has
 // no clocks of its own to raise, and one run there can take a second.
 // Returns the number of runs of `run` (0: none).
@@ -158,7 +159,8 @@ ClockGuardHooks GuardOf(Context* device, Vouch* vouch = nullptr);
 inline constexpr uint32_t kMaxMeasurements = 3;
 // A loop whose median sample is within this of its benchmark's fastest probed loop (one the
 // probe found the clocks up after) is not probed: slower clocks or a second process on the
-// device slow the kernel's own samples (by 25-75% beside a second process on an H200), so
+// device slow the kernel's own samples (by a quarter or more beside a second process on a GPU,
+// docs/perf-notes.md, section 10), so
 // samples as fast as a loop the probe vouched for cannot have been taken with the clocks down
 // by more than the probe's tolerance and this.
 inline constexpr double kVouchTolerance = 0.02;
@@ -315,8 +317,8 @@ auto& CurrentCase(const std::string& name, Make make) {
 }
 
 // Making the next benchmark's case ahead. Making a case (inputs, references, device buffers,
-// pipelines, the check against the CPU reference) took 115 s of a 369 s whole-suite run on an
-// H200 with the device idle (docs/perf-notes.md, section 10): on a second host thread it is done
+// pipelines, the check against the CPU reference) takes about a third of a whole-suite run's wall
+// time with the device idle (docs/perf-notes.md, section 10): on a second host thread it is done
 // while the device measures the benchmark before. The device's queue and command pool are taken
 // under one lock (Context::LockDevice), so the second thread's submissions (uploads, the check's
 // dispatch) run between two timed batches, never during one.

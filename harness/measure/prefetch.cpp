@@ -37,8 +37,9 @@ namespace {
 
 // How many cases may be in making ahead of the one being measured: two, so that a case that takes
 // longer to make than the benchmark before it measures starts while the one before that measures
-// (a whole-suite run's waits for cases: 17.6 -> 13.4 s, modelled on its H200 record). Each is made
-// after the one before it, on a thread of its own: at most three cases are alive at a time.
+// (a whole-suite run then waits about a quarter less for cases, docs/perf-notes.md, section 17).
+// Each is made after the one before it, on a thread of its own: at most three cases are alive at
+// a time.
 constexpr size_t kAheadDepth = 2;
 
 // The cases being made ahead, in the run's order.
@@ -125,8 +126,8 @@ Retired TakeKeptCase() {
 // Starts making the cases of the benchmarks after `name` in the run's order, up to kAheadDepth
 // ahead, where every benchmark measured while one is made lets it be (Prefetch::kBeside) and the
 // one made may be made ahead. The first making started frees `retired` first (freeing a case's
-// buffers and pipelines took 14 s of a 403 s H200 run on the first thread); where none starts, it
-// is freed here.
+// buffers and pipelines on the first thread costs a whole-suite run seconds, docs/perf-notes.md,
+// section 10); where none starts, it is freed here.
 void StartAheadOf(const std::string& name, Retired retired) {
   Ahead& ahead = TheAhead();
   const size_t at = OrderOf(name);

@@ -40,8 +40,9 @@ uint32_t SourceWord(uint64_t i, uint64_t bytes) {
 }  // namespace
 
 // The source of a copy of `bytes`: random words from a hash of each index, made on the host's
-// threads (one generator's stream took 0.4 s of each 512 MiB case, and a read's check downloaded
-// the whole source again); a copy and a read do not depend on what the words are.
+// threads (one thread would take a large part of a second at 512 MiB, and a read's check makes the
+// words again rather than downloading the source); a copy and a read do not depend on what the
+// words are.
 std::vector<uint32_t> SourceWords(uint64_t bytes) {
   std::vector<uint32_t> words(bytes / sizeof(uint32_t));
   ParallelFor(words.size(), size_t{1} << 20, [&](size_t begin, size_t end) {
@@ -116,8 +117,8 @@ namespace {
 // Each workgroup's XOR of the 32-bit words Copier::Record has it read from the source of a copy of
 // `bytes` (SourceWords): read.comp's blocks of `loads` x workgroup elements, dealt to the
 // workgroups in turn, window by window. The words are made as they are folded, and the workgroups
-// are shared out among the host's threads (a 512 MiB read's check took 0.35 s on one thread,
-// longer than its benchmark measures).
+// are shared out among the host's threads (on one thread a 512 MiB read's check takes longer than
+// its benchmark measures).
 std::vector<uint32_t> FoldedByGroup(uint64_t bytes, uint64_t window_bytes, uint32_t groups, uint32_t workgroup,
                                     uint32_t loads) {
   std::vector<uint32_t> folded(groups, 0);
@@ -192,9 +193,8 @@ std::vector<uint32_t> CeilingWorkgroups(const Context& context, std::initializer
 ColdCache CacheFromCopies(Context& context) {
   ColdCache cold;
   // Footprints of 1 MiB to 512 MiB (less where the device's memory is smaller), in one buffer; on
-  // a CPU device to 256 MiB, where the rate is memory's (lavapipe on a 2-core AMD EPYC: 31-35 GB/s
-  // from 64 MiB to 512 MiB, 56 GB/s at 32 MiB), and each page of a larger buffer costs the host a
-  // page fault.
+  // a CPU device to 256 MiB, well beyond the host's last-level cache, where the rate is already
+  // memory's, and each page of a larger buffer costs the host a page fault.
   uint64_t largest = OnCpuDevice(context) ? 256ull << 20 : 512ull << 20;
   while (largest > (16ull << 20)) {
     try {
@@ -205,9 +205,9 @@ ColdCache CacheFromCopies(Context& context) {
     }
   }
   // A CPU device's copies by the copy command, a memcpy through the host's caches. A GPU's by the
-  // copy kernel, through the L2 every kernel reads through: an H200's copy command ran at 330-845
-  // GB/s from 1 MiB to 512 MiB with no sign of its cache, where the copy kernel ran at 5957 GB/s
-  // over 32 MiB and 4100-4200 over 128 MiB and more.
+  // copy kernel, through the L2 every kernel reads through: a GPU's copy command can run below
+  // memory's rate at every footprint and show no sign of the cache that the copy kernel's rates
+  // show plainly (docs/perf-notes.md, section 15).
   const bool cpu = OnCpuDevice(context);
   std::unique_ptr<Buffer> buffer;
   if (cpu) {
@@ -331,8 +331,9 @@ double MeasuredCopyGBs(Context& context) {
 }
 
 double MeasuredReadGBs(Context& context, double copy_gbs) {
-  // Twice the copy's bytes, as much as the copy moves: a read of 256 MiB lasts 90 us on an H100,
-  // and its launch and tail cost it 4% against 512 MiB, which a 530 MB reduction exceeded.
+  // Twice the copy's bytes, as much as the copy moves: a read of 256 MiB lasts about 0.1 ms on a
+  // GPU, where its launch and tail cost it a few percent, enough for a reduction of the largest
+  // image to exceed the ceiling (docs/perf-notes.md, "A read ceiling for kernels that only read").
   const uint64_t bytes = 2 * CeilingCopyBytes(context);
   double gbs = copy_gbs;
   for (uint32_t wg : CeilingWorkgroups(context, {64u, 256u, 1024u})) {

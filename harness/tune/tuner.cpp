@@ -150,8 +150,8 @@ struct Keyed {
   const TuneSetup* setup = nullptr;
   std::map<std::string, std::string> hashes;  // by name; "" where none
   // The names' hashes, on every host thread (a search's batch at a time): a point's key needs its
-  // shader compiled, which took 0.37 s a point of the tiled matmul on one thread of the H200's
-  // host, longer than its look (0.30 s).
+  // shader compiled, which on one thread can take longer than the point's look itself
+  // (docs/perf-notes.md, section 16).
   void HashAll(const std::vector<std::string>& names) {
     if (cache == nullptr || !cache->usable() || !setup->shader_hash) return;
     std::vector<std::string> found(names.size());

@@ -54,10 +54,10 @@ namespace {
 
 constexpr uint32_t kGroups = 1024;
 // A run is kDispatches dispatches, one after another, of about a quarter millisecond each: a
-// batch as the timed loops record theirs. One dispatch of 0.5 ms read 1.00 beside a second
-// process whose work slowed the timed batches by 25-75% on an H200 (the device time-slices
-// between processes, and a short dispatch fits in one slice); a run as long as a batch shares
-// the device the way the batches did.
+// batch as the timed loops record theirs. One dispatch of 0.5 ms reads 1.00 beside a second
+// process whose work slows the timed batches by a quarter or more (the device time-slices
+// between processes, and a short dispatch fits in one slice; docs/perf-notes.md, section 10); a
+// run as long as a batch shares the device the way the batches do.
 constexpr uint32_t kDispatches = 8;
 constexpr double kTargetSeconds = 2e-3;
 constexpr uint32_t kMaxIterations = 1u << 22;

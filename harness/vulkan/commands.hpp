@@ -34,9 +34,9 @@ class Commands {
 
   // Makes every earlier shader or transfer write visible to every later shader or transfer
   // access. Between two dispatches it also makes the second wait for the first, so a timed batch
-  // measures kernels one after another, never overlapped. The host is not in it: on an H200 a
-  // barrier that also made the writes available to the host cost 1.0 us more a dependent dispatch
-  // (3.10 against 2.06 us, docs/perf-notes.md, Ceilings (13)), which no application pays between two
+  // measures kernels one after another, never overlapped. The host is not in it: a barrier that
+  // also made the writes available to the host would add about a microsecond to each dependent
+  // dispatch on a GPU (docs/perf-notes.md, section 13), which no application pays between two
   // kernels.
   void Barrier();
   // Makes every earlier shader or transfer write available to the host's reads: the end of every

@@ -137,9 +137,9 @@ class Context {
   // and of the queue (a submission until its fence signals), by whichever thread: a case made
   // ahead on a second thread (Prefetch, harness/measure/measure.hpp) then submits between two timed
   // batches, never during one.
-  // The lock is fair (first come, first served): a plain mutex let the timed loop, which takes
-  // it again right after each batch, starve the second thread until the loop ended, and cases
-  // made ahead waited 103 s of a 388 s H200 run.
+  // The lock is fair (first come, first served): a plain mutex lets the timed loop, which takes
+  // it again right after each batch, starve the second thread until the loop ends, so cases made
+  // ahead would wait for whole loops (docs/perf-notes.md, section 10).
   std::unique_lock<FairLock> LockDevice() const { return std::unique_lock(device_lock_); }
 
   // Harness-internal access.

@@ -28,7 +28,7 @@ std::string PipelineKey(const Context& context, const KernelSpec& spec) {
 // pipeline seen and whose lower half is the local memory (register spills) of one invocation in
 // bytes: 0 for every occupancy and Gray-Scott pipeline, 112 for occupancy/live64 at 1024
 // invocations alone, the one pipeline whose registers (64) cannot hold its 64 live values. Read
-// whole, it printed 68.7G (2^36) on 1,441 result lines of a whole-suite run.
+// whole, the word is 2^36 (68.7G) or more on every pipeline (docs/perf-notes.md, section 11).
 double Meaningful(const DeviceInfo& device, std::string_view name, vk::PipelineExecutableStatisticFormatKHR format,
                   uint64_t raw, double value) {
   if (device.vendor_id == 0x10de && name == "Local Memory Size" &&
@@ -70,8 +70,8 @@ std::vector<PipelineStatistic> Asked(Context& context, const KernelSpec& spec) {
 std::vector<PipelineStatistic> PipelineStatistics(Context& context, const KernelSpec& spec) {
   if (!context.info().pipeline_executable_info) return {};
   // Asked once per pipeline in a run: a second pipeline built to capture them costs a driver
-  // compile, and Gray-Scott's three modes and domains share each kernel (345 compiles in a
-  // whole-suite run where about 30 pipelines exist).
+  // compile, and Gray-Scott's three modes and domains share each kernel (a whole-suite run would
+  // compile hundreds where a few dozen pipelines exist).
   static std::mutex lock;
   static std::map<std::string, std::vector<PipelineStatistic>> asked;
   const std::string key = PipelineKey(context, spec);

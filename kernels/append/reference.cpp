@@ -49,8 +49,9 @@ Difference SortedDifference(std::span<uint32_t> got, std::span<uint32_t> want) {
 
 // The multisets' difference, on the host's threads: each list's patterns are dealt into buckets
 // by a hash (every copy of a pattern into one bucket), and the buckets are compared one by one
-// (SortedDifference); the smallest of the buckets' differences is the whole lists'. A check of
-// 16 Mi kept values took 0.5 s in two sorts on two threads, longer than its benchmark measures.
+// (SortedDifference); the smallest of the buckets' differences is the whole lists'. Two sorts of
+// 16 Mi kept values take longer than the benchmark measures, even on two threads
+// (docs/perf-notes.md, section 18).
 Difference MultisetDifference(std::span<const float> got, std::span<const float> want) {
   constexpr uint32_t kBucketBits = 12;
   const auto bucket = [](float v) { return (std::bit_cast<uint32_t>(v) * 0x9e3779b1u) >> (32 - kBucketBits); };

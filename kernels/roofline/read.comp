@@ -6,9 +6,9 @@
 // workgroup's own word, so a dispatch writes 4 bytes per workgroup, nothing next to what it
 // reads. Copies larger than the device's maxStorageBufferRange are read in windows, one dispatch
 // each, the later ones XORing into the same words (`accumulate`). The first window only stores:
-// reading the word back first cost each workgroup one more round trip to memory at its end,
-// which a small read's time showed (an H200's reduction of a 640x480 image ran in 4.57 us, this
-// read of it in 4.90).
+// reading the word back first costs each workgroup one more round trip to memory at its end,
+// which shows in a small read's time: a reduction of a small image then beats this read of it
+// (docs/perf-notes.md, section 13).
 //
 // Macros: LOADS  elements each invocation loads a trip before it uses any (8 unless defined: the
 //                roofline's; a read of a small image does better with fewer, so more invocations).
@@ -35,8 +35,9 @@ shared uint partial[gl_WorkGroupSize.x];
 void main() {
   // Each workgroup reads whole blocks of kLoads x its size elements, kLoads loads issued before any
   // is used: a read has no store to overlap with, so only loads in flight hide memory latency
-  // (a grid-stride loop of one load per trip reached 97% of the copy roofline on an H100, while a
-  // reduction reading four pixels per invocation reached 103%).
+  // (a grid-stride loop of one load per trip stays below the copy roofline, where a reduction
+  // reading four pixels per invocation reaches it: docs/perf-notes.md, "A read ceiling for kernels
+  // that only read").
   const uint kLoads = LOADS;
   const uint lane = gl_LocalInvocationID.x;
   const uint block = gl_WorkGroupSize.x * kLoads;

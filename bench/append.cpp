@@ -9,6 +9,7 @@
 #include <span>
 
 #include "harness/base/error.hpp"
+#include "harness/family/linear_case.hpp"
 #include "harness/base/naming.hpp"
 #include "harness/measure/measure.hpp"
 #include "harness/measure/selection.hpp"
@@ -55,7 +56,7 @@ const std::vector<float>& Inputs::Kept(const Domain& data, uint32_t keep_percent
 
 namespace {
 
-class GpuCase : public Case {
+class GpuCase : public LinearCase<Variant> {
  public:
   GpuCase(Suite& suite, const Variant& row, const Point& point);
   Comparison Check() override;
@@ -64,10 +65,6 @@ class GpuCase : public Case {
  private:
   void Record(Commands& c, uint32_t copy) const;
 
-  Context* context_;
-  std::string name_;
-  const Variant* variant_;
-  uint32_t workgroup_;
   uint32_t keep_percent_;
   Push push_;
   FloatInputs::Domain* data_;
@@ -103,12 +100,9 @@ void GpuCase::Record(Commands& c, uint32_t copy) const {
 }
 
 GpuCase::GpuCase(Suite& suite, const Variant& row, const Point& point)
-    : context_(suite.context),
-      name_(point.name),
-      variant_(&row),
-      workgroup_(point.workgroup.x),
+    : LinearCase(suite, row, point),
       keep_percent_(static_cast<uint32_t>(point.Number("keep"))) {
-  const uint32_t count = point.domain.x;
+  const uint32_t count = count_;
   Inputs& inputs = SharedInputs(suite);
   RequireSupport(!variant_->needs_subgroup_ballot || context_->info().subgroup_ballot,
                    fmt::format("{} needs subgroup ballot operations in compute shaders, which {} does not support",

@@ -8,6 +8,7 @@
 #include <span>
 
 #include "harness/base/error.hpp"
+#include "harness/family/linear_case.hpp"
 #include "harness/measure/measure.hpp"
 #include "harness/measure/selection.hpp"
 #include "harness/vulkan/buffer.hpp"
@@ -77,14 +78,10 @@ struct Inputs {
   }
 };
 
-class GpuCase : public Case {
+class GpuCase : public LinearCase<Variant> {
  public:
   GpuCase(Suite& suite, const Variant& variant, const Point& point)
-      : context_(suite.context),
-        name_(point.name),
-        variant_(&variant),
-        workgroup_(point.workgroup.x),
-        count_(point.domain.x) {
+      : LinearCase(suite, variant, point) {
     const DeviceInfo& info = context_->info();
     RequireSupport(!variant.needs_subgroup_arithmetic || info.subgroup_arithmetic,
                      fmt::format("{} needs subgroup arithmetic in compute shaders, which {} does not support",
@@ -162,11 +159,6 @@ class GpuCase : public Case {
     c.Dispatch(*kernel_, *final_bindings_, {1, 1, 1}, {}, groups_);
   }
 
-  Context* context_;
-  std::string name_;
-  const Variant* variant_;
-  uint32_t workgroup_;
-  uint32_t count_;
   uint32_t groups_ = 0;
   Domain* data_;
   std::unique_ptr<Kernel> kernel_;
@@ -220,7 +212,7 @@ const Family<Variant>& Descriptor() {
   static const Family<Variant> family{
       .name = "atomics",
       // A CPU device's default set leaves out the two-pass rows, which no claim reads (two_pass
-      // took 7 s of calibration and three repetitions on lavapipe, 2 cores), and per_subgroup_float.
+      // costs a CPU device seconds of calibration and repetitions), and per_subgroup_float.
       .variants = {Row("per_element", Atomics::kPerElement, Element::kUint, kEveryPoint),
                    Row("per_group", Atomics::kPerGroup, Element::kUint, kEveryPoint),
                    Row("per_subgroup", Atomics::kPerSubgroup, Element::kUint, kEveryPoint),

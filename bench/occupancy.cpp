@@ -7,6 +7,7 @@
 #include <map>
 
 #include "harness/base/error.hpp"
+#include "harness/family/linear_case.hpp"
 #include "harness/base/fork_join.hpp"
 #include "harness/measure/measure.hpp"
 #include "harness/measure/selection.hpp"
@@ -52,14 +53,10 @@ struct Inputs {
   }
 };
 
-class GpuCase : public Case {
+class GpuCase : public LinearCase<Variant> {
  public:
   GpuCase(Suite& suite, const Variant& variant, const Point& point)
-      : context_(suite.context),
-        name_(point.name),
-        variant_(&variant),
-        workgroup_(point.workgroup.x),
-        count_(point.domain.x) {
+      : LinearCase(suite, variant, point) {
     RequireWorkgroup(*context_, point.workgroup);
     RequireSupport(
         workgroup_ % 64 == 0 && count_ % workgroup_ == 0,
@@ -82,7 +79,8 @@ class GpuCase : public Case {
     auto [it, inserted] = data_->references.try_emplace(variant_->live);
     if (inserted) {
       // Invocations exchange values only within blocks of 64 (LiveValues), so blocks of 64 make
-      // the same reference on the host's threads (3 s on one for live64 on an H200's host).
+      // the same reference on the host's threads (live64's takes seconds on one thread: docs/perf-notes.md,
+      // section 10).
       it->second.resize(count_);
       ParallelFor(
           count_, 64 * 1024,
@@ -109,11 +107,6 @@ class GpuCase : public Case {
  private:
   void Record(Commands& c) const { c.Dispatch(*kernel_, *bindings_, {count_ / workgroup_, 1, 1}, {}, Push{count_}); }
 
-  Context* context_;
-  std::string name_;
-  const Variant* variant_;
-  uint32_t workgroup_;
-  uint32_t count_;
   Domain* data_;
   KernelSpec spec_;
   std::unique_ptr<Kernel> kernel_;

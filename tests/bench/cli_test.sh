@@ -40,8 +40,6 @@ grep -q '^run_simulation/shared_soa/workgroup16x16/domain2048x1024/total512/imag
   echo "ok: every benchmark registered on a CPU device, $quick of $every in the quick set" ||
   { echo "FAIL: registration on a CPU device (quick $quick, every $every)"; fail=1; }
 
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 # A wrong kernel fails its check: exit 1, and the summary names it; the rest of the run goes on.
 CSBENCH_EXTRA_DEFINES=INJECT_ERROR "$bench" --benchmark_min_time=0.01 \
   --benchmark_filter='^reduction/(sequential/wg16x16|plain_loop)/domain640x480$' \

@@ -5,8 +5,7 @@
 # lavapipe's library. Exit 77 (skipped) where no lavapipe manifest exists.
 set -uo pipefail
 bench=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/check.sh"
 manifest=
 for m in /usr/share/vulkan/icd.d/lvp_icd.*.json; do [[ -e $m ]] && manifest=$m; done
 [[ -n $manifest ]] || { echo "skipped: no lavapipe loader manifest"; exit 77; }
@@ -22,7 +21,6 @@ export VK_ICD_FILENAMES="$manifest:$dir/twin.json" VK_DRIVER_FILES="$manifest:$d
 [[ $("$bench" --list-devices | grep -c '^[0-9]*: llvmpipe') -eq 2 ]] ||
   { echo "FAIL: two lavapipe devices expected"; "$bench" --list-devices; exit 1; }
 
-. "$(dirname "$0")/check.sh"
 # Plain loops only where results must come: any kernel's first result measures the device's
 # roofline, about 40 s on lavapipe. A kernel that fails its check stops before that.
 filter='^(reduction|stream)/plain_loop/domain(640x480|65536x1)$'

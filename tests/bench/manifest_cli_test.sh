@@ -6,13 +6,8 @@
 # purpose (tests/manifests/wrong/) fails its check, naming the buffer, the index and both values.
 set -uo pipefail
 bench=$1
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+. "$(dirname "$0")/check.sh"
 manifests=$root/tests/manifests
-python=/usr/bin/python3
-. "$here/check.sh"
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 
 # refused <description> <expected text> <name the line must hold> -- bench arguments...
 # Passes when the bench exits 2, prints nothing on stdout and exactly one line on stderr, which

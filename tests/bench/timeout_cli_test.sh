@@ -10,12 +10,7 @@
 # Exit 77 (skipped) on a GPU, which finishes the slow dispatch within the timeout.
 set -uo pipefail
 bench=$1
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-python=/usr/bin/python3
-. "$here/check.sh"
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/check.sh"
 
 SECONDS=0
 "$bench" --manifest="$root/tests/manifests/slow/slow.toml" --benchmark_filter='^manifest_test_slow/slow/' \

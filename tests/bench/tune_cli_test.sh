@@ -9,12 +9,7 @@
 # - bad axes, restrictions and tune flags exit 2 with one line naming the key or flag.
 set -uo pipefail
 bench=$1
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-python=/usr/bin/python3
-. "$here/check.sh"
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/check.sh"
 export XDG_CACHE_HOME=$dir/cache XDG_DATA_HOME=$dir/data
 scale=$root/tests/manifests/tune/scale.toml
 fast=(--benchmark_min_time=0.002 --ceilings=reuse)

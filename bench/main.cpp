@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "bench/families.hpp"
@@ -120,7 +121,6 @@ void PrintSummary(const csbench::RunSummary& summary) {
   }
 }
 
-// The run: main's body, within main's last guard.
 // Runs `step`; a bad manifest or flag (ManifestError, UsageError) is printed as one line and
 // gives false, for the run's exit code 2.
 template <typename Step>
@@ -136,6 +136,222 @@ bool UsageChecked(Step&& step) {
   return false;
 }
 
+// The command line as the run takes it: csbench's options and run flags taken out, and the
+// arguments left for Google Benchmark with csbench's defaults for repetitions and minimum time.
+struct Invocation {
+  std::vector<std::string> command_line;  // as given, for the runs over several devices
+  std::vector<std::string> args;          // Google Benchmark's
+  csbench::Options options;
+  csbench::RunFlags flags;
+  std::string repetitions;  // of each benchmark, as Google Benchmark will take them
+};
+
+// The options and flags of the command line, and Google Benchmark's arguments with csbench's
+// defaults; throws UsageError for a bad option.
+Invocation ReadCommandLine(int argc, char** argv) {
+  Invocation run;
+  run.command_line.assign(argv, argv + argc);
+  run.args = run.command_line;
+  run.options = csbench::ParseOptions(run.args);
+  run.flags = csbench::TakeRunFlags(run.args);
+  // A device's default set (no --benchmark_filter, no --manifest) runs each benchmark
+  // kDefaultRepetitions times unless --benchmark_repetitions says otherwise: scripts/findings.py
+  // needs 3 repetitions to measure a spread, and with one it leaves undecided every claim that
+  // an assumed +-10% could turn. Google Benchmark finds the iteration count on the first
+  // repetition only; each further one costs about the minimum time.
+  for (const std::string& a : run.args) {
+    if (a.starts_with("--benchmark_repetitions=")) run.repetitions = a.substr(a.find('=') + 1);
+  }
+  const bool default_repetitions = run.repetitions.empty() && !run.flags.filter && run.options.manifests.empty();
+  if (default_repetitions) {
+    run.repetitions = kDefaultRepetitions;
+    run.args.insert(run.args.begin() + 1, "--benchmark_repetitions=" + run.repetitions);
+  }
+  if (run.repetitions.empty()) run.repetitions = "1";  // Google Benchmark's default
+  // csbench's default minimum time is shorter than Google Benchmark's 0.5 s: a GPU sample is a
+  // batch of at least 2 ms timed by the device's clock, so 0.1 s is 50 samples or more, and the
+  // whole suite stays within minutes. The default set's repetitions take half that each (25
+  // samples or more, 75 in all), so that three cost a GPU about what one of 0.1 s did.
+  // --benchmark_min_time overrides both.
+  if (!run.flags.min_time_given) {
+    run.flags.min_time = default_repetitions ? kDefaultRepetitionMinTime : csbench::kDefaultMinTime;
+    run.args.insert(run.args.begin() + 1, std::string("--benchmark_min_time=") + run.flags.min_time);
+  }
+  return run;
+}
+
+// Why --tune cannot run with the rest of the command line, or null where it can.
+const char* TuneRefusal(const Invocation& run) {
+  // A search picks its points and repetitions itself, and writes its results its own way.
+  if (run.options.manifests.empty() && !run.flags.filter) {
+    return "--tune searches the points of a selection: give --manifest, or --benchmark_filter for built-in "
+           "benchmarks";
+  }
+  if (run.repetitions != "1") {
+    return "--tune races its finalists with repetitions of its own: leave --benchmark_repetitions out";
+  }
+  if (!run.flags.out.empty()) {
+    return "--tune writes its results with --tune-out (and --tune-header), not --benchmark_out";
+  }
+  if (run.options.device == "all" || run.options.device.find(',') != std::string::npos) {
+    return "--tune searches one device at a time: give --device one index or name";
+  }
+  return nullptr;
+}
+
+// Users' manifests, loaded (and their shaders compiled and checked against their reflection)
+// before any device work, and --axis applied to them: a bad one is a usage error, named with its
+// file, key and line. Throws ManifestError or UsageError.
+void ReadManifests(const csbench::Options& options) {
+  for (csbench::Manifest& m : csbench::LoadManifests(options.manifests)) {
+    for (const csbench::Declared& d : csbench::Declarations()) {
+      if (d.name == m.name) {
+        throw csbench::ManifestError{fmt::format("{}: [family].name: '{}' is a built-in family's name; choose "
+                                                 "another (it begins every benchmark's name)",
+                                                 m.path.string(), m.name)};
+      }
+    }
+    csbench::manifest::Adopt(std::move(m));
+  }
+  // --axis: each names an axis of a manifest, whose values it replaces for this run.
+  csbench::manifest::OverrideAxes(csbench::manifest::Loaded::All(), options.axes);
+}
+
+// The Vulkan device the options choose, or null for the plain_loop backend (asked for, or no
+// usable device). A --device that names nothing is a usage error: exit code 2.
+std::variant<std::unique_ptr<csbench::Context>, int> OpenDevice(const csbench::Options& options) {
+  if (options.backend != csbench::Backend::kVulkan) {
+    fmt::print(stderr, "csbench: --backend=plain_loop; running the plain_loop benchmarks only\n");
+    return std::unique_ptr<csbench::Context>();
+  }
+  try {
+    return std::make_unique<csbench::Context>(options);
+  } catch (const std::exception& e) {
+    // A --device that names nothing is a usage error; a machine without Vulkan is not.
+    if (!options.device.empty()) {
+      fmt::print(stderr, "csbench: {}\n", e.what());
+      return 2;
+    }
+    fmt::print(stderr, "csbench: no usable Vulkan device ({}); running the plain_loop benchmarks only\n", e.what());
+    return std::unique_ptr<csbench::Context>();
+  }
+}
+
+// How the run measures on its device: the ceilings' cache, the samples kept, the minimum sample
+// time and whether cases are made ahead; each recorded in the JSON's context.
+void SetUpMeasuring(const csbench::Context* context, const Invocation& run) {
+  // The ceilings' cache file: written by every run, read by --ceilings=reuse (harness/measure/ceilings.hpp).
+  if (context != nullptr) {
+    const std::string key = csbench::DeviceKey(context);
+    const bool reuse = run.options.ceilings == csbench::CeilingsMode::kReuse;
+    csbench::SetCeilingsCache({.path = csbench::CeilingsCachePath(key),
+                               .device_key = key,
+                               .driver = std::to_string(context->info().driver_version),
+                               .revision = csbench::Revision(),
+                               .reuse = reuse});
+    benchmark::AddCustomContext("ceilings_mode", reuse ? "reuse" : "measure");
+  }
+  csbench::KeepSamples(run.options.samples);
+  // A device-timed call samples until its samples add up to the minimum time (harness/measure/measure.hpp).
+  csbench::SetMinSampleSeconds(std::stod(run.flags.min_time));
+  // Cases made ahead on a second thread on a GPU timed by its timestamps (harness/measure/measure.hpp);
+  // CSBENCH_PREFETCH=0 turns it off (for a run that compares the two), =1 on (for a test on a CPU
+  // device).
+  const char* prefetch_variable = std::getenv("CSBENCH_PREFETCH");
+  const std::string prefetch_env = prefetch_variable != nullptr ? prefetch_variable : "";
+  const bool prefetch = prefetch_env == "1" || (prefetch_env != "0" && context != nullptr &&
+                                                context->info().type != "cpu" && context->gpu_timer());
+  csbench::EnablePrefetch(prefetch);
+  if (context != nullptr) benchmark::AddCustomContext("prefetch", prefetch ? "on" : "off");
+}
+
+// The manifests' families registered (each whole or not at all). A value of a manifest that is
+// no use at a point is the manifest's error: false, for exit code 2, before anything runs.
+// Anything else that stops a family's registration skips that family (SkipFamily).
+bool RegisterManifestFamilies(csbench::Suite& suite, const csbench::Options& options) {
+  std::string paths;
+  for (const std::string& p : options.manifests) paths += (paths.empty() ? "" : ",") + p;
+  benchmark::AddCustomContext("manifests", paths);
+  if (suite.context == nullptr) {
+    fmt::print(stderr, "csbench: a manifest's family runs on a Vulkan device only (it has no plain loop), and this "
+               "run has none\n");
+    return false;
+  }
+  for (const auto& loaded : csbench::manifest::Loaded::All()) {
+    try {
+      csbench::FamilyRegistration whole;
+      csbench::manifest::Register(suite, loaded);
+      whole.Commit();
+    } catch (const csbench::ManifestError& e) {
+      fmt::print(stderr, "csbench: {}\n", e.message);
+      return false;
+    } catch (const std::exception& e) {
+      csbench::SkipFamily(loaded.family.name, e.what());
+    }
+  }
+  return true;
+}
+
+// The run's selection in the JSON's context, and on a default set one line saying what it holds.
+void AnnounceSelection(const Invocation& run, const csbench::Context* context) {
+  const bool default_set = !run.flags.filter;
+  if (default_set && !run.options.manifests.empty()) {
+    benchmark::AddCustomContext("selection", "the manifests' families");
+  } else if (default_set && OnCpu(context)) {
+    benchmark::AddCustomContext("selection", "quick default set");
+    fmt::print(stderr, "csbench: {} is a CPU device: running the quick default set, {} of {} benchmarks "
+               "(--benchmark_filter=all runs every one)\n",
+               context ? context->info().name : std::string("the plain_loop backend"), csbench::SelectedCount(),
+               csbench::OfferedCount());
+  } else if (default_set) {
+    benchmark::AddCustomContext("selection", "default set");
+    fmt::print(stderr, "csbench: the default set, {} of {} benchmarks: the host CPU's Gray-Scott loops "
+               "(run_simulation/plain_loop) run with --benchmark_filter=all or a filter naming them\n",
+               csbench::SelectedCount(), csbench::OfferedCount());
+  } else {
+    benchmark::AddCustomContext("selection", "--benchmark_filter=" + *run.flags.filter);
+  }
+}
+
+// The cold rotation's footprint, from the device's last-level cache (measured once, before the
+// first case is made: never beside a timed loop), in the JSON's context.
+void MeasureColdRotation(csbench::Context& context) {
+  try {
+    const csbench::ColdCache& cold = csbench::MeasuredColdCache(context);
+    const char* reused = cold.reused ? " (reused, --ceilings=reuse)" : "";
+    benchmark::AddCustomContext(
+        "cold_rotation",
+        cold.cache_bytes > 0
+            ? fmt::format("inputs rotate over {} MiB of copies; the device's last-level cache, as its copies see "
+                          "it: {} MiB{}",
+                          cold.footprint_bytes >> 20, cold.cache_bytes >> 20, reused)
+            : fmt::format("inputs rotate over {} MiB of copies; the device's copies showed no cache faster than "
+                          "memory{}",
+                          cold.footprint_bytes >> 20, reused));
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "csbench: the last-level cache could not be measured ({}); inputs rotate over {} MiB\n",
+               e.what(), csbench::kRooflineBytes >> 20);
+  }
+}
+
+// The run's exit code once its benchmarks have run and the device is gone: 1 where the run
+// stopped, a benchmark failed or a family was skipped; 3 for validation messages.
+int ExitCode(const csbench::RunSummary& summary, const csbench::Options& options) {
+  PrintSummary(summary);
+  if (const std::optional<std::string> why = csbench::RunStopReason()) {
+    fmt::print(stderr, "csbench: the run stopped: {}; every benchmark after it is marked not run (exit code 1)\n",
+               *why);
+    return 1;
+  }
+  if (options.validation && csbench::ValidationMessages() > 0) {
+    fmt::print(stderr, "csbench: {} validation messages\n", csbench::ValidationMessages());
+    return 3;
+  }
+  return summary.failed.empty() && csbench::SkippedFamilies().empty() ? 0 : 1;
+}
+
+// The run, stage by stage: the command line, the manifests, the device, the selection and the
+// families' registration, then the benchmarks (or the tuner's search) and the exit code.
 int Main(int argc, char** argv) {
   // Large host buffers in transparent huge pages where the kernel gives them only on request: may
   // run this program again with glibc's malloc told to ask (harness/base/host.hpp).
@@ -143,100 +359,28 @@ int Main(int argc, char** argv) {
   // Before any library starts a thread: every thread then leaves SIGINT and SIGTERM to the one
   // that writes what finished.
   csbench::HandleInterrupts();
-  const std::vector<std::string> command_line(argv, argv + argc);
-  std::vector<std::string> args = command_line;
-  csbench::Options options;
-  csbench::RunFlags flags;
-  try {
-    options = csbench::ParseOptions(args);
-    flags = csbench::TakeRunFlags(args);
-  } catch (const csbench::UsageError& e) {
-    fmt::print(stderr, "csbench: {}\n", e.message);
-    return 2;
-  }
-  // A device's default set (no --benchmark_filter, no --manifest) runs each benchmark
-  // kDefaultRepetitions times unless --benchmark_repetitions says otherwise: scripts/findings.py
-  // needs 3 repetitions to measure a spread, and with one it leaves undecided every claim that
-  // an assumed +-10% could turn. Google Benchmark finds the iteration count on the first
-  // repetition only; each further one costs about the minimum time.
-  std::string repetitions;  // as given; Google Benchmark's default is 1
-  for (const std::string& a : args) {
-    if (a.starts_with("--benchmark_repetitions=")) repetitions = a.substr(a.find('=') + 1);
-  }
-  const bool default_repetitions = repetitions.empty() && !flags.filter && options.manifests.empty();
-  if (default_repetitions) {
-    repetitions = kDefaultRepetitions;
-    args.insert(args.begin() + 1, "--benchmark_repetitions=" + repetitions);
-  }
-  if (repetitions.empty()) repetitions = "1";
-  // csbench's default minimum time is shorter than Google Benchmark's 0.5 s: a GPU sample is a
-  // batch of at least 2 ms timed by the device's clock, so 0.1 s is 50 samples or more, and the
-  // whole suite stays within minutes. The default set's repetitions take half that each (25
-  // samples or more, 75 in all), so that three cost a GPU about what one of 0.1 s did.
-  // --benchmark_min_time overrides both.
-  if (!flags.min_time_given) {
-    flags.min_time = default_repetitions ? kDefaultRepetitionMinTime : csbench::kDefaultMinTime;
-    args.insert(args.begin() + 1, std::string("--benchmark_min_time=") + flags.min_time);
-  }
+  Invocation run;
+  if (!UsageChecked([&] { run = ReadCommandLine(argc, argv); })) return 2;
+  const csbench::Options& options = run.options;
+  csbench::RunFlags& flags = run.flags;
   std::vector<char*> rest;
-  for (auto& a : args) rest.push_back(a.data());
+  for (auto& a : run.args) rest.push_back(a.data());
   int rest_count = static_cast<int>(rest.size());
   benchmark::Initialize(&rest_count, rest.data(), &PrintHelp);
   if (benchmark::ReportUnrecognizedArguments(rest_count, rest.data())) return 2;
   if (options.list_devices) return ListDevicesCommand();
-  if (options.tune.enabled) {
-    // A search picks its points and repetitions itself, and writes its results its own way.
-    const char* why = options.manifests.empty() && !flags.filter
-                          ? "--tune searches the points of a selection: give --manifest, or --benchmark_filter for "
-                            "built-in benchmarks"
-                      : repetitions != "1"         ? "--tune races its finalists with repetitions of its own: leave "
-                                                     "--benchmark_repetitions out"
-                      : !flags.out.empty()         ? "--tune writes its results with --tune-out (and --tune-header), "
-                                                     "not --benchmark_out"
-                      : options.device == "all" || options.device.find(',') != std::string::npos
-                          ? "--tune searches one device at a time: give --device one index or name"
-                          : nullptr;
-    if (why != nullptr) {
-      fmt::print(stderr, "csbench: {}\n", why);
-      return 2;
-    }
+  if (const char* why = options.tune.enabled ? TuneRefusal(run) : nullptr) {
+    fmt::print(stderr, "csbench: {}\n", why);
+    return 2;
   }
-  // Users' manifests, loaded (and their shaders compiled and checked against their reflection)
-  // before any device work: a bad one is a usage error, named with its file, key and line.
-  const bool manifests_read = UsageChecked([&] {
-    for (csbench::Manifest& m : csbench::LoadManifests(options.manifests)) {
-      for (const csbench::Declared& d : csbench::Declarations()) {
-        if (d.name == m.name) {
-          throw csbench::ManifestError{fmt::format("{}: [family].name: '{}' is a built-in family's name; choose "
-                                                   "another (it begins every benchmark's name)",
-                                                   m.path.string(), m.name)};
-        }
-      }
-      csbench::manifest::Adopt(std::move(m));
-    }
-    // --axis: each names an axis of a manifest, whose values it replaces for this run.
-    csbench::manifest::OverrideAxes(csbench::manifest::Loaded::All(), options.axes);
-  });
-  if (!manifests_read) return 2;
+  if (!UsageChecked([&] { ReadManifests(options); })) return 2;
   if (options.backend == csbench::Backend::kVulkan && csbench::NamesSeveralDevices(options.device)) {
-    return RunOnSeveralDevices(command_line, options, flags);
+    return RunOnSeveralDevices(run.command_line, options, flags);
   }
 
-  std::unique_ptr<csbench::Context> context;
-  if (options.backend == csbench::Backend::kVulkan) {
-    try {
-      context = std::make_unique<csbench::Context>(options);
-    } catch (const std::exception& e) {
-      // A --device that names nothing is a usage error; a machine without Vulkan is not.
-      if (!options.device.empty()) {
-        fmt::print(stderr, "csbench: {}\n", e.what());
-        return 2;
-      }
-      fmt::print(stderr, "csbench: no usable Vulkan device ({}); running the plain_loop benchmarks only\n", e.what());
-    }
-  } else {
-    fmt::print(stderr, "csbench: --backend=plain_loop; running the plain_loop benchmarks only\n");
-  }
+  auto device = OpenDevice(options);
+  if (const int* code = std::get_if<int>(&device)) return *code;
+  std::unique_ptr<csbench::Context> context = std::move(std::get<std::unique_ptr<csbench::Context>>(device));
 
   // "{device}" and "{device_key}" in the output file's name (one file per device of a run over
   // several) become this run's device: its index and key, or "plain_loop" and the key of the
@@ -248,30 +392,7 @@ int Main(int argc, char** argv) {
     fmt::print(stderr, "csbench: --benchmark_out={}: cannot write that file\n", flags.out);
     return 2;
   }
-
-  // The ceilings' cache file: written by every run, read by --ceilings=reuse (harness/measure/ceilings.hpp).
-  if (context != nullptr) {
-    const std::string key = csbench::DeviceKey(context.get());
-    const bool reuse = options.ceilings == csbench::CeilingsMode::kReuse;
-    csbench::SetCeilingsCache({.path = csbench::CeilingsCachePath(key),
-                               .device_key = key,
-                               .driver = std::to_string(context->info().driver_version),
-                               .revision = csbench::Revision(),
-                               .reuse = reuse});
-    benchmark::AddCustomContext("ceilings_mode", reuse ? "reuse" : "measure");
-  }
-  csbench::KeepSamples(options.samples);
-  // A device-timed call samples until its samples add up to the minimum time (harness/measure/measure.hpp).
-  csbench::SetMinSampleSeconds(std::stod(flags.min_time));
-  // Cases made ahead on a second thread on a GPU timed by its timestamps (harness/measure/measure.hpp);
-  // CSBENCH_PREFETCH=0 turns it off (for a run that compares the two), =1 on (for a test on a CPU
-  // device).
-  const char* prefetch_variable = std::getenv("CSBENCH_PREFETCH");
-  const std::string prefetch_env = prefetch_variable != nullptr ? prefetch_variable : "";
-  const bool prefetch = prefetch_env == "1" || (prefetch_env != "0" && context != nullptr &&
-                                                context->info().type != "cpu" && context->gpu_timer());
-  csbench::EnablePrefetch(prefetch);
-  if (context != nullptr) benchmark::AddCustomContext("prefetch", prefetch ? "on" : "off");
+  SetUpMeasuring(context.get(), run);
   auto suite = std::make_unique<csbench::Suite>();
   suite->context = context.get();
   suite->options = options;
@@ -279,7 +400,7 @@ int Main(int argc, char** argv) {
   for (const auto& [name, value] : run_context) benchmark::AddCustomContext(name, value);
   benchmark::AddCustomContext("min_time", flags.min_time);
   benchmark::AddCustomContext("huge_pages", csbench::HugePagesState());
-  benchmark::AddCustomContext("repetitions", repetitions);
+  benchmark::AddCustomContext("repetitions", run.repetitions);
   // A manifest's workgroups of SUBGROUP_SIZE take this device's before anything is named.
   csbench::Selection selection;
   const bool selected = UsageChecked([&] {
@@ -289,41 +410,13 @@ int Main(int argc, char** argv) {
     selection = ChooseSelection(flags, options, context.get());
   });
   if (!selected) return 2;
-  const bool default_set = !flags.filter;
   csbench::SetSelection(std::move(selection));
   if (!options.domains.empty()) benchmark::AddCustomContext("domain_override", csbench::ToString(options.domains));
   if (!options.workgroups.empty()) {
     benchmark::AddCustomContext("workgroup_override", csbench::ToString(options.workgroups));
   }
   csbench::RegisterFamilies(*suite);
-  if (!options.manifests.empty()) {
-    std::string paths;
-    for (const std::string& p : options.manifests) paths += (paths.empty() ? "" : ",") + p;
-    benchmark::AddCustomContext("manifests", paths);
-    if (context == nullptr) {
-      fmt::print(stderr, "csbench: a manifest's family runs on a Vulkan device only (it has no plain loop), and this "
-                 "run has none\n");
-      return 2;
-    }
-    // A value of the manifest that is no use at a point is the manifest's error (exit code 2,
-    // before anything runs); anything else that stops a family's registration skips that family.
-    try {
-      for (const auto& loaded : csbench::manifest::Loaded::All()) {
-        try {
-          csbench::FamilyRegistration whole;
-          csbench::manifest::Register(*suite, loaded);
-          whole.Commit();
-        } catch (const csbench::ManifestError&) {
-          throw;
-        } catch (const std::exception& e) {
-          csbench::SkipFamily(loaded.family.name, e.what());
-        }
-      }
-    } catch (const csbench::ManifestError& e) {
-      fmt::print(stderr, "csbench: {}\n", e.message);
-      return 2;
-    }
-  }
+  if (!options.manifests.empty() && !RegisterManifestFamilies(*suite, options)) return 2;
   if (!csbench::SkippedFamilies().empty()) {
     std::string skipped;
     for (const csbench::SkippedFamily& f : csbench::SkippedFamilies()) {
@@ -337,77 +430,30 @@ int Main(int argc, char** argv) {
                csbench::OfferedCount());
     return 2;
   }
-  if (default_set && !options.manifests.empty()) {
-    benchmark::AddCustomContext("selection", "the manifests' families");
-  } else if (default_set && OnCpu(context.get())) {
-    benchmark::AddCustomContext("selection", "quick default set");
-    fmt::print(stderr, "csbench: {} is a CPU device: running the quick default set, {} of {} benchmarks "
-               "(--benchmark_filter=all runs every one)\n",
-               context ? context->info().name : std::string("the plain_loop backend"), csbench::SelectedCount(),
-               csbench::OfferedCount());
-  } else if (default_set) {
-    benchmark::AddCustomContext("selection", "default set");
-    fmt::print(stderr, "csbench: the default set, {} of {} benchmarks: the host CPU's Gray-Scott loops "
-               "(run_simulation/plain_loop) run with --benchmark_filter=all or a filter naming them\n",
-               csbench::SelectedCount(), csbench::OfferedCount());
-  } else {
-    benchmark::AddCustomContext("selection", "--benchmark_filter=" + *flags.filter);
-  }
-  // The cold rotation's footprint, from the device's last-level cache (measured once, before the
-  // first case is made: never beside a timed loop).
-  if (context != nullptr && options.cache == csbench::CacheMode::kCold) {
-    try {
-      const csbench::ColdCache& cold = csbench::MeasuredColdCache(*context);
-      benchmark::AddCustomContext(
-          "cold_rotation",
-          cold.cache_bytes > 0
-              ? fmt::format("inputs rotate over {} MiB of copies; the device's last-level cache, as its copies see "
-                            "it: {} MiB{}",
-                            cold.footprint_bytes >> 20, cold.cache_bytes >> 20,
-                            cold.reused ? " (reused, --ceilings=reuse)" : "")
-              : fmt::format("inputs rotate over {} MiB of copies; the device's copies showed no cache faster than "
-                            "memory{}",
-                            cold.footprint_bytes >> 20, cold.reused ? " (reused, --ceilings=reuse)" : ""));
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "csbench: the last-level cache could not be measured ({}); inputs rotate over {} MiB\n",
-                 e.what(), csbench::kRooflineBytes >> 20);
-    }
-  }
+  AnnounceSelection(run, context.get());
+  if (context != nullptr && options.cache == csbench::CacheMode::kCold) MeasureColdRotation(*context);
+  int code = 0;
   if (options.tune.enabled) {
     // The search runs the selection's points in its own order: a case made ahead for the next
     // point in the run's order would be the wrong one.
     csbench::EnablePrefetch(false);
-    const int code = csbench::RunTune({.options = options.tune,
-                                       .min_time = std::stod(flags.min_time),
-                                       .device_key = csbench::DeviceKey(context.get()),
-                                       .device_name = context->info().name,
-                                       .driver = std::to_string(context->info().driver_version),
-                                       .revision = csbench::Revision(),
-                                       .shader_hash = csbench::manifest::ShaderHash});
-    csbench::ReleaseCurrentCase();
-    benchmark::Shutdown();
-    suite.reset();
-    context.reset();
-    return code;
+    code = csbench::RunTune({.options = options.tune,
+                             .min_time = std::stod(flags.min_time),
+                             .device_key = csbench::DeviceKey(context.get()),
+                             .device_name = context->info().name,
+                             .driver = std::to_string(context->info().driver_version),
+                             .revision = csbench::Revision(),
+                             .shader_hash = csbench::manifest::ShaderHash});
   }
-  csbench::RunSummary summary = csbench::RunBenchmarks(flags, args);
+  const csbench::RunSummary summary =
+      options.tune.enabled ? csbench::RunSummary{} : csbench::RunBenchmarks(flags, run.args);
   csbench::ReleaseCurrentCase();
   benchmark::Shutdown();
   // The families' device buffers go before the device, and the validation layer reports leaks
   // when the device goes: count messages only after both.
   suite.reset();
   context.reset();
-  PrintSummary(summary);
-  if (const std::optional<std::string> why = csbench::RunStopReason()) {
-    fmt::print(stderr, "csbench: the run stopped: {}; every benchmark after it is marked not run (exit code 1)\n",
-               *why);
-    return 1;
-  }
-  if (options.validation && csbench::ValidationMessages() > 0) {
-    fmt::print(stderr, "csbench: {} validation messages\n", csbench::ValidationMessages());
-    return 3;
-  }
-  return summary.failed.empty() && csbench::SkippedFamilies().empty() ? 0 : 1;
+  return options.tune.enabled ? code : ExitCode(summary, options);
 }
 
 }  // namespace

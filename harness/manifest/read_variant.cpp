@@ -202,160 +202,174 @@ void TakeAxes(const Manifest& m, ManifestVariant& v) {
   for (ManifestVariant& pass : v.passes) TakeAxes(m, pass);
 }
 
-void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
-  if (variants.empty()) r.Fail(0, "[[variant]]", "missing: the manifest declares no variant");
-  for (const toml::node& node : variants) {
-    const toml::table& t = *node.as_table();
-    ManifestVariant v;
-    v.line = Reader::LineOf(t);
-    r.OnlyKeys(t, "[[variant]]",
-               {"name", "source", "defines", "reference", "tolerance", "workgroups", "check", "elements", "bytes",
-                "requires", "arithmetic", "specialization", "workgroup_defines", "subgroup_sizes", "abs_tolerance", "vulkan",
-                "include_dirs", "entry", "groups", "require_subgroup_size", "full_subgroups", "push", "domains",
-                "test_domains", "pass"});
-    v.name = *r.String(t, "[[variant]]", "name", true);
-    const std::string where = fmt::format("[[variant]] {}", Quoted(v.name));
-    if (!IsNamePart(v.name) || v.name == "plain_loop") {
-      r.Fail(v.line, where + ".name",
-             "expected 1 to 64 letters, digits, '_', '-' or '.', not plain_loop (it is part of each benchmark's name)");
-    }
-    if (std::any_of(m.variants.begin(), m.variants.end(), [&](const auto& o) { return o.name == v.name; })) {
-      r.Fail(v.line, where + ".name", "two variants have this name");
-    }
-    const toml::node* passes = t.get("pass");
-    if (passes != nullptr && t.get("source") != nullptr) {
-      r.Fail(Reader::LineOf(*t.get("source")), where + ".source",
-             "a variant of passes ([[variant.pass]]) gives each pass its own source, not one of its own");
-    }
-    if (passes == nullptr) {
-      const std::string source = *r.String(t, where, "source", true);
-      if (source.empty() || source.find('\0') != std::string::npos) r.Fail(v.line, where + ".source", "expected a file name");
-      v.source = r.path().parent_path() / source;
-      v.language = LanguageOf(v.source);
-    }
-    v.target = *ParseVulkanTarget(ReadVulkan(r, t, where).value_or(m.vulkan.empty() ? "1.1" : m.vulkan));
-    v.include_dirs = ReadIncludeDirs(r, t, where);
-    if (v.include_dirs.empty()) v.include_dirs = m.include_dirs;
-    if (auto entry = r.String(t, where, "entry", false)) {
-      if (!IsVariableName(*entry)) r.Fail(v.line, where + ".entry", "expected a function's name");
-      if (v.language == SourceLanguage::kGlsl && *entry != "main") {
-        r.Fail(v.line, where + ".entry", "a GLSL shader's entry point is main; entry names an HLSL function (or a .spv's "
-                                         "entry point)");
-      }
-      v.entry = *entry;
-    }
-    if (const toml::node* defines = t.get("defines")) {
-      if (v.language == SourceLanguage::kSpirv) {
-        r.Fail(Reader::LineOf(*defines), where + ".defines", "a .spv module is compiled already: it takes no defines");
-      }
-      ReadDefines(r, *defines, where + ".defines", v);
-    }
-    v.reference = r.Bool(t, where, "reference");
-    if (const toml::node* tolerance = t.get("tolerance")) {
-      if (!tolerance->is_number()) r.Fail(Reader::LineOf(*tolerance), where + ".tolerance", "expected a number");
-      v.tolerance = tolerance->is_integer() ? static_cast<double>(tolerance->as_integer()->get())
-                                            : tolerance->as_floating_point()->get();
-      if (!(v.tolerance >= 0 && v.tolerance < 1)) {
-        r.Fail(Reader::LineOf(*tolerance), where + ".tolerance", "expected a relative error from 0 to below 1");
-      }
-    }
-    v.elements = r.ExpressionText(t.get("elements"), where + ".elements").value_or(m.elements);
-    v.bytes = r.ExpressionText(t.get("bytes"), where + ".bytes").value_or(m.bytes);
-    v.arithmetic = r.ExpressionText(t.get("arithmetic"), where + ".arithmetic").value_or(m.arithmetic);
-    if (const toml::node* features = t.get("requires")) {
-      if (!features->is_array()) r.Fail(Reader::LineOf(*features), where + ".requires", "expected a list of features");
-      for (const toml::node& f : *features->as_array()) {
-        const auto& known = KnownFeatures();
-        if (!f.is_string() || std::find(known.begin(), known.end(), f.as_string()->get()) == known.end()) {
-          std::string list;
-          for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-          r.Fail(Reader::LineOf(f), where + ".requires", fmt::format("expected one of: {}", list));
-        }
-        v.requires_features.push_back(f.as_string()->get());
-      }
-    }
-    if (const toml::node* tolerance = t.get("abs_tolerance")) {
-      if (!tolerance->is_number()) r.Fail(Reader::LineOf(*tolerance), where + ".abs_tolerance", "expected a number");
-      v.abs_tolerance = tolerance->is_integer() ? static_cast<double>(tolerance->as_integer()->get())
-                                                : tolerance->as_floating_point()->get();
-      if (!(v.abs_tolerance >= 0 && std::isfinite(v.abs_tolerance))) {
-        r.Fail(Reader::LineOf(*tolerance), where + ".abs_tolerance", "expected an absolute error from 0");
-      }
-    }
-    v.workgroups = r.Extents(t, where, "workgroups", "workgroup", false);
-    v.workgroups_from_family = v.workgroups.empty();
-    if (v.workgroups.empty()) v.workgroups = m.workgroups;
-    if (!m.workgroup_expressions.empty() && !v.subgroup_sizes.empty()) {
-      r.Fail(v.line, where + ".subgroup_sizes",
-             "[family] workgroups are expressions of SUBGROUP_SIZE, the device's: with subgroup_sizes, list "
-             "workgroups as numbers");
-    }
-    v.domains = r.Extents(t, where, "domains", "domain", false);
-    v.test_domains = r.Extents(t, where, "test_domains", "domain", false);
-    v.push = m.push;
-    v.push_values = m.push_values;
-    if (const toml::node* push = t.get("push")) {
-      if (!push->is_table()) r.Fail(Reader::LineOf(*push), where + ".push", "expected a table: [variant.push]");
-      v.push.clear();
-      v.push_values.clear();
-      ReadPush(r, *push->as_table(), where + ".push", v.push, v.push_values);
-    }
-    v.groups = m.groups;
-    if (t.get("groups") != nullptr) {
-      v.groups = ReadGroups(r, t, where + ".groups");
-      v.own_groups = true;
-    }
-    v.specialization = m.specialization;
-    if (const toml::node* constants = t.get("specialization")) {
-      for (auto& [key, text] : ReadSpecialization(r, *constants, where + ".specialization")) {
-        v.specialization[key] = text;
-        v.own_specialization.insert(key);
-      }
-    }
-    if (t.get("require_subgroup_size") != nullptr) v.require_subgroup_size = r.Bool(t, where, "require_subgroup_size");
-    v.full_subgroups = r.Bool(t, where, "full_subgroups");
-    v.subgroup_sizes = ReadSubgroupSizes(r, t, where);
-    if (v.subgroup_sizes.empty()) v.subgroup_sizes = m.subgroup_sizes;
-    v.workgroup_defines = ReadWorkgroupDefines(r, t, where);
-    if (v.workgroup_defines.empty()) v.workgroup_defines = m.workgroup_defines;
-    if (!v.workgroup_defines.empty() && v.language == SourceLanguage::kSpirv) {
-      r.Fail(v.line, where + ".workgroup_defines",
-             "a .spv module is compiled already: it takes no macros (workgroup_defines here or in [family])");
-    }
-    for (const std::string& name : v.workgroup_defines) {
-      if (std::any_of(v.defines.begin(), v.defines.end(), [&](const Define& d) { return d.name == name; })) {
-        r.Fail(v.line, where + ".workgroup_defines",
-               fmt::format("{} is also in defines: the workgroup's macro takes the workgroup's size", Quoted(name)));
-      }
-    }
-    v.check = m.check;
-    v.check_lines = m.check_lines;
-    if (const toml::node* check = t.get("check")) {
-      for (auto& [buffer, text] : ReadCheck(r, *check, where + ".check", m, v.check_lines)) v.check[buffer] = text;
-    }
-    if (passes != nullptr) ReadPasses(r, *passes, where, m, v);
-    // A check of a resource that is no output reads what the kernel left in it: some pass must swap it.
-    const std::set<std::string> swapped = Swapped(v);
-    for (const auto& [key, text] : v.check) {
-      const std::string name = key.substr(0, key.find('.'));
-      const bool output =
-          std::any_of(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.name == name && b.output; }) ||
-          std::any_of(m.images.begin(), m.images.end(), [&](const auto& i) { return i.name == name && i.output; });
-      if (!output && !swapped.contains(name)) {
-        const bool family = m.check.contains(key) && m.check.at(key) == text;
-        r.Fail(v.check_lines.contains(key) ? v.check_lines.at(key) : v.line,
-               family ? fmt::format("[check].{}", key) : fmt::format("{}.check.{}", where, key),
-               fmt::format("{} is an input of this variant (output = false, and no pass swaps it): it has nothing to "
-                           "check",
-                           Quoted(name)));
-      }
-    }
-    m.variants.push_back(std::move(v));
+namespace {
+
+// A variant's name (unique, and fit for the benchmarks' names), its source (none for a variant
+// of passes), Vulkan target, include folders, entry point and defines. Sets `where`, the
+// variant's name in messages, and `passes`, its [[variant.pass]] array or null.
+void ReadVariantSource(const Reader& r, const toml::table& t, const Manifest& m, ManifestVariant& v,
+                       std::string& where, const toml::node*& passes) {
+  v.name = *r.String(t, "[[variant]]", "name", true);
+  where = fmt::format("[[variant]] {}", Quoted(v.name));
+  if (!IsNamePart(v.name) || v.name == "plain_loop") {
+    r.Fail(v.line, where + ".name",
+           "expected 1 to 64 letters, digits, '_', '-' or '.', not plain_loop (it is part of each benchmark's name)");
   }
-  const auto references = std::count_if(m.variants.begin(), m.variants.end(), [](const auto& v) { return v.reference; });
-  if (references > 1) r.Fail(0, "[[variant]].reference", "more than one variant is the reference");
-  // Every output of every variant must be compared with something: a benchmark whose output is
-  // never checked would report a number nobody knows to be right.
+  if (std::any_of(m.variants.begin(), m.variants.end(), [&](const auto& o) { return o.name == v.name; })) {
+    r.Fail(v.line, where + ".name", "two variants have this name");
+  }
+  passes = t.get("pass");
+  if (passes != nullptr && t.get("source") != nullptr) {
+    r.Fail(Reader::LineOf(*t.get("source")), where + ".source",
+           "a variant of passes ([[variant.pass]]) gives each pass its own source, not one of its own");
+  }
+  if (passes == nullptr) {
+    const std::string source = *r.String(t, where, "source", true);
+    if (source.empty() || source.find('\0') != std::string::npos) r.Fail(v.line, where + ".source", "expected a file name");
+    v.source = r.path().parent_path() / source;
+    v.language = LanguageOf(v.source);
+  }
+  v.target = *ParseVulkanTarget(ReadVulkan(r, t, where).value_or(m.vulkan.empty() ? "1.1" : m.vulkan));
+  v.include_dirs = ReadIncludeDirs(r, t, where);
+  if (v.include_dirs.empty()) v.include_dirs = m.include_dirs;
+  if (auto entry = r.String(t, where, "entry", false)) {
+    if (!IsVariableName(*entry)) r.Fail(v.line, where + ".entry", "expected a function's name");
+    if (v.language == SourceLanguage::kGlsl && *entry != "main") {
+      r.Fail(v.line, where + ".entry", "a GLSL shader's entry point is main; entry names an HLSL function (or a .spv's "
+                                       "entry point)");
+    }
+    v.entry = *entry;
+  }
+  if (const toml::node* defines = t.get("defines")) {
+    if (v.language == SourceLanguage::kSpirv) {
+      r.Fail(Reader::LineOf(*defines), where + ".defines", "a .spv module is compiled already: it takes no defines");
+    }
+    ReadDefines(r, *defines, where + ".defines", v);
+  }
+}
+
+// How a variant is compared and counted: reference, tolerances, the device features it requires,
+// and its elements, bytes and arithmetic (the family's where it gives none).
+void ReadVariantComparison(const Reader& r, const toml::table& t, const std::string& where, const Manifest& m,
+                           ManifestVariant& v) {
+  v.reference = r.Bool(t, where, "reference");
+  if (const toml::node* tolerance = t.get("tolerance")) {
+    if (!tolerance->is_number()) r.Fail(Reader::LineOf(*tolerance), where + ".tolerance", "expected a number");
+    v.tolerance = tolerance->is_integer() ? static_cast<double>(tolerance->as_integer()->get())
+                                          : tolerance->as_floating_point()->get();
+    if (!(v.tolerance >= 0 && v.tolerance < 1)) {
+      r.Fail(Reader::LineOf(*tolerance), where + ".tolerance", "expected a relative error from 0 to below 1");
+    }
+  }
+  v.elements = r.ExpressionText(t.get("elements"), where + ".elements").value_or(m.elements);
+  v.bytes = r.ExpressionText(t.get("bytes"), where + ".bytes").value_or(m.bytes);
+  v.arithmetic = r.ExpressionText(t.get("arithmetic"), where + ".arithmetic").value_or(m.arithmetic);
+  if (const toml::node* features = t.get("requires")) {
+    if (!features->is_array()) r.Fail(Reader::LineOf(*features), where + ".requires", "expected a list of features");
+    for (const toml::node& f : *features->as_array()) {
+      const auto& known = KnownFeatures();
+      if (!f.is_string() || std::find(known.begin(), known.end(), f.as_string()->get()) == known.end()) {
+        std::string list;
+        for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+        r.Fail(Reader::LineOf(f), where + ".requires", fmt::format("expected one of: {}", list));
+      }
+      v.requires_features.push_back(f.as_string()->get());
+    }
+  }
+  if (const toml::node* tolerance = t.get("abs_tolerance")) {
+    if (!tolerance->is_number()) r.Fail(Reader::LineOf(*tolerance), where + ".abs_tolerance", "expected a number");
+    v.abs_tolerance = tolerance->is_integer() ? static_cast<double>(tolerance->as_integer()->get())
+                                              : tolerance->as_floating_point()->get();
+    if (!(v.abs_tolerance >= 0 && std::isfinite(v.abs_tolerance))) {
+      r.Fail(Reader::LineOf(*tolerance), where + ".abs_tolerance", "expected an absolute error from 0");
+    }
+  }
+}
+
+// A variant's dispatch shape and constants: workgroups, domains, push constants, groups,
+// specialization constants, subgroup sizes and the workgroup's macros (the family's where it
+// gives none).
+void ReadVariantShape(const Reader& r, const toml::table& t, const std::string& where, const Manifest& m,
+                      ManifestVariant& v) {
+  v.workgroups = r.Extents(t, where, "workgroups", "workgroup", false);
+  v.workgroups_from_family = v.workgroups.empty();
+  if (v.workgroups.empty()) v.workgroups = m.workgroups;
+  if (!m.workgroup_expressions.empty() && !v.subgroup_sizes.empty()) {
+    r.Fail(v.line, where + ".subgroup_sizes",
+           "[family] workgroups are expressions of SUBGROUP_SIZE, the device's: with subgroup_sizes, list "
+           "workgroups as numbers");
+  }
+  v.domains = r.Extents(t, where, "domains", "domain", false);
+  v.test_domains = r.Extents(t, where, "test_domains", "domain", false);
+  v.push = m.push;
+  v.push_values = m.push_values;
+  if (const toml::node* push = t.get("push")) {
+    if (!push->is_table()) r.Fail(Reader::LineOf(*push), where + ".push", "expected a table: [variant.push]");
+    v.push.clear();
+    v.push_values.clear();
+    ReadPush(r, *push->as_table(), where + ".push", v.push, v.push_values);
+  }
+  v.groups = m.groups;
+  if (t.get("groups") != nullptr) {
+    v.groups = ReadGroups(r, t, where + ".groups");
+    v.own_groups = true;
+  }
+  v.specialization = m.specialization;
+  if (const toml::node* constants = t.get("specialization")) {
+    for (auto& [key, text] : ReadSpecialization(r, *constants, where + ".specialization")) {
+      v.specialization[key] = text;
+      v.own_specialization.insert(key);
+    }
+  }
+  if (t.get("require_subgroup_size") != nullptr) v.require_subgroup_size = r.Bool(t, where, "require_subgroup_size");
+  v.full_subgroups = r.Bool(t, where, "full_subgroups");
+  v.subgroup_sizes = ReadSubgroupSizes(r, t, where);
+  if (v.subgroup_sizes.empty()) v.subgroup_sizes = m.subgroup_sizes;
+  v.workgroup_defines = ReadWorkgroupDefines(r, t, where);
+  if (v.workgroup_defines.empty()) v.workgroup_defines = m.workgroup_defines;
+  if (!v.workgroup_defines.empty() && v.language == SourceLanguage::kSpirv) {
+    r.Fail(v.line, where + ".workgroup_defines",
+           "a .spv module is compiled already: it takes no macros (workgroup_defines here or in [family])");
+  }
+  for (const std::string& name : v.workgroup_defines) {
+    if (std::any_of(v.defines.begin(), v.defines.end(), [&](const Define& d) { return d.name == name; })) {
+      r.Fail(v.line, where + ".workgroup_defines",
+             fmt::format("{} is also in defines: the workgroup's macro takes the workgroup's size", Quoted(name)));
+    }
+  }
+}
+
+// A variant's checks (the family's [check], overridden by its own) and its passes; a check of a
+// resource that is no output must have a pass that swaps it.
+void ReadVariantChecks(const Reader& r, const toml::table& t, const std::string& where, const toml::node* passes,
+                       Manifest& m, ManifestVariant& v) {
+  v.check = m.check;
+  v.check_lines = m.check_lines;
+  if (const toml::node* check = t.get("check")) {
+    for (auto& [buffer, text] : ReadCheck(r, *check, where + ".check", m, v.check_lines)) v.check[buffer] = text;
+  }
+  if (passes != nullptr) ReadPasses(r, *passes, where, m, v);
+  // A check of a resource that is no output reads what the kernel left in it: some pass must swap it.
+  const std::set<std::string> swapped = Swapped(v);
+  for (const auto& [key, text] : v.check) {
+    const std::string name = key.substr(0, key.find('.'));
+    const bool output =
+        std::any_of(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.name == name && b.output; }) ||
+        std::any_of(m.images.begin(), m.images.end(), [&](const auto& i) { return i.name == name && i.output; });
+    if (!output && !swapped.contains(name)) {
+      const bool family = m.check.contains(key) && m.check.at(key) == text;
+      r.Fail(v.check_lines.contains(key) ? v.check_lines.at(key) : v.line,
+             family ? fmt::format("[check].{}", key) : fmt::format("{}.check.{}", where, key),
+             fmt::format("{} is an input of this variant (output = false, and no pass swaps it): it has nothing to "
+                         "check",
+                         Quoted(name)));
+    }
+  }
+}
+
+// Every output of every variant must be compared with something: a benchmark whose output is
+// never checked would report a number nobody knows to be right.
+void RequireEveryOutputChecked(const Reader& r, const Manifest& m, bool any_reference) {
   for (const ManifestVariant& v : m.variants) {
     std::vector<std::string> outputs;
     for (const ManifestBuffer& b : m.buffers) {
@@ -368,7 +382,7 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
       const bool checked = v.check.contains(name) || m.require.contains(name) ||
                            std::any_of(v.check.begin(), v.check.end(),
                                        [&](const auto& c) { return c.first.starts_with(name + "."); });
-      if (!checked && references == 0) {
+      if (!checked && !any_reference) {
         r.Fail(v.line, fmt::format("[[variant]] {}", Quoted(v.name)),
                fmt::format("output {} is checked against nothing: give [check] {} = \"...\", a [require] {} = "
                            "\"...\" or mark one variant reference = true",
@@ -376,6 +390,32 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
       }
     }
   }
+}
+
+}  // namespace
+
+void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
+  if (variants.empty()) r.Fail(0, "[[variant]]", "missing: the manifest declares no variant");
+  for (const toml::node& node : variants) {
+    const toml::table& t = *node.as_table();
+    ManifestVariant v;
+    v.line = Reader::LineOf(t);
+    r.OnlyKeys(t, "[[variant]]",
+               {"name", "source", "defines", "reference", "tolerance", "workgroups", "check", "elements", "bytes",
+                "requires", "arithmetic", "specialization", "workgroup_defines", "subgroup_sizes", "abs_tolerance", "vulkan",
+                "include_dirs", "entry", "groups", "require_subgroup_size", "full_subgroups", "push", "domains",
+                "test_domains", "pass"});
+    std::string where;
+    const toml::node* passes = nullptr;
+    ReadVariantSource(r, t, m, v, where, passes);
+    ReadVariantComparison(r, t, where, m, v);
+    ReadVariantShape(r, t, where, m, v);
+    ReadVariantChecks(r, t, where, passes, m, v);
+    m.variants.push_back(std::move(v));
+  }
+  const auto references = std::count_if(m.variants.begin(), m.variants.end(), [](const auto& v) { return v.reference; });
+  if (references > 1) r.Fail(0, "[[variant]].reference", "more than one variant is the reference");
+  RequireEveryOutputChecked(r, m, references > 0);
 }
 
 }  // namespace manifest_detail

@@ -211,6 +211,242 @@ std::string Short(const Group& g, size_t k) {
   return text;
 }
 
+// What one search has for its groups: the setup, the cache (where usable) with its keys, the
+// reporter that runs the points, and the seconds the current group's calls spent measuring.
+struct Tuning {
+  const TuneSetup& setup;
+  TuneCache* cache;  // null: every point measured, nothing stored
+  Keyed keyed;
+  Collector collector;
+  double measuring = 0;
+
+  // Runs `names` once each (Collector::RunOnce), storing each result under `stage` ("look" or
+  // "race") as it is reported, and counts the call's seconds as measuring where it ran any.
+  std::map<std::string, Measured> Measure(const std::vector<std::string>& names, const std::string& stage) {
+    const auto call = std::chrono::steady_clock::now();
+    std::map<std::string, Measured> got = collector.RunOnce(names, [&](const std::string& name, const Measured& m) {
+      // A run the stopped run skipped is no measurement of the point; a race keeps passes only.
+      if (RunStopReason() || (stage == "race" && !m.gelems)) return;
+      if (std::optional<TuneCacheKey> key = keyed.KeyOf(name)) {
+        cache->Store(*key, stage,
+                     {.gelems = m.gelems ? std::vector<double>{*m.gelems} : std::vector<double>{},
+                      .seconds = m.gelems ? std::vector<double>{m.seconds} : std::vector<double>{},
+                      .min_time = setup.min_time,
+                      .device_seconds = m.wall,
+                      .failure = m.gelems ? "" : (m.failure.empty() ? "failed" : m.failure),
+                      .measured_unix = Now()});
+      }
+    });
+    if (!names.empty()) measuring += std::chrono::duration<double>(std::chrono::steady_clock::now() - call).count();
+    return got;
+  }
+};
+
+// The looks of one group: each point the search proposes, one repetition, taken from the cache
+// where a look of the same minimum time is kept, until the budget (looks or seconds) is spent.
+// look[k]: the point's Gelem/s, none where it failed; looked[k]: whether the search took it.
+struct Looks {
+  std::vector<std::optional<double>> look;
+  std::vector<bool> looked;
+};
+
+Looks LookAt(Tuning& t, const Group& g, size_t budget, TunedDomain& result) {
+  const TuneOptions& options = t.setup.options;
+  std::unique_ptr<Search> search = MakeSearch(options.strategy, g.space, options.seed);
+  Looks looks{.look = std::vector<std::optional<double>>(g.names.size()), .looked = std::vector<bool>(g.names.size())};
+  size_t taken = 0;
+  while (taken < budget && (options.budget_seconds <= 0 || t.measuring < options.budget_seconds) && !RunStopReason()) {
+    const size_t most = std::min(budget - taken, options.strategy == TuneStrategy::kModel ? budget : kLookBatch);
+    const std::vector<size_t> batch = search->Next(most);
+    if (batch.empty()) break;
+    std::vector<std::string> to_measure;
+    std::vector<size_t> measured_points;
+    std::vector<std::string> batch_names;
+    for (size_t k : batch) batch_names.push_back(g.names[k]);
+    t.keyed.HashAllOnce(batch_names);
+    for (size_t k : batch) {
+      ++taken;
+      looks.looked[k] = true;
+      ++result.evaluated;
+      std::optional<TuneCacheKey> key = t.keyed.KeyOf(g.names[k]);
+      std::optional<TuneCacheEntry> kept = key ? t.cache->Find(*key, "look") : std::nullopt;
+      // A look of another minimum time is another measurement: taken again (and replaced).
+      if (kept && kept->min_time == t.setup.min_time && (!kept->failure.empty() || !kept->gelems.empty())) {
+        ++result.cached;
+        if (kept->failure.empty()) looks.look[k] = kept->gelems.front();
+        search->Tell(k, looks.look[k]);
+        continue;
+      }
+      to_measure.push_back(g.names[k]);
+      measured_points.push_back(k);
+    }
+    std::map<std::string, Measured> got = t.Measure(to_measure, "look");
+    for (size_t k : measured_points) {
+      const Measured& m = got[g.names[k]];
+      looks.look[k] = m.gelems;
+      search->Tell(k, m.gelems);
+    }
+  }
+  return looks;
+}
+
+// The finalists' race: one repetition of each in turn (so that a drift of the device's state
+// falls on all alike), the first cut after kFirstRaceRounds, the rest to kRaceRounds.
+struct Race {
+  std::map<size_t, std::vector<double>> samples;  // by point
+  std::set<size_t> racing;                        // still in the race
+  std::set<size_t> failed;                        // left it failing
+  size_t repetitions = 0;                         // measured in the race (not from the cache)
+
+  // The racing point of the highest median (the first of equals).
+  size_t Best() const {
+    auto median = [&](size_t k) {
+      auto it = samples.find(k);
+      return Median(it == samples.end() || it->second.empty() ? std::vector<double>{0} : it->second);
+    };
+    size_t best = *racing.begin();
+    for (size_t k : racing) {
+      if (median(k) > median(best)) best = k;
+    }
+    return best;
+  }
+};
+
+Race RunRace(Tuning& t, const Group& g, const std::vector<size_t>& finalists) {
+  Race race{.racing = std::set<size_t>(finalists.begin(), finalists.end())};
+  for (size_t k : finalists) {
+    if (std::optional<TuneCacheKey> key = t.keyed.KeyOf(g.names[k])) {
+      if (std::optional<TuneCacheEntry> kept = t.cache->Find(*key, "race");
+          kept && kept->failure.empty() && kept->min_time == t.setup.min_time) {
+        race.samples[k] = kept->gelems;
+      }
+    }
+  }
+  for (size_t round = 0; round < kRaceRounds && !race.racing.empty() && !RunStopReason(); ++round) {
+    if (round == kFirstRaceRounds && race.racing.size() > 1) {
+      // The first cut: a finalist the U test puts below the best at alpha leaves the race.
+      const size_t best = race.Best();
+      for (auto it = race.racing.begin(); it != race.racing.end();) {
+        const std::optional<double> p =
+            *it == best ? std::nullopt : UTestGreater(race.samples[best], race.samples[*it]);
+        it = p && *p < kUTestAlpha ? race.racing.erase(it) : std::next(it);
+      }
+    }
+    if (race.racing.size() == 1 && round >= kFirstRaceRounds) break;
+    std::vector<std::string> names;
+    std::vector<size_t> points;
+    for (size_t k : race.racing) {
+      if (race.samples[k].size() > round) continue;  // from the cache
+      names.push_back(g.names[k]);
+      points.push_back(k);
+    }
+    std::map<std::string, Measured> got = t.Measure(names, "race");
+    for (size_t k : points) {
+      const Measured& m = got[g.names[k]];
+      if (!m.gelems) {
+        // A finalist that fails now (a flaky check, a lost device) leaves the race, named.
+        race.failed.insert(k);
+        race.racing.erase(k);
+        fmt::print("  {} failed in the race: {}\n", g.names[k], m.failure);
+        continue;
+      }
+      ++race.repetitions;
+      race.samples[k].push_back(*m.gelems);
+    }
+  }
+  return race;
+}
+
+// The group's closing lines: what was looked at and raced, the winner, the points tied with it
+// and the spread of the looks.
+void PrintOutcome(const Group& g, const TunedDomain& result, size_t winner, size_t finalists,
+                  size_t race_repetitions, double measuring, double wall) {
+  const size_t full_race = finalists * kRaceRounds;
+  fmt::print("  looked at {} of {} points ({} from the cache, {} failed their check or could not run); raced {} "
+             "({} repetitions, {} fewer than racing each to {}); measuring {:.1f} s of {:.1f} s\n",
+             result.evaluated, result.space, result.cached, result.failed, finalists, race_repetitions,
+             full_race > race_repetitions ? full_race - race_repetitions : 0, kRaceRounds, measuring, wall);
+  fmt::print("  winner  {}  {:.4g} Gelem/s [{:.4g}, {:.4g}] over {} repetitions\n", Short(g, winner),
+             result.winner.gelems, result.winner.low, result.winner.high, result.winner.repetitions);
+  for (const TunedPoint& p : result.tied) {
+    const size_t k = static_cast<size_t>(std::find(g.names.begin(), g.names.end(), p.name) - g.names.begin());
+    fmt::print("  tied    {}  {:.4g} Gelem/s [{:.4g}, {:.4g}], {}\n", Short(g, k), p.gelems, p.low, p.high,
+               p.p_vs_winner ? fmt::format("U test p = {:.3g}", *p.p_vs_winner) : "too few repetitions for the U test");
+  }
+  if (result.tied.empty()) fmt::print("  no runner-up is tied with it (U test, alpha {})\n", kUTestAlpha);
+  fmt::print("  spread of the looks: worst {:.4g}, median {:.4g}, best {:.4g} Gelem/s ({:.2f}x from worst to best)\n",
+             result.worst, result.median, result.best, result.worst > 0 ? result.best / result.worst : 0.0);
+  std::fflush(stdout);
+}
+
+// One group searched: its looks, the race of the best, the winner and the points tied with it.
+// false where no point passed its check or every finalist failed in the race.
+bool TuneGroup(Tuning& t, const Group& g, TuneReport& report) {
+  const TuneOptions& options = t.setup.options;
+  const auto started = std::chrono::steady_clock::now();
+  t.measuring = 0;
+  TunedDomain result{.family = g.family, .domain = g.domain, .space = g.names.size()};
+  result.strategy = ToString(options.strategy);
+  const size_t budget = std::min(g.names.size(), options.budget_evaluations > 0
+                                                     ? static_cast<size_t>(options.budget_evaluations)
+                                                     : DefaultBudget(options.strategy, g.names.size()));
+  fmt::print("tune {}/domain{}: {} search over {} points, {} looks{}\n", g.family, g.domain, result.strategy,
+             g.names.size(), budget,
+             options.budget_seconds > 0 ? fmt::format(" or {} s of measuring", options.budget_seconds) : "");
+  std::fflush(stdout);
+  const Looks looks = LookAt(t, g, budget, result);
+  // The spread of the looks, and the finalists: the best looks.
+  std::vector<std::pair<double, size_t>> ranked;
+  std::vector<double> values;
+  for (size_t k = 0; k < g.names.size(); ++k) {
+    if (!looks.looked[k]) continue;
+    if (!looks.look[k]) {
+      ++result.failed;
+      continue;
+    }
+    ranked.emplace_back(*looks.look[k], k);
+    values.push_back(*looks.look[k]);
+    result.looked.push_back(PointOf(g, k, {*looks.look[k]}));
+  }
+  if (ranked.empty()) {
+    fmt::print("  no point passed its check: nothing to race ({} looked at, {} failed)\n", result.evaluated,
+               result.failed);
+    result.device_seconds = t.measuring;
+    report.domains.push_back(std::move(result));
+    return false;
+  }
+  std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  result.worst = *std::min_element(values.begin(), values.end());
+  result.best = *std::max_element(values.begin(), values.end());
+  result.median = Median(values);
+  std::vector<size_t> finalists;
+  for (size_t i = 0; i < std::min(kFinalists, ranked.size()); ++i) finalists.push_back(ranked[i].second);
+  Race race = RunRace(t, g, finalists);
+  if (race.racing.empty()) {
+    fmt::print("  every finalist failed in the race\n");
+    report.domains.push_back(std::move(result));
+    return false;
+  }
+  const size_t winner = race.Best();
+  result.winner = PointOf(g, winner, race.samples[winner]);
+  for (size_t k : finalists) {
+    if (race.failed.contains(k)) continue;
+    TunedPoint p = PointOf(g, k, race.samples[k]);
+    if (k != winner) {
+      p.p_vs_winner = UTestGreater(race.samples[winner], race.samples[k]);
+      if (!p.p_vs_winner || *p.p_vs_winner >= kUTestAlpha) result.tied.push_back(p);
+    }
+    result.finalists.push_back(std::move(p));
+  }
+  result.device_seconds = t.measuring;
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  PrintOutcome(g, result, winner, finalists.size(), race.repetitions, t.measuring, wall);
+  report.domains.push_back(std::move(result));
+  return true;
+}
+
 }  // namespace
 
 int RunTune(const TuneSetup& setup) {
@@ -220,208 +456,15 @@ int RunTune(const TuneSetup& setup) {
     cache.emplace(options.cache.empty() ? TuneCache::DefaultPath() : std::filesystem::path(options.cache));
     if (!cache->usable()) fmt::print(stderr, "csbench: tune cache unusable, every point is measured: {}\n", cache->problem());
   }
-  Keyed keyed{.cache = cache && cache->usable() ? &*cache : nullptr, .setup = &setup};
-  Collector collector;
+  TuneCache* usable = cache && cache->usable() ? &*cache : nullptr;
+  Tuning tuning{.setup = setup, .cache = usable, .keyed = Keyed{.cache = usable, .setup = &setup}};
   TuneReport report{.device_key = setup.device_key,
                     .device_name = setup.device_name,
                     .driver = setup.driver,
                     .revision = setup.revision};
   bool any_empty = false;
   for (const Group& g : GroupsOfSelection()) {
-    const auto started = std::chrono::steady_clock::now();
-    TunedDomain result{.family = g.family, .domain = g.domain, .space = g.names.size()};
-    result.strategy = ToString(options.strategy);
-    const size_t budget = std::min(g.names.size(), options.budget_evaluations > 0
-                                                       ? static_cast<size_t>(options.budget_evaluations)
-                                                       : DefaultBudget(options.strategy, g.names.size()));
-    fmt::print("tune {}/domain{}: {} search over {} points, {} looks{}\n", g.family, g.domain, result.strategy,
-               g.names.size(), budget,
-               options.budget_seconds > 0 ? fmt::format(" or {} s of measuring", options.budget_seconds) : "");
-    std::fflush(stdout);
-    std::unique_ptr<Search> search = MakeSearch(options.strategy, g.space, options.seed);
-    std::vector<std::optional<double>> look(g.names.size());
-    std::vector<bool> looked(g.names.size(), false);
-    double measuring = 0;  // seconds of this group's calls that measured something
-    size_t taken = 0;
-    while (taken < budget && (options.budget_seconds <= 0 || measuring < options.budget_seconds) && !RunStopReason()) {
-      const size_t most = std::min(budget - taken, options.strategy == TuneStrategy::kModel ? budget : kLookBatch);
-      const std::vector<size_t> batch = search->Next(most);
-      if (batch.empty()) break;
-      std::vector<std::string> to_measure;
-      std::vector<size_t> measured_points;
-      std::vector<std::string> batch_names;
-      for (size_t k : batch) batch_names.push_back(g.names[k]);
-      keyed.HashAllOnce(batch_names);
-      for (size_t k : batch) {
-        ++taken;
-        looked[k] = true;
-        ++result.evaluated;
-        std::optional<TuneCacheKey> key = keyed.KeyOf(g.names[k]);
-        std::optional<TuneCacheEntry> kept = key ? cache->Find(*key, "look") : std::nullopt;
-        // A look of another minimum time is another measurement: taken again (and replaced).
-        if (kept && kept->min_time == setup.min_time && (!kept->failure.empty() || !kept->gelems.empty())) {
-          ++result.cached;
-          if (kept->failure.empty()) look[k] = kept->gelems.front();
-          search->Tell(k, look[k]);
-          continue;
-        }
-        to_measure.push_back(g.names[k]);
-        measured_points.push_back(k);
-      }
-      const auto call = std::chrono::steady_clock::now();
-      std::map<std::string, Measured> got = collector.RunOnce(to_measure, [&](const std::string& name, const Measured& m) {
-        // A run the stopped run skipped is no measurement of the point.
-        if (RunStopReason()) return;
-        if (std::optional<TuneCacheKey> key = keyed.KeyOf(name)) {
-          cache->Store(*key, "look",
-                       {.gelems = m.gelems ? std::vector<double>{*m.gelems} : std::vector<double>{},
-                        .seconds = m.gelems ? std::vector<double>{m.seconds} : std::vector<double>{},
-                        .min_time = setup.min_time,
-                        .device_seconds = m.wall,
-                        .failure = m.gelems ? "" : (m.failure.empty() ? "failed" : m.failure),
-                        .measured_unix = Now()});
-        }
-      });
-      if (!to_measure.empty()) measuring += std::chrono::duration<double>(std::chrono::steady_clock::now() - call).count();
-      for (size_t k : measured_points) {
-        const Measured& m = got[g.names[k]];
-        look[k] = m.gelems;
-        search->Tell(k, m.gelems);
-      }
-    }
-    // The spread of the looks, and the finalists: the best looks.
-    std::vector<std::pair<double, size_t>> ranked;
-    std::vector<double> values;
-    for (size_t k = 0; k < g.names.size(); ++k) {
-      if (!looked[k]) continue;
-      if (!look[k]) {
-        ++result.failed;
-        continue;
-      }
-      ranked.emplace_back(*look[k], k);
-      values.push_back(*look[k]);
-      result.looked.push_back(PointOf(g, k, {*look[k]}));
-    }
-    if (ranked.empty()) {
-      fmt::print("  no point passed its check: nothing to race ({} looked at, {} failed)\n", result.evaluated,
-                 result.failed);
-      any_empty = true;
-      result.device_seconds = measuring;
-      report.domains.push_back(std::move(result));
-      continue;
-    }
-    std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
-      return a.first != b.first ? a.first > b.first : a.second < b.second;
-    });
-    result.worst = *std::min_element(values.begin(), values.end());
-    result.best = *std::max_element(values.begin(), values.end());
-    result.median = Median(values);
-    // The race: one repetition of each finalist in turn (so that a drift of the device's state
-    // falls on all alike), the first cut after kFirstRaceRounds, the rest to kRaceRounds.
-    std::vector<size_t> finalists;
-    for (size_t i = 0; i < std::min(kFinalists, ranked.size()); ++i) finalists.push_back(ranked[i].second);
-    std::map<size_t, std::vector<double>> samples;
-    for (size_t k : finalists) {
-      if (std::optional<TuneCacheKey> key = keyed.KeyOf(g.names[k])) {
-        if (std::optional<TuneCacheEntry> kept = cache->Find(*key, "race");
-            kept && kept->failure.empty() && kept->min_time == setup.min_time) {
-          samples[k] = kept->gelems;
-        }
-      }
-    }
-    std::set<size_t> racing(finalists.begin(), finalists.end());
-    std::set<size_t> failed_in_race;
-    size_t race_repetitions = 0;
-    auto best_of = [&] {
-      size_t best = *racing.begin();
-      for (size_t k : racing) {
-        if (Median(samples[k].empty() ? std::vector<double>{0} : samples[k]) >
-            Median(samples[best].empty() ? std::vector<double>{0} : samples[best])) {
-          best = k;
-        }
-      }
-      return best;
-    };
-    for (size_t round = 0; round < kRaceRounds && !racing.empty() && !RunStopReason(); ++round) {
-      if (round == kFirstRaceRounds && racing.size() > 1) {
-        // The first cut: a finalist the U test puts below the best at alpha leaves the race.
-        const size_t best = best_of();
-        for (auto it = racing.begin(); it != racing.end();) {
-          const std::optional<double> p = *it == best ? std::nullopt : UTestGreater(samples[best], samples[*it]);
-          it = p && *p < kUTestAlpha ? racing.erase(it) : std::next(it);
-        }
-      }
-      if (racing.size() == 1 && round >= kFirstRaceRounds) break;
-      std::vector<std::string> names;
-      std::vector<size_t> points;
-      for (size_t k : racing) {
-        if (samples[k].size() > round) continue;  // from the cache
-        names.push_back(g.names[k]);
-        points.push_back(k);
-      }
-      const auto call = std::chrono::steady_clock::now();
-      std::map<std::string, Measured> got = collector.RunOnce(names, [&](const std::string& name, const Measured& m) {
-        if (RunStopReason() || !m.gelems) return;
-        if (std::optional<TuneCacheKey> key = keyed.KeyOf(name)) {
-          cache->Store(*key, "race",
-                       {.gelems = {*m.gelems},
-                        .seconds = {m.seconds},
-                        .min_time = setup.min_time,
-                        .device_seconds = m.wall,
-                        .measured_unix = Now()});
-        }
-      });
-      if (!names.empty()) measuring += std::chrono::duration<double>(std::chrono::steady_clock::now() - call).count();
-      for (size_t k : points) {
-        const Measured& m = got[g.names[k]];
-        if (!m.gelems) {
-          // A finalist that fails now (a flaky check, a lost device) leaves the race, named.
-          failed_in_race.insert(k);
-          racing.erase(k);
-          fmt::print("  {} failed in the race: {}\n", g.names[k], m.failure);
-          continue;
-        }
-        ++race_repetitions;
-        samples[k].push_back(*m.gelems);
-      }
-    }
-    if (racing.empty()) {
-      fmt::print("  every finalist failed in the race\n");
-      any_empty = true;
-      report.domains.push_back(std::move(result));
-      continue;
-    }
-    const size_t winner = best_of();
-    result.winner = PointOf(g, winner, samples[winner]);
-    for (size_t k : finalists) {
-      if (failed_in_race.contains(k)) continue;
-      TunedPoint p = PointOf(g, k, samples[k]);
-      if (k != winner) {
-        p.p_vs_winner = UTestGreater(samples[winner], samples[k]);
-        if (!p.p_vs_winner || *p.p_vs_winner >= kUTestAlpha) result.tied.push_back(p);
-      }
-      result.finalists.push_back(std::move(p));
-    }
-    result.device_seconds = measuring;
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    const size_t full_race = finalists.size() * kRaceRounds;
-    fmt::print("  looked at {} of {} points ({} from the cache, {} failed their check or could not run); raced {} "
-               "({} repetitions, {} fewer than racing each to {}); measuring {:.1f} s of {:.1f} s\n",
-               result.evaluated, result.space, result.cached, result.failed, finalists.size(), race_repetitions,
-               full_race > race_repetitions ? full_race - race_repetitions : 0, kRaceRounds, measuring, wall);
-    fmt::print("  winner  {}  {:.4g} Gelem/s [{:.4g}, {:.4g}] over {} repetitions\n", Short(g, winner),
-               result.winner.gelems, result.winner.low, result.winner.high, result.winner.repetitions);
-    for (const TunedPoint& p : result.tied) {
-      const size_t k = static_cast<size_t>(std::find(g.names.begin(), g.names.end(), p.name) - g.names.begin());
-      fmt::print("  tied    {}  {:.4g} Gelem/s [{:.4g}, {:.4g}], {}\n", Short(g, k), p.gelems, p.low, p.high,
-                 p.p_vs_winner ? fmt::format("U test p = {:.3g}", *p.p_vs_winner)
-                               : "too few repetitions for the U test");
-    }
-    if (result.tied.empty()) fmt::print("  no runner-up is tied with it (U test, alpha {})\n", kUTestAlpha);
-    fmt::print("  spread of the looks: worst {:.4g}, median {:.4g}, best {:.4g} Gelem/s ({:.2f}x from worst to best)\n",
-               result.worst, result.median, result.best, result.worst > 0 ? result.best / result.worst : 0.0);
-    std::fflush(stdout);
-    report.domains.push_back(std::move(result));
+    if (!TuneGroup(tuning, g, report)) any_empty = true;
   }
   int code = any_empty ? 1 : 0;
   try {

@@ -95,8 +95,9 @@ void ReadAxes(const Reader& r, const toml::node& node, Manifest& m) {
              "WG_Y, WG_Z, P, SUBGROUP_SIZE, VENDOR_ID, DEVICE_ID, i, c, x, y, z, workgroup, domain, subgroup_size, "
              "variant or family");
     }
-    auto named = [&](const auto& list) {
-      return std::any_of(list.begin(), list.end(), [&](const auto& item) { return item.name == name; });
+    // Not the structured binding itself: clang before 16 cannot capture one (the fuzz target's compiler).
+    auto named = [&, &axis = name](const auto& list) {
+      return std::any_of(list.begin(), list.end(), [&](const auto& item) { return item.name == axis; });
     };
     if (named(m.buffers) || named(m.images) || named(m.uniforms)) {
       r.Fail(line, key, "a [[buffer]], [[image]] or [[uniform]] has this name: an axis needs a name of its own");

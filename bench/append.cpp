@@ -191,7 +191,7 @@ void GpuCase::Measure(benchmark::State& state) {
   const uint32_t count = push_.count;
   const double kept = static_cast<double>(kept_->size());
   // Compulsory traffic: the input read once, each kept element written once, and the count.
-  MeasureDispatches(state, *context_, name_, [&](Commands& c, uint32_t i) { Record(c, i); }, data_->device->copies(),
+  MeasureDispatches(state, *context_, [&](Commands& c, uint32_t i) { Record(c, i); }, data_->device->copies(),
                     {.elements = static_cast<double>(count), .bytes = (count + kept + 1) * sizeof(float)});
   state.counters["kept"] = kept / count;
   state.counters["atomics"] = atomics_;

@@ -129,7 +129,7 @@ class GpuCase : public LinearCase<Variant> {
 
   void Measure(benchmark::State& state) override {
     const double count = count_;
-    MeasureDispatches(state, *context_, name_, [&](Commands& c, uint32_t i) { Record(c, i); }, data_->device->copies(),
+    MeasureDispatches(state, *context_, [&](Commands& c, uint32_t i) { Record(c, i); }, data_->device->copies(),
                       {.elements = count, .bytes = count * 4});
     // Atomic adds per dispatch (per subgroup: as many subgroups as the device's subgroup size makes).
     const double groups = groups_;

@@ -157,10 +157,12 @@ void GpuCase::Measure(benchmark::State& state) {
   // one sum per invocation (its 16 KiB input is read once per group, from cache).
   const double bytes = transpose() ? elements * 8 : elements * 4;
   const uint32_t period = transpose() ? data->device->copies() : 1;
-  MeasureDispatches(state, *context, name, [&](Commands& c, uint32_t i) { Record(c, i); }, period,
+  MeasureDispatches(state, *context, [&](Commands& c, uint32_t i) { Record(c, i); }, period,
                     {.elements = elements, .bytes = bytes});
   if (transpose()) return;
-  // The stride-1 time of this workgroup and domain, measured once per run.
+  // The stride-1 time of this workgroup and domain, measured once per run. Static: the strided
+  // variants of a workgroup and domain divide by one measurement, whichever benchmark made it
+  // first; it is a property of the device, measured on the run's first thread only.
   static std::map<std::pair<uint32_t, uint32_t>, double> stride1_seconds;
   auto [it, inserted] = stride1_seconds.try_emplace({workgroup.x, domain.x}, 0.0);
   if (inserted) {

@@ -111,8 +111,7 @@ class PeakCase : public Case {
 
   void Measure(benchmark::State& state) override {
     const double n = invocations_;
-    MeasureDispatches(
-        state, *context_, name_, [&](Commands& c, uint32_t) { kernel_->Record(c); }, 1,
+    MeasureDispatches(state, *context_, [&](Commands& c, uint32_t) { kernel_->Record(c); }, 1,
         {.elements = n, .bytes = 4 * n, .ops = kernel_->ops(), .peak = peak_, .roofline = false});
     SetRate(state, std::string(PeakRateUnit(peak_)), kernel_->ops());
   }
@@ -179,8 +178,7 @@ class ExchangeCase : public Case {
   void Measure(benchmark::State& state) override {
     const double n = invocations_;
     const double per_invocation = double{kTrips} * kStepsPerTrip;
-    MeasureDispatches(
-        state, *context_, name_, [&](Commands& c, uint32_t) { kernel_->Record(c, kTrips); }, 1,
+    MeasureDispatches(state, *context_, [&](Commands& c, uint32_t) { kernel_->Record(c, kTrips); }, 1,
         {.elements = n, .bytes = 4 * n * (shuffle_ ? 2 : 1), .roofline = false});
     // A shuffle of a uvec4 is four lanes' words; a shared-memory read is one uvec4 (16 bytes).
     if (shuffle_) {
@@ -217,7 +215,7 @@ class DispatchCase : public Case {
     if (alone_) {
       MeasureHostClocked(state, context_, [] {}, [&] { batch_->Run(); }, work);
     } else {
-      MeasureDispatches(state, *context_, name_, [&](Commands& c, uint32_t) { empty_->Record(c); }, 1, work);
+      MeasureDispatches(state, *context_, [&](Commands& c, uint32_t) { empty_->Record(c); }, 1, work);
     }
   }
 
@@ -258,8 +256,7 @@ class ReadDispatchCase : public Case {
   }
 
   void Measure(benchmark::State& state) override {
-    MeasureDispatches(
-        state, *context_, name_, [&](Commands& c, uint32_t i) { copier_.Record(c, i); }, copier_.copies(),
+    MeasureDispatches(state, *context_, [&](Commands& c, uint32_t i) { copier_.Record(c, i); }, copier_.copies(),
         {.elements = pixels_, .bytes = 16 * pixels_, .read_only = true});
   }
 
@@ -301,8 +298,7 @@ class TransferCase : public Case {
   }
 
   void Measure(benchmark::State& state) override {
-    MeasureDispatches(
-        state, *context_, name_, [&](Commands& c, uint32_t) { c.Copy(*src_, 0, *dst_, 0, bytes_); }, 1,
+    MeasureDispatches(state, *context_, [&](Commands& c, uint32_t) { c.Copy(*src_, 0, *dst_, 0, bytes_); }, 1,
         {.elements = static_cast<double>(bytes_ / 16), .bytes = static_cast<double>(bytes_), .roofline = false});
   }
 
@@ -327,8 +323,7 @@ class OnChipCase : public Case {
   Comparison Check() override { return on_chip_->Check(); }
 
   void Measure(benchmark::State& state) override {
-    MeasureDispatches(
-        state, *context_, name_, [&](Commands& c, uint32_t) { on_chip_->Record(c); }, 1,
+    MeasureDispatches(state, *context_, [&](Commands& c, uint32_t) { on_chip_->Record(c); }, 1,
         {.elements = on_chip_->cell_steps(), .roofline = false});
     // Registers and shared memory: the simulation's own pipeline, so its entries carry the same
     // statistics (an earlier build of its own compiled to more registers and was no ceiling).

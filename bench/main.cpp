@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <deque>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -67,7 +68,7 @@ bool OnCpu(const csbench::Context* context) { return csbench::RunDeviceOf(contex
 // the CPU, everything but the host's Gray-Scott loops (and what only the quick set needs) on a
 // GPU.
 csbench::Selection ChooseSelection(const csbench::RunFlags& flags, const csbench::Options& options,
-                                   const csbench::Context* context) {
+                                   const csbench::Context* context, const std::deque<csbench::manifest::Loaded>& manifests) {
   csbench::Selection selection;
   if (flags.filter) {
     selection.filter.emplace(*flags.filter);
@@ -75,8 +76,8 @@ csbench::Selection ChooseSelection(const csbench::RunFlags& flags, const csbench
   }
   const csbench::RunDevice device = csbench::RunDeviceOf(context);
   auto& names = selection.default_set.emplace();
-  if (!csbench::manifest::Loaded::All().empty()) {
-    for (const auto& loaded : csbench::manifest::Loaded::All()) {
+  if (!manifests.empty()) {
+    for (const auto& loaded : manifests) {
       for (const csbench::Offered& o : csbench::OfferedBy(loaded.family, options, device)) names.insert(o.name);
     }
   } else {
@@ -202,7 +203,7 @@ const char* TuneRefusal(const Invocation& run) {
 // Users' manifests, loaded (and their shaders compiled and checked against their reflection)
 // before any device work, and --axis applied to them: a bad one is a usage error, named with its
 // file, key and line. Throws ManifestError or UsageError.
-void ReadManifests(const csbench::Options& options) {
+void ReadManifests(const csbench::Options& options, std::deque<csbench::manifest::Loaded>& manifests) {
   for (csbench::Manifest& m : csbench::LoadManifests(options.manifests)) {
     for (const csbench::Declared& d : csbench::Declarations()) {
       if (d.name == m.name) {
@@ -211,10 +212,10 @@ void ReadManifests(const csbench::Options& options) {
                                                  m.path.string(), m.name)};
       }
     }
-    csbench::manifest::Adopt(std::move(m));
+    csbench::manifest::Adopt(manifests, std::move(m));
   }
   // --axis: each names an axis of a manifest, whose values it replaces for this run.
-  csbench::manifest::OverrideAxes(csbench::manifest::Loaded::All(), options.axes);
+  csbench::manifest::OverrideAxes(manifests, options.axes);
 }
 
 // The Vulkan device the options choose, or null for the plain_loop backend (asked for, or no
@@ -268,7 +269,8 @@ void SetUpMeasuring(const csbench::Context* context, const Invocation& run) {
 // The manifests' families registered (each whole or not at all). A value of a manifest that is
 // no use at a point is the manifest's error: false, for exit code 2, before anything runs.
 // Anything else that stops a family's registration skips that family (SkipFamily).
-bool RegisterManifestFamilies(csbench::Suite& suite, const csbench::Options& options) {
+bool RegisterManifestFamilies(csbench::Suite& suite, const csbench::Options& options,
+                              const std::deque<csbench::manifest::Loaded>& manifests) {
   std::string paths;
   for (const std::string& p : options.manifests) paths += (paths.empty() ? "" : ",") + p;
   benchmark::AddCustomContext("manifests", paths);
@@ -277,7 +279,7 @@ bool RegisterManifestFamilies(csbench::Suite& suite, const csbench::Options& opt
                "run has none\n");
     return false;
   }
-  for (const auto& loaded : csbench::manifest::Loaded::All()) {
+  for (const auto& loaded : manifests) {
     try {
       csbench::FamilyRegistration whole;
       csbench::manifest::Register(suite, loaded);
@@ -373,7 +375,9 @@ int Main(int argc, char** argv) {
     fmt::print(stderr, "csbench: {}\n", why);
     return 2;
   }
-  if (!UsageChecked([&] { ReadManifests(options); })) return 2;
+  // The users' manifests, read and built into families: they live as long as the run.
+  std::deque<csbench::manifest::Loaded> manifests;
+  if (!UsageChecked([&] { ReadManifests(options, manifests); })) return 2;
   if (options.backend == csbench::Backend::kVulkan && csbench::NamesSeveralDevices(options.device)) {
     return RunOnSeveralDevices(run.command_line, options, flags);
   }
@@ -405,9 +409,9 @@ int Main(int argc, char** argv) {
   csbench::Selection selection;
   const bool selected = UsageChecked([&] {
     if (context != nullptr) {
-      for (auto& loaded : csbench::manifest::Loaded::All()) csbench::manifest::PlaceOnDevice(loaded, context->info());
+      for (auto& loaded : manifests) csbench::manifest::PlaceOnDevice(loaded, context->info());
     }
-    selection = ChooseSelection(flags, options, context.get());
+    selection = ChooseSelection(flags, options, context.get(), manifests);
   });
   if (!selected) return 2;
   csbench::SetSelection(std::move(selection));
@@ -416,7 +420,7 @@ int Main(int argc, char** argv) {
     benchmark::AddCustomContext("workgroup_override", csbench::ToString(options.workgroups));
   }
   csbench::RegisterFamilies(*suite);
-  if (!options.manifests.empty() && !RegisterManifestFamilies(*suite, options)) return 2;
+  if (!options.manifests.empty() && !RegisterManifestFamilies(*suite, options, manifests)) return 2;
   if (!csbench::SkippedFamilies().empty()) {
     std::string skipped;
     for (const csbench::SkippedFamily& f : csbench::SkippedFamilies()) {
@@ -442,8 +446,7 @@ int Main(int argc, char** argv) {
                              .device_key = csbench::DeviceKey(context.get()),
                              .device_name = context->info().name,
                              .driver = std::to_string(context->info().driver_version),
-                             .revision = csbench::Revision(),
-                             .shader_hash = csbench::manifest::ShaderHash});
+                             .revision = csbench::Revision()});
   }
   const csbench::RunSummary summary =
       options.tune.enabled ? csbench::RunSummary{} : csbench::RunBenchmarks(flags, run.args);

@@ -15,11 +15,6 @@
 
 namespace csbench::manifest {
 
-std::deque<Loaded>& Loaded::All() {
-  static std::deque<Loaded> loaded;
-  return loaded;
-}
-
 namespace {
 std::vector<Axis> SubgroupAxisOf(const Manifest& m) {
   const std::vector<uint32_t> sizes = SubgroupAxis(m);
@@ -82,8 +77,8 @@ void OverrideAxes(std::deque<Loaded>& all, const std::vector<AxisOverride>& over
   }
 }
 
-const Loaded& Adopt(Manifest manifest) {
-  Loaded& loaded = Loaded::All().emplace_back();
+const Loaded& Adopt(std::deque<Loaded>& all, Manifest manifest) {
+  Loaded& loaded = all.emplace_back();
   loaded.manifest = std::move(manifest);
   const Manifest& m = loaded.manifest;
   loaded.family = Family<ManifestVariant>{
@@ -101,6 +96,7 @@ const Loaded& Adopt(Manifest manifest) {
         return MakeManifestCase(suite, m, v, p);
       }};
   loaded.evaluations = std::make_shared<PointEvaluations>(m);
+  loaded.family.shader_hash = [&loaded](const Point& p) { return ShaderHash(loaded, p); };
   if (!m.restrict.empty()) {
     loaded.family.point_at = [&loaded](const Point& p) {
       const Manifest& m = loaded.manifest;
@@ -120,19 +116,8 @@ void PlaceOnDevice(Loaded& loaded, const DeviceInfo& info) {
   }
 }
 
-namespace {
-// Each registered point of a manifest by its benchmark's name, for ShaderHash.
-std::map<std::string, std::pair<const Loaded*, Point>>& RegisteredPoints() {
-  static std::map<std::string, std::pair<const Loaded*, Point>> points;
-  return points;
-}
-}  // namespace
-
-std::string ShaderHash(const std::string& name) {
-  auto found = RegisteredPoints().find(name);
-  if (found == RegisteredPoints().end()) return "";
-  const auto& [loaded, p] = found->second;
-  const ManifestVariant& v = MadeAt(loaded->manifest, loaded->family.variants[p.variant], p);
+std::string ShaderHash(const Loaded& loaded, const Point& p) {
+  const ManifestVariant& v = MadeAt(loaded.manifest, loaded.family.variants[p.variant], p);
   std::string bytes;
   for (const ManifestVariant* pass : PassesOf(v)) {
     const ShaderSource source = SourceOf(*pass, p.workgroup, true);  // named: see ReferenceKey
@@ -150,7 +135,6 @@ void Register(Suite& suite, const Loaded& loaded) {
     if (const uint32_t size = SubgroupOf(p); size != 0) device.subgroup_size = size;
     const Manifest& m = loaded.manifest;
     loaded.evaluations->At(MadeAt(m, loaded.family.variants[p.variant], p), p.workgroup, p.domain, device);
-    RegisteredPoints().insert_or_assign(p.name, std::pair{&loaded, p});
     // The reference variant runs at every point of the others, to compare with them there.
     for (const ManifestVariant& v : m.variants) {
       if (v.reference && v.name != loaded.family.variants[p.variant].name) {

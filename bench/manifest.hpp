@@ -20,13 +20,12 @@ struct Loaded {
   DeviceValues device;
   // The points' expressions, parsed once for registration and the restrictions.
   std::shared_ptr<PointEvaluations> evaluations;
-  // Every manifest described in this process, in the order described; they live as long as it.
-  static std::deque<Loaded>& All();
 };
 
-// Keeps `manifest` and builds its family's descriptor: its variants, workgroups and domains, with
-// names as the built-in families': <family>/<variant>/wg<X>x<Y>/domain<W>x<H>.
-const Loaded& Adopt(Manifest manifest);
+// Keeps `manifest` at the end of `loaded` (whose elements stay where they are: the family's
+// functions refer to them) and builds its family's descriptor: its variants, workgroups and
+// domains, with names as the built-in families': <family>/<variant>/wg<X>x<Y>/domain<W>x<H>.
+const Loaded& Adopt(std::deque<Loaded>& loaded, Manifest manifest);
 
 // Registers the family's benchmarks, after evaluating every point's expressions under the run's
 // --domain and --workgroup overrides (throws ManifestError for a value that is no use there).
@@ -40,9 +39,10 @@ void OverrideAxes(std::deque<Loaded>& all, const std::vector<AxisOverride>& over
 // once per combination and kept for the process.
 const ManifestVariant& VariantAt(const Manifest& m, const ManifestVariant& base, const Point& p);
 
-// The SHA-256 of the SPIR-V the registered manifest benchmark `name` runs: every pass's, compiled at
-// its point; "" for a name no manifest registered. Throws where a shader does not compile there.
-std::string ShaderHash(const std::string& name);
+// The SHA-256 of the SPIR-V a manifest's point runs: every pass's, compiled at the point (the
+// family's shader_hash, which its benchmarks' records take). Throws where a shader does not
+// compile there.
+std::string ShaderHash(const Loaded& loaded, const Point& p);
 
 // Where [family] workgroups are expressions of SUBGROUP_SIZE: their values on `info`'s device, in
 // every variant that takes the family's (names and selection are made after this).

@@ -118,7 +118,7 @@ class GpuCase : public Case {
   // Adds the tile's border overhead for shared_tile variants.
   void Measure(benchmark::State& state) override {
     const double pixels = domain_.Count();
-    MeasureDispatches(state, *context_, name_, [&](Commands& c, uint32_t i) { Record(c, i); }, input_->copies(),
+    MeasureDispatches(state, *context_, [&](Commands& c, uint32_t i) { Record(c, i); }, input_->copies(),
                       {.elements = pixels, .bytes = pixels * 2 * PixelBytes()});
     if (variant_.shared_tile) {
       const Extent wg = workgroup_;

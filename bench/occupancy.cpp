@@ -95,7 +95,7 @@ class GpuCase : public LinearCase<Variant> {
 
   void Measure(benchmark::State& state) override {
     const double count = count_;
-    MeasureDispatches(state, *context_, name_, [&](Commands& c, uint32_t) { Record(c); }, 1,
+    MeasureDispatches(state, *context_, [&](Commands& c, uint32_t) { Record(c); }, 1,
                       {.elements = count, .bytes = count * (16 + 4)});
     state.counters["live"] = variant_->live;
     state.counters["shared_bytes/group"] = SharedBytes(*variant_, workgroup_);

@@ -178,8 +178,7 @@ void GpuCase::Measure(benchmark::State& state) {
   const Extent domain = data->domain;
   const double pixels = static_cast<double>(domain.x) * domain.y;
   const double tile_count = static_cast<double>(tiles.x) * tiles.y;
-  MeasureDispatches(
-      state, *context, name, [&](Commands& c, uint32_t i) { Record(c, i); }, data->device->copies(),
+  MeasureDispatches(state, *context, [&](Commands& c, uint32_t i) { Record(c, i); }, data->device->copies(),
       // Luminance (3 multiplies, 2 adds) and its sum: 6 FLOP a pixel.
       {.elements = pixels, .bytes = pixels * 16 + tile_count * 4, .read_only = true, .ops = 6 * pixels});
   state.counters["tiles"] = tile_count;

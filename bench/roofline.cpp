@@ -51,8 +51,7 @@ class CopyCase : public Case {
   }
 
   void Measure(benchmark::State& state) override {
-    MeasureDispatches(
-        state, *context_, name_, [&](Commands& c, uint32_t) { copier_.Record(c); }, 1,
+    MeasureDispatches(state, *context_, [&](Commands& c, uint32_t) { copier_.Record(c); }, 1,
         {.elements = elements_, .bytes = static_cast<double>(copier_.traffic()), .read_only = read_only_});
   }
 

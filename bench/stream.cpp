@@ -113,7 +113,7 @@ class GpuCase : public Case {
 
   void Measure(benchmark::State& state) override {
     const double count = count_;
-    MeasureDispatches(state, *context_, name_, [&](Commands& c, uint32_t) { Record(c); }, 1,
+    MeasureDispatches(state, *context_, [&](Commands& c, uint32_t) { Record(c); }, 1,
                       {.elements = count,
                        .bytes = count * sizeof(float) * ArraysMoved(op_),
                        .read_only = op_ == Op::kDot,

@@ -88,7 +88,7 @@ class GpuCase : public Case {
 
   void Measure(benchmark::State& state) override {
     const double bytes = 2.0 * data_->positions.size() * sizeof(float) + data_->matrices.size() * sizeof(float);
-    MeasureDispatches(state, *context_, name_, [&](Commands& c, uint32_t i) { Record(c, i); },
+    MeasureDispatches(state, *context_, [&](Commands& c, uint32_t i) { Record(c, i); },
                       data_->device_positions->copies(), {.elements = static_cast<double>(count_), .bytes = bytes});
   }
 

@@ -27,6 +27,8 @@ struct RunStop {
   std::optional<std::string> why;
 };
 
+// Process-wide: whichever thread finds the device lost stops the run, and every benchmark's wrapper
+// and the cases made ahead ask here before they touch the device; none of them holds the others.
 RunStop& TheRunStop() {
   static RunStop stop;
   return stop;

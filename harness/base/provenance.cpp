@@ -15,6 +15,9 @@ struct Noted {
   std::vector<ManifestSource> manifests;
 };
 
+// Process-wide: the manifests' reader notes here and the run's JSON writer reads, and neither is
+// handed the other (Google Benchmark's reporters get finished runs alone). The base layer sits
+// below the run's Session, so it keeps its own.
 Noted& TheNoted() {
   static Noted noted;
   return noted;

@@ -112,6 +112,8 @@ benchmark::internal::Benchmark* RegisterTimedCase(const std::string& name, Timer
   return timer == Timer::kHostClock ? b->UseRealTime() : b->UseManualTime();
 }
 
+// Process-wide: each family declares itself from its own file, by name, before main (a static
+// initializer), and only a function-local static is certain to exist by then.
 std::vector<Declared>& Declarations() {
   static std::vector<Declared> declared;
   return declared;

@@ -192,6 +192,9 @@ struct Family {
   std::vector<Pick> gpu_leaves_out;
   // Whether a GPU point exists at all (a manifest's [tune] restrict); empty: every point does.
   std::function<bool(const Point&)> point_at;
+  // The hash of the SPIR-V a GPU point runs (its record's, the tune cache's key: a manifest's
+  // family gives it); empty: not known, and such points are measured, never cached.
+  std::function<std::string(const Point&)> shader_hash;
 };
 
 // The workgroups and domains a run uses: the command line's overrides (those of the family's
@@ -393,10 +396,13 @@ void RegisterFamily(Suite& suite, const Family<V>& family) {
       return;
     }
     const Timer timer = TimerOf(family, p);
+    std::function<std::string()> shader_hash;
+    if (family.shader_hash) shader_hash = [&family, p] { return family.shader_hash(p); };
     const Describing described({.family = family.name,
                                 .variant = family.variants[p.variant].name,
                                 .clock = ClockOf(suite, timer),
-                                .axes = p.axes});
+                                .axes = p.axes},
+                               std::move(shader_hash));
     RegisterTimedCase(p.name, timer, family.unit,
                       [&suite, &family, p] { return family.make(suite, family.variants[p.variant], p); });
   });

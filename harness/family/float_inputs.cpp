@@ -74,7 +74,7 @@ Comparison FloatMapCase::Check() {
 
 void FloatMapCase::Measure(benchmark::State& state) {
   const double count = data_->count;
-  MeasureDispatches(state, *context_, name_, [&](Commands& c, uint32_t i) { Record(c, i); }, data_->device->copies(),
+  MeasureDispatches(state, *context_, [&](Commands& c, uint32_t i) { Record(c, i); }, data_->device->copies(),
                     {.elements = count, .bytes = count * 8});
   state.counters["groups"] = groups_;
   for (const auto& [counter, value] : map_.counters) state.counters[counter] = value;

@@ -235,7 +235,7 @@ void GpuCase::Measure(benchmark::State& state) {
                   // Each pass after the first waits for the one before it.
                   .dispatches = static_cast<double>(dispatches_.size())};
   if (std::none_of(restore_.begin(), restore_.end(), [](const auto& r) { return r != nullptr; })) {
-    MeasureDispatches(state, *context_, point_.name, [&](Commands& c, uint32_t i) { Record(c, i); },
+    MeasureDispatches(state, *context_, [&](Commands& c, uint32_t i) { Record(c, i); },
                       inputs_->copies, work);
     return;
   }

@@ -49,6 +49,9 @@ uint32_t SubgroupOf(const Point& point) {
 
 const ManifestVariant& MadeAt(const Manifest& m, const ManifestVariant& base, const Point& point) {
   if (m.axes.empty()) return base;
+  // Static: the variants made here are referred to by every case and registered benchmark of the
+  // point for the rest of the process, and a Manifest is a read-only declaration that holds no
+  // cache of its own.
   static std::mutex lock;
   static std::map<std::string, std::unique_ptr<ManifestVariant>> made;
   const std::vector<Coordinate> values = AxisCoordinates(m, point.axes);

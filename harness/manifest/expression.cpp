@@ -49,10 +49,26 @@ struct Expression::Parser {
   };
   std::vector<std::unique_ptr<Function>> functions;
   Call call;
-  // The variables' storage, kChunk values per name, in order: muparser reads the first of each
-  // in a single evaluation, and all of them in bulk mode.
+  // The variables' storage, `per_variable` values per name, in order: muparser reads the first of
+  // each in a single evaluation, and kChunk of each in bulk mode. One each until a bulk evaluation
+  // asks for more (Widen): most expressions are evaluated one point at a time, and a manifest of
+  // many passes and buffers makes thousands of them, each naming every variable of its scope.
   std::vector<double> slots;
-  double& Slot(size_t variable, size_t point = 0) { return slots[variable * kChunk + point]; }
+  size_t per_variable = 1;
+  double& Slot(size_t variable, size_t point = 0) { return slots[variable * per_variable + point]; }
+  void Bind(const std::vector<std::string>& names) {
+    for (size_t i = 0; i < names.size(); ++i) parser.DefineVar(names[i], &Slot(i));
+  }
+  // kChunk values per variable, the first ones kept; the variables bound again to their new
+  // storage (muparser parses the text again on its next evaluation).
+  void Widen(const std::vector<std::string>& names) {
+    if (per_variable == kChunk) return;
+    std::vector<double> wide(names.size() * kChunk, 1.0);
+    for (size_t i = 0; i < names.size(); ++i) wide[i * kChunk] = Slot(i);
+    slots = std::move(wide);
+    per_variable = kChunk;
+    Bind(names);
+  }
 };
 
 namespace {
@@ -108,7 +124,7 @@ Expression::Expression(const std::string& text, const std::vector<std::string>& 
       throw ExpressionError{"an expression may hold printable ASCII characters only"};
     }
   }
-  parser_->slots.assign(names_.size() * kChunk, 1.0);
+  parser_->slots.assign(names_.size(), 1.0);
   try {
     parser_->parser.DefineFun("ceil", Ceil);
     parser_->parser.DefineFun("floor", Floor);
@@ -116,7 +132,7 @@ Expression::Expression(const std::string& text, const std::vector<std::string>& 
     if (std::any_of(names_.begin(), names_.end(), [](const std::string& n) { return n.find('.') != std::string::npos; })) {
       parser_->parser.DefineNameChars("0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.");
     }
-    for (size_t i = 0; i < names_.size(); ++i) parser_->parser.DefineVar(names_[i], &parser_->Slot(i));
+    parser_->Bind(names_);
     for (size_t i = 0; i < functions.size(); ++i) {
       parser_->functions.push_back(std::make_unique<Parser::Function>(Parser::Function{parser_.get(), i}));
       // Not folded at parse time: a call's value is the data's, known only when evaluated.
@@ -183,6 +199,11 @@ void Expression::EvaluateRange(size_t begin, size_t end, const Fill& fill, doubl
   const std::vector<std::string> used_names = Used();
   for (size_t v = 0; v < names_.size(); ++v) {
     if (std::find(used_names.begin(), used_names.end(), names_[v]) != used_names.end()) used.push_back(v);
+  }
+  try {
+    parser_->Widen(names_);
+  } catch (const mu::Parser::exception_type& e) {
+    throw ExpressionError{MessageOf(e)};
   }
   // Without `out`, each chunk's values live in one chunk of this thread's, handed to `consume`.
   std::vector<double> chunk(out == nullptr ? std::min(kChunk, end - begin) : 0);

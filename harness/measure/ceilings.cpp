@@ -19,6 +19,7 @@
 #include "harness/base/error.hpp"
 #include "harness/base/ledger.hpp"
 #include "harness/measure/measure.hpp"
+#include "harness/measure/session_state.hpp"
 #include "harness/vulkan/buffer.hpp"
 #include "harness/vulkan/commands.hpp"
 #include "harness/vulkan/context.hpp"
@@ -174,16 +175,20 @@ double BestBatchSeconds(Context& context, const std::function<void(Commands&)>& 
 
 double CeilingBudgetSeconds(const Context& context) { return context.info().type == "cpu" ? 0.25 : 0.05; }
 
-double MeasuredPeak(Context& context, Peak peak) {
-  static std::mutex lock;
-  std::lock_guard guard(lock);
-  static std::map<std::pair<const Context*, Peak>, double> measured;
-  const auto key = std::make_pair(&context, peak);
-  if (auto it = measured.find(key); it != measured.end()) return it->second;
-  if (const std::optional<double> reused = ReusedCeiling(std::string(PeakName(peak)))) {
-    return measured[key] = *reused * 1e9;
-  }
+double CachedCeiling(Context& context, const std::string& name, double reused_scale,
+                     const std::function<double()>& measure) {
+  CeilingState& ceilings = TheSession().ceilings();
+  std::lock_guard guard(ceilings.measuring);
+  const auto key = std::make_pair(&context, name);
+  if (auto it = ceilings.values.find(key); it != ceilings.values.end()) return it->second;
+  if (const std::optional<double> reused = ReusedCeiling(name)) return ceilings.values[key] = *reused * reused_scale;
   Spending spending(Phase::kCeiling);
+  return ceilings.values[key] = measure();
+}
+
+namespace {
+
+double MeasuredPeakRate(Context& context, Peak peak) {
   double rate = 0;
   try {
     const uint32_t workgroup = std::min<uint32_t>(256, context.info().max_workgroup_invocations);
@@ -201,19 +206,10 @@ double MeasuredPeak(Context& context, Peak peak) {
   } catch (const Unsupported&) {
     rate = 0;
   }
-  measured[key] = rate;
   return rate;
 }
 
-double MeasuredDispatchSeconds(Context& context) {
-  static std::mutex lock;
-  std::lock_guard guard(lock);
-  static std::map<const Context*, double> measured;
-  if (auto it = measured.find(&context); it != measured.end()) return it->second;
-  if (const std::optional<double> reused = ReusedCeiling("dependent_dispatch")) {
-    return measured[&context] = *reused * 1e-6;
-  }
-  Spending spending(Phase::kCeiling);
+double MeasuredEmptyDispatchSeconds(Context& context) {
   EmptyDispatch empty(context);
   const Comparison check = empty.Check();
   Require(check.passed, "the empty dispatch did not run: " + check.message);
@@ -222,30 +218,13 @@ double MeasuredDispatchSeconds(Context& context) {
   NoteCeiling("dependent_dispatch", seconds * 1e6, "us",
               fmt::format("one workgroup of an empty kernel after another, a barrier between; best of 3 batches of {}",
                           per_batch));
-  measured[&context] = seconds;
   return seconds;
 }
 
-namespace {
+using Kept = KeptCeiling;
+using Ceilings = CeilingState;
 
-// A ceiling as the cache file keeps it: its note and when it was measured (seconds since the epoch).
-struct Kept {
-  NotedCeiling ceiling;
-  double measured_at = 0;
-};
-
-struct Ceilings {
-  std::mutex lock;
-  std::map<std::string, NotedCeiling> noted;
-  CeilingsCache cache;
-  std::map<std::string, Kept> kept;  // the cache file's entries of this key, driver and revision
-  bool write_failed = false;
-};
-
-Ceilings& TheCeilings() {
-  static Ceilings ceilings;
-  return ceilings;
-}
+Ceilings& TheCeilings() { return TheSession().ceilings(); }
 
 double Now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -326,7 +305,7 @@ void WriteCacheFile(Ceilings& c) {
 
 void NoteCeiling(const std::string& name, double value, std::string_view unit, std::string_view what) {
   Ceilings& c = TheCeilings();
-  std::lock_guard guard(c.lock);
+  std::lock_guard guard(c.noting);
   NotedCeiling noted{.name = name, .value = value, .unit = std::string(unit), .what = std::string(what)};
   c.noted[name] = noted;
   c.kept[name] = {.ceiling = std::move(noted), .measured_at = Now()};
@@ -335,7 +314,7 @@ void NoteCeiling(const std::string& name, double value, std::string_view unit, s
 
 std::vector<NotedCeiling> NotedCeilings() {
   Ceilings& c = TheCeilings();
-  std::lock_guard guard(c.lock);
+  std::lock_guard guard(c.noting);
   std::vector<NotedCeiling> noted;
   for (const auto& [name, ceiling] : c.noted) noted.push_back(ceiling);
   return noted;
@@ -357,7 +336,7 @@ std::string CeilingsCachePath(const std::string& device_key) {
 
 void SetCeilingsCache(CeilingsCache cache) {
   Ceilings& c = TheCeilings();
-  std::lock_guard guard(c.lock);
+  std::lock_guard guard(c.noting);
   c.kept = cache.path.empty() ? std::map<std::string, Kept>{} : ReadCacheFile(cache);
   c.cache = std::move(cache);
   c.write_failed = false;
@@ -365,7 +344,7 @@ void SetCeilingsCache(CeilingsCache cache) {
 
 std::optional<double> ReusedCeiling(const std::string& name) {
   Ceilings& c = TheCeilings();
-  std::lock_guard guard(c.lock);
+  std::lock_guard guard(c.noting);
   if (!c.cache.reuse) return std::nullopt;
   const auto it = c.kept.find(name);
   if (it == c.kept.end()) return std::nullopt;
@@ -373,6 +352,16 @@ std::optional<double> ReusedCeiling(const std::string& name) {
   noted.age_seconds = std::max(0.0, Now() - it->second.measured_at);
   c.noted[name] = noted;
   return noted.value;
+}
+
+double MeasuredPeak(Context& context, Peak peak) {
+  // Noted in Gop/s (or Gflop/s), kept in operations a second.
+  return CachedCeiling(context, std::string(PeakName(peak)), 1e9, [&] { return MeasuredPeakRate(context, peak); });
+}
+
+double MeasuredDispatchSeconds(Context& context) {
+  // Noted in microseconds, kept in seconds.
+  return CachedCeiling(context, "dependent_dispatch", 1e-6, [&] { return MeasuredEmptyDispatchSeconds(context); });
 }
 
 }  // namespace csbench

@@ -134,4 +134,10 @@ void SetCeilingsCache(CeilingsCache cache);
 // Where --ceilings=reuse and the file has `name`: its value, noted (NoteCeiling) with its age.
 std::optional<double> ReusedCeiling(const std::string& name);
 
+// Ceiling `name` of `context`, from the run's one cache of ceilings (session.hpp): kept from its
+// first call; else the cache file's where --ceilings=reuse finds it there (times `reused_scale`,
+// from the unit it was noted in to the one it is kept in); else `measure()`'s, which notes it.
+double CachedCeiling(Context& context, const std::string& name, double reused_scale,
+                     const std::function<double()>& measure);
+
 }  // namespace csbench

@@ -1,5 +1,6 @@
 // The clock guard around a device-timed loop: probing that the clocks were up, raising them and
 // measuring again where they were down, and a benchmark's vouch that spares later probes.
+#include "harness/measure/session_state.hpp"
 #include "harness/measure/measure.hpp"
 
 #include <fmt/format.h>
@@ -91,11 +92,10 @@ std::vector<double> MeasureGuarded(size_t count, const std::function<double()>& 
 }
 
 ClockGuardHooks GuardOf(Context* device, Vouch* vouch) {
-  static GuardMemory memory;
   if (device == nullptr || device->info().type == "cpu") return {};
   return {.read = [device] { return ClockGuard(*device); },
           .raise = [device] { RaiseClocks(*device); },
-          .memory = &memory,
+          .memory = &TheSession().cases().clock_guard,
           .vouch = vouch};
 }
 

@@ -19,6 +19,7 @@
 #include "harness/measure/record.hpp"
 #include "harness/measure/roofline.hpp"
 #include "harness/measure/run_notes.hpp"
+#include "harness/measure/session_state.hpp"
 #include "harness/vulkan/clock_probe.hpp"
 #include "harness/vulkan/commands.hpp"
 #include "harness/vulkan/context.hpp"
@@ -70,25 +71,18 @@ double CalibratedSecondsPerDispatch(const std::function<double(uint32_t)>& time_
   return seconds / count;
 }
 
-namespace measure_detail {
-
-KeptBatch& TheKeptBatch() {
-  static KeptBatch kept;
-  return kept;
-}
-
-}  // namespace measure_detail
-
 using namespace measure_detail;
 
-void MeasureDispatches(benchmark::State& state, Context& context, const std::string& key,
+void MeasureDispatches(benchmark::State& state, Context& context,
                        const std::function<void(Commands&, uint32_t)>& record, uint32_t period, Work work) {
   // A batch may outlive this call only while the case whose buffers it records is the current
   // one (ReleaseCurrentCase frees it first).
-  const bool keep = CurrentCaseSlot().name == key && CurrentCaseSlot().value != nullptr;
+  CaseState& cases = TheSession().cases();
+  const Record* benchmark = CurrentRecord();
+  const bool keep = benchmark != nullptr && cases.slot.record == benchmark && cases.slot.value != nullptr;
   KeptBatch local;
-  KeptBatch& kept = keep ? TheKeptBatch() : local;
-  if (kept.key != key) kept = KeptBatch{.key = key};
+  KeptBatch& kept = keep ? cases.kept : local;
+  if (kept.record != benchmark) kept = KeptBatch{.record = benchmark};
   auto time_batch = [&](uint32_t count, uint32_t start) {
     if (kept.count != count) {
       kept.batches.clear();
@@ -283,11 +277,11 @@ void MeasurePlainLoop(benchmark::State& state, const std::function<void()>& iter
 
 benchmark::internal::Benchmark* AddPlainLoop(const std::string& name,
                                              std::function<void(benchmark::State&)> measure) {
-  auto* benchmark = AddBenchmark(name, [measure = std::move(measure)](benchmark::State& state) {
-                      RunGuarded(state, [&] { measure(state); });
-                    })->Unit(benchmark::kMillisecond);
-  PassedByAhead(name);
-  return benchmark;
+  const Added added = AddRecordedBenchmark(name, [measure = std::move(measure)](benchmark::State& state) {
+    RunGuarded(state, [&] { measure(state); });
+  });
+  if (added.record != nullptr) PassedByAhead(*added.record);
+  return added.benchmark->Unit(benchmark::kMillisecond);
 }
 
 void RunGuarded(benchmark::State& state, const std::function<void()>& body) {

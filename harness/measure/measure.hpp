@@ -137,8 +137,9 @@ void NoteDeviceBusy();
 // overlaps the next. One benchmark iteration is one dispatch; a batch of BatchSize() of them is
 // one GPU-timed sample, and its time is handed to SetIterationTime for all of them. Sets the
 // throughput counters and `roofline%` (the device's copy bandwidth is measured on first use).
-// `key` names the benchmark (the case whose timed batch may be kept across its calls).
-void MeasureDispatches(benchmark::State& state, Context& context, const std::string& key,
+// Called from the benchmark whose case is current (CaseFor), the timed batch is kept across the
+// benchmark's calls, with its case; elsewhere it is made for the call.
+void MeasureDispatches(benchmark::State& state, Context& context,
                        const std::function<void(Commands&, uint32_t)>& record, uint32_t period, Work work);
 
 // What MeasureGuarded asks of the device's clocks (GuardOf(device, vouch) for the real ones; a
@@ -295,24 +296,25 @@ void RunGuarded(benchmark::State& state, const std::function<void()>& body);
 // repetition makes (and checks) its case again. Where cases are made ahead (RegisterPrefetch),
 // the next two benchmarks' cases are alive beside the current one: three cases at most.
 struct CaseSlot {
-  std::string name;
+  const Record* record = nullptr;  // the benchmark whose case it is
   std::shared_ptr<void> value;
 };
-CaseSlot& CurrentCaseSlot();
 // Frees the kept case; main calls it before the device goes.
 void ReleaseCurrentCase();
 
-// The case of benchmark `name`, type-erased: the kept one; else the one made ahead for it
-// (Prefetch), waited for; else `make()`'s, made after the previous case is freed. A new case
-// starts the making of the next selected benchmark's case ahead, where both may (Prefetch).
-std::shared_ptr<void> CaseFor(const std::string& name, const std::function<std::shared_ptr<void>()>& make);
+// The case of the benchmark of `record` (a selected one), type-erased: the kept one; else the one
+// made ahead for it (Prefetch), waited for; else `make()`'s, made after the previous case is
+// freed. A new case starts the making of the next selected benchmark's case ahead, where both may
+// (Prefetch).
+std::shared_ptr<void> CaseFor(const Record& record, const std::function<std::shared_ptr<void>()>& make);
 
-// The case of benchmark `name` (CaseFor): `make()` returns a std::unique_ptr or std::shared_ptr,
-// and throws when the case cannot be made or fails its check; nothing is kept then.
+// The case of the benchmark of `record` (CaseFor): `make()` returns a std::unique_ptr or
+// std::shared_ptr, and throws when the case cannot be made or fails its check; nothing is kept then.
 template <typename Make>
-auto& CurrentCase(const std::string& name, Make make) {
+auto& CurrentCase(const Record& record, Make make) {
   using Case = typename decltype(make())::element_type;
-  std::shared_ptr<void> value = CaseFor(name, [&]() -> std::shared_ptr<void> { return std::shared_ptr<Case>(make()); });
+  std::shared_ptr<void> value =
+      CaseFor(record, [&]() -> std::shared_ptr<void> { return std::shared_ptr<Case>(make()); });
   return *static_cast<Case*>(value.get());
 }
 
@@ -324,17 +326,17 @@ auto& CurrentCase(const std::string& name, Make make) {
 // dispatch) run between two timed batches, never during one.
 //
 // How a benchmark takes part in it: Prefetch (harness/measure/record.hpp).
-// Gives the record of the selected benchmark `name` its making for the thread ahead (kMade or
-// kBeside), whose making touches the device only through Context; nothing for a benchmark not
-// selected. The next case is made ahead while a kBeside benchmark measures.
-void RegisterPrefetch(const std::string& name, std::function<std::shared_ptr<void>()> make,
+// Gives `record` (a selected benchmark's) its making for the thread ahead (kMade or kBeside), whose
+// making touches the device only through Context. The next case is made ahead while a kBeside
+// benchmark measures.
+void RegisterPrefetch(Record& record, std::function<std::shared_ptr<void>()> make,
                       Prefetch prefetch = Prefetch::kBeside);
 // Whether cases are made ahead: main turns it on for a GPU (not for a CPU device, whose device is
 // the host's cores, nor where CSBENCH_PREFETCH=0 says not to).
 void EnablePrefetch(bool enable);
-// Marks the selected benchmark `name` Prefetch::kWaits: cases after it may be made ahead beside
+// Marks `record` (a selected benchmark's) Prefetch::kWaits: cases after it may be made ahead beside
 // the loops before it (AddPlainLoop does).
-void PassedByAhead(const std::string& name);
+void PassedByAhead(Record& record);
 // Waits until every case in making ahead is made (the wait is the current benchmark's): a loop on
 // the host's cores calls it first (MeasurePlainLoop does).
 void FinishAhead();
@@ -347,7 +349,7 @@ template <typename Make>
 benchmark::internal::Benchmark* RegisterCheckedCase(const std::string& name, Make make,
                                                    Prefetch prefetch = Prefetch::kNo) {
   using Case = typename decltype(make())::element_type;
-  std::function<std::shared_ptr<void>()> made_and_checked = [make, name]() -> std::shared_ptr<void> {
+  std::function<std::shared_ptr<void>()> made_and_checked = [make]() -> std::shared_ptr<void> {
     const double start = SecondsSinceStart();
     std::shared_ptr<Case> made = [&] {
       Spending spending(Phase::kCase);
@@ -365,15 +367,15 @@ benchmark::internal::Benchmark* RegisterCheckedCase(const std::string& name, Mak
     if (!check.passed) throw std::runtime_error(check.message);
     return made;
   };
-  auto* benchmark = AddBenchmark(name, [name, made_and_checked](benchmark::State& state) {
+  const Added added = AddRecordedBenchmark(name, [made_and_checked](benchmark::State& state) {
     RunGuarded(state, [&] {
-      auto& gpu = *static_cast<Case*>(CaseFor(name, made_and_checked).get());
+      auto& gpu = *static_cast<Case*>(CaseFor(*CurrentRecord(), made_and_checked).get());
       Spending spending(Phase::kMeasure);
       gpu.Measure(state);
     });
   });
-  if (prefetch != Prefetch::kNo) RegisterPrefetch(name, made_and_checked, prefetch);
-  return benchmark;
+  if (prefetch != Prefetch::kNo && added.record != nullptr) RegisterPrefetch(*added.record, made_and_checked, prefetch);
+  return added.benchmark;
 }
 
 }  // namespace csbench

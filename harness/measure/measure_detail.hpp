@@ -19,7 +19,7 @@ namespace csbench::measure_detail {
 // benchmark: recording thousands of dispatches again for each of a benchmark's ten or so calls
 // cost more host time than some of its timed loops. Freed with the case, before its buffers go.
 struct KeptBatch {
-  std::string key;
+  const Record* record = nullptr;  // the benchmark whose case it records
   uint32_t count = 0;
   // A batch of `count` for each start in the rotation it began at (one, at 0, where `count` is
   // whole rounds); at most kKeptStarts, the oldest dropped first.
@@ -28,9 +28,6 @@ struct KeptBatch {
 };
 
 inline constexpr size_t kKeptStarts = 64;
-
-// The kept batch of the current case (one for the process: the current case is one).
-KeptBatch& TheKeptBatch();
 
 // The guard's reading after a loop, into `note`: the ratio, and whether it says the clocks were down.
 void ReadGuard(const ClockGuardHooks& guard, RunNote& note);

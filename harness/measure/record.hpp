@@ -72,6 +72,13 @@ class Record {
   uint32_t rotation_start = 0;  // where the next sample begins in its rotation (MeasureTimedBatches)
   Vouch vouch;
 
+  // Its place in the run's order (the selection's registration order).
+  size_t order = 0;
+  // The hash of the SPIR-V it runs, where its family can tell (a manifest's: every pass's, at its
+  // point; the tune cache's key): set at registration (Describing). Throws where a shader does not
+  // compile; empty function: not known.
+  std::function<std::string()> shader_hash;
+
   // How the benchmark's case is made on the thread ahead (RegisterPrefetch): set at
   // registration, read on the run's first thread.
   Prefetch prefetch = Prefetch::kNo;
@@ -114,14 +121,28 @@ inline Record* CurrentRecord() { return RecordScope::Get(); }
 // around the call that registers the benchmark (a family's plain loop is registered by the
 // family's own function, which need not pass it on). The scope keeps its own copy, so that it
 // may be opened on a temporary.
+// `shader_hash`, where given, is the record's (Record::shader_hash).
 class Describing {
  public:
-  explicit Describing(Description description) : description_(std::move(description)), current_(&description_) {}
+  explicit Describing(Description description, std::function<std::string()> shader_hash = {})
+      : described_{std::move(description), std::move(shader_hash)}, current_(&described_) {}
+
+  struct Described {
+    Description description;
+    std::function<std::string()> shader_hash;
+  };
 
  private:
-  const Description description_;  // before current_, which points at it
-  ThreadCurrent<const Description> current_;
+  const Described described_;  // before current_, which points at it
+  ThreadCurrent<const Described> current_;
 };
-inline const Description* DescriptionBeingRegistered() { return ThreadCurrent<const Description>::Get(); }
+inline const Description* DescriptionBeingRegistered() {
+  const Describing::Described* d = ThreadCurrent<const Describing::Described>::Get();
+  return d != nullptr ? &d->description : nullptr;
+}
+inline std::function<std::string()> ShaderHashBeingRegistered() {
+  const Describing::Described* d = ThreadCurrent<const Describing::Described>::Get();
+  return d != nullptr ? d->shader_hash : nullptr;
+}
 
 }  // namespace csbench

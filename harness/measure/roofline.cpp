@@ -19,6 +19,7 @@
 #include "harness/base/ledger.hpp"
 #include "harness/measure/ceilings.hpp"
 #include "harness/measure/measure.hpp"
+#include "harness/measure/session_state.hpp"
 #include "harness/vulkan/buffer.hpp"
 #include "harness/vulkan/commands.hpp"
 #include "harness/vulkan/context.hpp"
@@ -264,9 +265,9 @@ ColdCache CacheFromCopies(Context& context) {
 }  // namespace
 
 const ColdCache& MeasuredColdCache(Context& context) {
-  static std::mutex lock;
-  std::lock_guard guard(lock);
-  static std::map<const Context*, ColdCache> measured;
+  CeilingState& ceilings = TheSession().ceilings();
+  std::lock_guard guard(ceilings.measuring);
+  std::map<const Context*, ColdCache>& measured = ceilings.cold;
   if (auto it = measured.find(&context); it != measured.end()) return it->second;
   ColdCache cold;
   const std::optional<double> cache_mib = ReusedCeiling("last_level_cache");
@@ -297,16 +298,6 @@ uint64_t CeilingCopyBytes(Context& context) {
 }
 
 namespace {
-
-// Ceiling `name` of `context`: kept from its first call, taken from the cache file where
-// --ceilings=reuse finds it there, else measured by `measure` (which notes it).
-double Once(std::map<const Context*, double>& kept, Context& context, const std::string& name,
-            const std::function<double()>& measure) {
-  if (auto it = kept.find(&context); it != kept.end()) return it->second;
-  if (const std::optional<double> reused = ReusedCeiling(name)) return kept[&context] = *reused;
-  Spending spending(Phase::kCeiling);
-  return kept[&context] = measure();
-}
 
 double MeasuredCopyGBs(Context& context) {
   const uint64_t bytes = CeilingCopyBytes(context);
@@ -348,13 +339,9 @@ double MeasuredReadGBs(Context& context, double copy_gbs) {
 }  // namespace
 
 double MemoryCeilingGBs(Context& context, bool read_only) {
-  static std::mutex lock;
-  std::lock_guard guard(lock);
-  static std::map<const Context*, double> copy_gbs;
-  static std::map<const Context*, double> read_gbs;
-  const double copy = Once(copy_gbs, context, "copy", [&] { return MeasuredCopyGBs(context); });
+  const double copy = CachedCeiling(context, "copy", 1, [&] { return MeasuredCopyGBs(context); });
   if (!read_only) return copy;
-  return Once(read_gbs, context, "read", [&] { return MeasuredReadGBs(context, copy); });
+  return CachedCeiling(context, "read", 1, [&] { return MeasuredReadGBs(context, copy); });
 }
 
 }  // namespace csbench
@@ -368,20 +355,8 @@ uint64_t ResidentHalf(double footprint) {
   return std::max<uint64_t>(static_cast<uint64_t>(footprint / 2) / 256 * 256, 256);
 }
 
-}  // namespace
-
-std::string ResidentCopyName(double footprint) {
-  return fmt::format("copy_resident_{}KiB", 2 * ResidentHalf(footprint) >> 10);
-}
-
-double MeasuredResidentCopy(Context& context, double footprint, double dispatch_seconds) {
-  if (footprint >= 2.0 * static_cast<double>(CeilingCopyBytes(context))) return 0;
-  static std::map<std::pair<const Context*, uint64_t>, double> measured;
+double MeasuredResidentCopyGBs(Context& context, double footprint, double dispatch_seconds) {
   const uint64_t half = ResidentHalf(footprint);
-  const auto key = std::make_pair(&context, half);
-  if (auto it = measured.find(key); it != measured.end()) return it->second;
-  if (const std::optional<double> reused = ReusedCeiling(ResidentCopyName(footprint))) return measured[key] = *reused;
-  Spending spending(Phase::kCeiling);
   const uint32_t wg = std::min<uint32_t>(256, context.info().max_workgroup_invocations);
   Copier copier(context, half, wg);
   Require(copier.Check(), "the resident copy did not copy correctly");
@@ -392,8 +367,19 @@ double MeasuredResidentCopy(Context& context, double footprint, double dispatch_
   NoteCeiling(ResidentCopyName(footprint), gbs, "GB/s",
               fmt::format("copy.comp over a footprint of {} KiB, repeated, net of one dependent dispatch a copy",
                           2 * half >> 10));
-  measured[key] = gbs;
   return gbs;
+}
+
+}  // namespace
+
+std::string ResidentCopyName(double footprint) {
+  return fmt::format("copy_resident_{}KiB", 2 * ResidentHalf(footprint) >> 10);
+}
+
+double MeasuredResidentCopy(Context& context, double footprint, double dispatch_seconds) {
+  if (footprint >= 2.0 * static_cast<double>(CeilingCopyBytes(context))) return 0;
+  return CachedCeiling(context, ResidentCopyName(footprint), 1,
+                       [&] { return MeasuredResidentCopyGBs(context, footprint, dispatch_seconds); });
 }
 
 }  // namespace csbench

@@ -9,30 +9,12 @@
 #include "harness/base/error.hpp"
 #include "harness/base/options.hpp"
 #include "harness/measure/record.hpp"
+#include "harness/measure/session_state.hpp"
 
 namespace csbench {
 namespace {
 
-struct Registry {
-  Selection selection;
-  size_t offered = 0;
-  std::vector<std::string> selected;
-  // The selected benchmarks' records, in registration order (Google Benchmark's family index).
-  std::vector<std::shared_ptr<Record>> records;
-  // Stand-ins for unselected names: they only absorb the settings callers chain onto them.
-  std::deque<std::unique_ptr<benchmark::internal::Benchmark>> stand_ins;
-  // A family being registered (FamilyRegistration): its benchmarks wait here, settings and all,
-  // until the whole family has registered, so that a family that throws halfway leaves nothing.
-  // Registrations may nest (a declaration that registers two families guards each): the
-  // outermost one hands the benchmarks over.
-  int open = 0;
-  std::vector<std::unique_ptr<benchmark::internal::Benchmark>> pending;
-};
-
-Registry& TheRegistry() {
-  static Registry registry;
-  return registry;
-}
+SelectionState& TheRegistry() { return TheSession().selection(); }
 
 class Unselected : public benchmark::internal::Benchmark {
  public:
@@ -96,15 +78,17 @@ void SetSelection(Selection selection) {
   TheRegistry().selection = std::move(selection);
 }
 
-benchmark::internal::Benchmark* AddBenchmark(const std::string& name, std::function<void(benchmark::State&)> fn) {
-  Registry& registry = TheRegistry();
+Added AddRecordedBenchmark(const std::string& name, std::function<void(benchmark::State&)> fn) {
+  SelectionState& registry = TheRegistry();
   ++registry.offered;
   if (!registry.selection.Selects(name)) {
-    return registry.stand_ins.emplace_back(std::make_unique<Unselected>(name)).get();
+    return {.benchmark = registry.stand_ins.emplace_back(std::make_unique<Unselected>(name)).get()};
   }
-  registry.selected.push_back(name);
   auto record = std::make_shared<Record>(name, DescriptionBeingRegistered());
+  record->order = registry.records.size();
+  record->shader_hash = ShaderHashBeingRegistered();
   registry.records.push_back(record);
+  registry.names.push_back(name);
   auto benchmark = std::make_unique<Selected>(name, [record, fn = std::move(fn)](benchmark::State& state) {
     // Once the run has stopped (a lost device) nothing more can be measured: each benchmark left
     // fails at once, named, so that the output lists what did not run and why.
@@ -121,19 +105,23 @@ benchmark::internal::Benchmark* AddBenchmark(const std::string& name, std::funct
   } else {
     HandOver(std::move(benchmark));
   }
-  return settings;
+  return {.benchmark = settings, .record = record.get()};
+}
+
+benchmark::internal::Benchmark* AddBenchmark(const std::string& name, std::function<void(benchmark::State&)> fn) {
+  return AddRecordedBenchmark(name, std::move(fn)).benchmark;
 }
 
 FamilyRegistration::FamilyRegistration() {
-  Registry& registry = TheRegistry();
+  SelectionState& registry = TheRegistry();
   offered_ = registry.offered;
-  selected_ = registry.selected.size();
+  selected_ = registry.records.size();
   pending_ = registry.pending.size();
   ++registry.open;
 }
 
 void FamilyRegistration::Commit() {
-  Registry& registry = TheRegistry();
+  SelectionState& registry = TheRegistry();
   committed_ = true;
   if (--registry.open > 0) return;
   for (auto& benchmark : registry.pending) HandOver(std::move(benchmark));
@@ -143,11 +131,11 @@ void FamilyRegistration::Commit() {
 FamilyRegistration::~FamilyRegistration() {
   if (committed_) return;
   // The family threw: its benchmarks were never handed over; forget them.
-  Registry& registry = TheRegistry();
+  SelectionState& registry = TheRegistry();
   --registry.open;
   registry.pending.resize(pending_);
   registry.offered = offered_;
-  registry.selected.resize(selected_);
+  registry.names.resize(selected_);
   registry.records.resize(selected_);
 }
 
@@ -156,20 +144,36 @@ size_t OfferedCount() {
 }
 
 size_t SelectedCount() {
-  return TheRegistry().selected.size();
+  return TheRegistry().records.size();
 }
 
 const std::vector<std::string>& SelectedNames() {
-  return TheRegistry().selected;
+  return TheRegistry().names;
 }
 
 Record* SelectedRecord(size_t index) {
-  const Registry& registry = TheRegistry();
+  const SelectionState& registry = TheRegistry();
   return index < registry.records.size() ? registry.records[index].get() : nullptr;
 }
 
+void RunRecords(const std::vector<const Record*>& records, benchmark::BenchmarkReporter* reporter) {
+  if (records.empty()) return;
+  // Google Benchmark runs what a filter selects, and nothing else: the records' exact names, each
+  // with the suffix Google Benchmark appends to a timed name.
+  std::string spec = "^(";
+  for (size_t i = 0; i < records.size(); ++i) {
+    if (i > 0) spec += '|';
+    for (char c : records[i]->name()) {
+      if (std::string_view(".[]{}()*+?^$|\\").find(c) != std::string_view::npos) spec += '\\';
+      spec += c;
+    }
+  }
+  spec += ")(/manual_time|/real_time)?$";
+  benchmark::RunSpecifiedBenchmarks(reporter, spec);
+}
+
 Record* RecordOfRun(std::string_view name, int64_t family_index) {
-  const Registry& registry = TheRegistry();
+  const SelectionState& registry = TheRegistry();
   // Each selected benchmark is a family of its own in Google Benchmark's registry, numbered in
   // registration order; the name confirms it (a library that numbered otherwise is searched).
   if (family_index >= 0) {

@@ -51,6 +51,14 @@ void SetSelection(Selection selection);
 // stand-in that accepts the same settings (UseManualTime(), Unit(), ...) and never runs.
 benchmark::internal::Benchmark* AddBenchmark(const std::string& name, std::function<void(benchmark::State&)> fn);
 
+class Record;
+// AddBenchmark, with the selected benchmark's record (null where the selection does not take it).
+struct Added {
+  benchmark::internal::Benchmark* benchmark = nullptr;
+  Record* record = nullptr;
+};
+Added AddRecordedBenchmark(const std::string& name, std::function<void(benchmark::State&)> fn);
+
 // One family's registration as a whole: the benchmarks it adds are handed to Google Benchmark
 // by Commit(); without it (the family threw halfway), the destructor takes back everything the
 // family added, so that a family is registered whole or not at all. Registrations may nest: the
@@ -74,11 +82,14 @@ size_t SelectedCount();
 // The selected names, in the order they run.
 const std::vector<std::string>& SelectedNames();
 
-class Record;
 // The record of the `index`-th selected benchmark (SelectedNames' order), or null past the end.
 Record* SelectedRecord(size_t index);
 // The record of the selected benchmark a reported run of `name` belongs to (Google Benchmark's
 // family index, confirmed by the name), or null for a name never registered here.
 Record* RecordOfRun(std::string_view name, int64_t family_index);
+
+// Runs the benchmarks of `records` (selected ones), and only those, in the run's order, reporting
+// to `reporter`: how a search measures the points it chose (harness/tune/).
+void RunRecords(const std::vector<const Record*>& records, benchmark::BenchmarkReporter* reporter);
 
 }  // namespace csbench

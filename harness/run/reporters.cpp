@@ -48,6 +48,8 @@ struct OutputFile {
   size_t finished = 0;
 };
 
+// Process-wide: the interrupt handler (OnSignal, below) writes what finished to this file
+// when the run is stopped, and is given nothing but the signal.
 OutputFile& TheOutputFile() {
   static OutputFile file;
   return file;

@@ -31,6 +31,7 @@ using Json = nlohmann::ordered_json;
 // Writes `text` to `path` through a temporary file beside it and a rename, so that a reader, or a
 // run interrupted halfway, finds the old file or the new one and never a part of one.
 void WriteWhole(const fs::path& path, std::string_view text, std::string_view what) {
+  // Static: two writes of one process at once (two outputs of one tune) need distinct temporary names.
   static std::atomic<unsigned> serial{0};
   const fs::path temp = path.parent_path() / fmt::format(".{}.{}-{}.tmp", path.filename().string(), getpid(), serial++);
   auto failure = [&](std::string_view why) {

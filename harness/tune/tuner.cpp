@@ -41,15 +41,14 @@ constexpr size_t kLookBatch = 16;
 // One family at one domain: the space a search runs over.
 struct Group {
   std::string family, domain;
-  std::vector<std::string> names;  // the benchmarks, in the run's order
+  std::vector<const Record*> points;  // the benchmarks' records, in the run's order
   std::vector<std::vector<std::pair<std::string, std::string>>> coordinates;  // variant, workgroup, axes
   std::vector<SpacePoint> space;
 };
 
 std::vector<Group> GroupsOfSelection() {
   std::vector<Group> groups;
-  const std::vector<std::string>& names = SelectedNames();
-  for (size_t i = 0; i < names.size(); ++i) {
+  for (size_t i = 0; i < SelectedCount(); ++i) {
     const Record* record = SelectedRecord(i);
     const Description* d = record != nullptr ? record->description() : nullptr;
     if (d == nullptr) continue;
@@ -65,7 +64,7 @@ std::vector<Group> GroupsOfSelection() {
     auto group = std::find_if(groups.begin(), groups.end(),
                               [&](const Group& g) { return g.family == d->family && g.domain == domain; });
     if (group == groups.end()) group = groups.insert(groups.end(), Group{.family = d->family, .domain = domain});
-    group->names.push_back(names[i]);
+    group->points.push_back(record);
     SpacePoint point;
     for (const auto& [axis, value] : coordinates) point.values.push_back(axis + "=" + value);
     group->space.push_back(std::move(point));
@@ -105,99 +104,85 @@ class Collector : public benchmark::BenchmarkReporter {
           m.failure = "no time was measured";
         }
       }
-      const std::string name = WithoutTimeSuffix(run.benchmark_name());
+      const Record* record = RecordOfRun(WithoutTimeSuffix(run.benchmark_name()), run.family_index);
+      if (record == nullptr) continue;
       // Kept at once: an interrupted search loses no point it had measured.
-      if (on_each_) on_each_(name, m);
-      got_[name] = std::move(m);
+      if (on_each_) on_each_(record, m);
+      got_[record] = std::move(m);
     }
     last_ = now;
   }
   void Finalize() override {}
 
-  // Runs `names` once each (one repetition) and returns what each gave; `on_each` gets each as it
-  // is reported.
-  std::map<std::string, Measured> RunOnce(const std::vector<std::string>& names,
-                                          std::function<void(const std::string&, const Measured&)> on_each) {
+  // Runs the benchmarks of `points` once each (one repetition) and returns what each gave;
+  // `on_each` gets each as it is reported.
+  std::map<const Record*, Measured> RunOnce(const std::vector<const Record*>& points,
+                                            std::function<void(const Record*, const Measured&)> on_each) {
     got_.clear();
     on_each_ = std::move(on_each);
-    if (names.empty()) return {};
-    std::string spec = "^(";
-    for (size_t i = 0; i < names.size(); ++i) {
-      if (i > 0) spec += '|';
-      for (char c : names[i]) {
-        if (std::string_view(".[]{}()*+?^$|\\").find(c) != std::string_view::npos) spec += '\\';
-        spec += c;
-      }
-    }
-    spec += ")(/manual_time|/real_time)?$";
+    if (points.empty()) return {};
     last_ = std::chrono::steady_clock::now();
-    benchmark::RunSpecifiedBenchmarks(this, spec);
+    RunRecords(points, this);
     on_each_ = nullptr;
-    for (const std::string& name : names) {
-      if (!got_.contains(name)) got_[name].failure = RunStopReason().value_or("it did not run");
+    for (const Record* point : points) {
+      if (!got_.contains(point)) got_[point].failure = RunStopReason().value_or("it did not run");
     }
     return std::move(got_);
   }
 
  private:
-  std::map<std::string, Measured> got_;
-  std::function<void(const std::string&, const Measured&)> on_each_;
+  std::map<const Record*, Measured> got_;
+  std::function<void(const Record*, const Measured&)> on_each_;
   std::chrono::steady_clock::time_point last_;
 };
 
 struct Keyed {
   TuneCache* cache = nullptr;
   const TuneSetup* setup = nullptr;
-  std::map<std::string, std::string> hashes;  // by name; "" where none
-  // The names' hashes, on every host thread (a search's batch at a time): a point's key needs its
+  std::map<const Record*, std::string> hashes;  // "" where none
+  // The points' hashes, on every host thread (a search's batch at a time): a point's key needs its
   // shader compiled, which on one thread can take longer than the point's look itself
   // (docs/perf-notes.md, section 16).
-  void HashAll(const std::vector<std::string>& names) {
-    if (cache == nullptr || !cache->usable() || !setup->shader_hash) return;
-    std::vector<std::string> found(names.size());
-    ParallelFor(names.size(), 1, [&](size_t begin, size_t end) {
-      for (size_t k = begin; k < end; ++k) {
-        try {
-          found[k] = setup->shader_hash(names[k]);
-        } catch (const std::exception&) {
-          found[k] = "";  // a shader that does not compile: measured (and failed), never cached
-        }
-      }
+  void HashAll(const std::vector<const Record*>& points) {
+    if (cache == nullptr || !cache->usable()) return;
+    std::vector<std::string> found(points.size());
+    ParallelFor(points.size(), 1, [&](size_t begin, size_t end) {
+      for (size_t k = begin; k < end; ++k) found[k] = HashOf(*points[k]);
     });
-    for (size_t k = 0; k < names.size(); ++k) hashes.emplace(names[k], found[k]);
+    for (size_t k = 0; k < points.size(); ++k) hashes.emplace(points[k], found[k]);
   }
-  void HashAllOnce(const std::vector<std::string>& names) {
-    std::vector<std::string> missing;
-    for (const std::string& name : names) {
-      if (!hashes.contains(name)) missing.push_back(name);
+  void HashAllOnce(const std::vector<const Record*>& points) {
+    std::vector<const Record*> missing;
+    for (const Record* point : points) {
+      if (!hashes.contains(point)) missing.push_back(point);
     }
     HashAll(missing);
   }
-  std::optional<TuneCacheKey> KeyOf(const std::string& name) {
-    if (cache == nullptr || !cache->usable()) return std::nullopt;
-    auto hash = hashes.find(name);
-    if (hash == hashes.end()) {
-      std::string h;
-      try {
-        h = setup->shader_hash ? setup->shader_hash(name) : "";
-      } catch (const std::exception&) {
-        h = "";  // a shader that does not compile: measured (and failed), never cached
-      }
-      hash = hashes.emplace(name, h).first;
+  static std::string HashOf(const Record& point) {
+    if (!point.shader_hash) return "";
+    try {
+      return point.shader_hash();
+    } catch (const std::exception&) {
+      return "";  // a shader that does not compile: measured (and failed), never cached
     }
+  }
+  std::optional<TuneCacheKey> KeyOf(const Record* point) {
+    if (cache == nullptr || !cache->usable()) return std::nullopt;
+    auto hash = hashes.find(point);
+    if (hash == hashes.end()) hash = hashes.emplace(point, HashOf(*point)).first;
     if (hash->second.empty()) return std::nullopt;
     return TuneCacheKey{.device_key = setup->device_key,
                         .driver = setup->driver,
                         .revision = setup->revision,
                         .spirv_hash = hash->second,
-                        .point = name};
+                        .point = point->name()};
   }
 };
 
 int64_t Now() { return static_cast<int64_t>(std::time(nullptr)); }
 
 TunedPoint PointOf(const Group& g, size_t k, const std::vector<double>& samples) {
-  TunedPoint p{.name = g.names[k], .point = g.coordinates[k], .repetitions = samples.size()};
+  TunedPoint p{.name = g.points[k]->name(), .point = g.coordinates[k], .repetitions = samples.size()};
   if (!samples.empty()) {
     p.gelems = Median(samples);
     std::tie(p.low, p.high) = MedianInterval(samples);
@@ -220,14 +205,14 @@ struct Tuning {
   Collector collector;
   double measuring = 0;
 
-  // Runs `names` once each (Collector::RunOnce), storing each result under `stage` ("look" or
+  // Runs `points` once each (Collector::RunOnce), storing each result under `stage` ("look" or
   // "race") as it is reported, and counts the call's seconds as measuring where it ran any.
-  std::map<std::string, Measured> Measure(const std::vector<std::string>& names, const std::string& stage) {
+  std::map<const Record*, Measured> Measure(const std::vector<const Record*>& points, const std::string& stage) {
     const auto call = std::chrono::steady_clock::now();
-    std::map<std::string, Measured> got = collector.RunOnce(names, [&](const std::string& name, const Measured& m) {
+    std::map<const Record*, Measured> got = collector.RunOnce(points, [&](const Record* point, const Measured& m) {
       // A run the stopped run skipped is no measurement of the point; a race keeps passes only.
       if (RunStopReason() || (stage == "race" && !m.gelems)) return;
-      if (std::optional<TuneCacheKey> key = keyed.KeyOf(name)) {
+      if (std::optional<TuneCacheKey> key = keyed.KeyOf(point)) {
         cache->Store(*key, stage,
                      {.gelems = m.gelems ? std::vector<double>{*m.gelems} : std::vector<double>{},
                       .seconds = m.gelems ? std::vector<double>{m.seconds} : std::vector<double>{},
@@ -237,7 +222,7 @@ struct Tuning {
                       .measured_unix = Now()});
       }
     });
-    if (!names.empty()) measuring += std::chrono::duration<double>(std::chrono::steady_clock::now() - call).count();
+    if (!points.empty()) measuring += std::chrono::duration<double>(std::chrono::steady_clock::now() - call).count();
     return got;
   }
 };
@@ -253,22 +238,22 @@ struct Looks {
 Looks LookAt(Tuning& t, const Group& g, size_t budget, TunedDomain& result) {
   const TuneOptions& options = t.setup.options;
   std::unique_ptr<Search> search = MakeSearch(options.strategy, g.space, options.seed);
-  Looks looks{.look = std::vector<std::optional<double>>(g.names.size()), .looked = std::vector<bool>(g.names.size())};
+  Looks looks{.look = std::vector<std::optional<double>>(g.points.size()), .looked = std::vector<bool>(g.points.size())};
   size_t taken = 0;
   while (taken < budget && (options.budget_seconds <= 0 || t.measuring < options.budget_seconds) && !RunStopReason()) {
     const size_t most = std::min(budget - taken, options.strategy == TuneStrategy::kModel ? budget : kLookBatch);
     const std::vector<size_t> batch = search->Next(most);
     if (batch.empty()) break;
-    std::vector<std::string> to_measure;
+    std::vector<const Record*> to_measure;
     std::vector<size_t> measured_points;
-    std::vector<std::string> batch_names;
-    for (size_t k : batch) batch_names.push_back(g.names[k]);
-    t.keyed.HashAllOnce(batch_names);
+    std::vector<const Record*> batch_points;
+    for (size_t k : batch) batch_points.push_back(g.points[k]);
+    t.keyed.HashAllOnce(batch_points);
     for (size_t k : batch) {
       ++taken;
       looks.looked[k] = true;
       ++result.evaluated;
-      std::optional<TuneCacheKey> key = t.keyed.KeyOf(g.names[k]);
+      std::optional<TuneCacheKey> key = t.keyed.KeyOf(g.points[k]);
       std::optional<TuneCacheEntry> kept = key ? t.cache->Find(*key, "look") : std::nullopt;
       // A look of another minimum time is another measurement: taken again (and replaced).
       if (kept && kept->min_time == t.setup.min_time && (!kept->failure.empty() || !kept->gelems.empty())) {
@@ -277,12 +262,12 @@ Looks LookAt(Tuning& t, const Group& g, size_t budget, TunedDomain& result) {
         search->Tell(k, looks.look[k]);
         continue;
       }
-      to_measure.push_back(g.names[k]);
+      to_measure.push_back(g.points[k]);
       measured_points.push_back(k);
     }
-    std::map<std::string, Measured> got = t.Measure(to_measure, "look");
+    std::map<const Record*, Measured> got = t.Measure(to_measure, "look");
     for (size_t k : measured_points) {
-      const Measured& m = got[g.names[k]];
+      const Measured& m = got[g.points[k]];
       looks.look[k] = m.gelems;
       search->Tell(k, m.gelems);
     }
@@ -315,7 +300,7 @@ struct Race {
 Race RunRace(Tuning& t, const Group& g, const std::vector<size_t>& finalists) {
   Race race{.racing = std::set<size_t>(finalists.begin(), finalists.end())};
   for (size_t k : finalists) {
-    if (std::optional<TuneCacheKey> key = t.keyed.KeyOf(g.names[k])) {
+    if (std::optional<TuneCacheKey> key = t.keyed.KeyOf(g.points[k])) {
       if (std::optional<TuneCacheEntry> kept = t.cache->Find(*key, "race");
           kept && kept->failure.empty() && kept->min_time == t.setup.min_time) {
         race.samples[k] = kept->gelems;
@@ -333,21 +318,21 @@ Race RunRace(Tuning& t, const Group& g, const std::vector<size_t>& finalists) {
       }
     }
     if (race.racing.size() == 1 && round >= kFirstRaceRounds) break;
-    std::vector<std::string> names;
+    std::vector<const Record*> to_measure;
     std::vector<size_t> points;
     for (size_t k : race.racing) {
       if (race.samples[k].size() > round) continue;  // from the cache
-      names.push_back(g.names[k]);
+      to_measure.push_back(g.points[k]);
       points.push_back(k);
     }
-    std::map<std::string, Measured> got = t.Measure(names, "race");
+    std::map<const Record*, Measured> got = t.Measure(to_measure, "race");
     for (size_t k : points) {
-      const Measured& m = got[g.names[k]];
+      const Measured& m = got[g.points[k]];
       if (!m.gelems) {
         // A finalist that fails now (a flaky check, a lost device) leaves the race, named.
         race.failed.insert(k);
         race.racing.erase(k);
-        fmt::print("  {} failed in the race: {}\n", g.names[k], m.failure);
+        fmt::print("  {} failed in the race: {}\n", g.points[k]->name(), m.failure);
         continue;
       }
       ++race.repetitions;
@@ -369,7 +354,9 @@ void PrintOutcome(const Group& g, const TunedDomain& result, size_t winner, size
   fmt::print("  winner  {}  {:.4g} Gelem/s [{:.4g}, {:.4g}] over {} repetitions\n", Short(g, winner),
              result.winner.gelems, result.winner.low, result.winner.high, result.winner.repetitions);
   for (const TunedPoint& p : result.tied) {
-    const size_t k = static_cast<size_t>(std::find(g.names.begin(), g.names.end(), p.name) - g.names.begin());
+    const size_t k = static_cast<size_t>(
+        std::find_if(g.points.begin(), g.points.end(), [&](const Record* r) { return r->name() == p.name; }) -
+        g.points.begin());
     fmt::print("  tied    {}  {:.4g} Gelem/s [{:.4g}, {:.4g}], {}\n", Short(g, k), p.gelems, p.low, p.high,
                p.p_vs_winner ? fmt::format("U test p = {:.3g}", *p.p_vs_winner) : "too few repetitions for the U test");
   }
@@ -385,20 +372,20 @@ bool TuneGroup(Tuning& t, const Group& g, TuneReport& report) {
   const TuneOptions& options = t.setup.options;
   const auto started = std::chrono::steady_clock::now();
   t.measuring = 0;
-  TunedDomain result{.family = g.family, .domain = g.domain, .space = g.names.size()};
+  TunedDomain result{.family = g.family, .domain = g.domain, .space = g.points.size()};
   result.strategy = ToString(options.strategy);
-  const size_t budget = std::min(g.names.size(), options.budget_evaluations > 0
+  const size_t budget = std::min(g.points.size(), options.budget_evaluations > 0
                                                      ? static_cast<size_t>(options.budget_evaluations)
-                                                     : DefaultBudget(options.strategy, g.names.size()));
+                                                     : DefaultBudget(options.strategy, g.points.size()));
   fmt::print("tune {}/domain{}: {} search over {} points, {} looks{}\n", g.family, g.domain, result.strategy,
-             g.names.size(), budget,
+             g.points.size(), budget,
              options.budget_seconds > 0 ? fmt::format(" or {} s of measuring", options.budget_seconds) : "");
   std::fflush(stdout);
   const Looks looks = LookAt(t, g, budget, result);
   // The spread of the looks, and the finalists: the best looks.
   std::vector<std::pair<double, size_t>> ranked;
   std::vector<double> values;
-  for (size_t k = 0; k < g.names.size(); ++k) {
+  for (size_t k = 0; k < g.points.size(); ++k) {
     if (!looks.looked[k]) continue;
     if (!looks.look[k]) {
       ++result.failed;

@@ -18,11 +18,9 @@ namespace csbench {
 struct TuneSetup {
   TuneOptions options;
   double min_time = 0.1;  // seconds, the run's --benchmark_min_time
+  // The cache's key besides the point's name and the SPIR-V it runs, which each point's record
+  // tells (Record::shader_hash; a point whose record cannot tell is measured and never cached).
   std::string device_key, device_name, driver, revision;
-  // The hash of the SPIR-V a selected benchmark runs (every pass's, at its point): the cache's key
-  // besides the device and the point's name. Empty where it cannot be told: such points are
-  // measured and never cached.
-  std::function<std::string(const std::string& name)> shader_hash;
 };
 
 // Searches the selected benchmarks (registered with Google Benchmark already) family by family

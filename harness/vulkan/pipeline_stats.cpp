@@ -71,7 +71,8 @@ std::vector<PipelineStatistic> PipelineStatistics(Context& context, const Kernel
   if (!context.info().pipeline_executable_info) return {};
   // Asked once per pipeline in a run: a second pipeline built to capture them costs a driver
   // compile, and Gray-Scott's three modes and domains share each kernel (a whole-suite run would
-  // compile hundreds where a few dozen pipelines exist).
+  // compile hundreds where a few dozen pipelines exist). Static: a pipeline's statistics are the
+  // driver's, the same for the whole process, and a case asks for them with its Context alone.
   static std::mutex lock;
   static std::map<std::string, std::vector<PipelineStatistic>> asked;
   const std::string key = PipelineKey(context, spec);

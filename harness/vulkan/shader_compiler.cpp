@@ -276,6 +276,8 @@ const std::vector<uint32_t>& CompileShader(const ShaderSource& source) {
 
   // Compiled outside the lock, so that several threads compile at once (the tuner hashes a
   // space's shaders on every host thread); two that compile one source keep the first's words.
+  // Static: compiling is a function of the source alone, the same for the whole process, and
+  // every caller (cases, the tuner's hashes, the tests) asks with the source only.
   static std::mutex mutex;
   static std::map<std::string, std::vector<uint32_t>> cache;
   {

@@ -16,6 +16,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -68,6 +69,12 @@ constexpr size_t kMostPoints = 48;
 
 // Registers `file`'s points as tests of the suite named after it; a manifest that does not load,
 // or builds no point, is one failing test that says so.
+// The examples' families, kept for the test program's life: their test points refer to them.
+std::deque<manifest::Loaded>& Examples() {
+  static std::deque<manifest::Loaded> examples;
+  return examples;
+}
+
 void RegisterExample(const std::filesystem::path& file) {
   const std::string suite = "Example_" + TestName(file.stem().string());
   const std::string where = file.string();
@@ -76,7 +83,7 @@ void RegisterExample(const std::filesystem::path& file) {
   try {
     // A pointer, not a reference bound to the call: GCC 13+ would warn of a dangling reference
     // (Adopt takes the manifest by value and returns what it keeps).
-    const manifest::Loaded* loaded = &manifest::Adopt(LoadManifest(file));
+    const manifest::Loaded* loaded = &manifest::Adopt(Examples(), LoadManifest(file));
     points = TestPoints(loaded->family);
     if (points.empty()) failure = where + ": the manifest builds no test point";
     // A manifest of [axes] has a tuning space's points (tiled_matmul: over 2000 on its test

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -147,6 +148,8 @@ struct CountedCase {
 TEST(CurrentCase, IsMadeOncePerBenchmarkAndFreedBeforeTheNext) {
   ReleaseCurrentCase();
   CountedCase::made = 0;
+  // Two benchmarks' records (a case is the record's, whatever the benchmarks' names).
+  Record a("a", nullptr), b("b", nullptr);
   auto make = [](int id) {
     return [id] {
       // The previous benchmark's case is gone before this one is made (two 500 MiB inputs need
@@ -155,13 +158,17 @@ TEST(CurrentCase, IsMadeOncePerBenchmarkAndFreedBeforeTheNext) {
       return std::make_unique<CountedCase>(id);
     };
   };
-  EXPECT_EQ(CurrentCase("a", make(1)).id, 1);
-  EXPECT_EQ(CurrentCase("a", make(2)).id, 1);  // kept: the second call of benchmark a
+  EXPECT_EQ(CurrentCase(a, make(1)).id, 1);
+  EXPECT_EQ(CurrentCase(a, make(2)).id, 1);  // kept: the second call of benchmark a
   EXPECT_EQ(CountedCase::made, 1);
-  EXPECT_EQ(CurrentCase("b", make(3)).id, 3);
-  EXPECT_EQ(CurrentCase("a", make(4)).id, 4);  // made again after another benchmark
+  EXPECT_EQ(CurrentCase(b, make(3)).id, 3);
+  EXPECT_EQ(CurrentCase(a, make(4)).id, 4);  // made again after another benchmark
   EXPECT_EQ(CountedCase::made, 3);
   EXPECT_EQ(CountedCase::alive, 1);
+  // The key is the record, not the name: another benchmark of the same name has its own case.
+  Record same_name("a", nullptr);
+  EXPECT_EQ(CurrentCase(same_name, make(5)).id, 5);
+  EXPECT_EQ(CountedCase::made, 4);
   ReleaseCurrentCase();
   EXPECT_EQ(CountedCase::alive, 0);
 }
@@ -169,22 +176,24 @@ TEST(CurrentCase, IsMadeOncePerBenchmarkAndFreedBeforeTheNext) {
 TEST(CurrentCase, KeepsNothingWhenMakingFails) {
   ReleaseCurrentCase();
   CountedCase::made = 0;
-  EXPECT_THROW(CurrentCase("c", []() -> std::unique_ptr<CountedCase> { throw std::runtime_error("check failed"); }),
+  Record c("c", nullptr);
+  EXPECT_THROW(CurrentCase(c, []() -> std::unique_ptr<CountedCase> { throw std::runtime_error("check failed"); }),
                std::runtime_error);
   // The next call tries again rather than returning a case that was never made.
-  EXPECT_EQ(CurrentCase("c", [] { return std::make_unique<CountedCase>(7); }).id, 7);
+  EXPECT_EQ(CurrentCase(c, [] { return std::make_unique<CountedCase>(7); }).id, 7);
   EXPECT_EQ(CountedCase::made, 1);
   ReleaseCurrentCase();
 }
 
 TEST(CaseAhead, TheNextBenchmarksCaseIsMadeOnAnotherThreadAndTakenWhenItsTurnComes) {
   ReleaseCurrentCase();
-  for (const char* name : {"ahead/a", "ahead/b", "ahead/c"}) AddBenchmark(name, [](benchmark::State&) {});
+  std::map<std::string, Record*> r;
+  for (const char* name : {"ahead/a", "ahead/b", "ahead/c"}) r[name] = AddRecordedBenchmark(name, [](benchmark::State&) {}).record;
   const std::thread::id main_thread = std::this_thread::get_id();
   std::thread::id b_made_on;
   int made_by_b_maker = 0;
-  RegisterPrefetch("ahead/a", [] { return std::static_pointer_cast<void>(std::make_shared<CountedCase>(1)); });
-  RegisterPrefetch("ahead/b", [&]() -> std::shared_ptr<void> {
+  RegisterPrefetch(*r["ahead/a"], [] { return std::static_pointer_cast<void>(std::make_shared<CountedCase>(1)); });
+  RegisterPrefetch(*r["ahead/b"], [&]() -> std::shared_ptr<void> {
     b_made_on = std::this_thread::get_id();
     ++made_by_b_maker;
     return std::make_shared<CountedCase>(2);
@@ -192,8 +201,8 @@ TEST(CaseAhead, TheNextBenchmarksCaseIsMadeOnAnotherThreadAndTakenWhenItsTurnCom
   // c cannot be made ahead (not registered): it is made when its turn comes.
   EnablePrefetch(true);
   bool b_made_in_turn = false;
-  EXPECT_EQ(CurrentCase("ahead/a", [] { return std::make_unique<CountedCase>(1); }).id, 1);
-  EXPECT_EQ(CurrentCase("ahead/b", [&] {
+  EXPECT_EQ(CurrentCase(*r["ahead/a"], [] { return std::make_unique<CountedCase>(1); }).id, 1);
+  EXPECT_EQ(CurrentCase(*r["ahead/b"], [&] {
               b_made_in_turn = true;
               return std::make_unique<CountedCase>(20);
             }).id,
@@ -201,14 +210,15 @@ TEST(CaseAhead, TheNextBenchmarksCaseIsMadeOnAnotherThreadAndTakenWhenItsTurnCom
   EXPECT_FALSE(b_made_in_turn);
   EXPECT_EQ(made_by_b_maker, 1);
   EXPECT_NE(b_made_on, main_thread);
-  EXPECT_EQ(CurrentCase("ahead/c", [] { return std::make_unique<CountedCase>(3); }).id, 3);
+  EXPECT_EQ(CurrentCase(*r["ahead/c"], [] { return std::make_unique<CountedCase>(3); }).id, 3);
   EnablePrefetch(false);
   ReleaseCurrentCase();
 }
 
 TEST(CaseAhead, AHostClockedCaseIsMadeAheadButNothingBesideItsLoop) {
   ReleaseCurrentCase();
-  for (const char* name : {"host/a", "host/b", "host/c"}) AddBenchmark(name, [](benchmark::State&) {});
+  std::map<std::string, Record*> r;
+  for (const char* name : {"host/a", "host/b", "host/c"}) r[name] = AddRecordedBenchmark(name, [](benchmark::State&) {}).record;
   int made_ahead = 0;
   auto maker = [&](int id) {
     return [&made_ahead, id]() -> std::shared_ptr<void> {
@@ -216,15 +226,15 @@ TEST(CaseAhead, AHostClockedCaseIsMadeAheadButNothingBesideItsLoop) {
       return std::make_shared<CountedCase>(id);
     };
   };
-  RegisterPrefetch("host/a", maker(1), Prefetch::kBeside);
-  RegisterPrefetch("host/b", maker(2), Prefetch::kMade);
-  RegisterPrefetch("host/c", maker(3), Prefetch::kBeside);
+  RegisterPrefetch(*r["host/a"], maker(1), Prefetch::kBeside);
+  RegisterPrefetch(*r["host/b"], maker(2), Prefetch::kMade);
+  RegisterPrefetch(*r["host/c"], maker(3), Prefetch::kBeside);
   EnablePrefetch(true);
-  CurrentCase("host/a", [] { return std::make_unique<CountedCase>(10); });
+  CurrentCase(*r["host/a"], [] { return std::make_unique<CountedCase>(10); });
   // b (host-clocked) was made ahead beside a's loop ...
-  EXPECT_EQ(CurrentCase("host/b", [] { return std::make_unique<CountedCase>(20); }).id, 2);
+  EXPECT_EQ(CurrentCase(*r["host/b"], [] { return std::make_unique<CountedCase>(20); }).id, 2);
   // ... but c is not made beside b's: it is made in its turn.
-  EXPECT_EQ(CurrentCase("host/c", [] { return std::make_unique<CountedCase>(30); }).id, 30);
+  EXPECT_EQ(CurrentCase(*r["host/c"], [] { return std::make_unique<CountedCase>(30); }).id, 30);
   EXPECT_EQ(made_ahead, 1);
   EnablePrefetch(false);
   ReleaseCurrentCase();
@@ -232,7 +242,8 @@ TEST(CaseAhead, AHostClockedCaseIsMadeAheadButNothingBesideItsLoop) {
 
 TEST(CaseAhead, TwoCasesAreMadeAheadOneAfterTheOther) {
   ReleaseCurrentCase();
-  for (const char* name : {"deep/a", "deep/b", "deep/c", "deep/d"}) AddBenchmark(name, [](benchmark::State&) {});
+  std::map<std::string, Record*> r;
+  for (const char* name : {"deep/a", "deep/b", "deep/c", "deep/d"}) r[name] = AddRecordedBenchmark(name, [](benchmark::State&) {}).record;
   std::mutex lock;
   std::vector<int> started, finished;
   int most_alive = 0;
@@ -252,9 +263,9 @@ TEST(CaseAhead, TwoCasesAreMadeAheadOneAfterTheOther) {
       return made;
     };
   };
-  for (int id = 1; id <= 4; ++id) RegisterPrefetch(fmt::format("deep/{}", char('a' + id - 1)), maker(id));
+  for (int id = 1; id <= 4; ++id) RegisterPrefetch(*r[fmt::format("deep/{}", char('a' + id - 1))], maker(id));
   EnablePrefetch(true);
-  EXPECT_EQ(CurrentCase("deep/a", [] { return std::make_unique<CountedCase>(10); }).id, 10);
+  EXPECT_EQ(CurrentCase(*r["deep/a"], [] { return std::make_unique<CountedCase>(10); }).id, 10);
   // b and c are both in making while a measures; d is not yet.
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   {
@@ -262,9 +273,9 @@ TEST(CaseAhead, TwoCasesAreMadeAheadOneAfterTheOther) {
     EXPECT_EQ(started, (std::vector<int>{2, 3}));
     EXPECT_EQ(finished, (std::vector<int>{2, 3}));
   }
-  EXPECT_EQ(CurrentCase("deep/b", [] { return std::make_unique<CountedCase>(20); }).id, 2);
-  EXPECT_EQ(CurrentCase("deep/c", [] { return std::make_unique<CountedCase>(30); }).id, 3);
-  EXPECT_EQ(CurrentCase("deep/d", [] { return std::make_unique<CountedCase>(40); }).id, 4);
+  EXPECT_EQ(CurrentCase(*r["deep/b"], [] { return std::make_unique<CountedCase>(20); }).id, 2);
+  EXPECT_EQ(CurrentCase(*r["deep/c"], [] { return std::make_unique<CountedCase>(30); }).id, 3);
+  EXPECT_EQ(CurrentCase(*r["deep/d"], [] { return std::make_unique<CountedCase>(40); }).id, 4);
   EXPECT_EQ(started, (std::vector<int>{2, 3, 4}));
   // The current case and two made ahead, never more.
   EXPECT_LE(most_alive, 3);
@@ -275,35 +286,37 @@ TEST(CaseAhead, TwoCasesAreMadeAheadOneAfterTheOther) {
 
 TEST(CaseAhead, APlainLoopIsPassedByAndItsLoopWaitsForTheCasesAhead) {
   ReleaseCurrentCase();
-  for (const char* name : {"pass/a", "pass/plain", "pass/b"}) AddBenchmark(name, [](benchmark::State&) {});
+  std::map<std::string, Record*> r;
+  for (const char* name : {"pass/a", "pass/plain", "pass/b"}) r[name] = AddRecordedBenchmark(name, [](benchmark::State&) {}).record;
   std::atomic<bool> b_made{false};
-  RegisterPrefetch("pass/a", [] { return std::static_pointer_cast<void>(std::make_shared<CountedCase>(1)); });
-  PassedByAhead("pass/plain");
-  RegisterPrefetch("pass/b", [&]() -> std::shared_ptr<void> {
+  RegisterPrefetch(*r["pass/a"], [] { return std::static_pointer_cast<void>(std::make_shared<CountedCase>(1)); });
+  PassedByAhead(*r["pass/plain"]);
+  RegisterPrefetch(*r["pass/b"], [&]() -> std::shared_ptr<void> {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     b_made = true;
     return std::make_shared<CountedCase>(2);
   });
   EnablePrefetch(true);
-  CurrentCase("pass/a", [] { return std::make_unique<CountedCase>(10); });
+  CurrentCase(*r["pass/a"], [] { return std::make_unique<CountedCase>(10); });
   // The plain loop's case is made in its turn, and b's making (started beside a) goes on.
-  EXPECT_EQ(CurrentCase("pass/plain", [] { return std::make_unique<CountedCase>(30); }).id, 30);
+  EXPECT_EQ(CurrentCase(*r["pass/plain"], [] { return std::make_unique<CountedCase>(30); }).id, 30);
   FinishAhead();  // what the plain loop does before its loop
   EXPECT_TRUE(b_made);
-  EXPECT_EQ(CurrentCase("pass/b", [] { return std::make_unique<CountedCase>(20); }).id, 2);
+  EXPECT_EQ(CurrentCase(*r["pass/b"], [] { return std::make_unique<CountedCase>(20); }).id, 2);
   EnablePrefetch(false);
   ReleaseCurrentCase();
 }
 
 TEST(CaseAhead, ACaseThatRanOutOfMemoryAheadIsMadeAgainInItsTurn) {
   ReleaseCurrentCase();
-  for (const char* name : {"oom/a", "oom/b"}) AddBenchmark(name, [](benchmark::State&) {});
-  RegisterPrefetch("oom/a", [] { return std::static_pointer_cast<void>(std::make_shared<CountedCase>(1)); });
-  RegisterPrefetch("oom/b", []() -> std::shared_ptr<void> { throw OutOfMemory("vkAllocateMemory failed"); });
+  std::map<std::string, Record*> r;
+  for (const char* name : {"oom/a", "oom/b"}) r[name] = AddRecordedBenchmark(name, [](benchmark::State&) {}).record;
+  RegisterPrefetch(*r["oom/a"], [] { return std::static_pointer_cast<void>(std::make_shared<CountedCase>(1)); });
+  RegisterPrefetch(*r["oom/b"], []() -> std::shared_ptr<void> { throw OutOfMemory("vkAllocateMemory failed"); });
   EnablePrefetch(true);
-  CurrentCase("oom/a", [] { return std::make_unique<CountedCase>(1); });
+  CurrentCase(*r["oom/a"], [] { return std::make_unique<CountedCase>(1); });
   // Made alone, after a's case is freed.
-  EXPECT_EQ(CurrentCase("oom/b", [] {
+  EXPECT_EQ(CurrentCase(*r["oom/b"], [] {
               EXPECT_EQ(CountedCase::alive, 0);
               return std::make_unique<CountedCase>(2);
             }).id,
@@ -314,15 +327,16 @@ TEST(CaseAhead, ACaseThatRanOutOfMemoryAheadIsMadeAgainInItsTurn) {
 
 TEST(CaseAhead, AMissedGuessIsDroppedAndWhatItThrewIsNotLost) {
   ReleaseCurrentCase();
-  for (const char* name : {"miss/a", "miss/b"}) AddBenchmark(name, [](benchmark::State&) {});
-  RegisterPrefetch("miss/a", [] { return std::static_pointer_cast<void>(std::make_shared<CountedCase>(1)); });
-  RegisterPrefetch("miss/b", []() -> std::shared_ptr<void> { throw std::runtime_error("b's check failed"); });
+  std::map<std::string, Record*> r;
+  for (const char* name : {"miss/a", "miss/b"}) r[name] = AddRecordedBenchmark(name, [](benchmark::State&) {}).record;
+  RegisterPrefetch(*r["miss/a"], [] { return std::static_pointer_cast<void>(std::make_shared<CountedCase>(1)); });
+  RegisterPrefetch(*r["miss/b"], []() -> std::shared_ptr<void> { throw std::runtime_error("b's check failed"); });
   EnablePrefetch(true);
-  CurrentCase("miss/a", [] { return std::make_unique<CountedCase>(1); });
+  CurrentCase(*r["miss/a"], [] { return std::make_unique<CountedCase>(1); });
   // b's making failed on the other thread: its turn rethrows it, and keeps nothing.
-  EXPECT_THROW(CurrentCase("miss/b", [] { return std::make_unique<CountedCase>(2); }), std::runtime_error);
+  EXPECT_THROW(CurrentCase(*r["miss/b"], [] { return std::make_unique<CountedCase>(2); }), std::runtime_error);
   // a again (random interleaving): made in its turn, after dropping nothing.
-  EXPECT_EQ(CurrentCase("miss/a", [] { return std::make_unique<CountedCase>(7); }).id, 7);
+  EXPECT_EQ(CurrentCase(*r["miss/a"], [] { return std::make_unique<CountedCase>(7); }).id, 7);
   EnablePrefetch(false);
   ReleaseCurrentCase();
   EXPECT_EQ(CountedCase::alive, 0);

@@ -85,21 +85,12 @@ GpuCase::GpuCase(Suite& suite, const Manifest& m, const ManifestVariant& base, c
                    fmt::format("{} is compiled for Vulkan {}, and the device has {}", pass->name,
                                VulkanTargetName(pass->target), info.ApiVersionString()));
   }
-  PlanDispatches();
   inputs_ = SharedInputs();
-  MakeKernels(subgroup);
-  MakeUniforms();
+  plan_ = std::make_unique<Plan>(*context_, m, v, point_.workgroup, values_, subgroup, inputs_->image_copies);
   MakeWritten();
-  MakeSamplers();
-  // One descriptor set per kernel, arrangement and uniforms (a ping-pong of a thousand steps binds
-  // two), and per copy of the rotated input images.
-  const uint32_t copies = inputs_->image_copies;
-  for (size_t d = 0; d < dispatches_.size(); ++d) {
-    auto& sets = timed_[BindingKey(d)];
-    if (!sets.empty()) continue;
-    for (uint32_t copy = 0; copy < copies; ++copy) {
-      sets.push_back(BindingsFor(d, [&](size_t r) { return TimedRange(r, copy); }));
-    }
+  // The timed loop's descriptor sets, per copy of the rotated input images.
+  for (uint32_t copy = 0; copy < inputs_->image_copies; ++copy) {
+    timed_.push_back(plan_->Bind([&](size_t r) { return TimedRange(r, copy); }));
   }
 }
 
@@ -148,17 +139,8 @@ GpuCase::GuardedResult GpuCase::GuardedRun() {
     if (r < buffers_n) return {buffers[r].get(), inside ? Bytes(r) + kGuardBytes : Bytes(r)};
     return {.image = images[r - buffers_n].get()};
   };
-  std::map<std::string, std::unique_ptr<Bindings>> bindings;
-  for (size_t d = 0; d < dispatches_.size(); ++d) {
-    auto& set = bindings[BindingKey(d)];
-    if (!set) set = BindingsFor(d, range);
-  }
-  context_->Run([&](Commands& c) {
-    for (size_t d = 0; d < dispatches_.size(); ++d) {
-      if (d > 0) c.Barrier();
-      DispatchOne(c, d, *bindings.at(BindingKey(d)), [](size_t) { return 0u; });
-    }
-  });
+  const Plan::Sets sets = plan_->Bind(range);
+  context_->Run([&](Commands& c) { plan_->Record(c, sets, [](size_t) { return 0u; }); });
   GuardedResult result;
   result.outputs.resize(buffers_n + m.images.size());
   for (size_t i = 0; i < buffers_n; ++i) {
@@ -233,7 +215,7 @@ void GpuCase::Measure(benchmark::State& state) {
                                                                    : Peak::kFp32,
                   .ops_lower_bound = manifest_->arithmetic_lower_bound,
                   // Each pass after the first waits for the one before it.
-                  .dispatches = static_cast<double>(dispatches_.size())};
+                  .dispatches = static_cast<double>(plan_->size())};
   if (std::none_of(restore_.begin(), restore_.end(), [](const auto& r) { return r != nullptr; })) {
     MeasureDispatches(state, *context_, [&](Commands& c, uint32_t i) { Record(c, i); },
                       inputs_->copies, work);

@@ -118,7 +118,9 @@ Expression::Expression(const std::string& text, const std::vector<std::string>& 
   // muparser copes with any bytes, but a manifest's expression is a short line of arithmetic:
   // refuse what cannot be one before the library sees it.
   if (text.empty()) throw ExpressionError{"an empty expression"};
-  if (text.size() > 1024) throw ExpressionError{fmt::format("an expression of {} characters (at most 1024)", text.size())};
+  if (text.size() > kMaxExpressionChars) {
+    throw ExpressionError{fmt::format("an expression of {} characters (at most {})", text.size(), kMaxExpressionChars)};
+  }
   for (char c : text) {
     if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) {
       throw ExpressionError{"an expression may hold printable ASCII characters only"};

@@ -4,6 +4,7 @@
 // sqrt, log2, rint, the operators and ?:) there are ceil and floor, which size dispatches.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <memory>
@@ -11,6 +12,9 @@
 #include <vector>
 
 namespace csbench {
+
+// The longest expression text, in characters (a manifest's [let] names counted as replaced).
+inline constexpr size_t kMaxExpressionChars = 4096;
 
 // Why an expression cannot be used: it does not parse, names a variable it was not given, or
 // (Evaluate) gives no finite number. `message` says which, with the position where muparser

@@ -1,6 +1,7 @@
-// The case of one manifest variant at one point (harness/manifest/case.hpp says what it does);
-// its methods are in case.cpp (its life), case_plan.cpp (its plan on the device) and
-// case_check.cpp (its check).
+// The case of one manifest variant at one point (harness/manifest/case.hpp says what it does): it
+// makes its resources, has its Plan (plan.hpp) made, and executes it, for its check and for its
+// timed loop. Its methods are in case.cpp (its life), case_device.cpp (its resources on the
+// device) and case_check.cpp (its check).
 #pragma once
 
 #include <fmt/format.h>
@@ -26,6 +27,7 @@
 #include "harness/manifest/case.hpp"
 #include "harness/manifest/case_parts.hpp"
 #include "harness/manifest/expression.hpp"
+#include "harness/manifest/plan.hpp"
 #include "harness/vulkan/buffer.hpp"
 #include "harness/vulkan/commands.hpp"
 #include "harness/vulkan/context.hpp"
@@ -59,23 +61,6 @@ class GpuCase : public Case {
   void Measure(benchmark::State& state) override;
 
  private:
-  // One dispatch of the sequence: its pass, values, kernel and push bytes, the arrangement of the
-  // resources' slots it runs under, and the uniform buffer of each [[uniform]] its shader declares.
-  struct Planned {
-    const ManifestVariant* pass = nullptr;
-    const PointValues* values = nullptr;
-    Kernel* kernel = nullptr;
-    std::vector<std::byte> push;
-    size_t arrangement = 0;
-    std::vector<const Buffer*> uniforms;  // per [[uniform]]; null where the pass does not declare it
-  };
-  // What sits at a slot the kernel binds: a resource (buffers, then images) or a [[uniform]].
-  struct Slot {
-    SlotPlace place;
-    DescriptorSlot::Kind kind = DescriptorSlot::Kind::kStorageBuffer;
-    size_t uniform = 0;  // kUniformBuffer's [[uniform]]
-  };
-
   std::string StateKey() const { return "manifest:" + manifest_->name; }
   std::string ReferenceKey() const;
 
@@ -90,35 +75,7 @@ class GpuCase : public Case {
     const size_t n = manifest_->buffers.size();
     return r < n ? manifest_->buffers[r].name : manifest_->images[r - n].name;
   }
-  const std::vector<SlotPlace>& DeclaredSlots(size_t r) const {
-    const size_t n = manifest_->buffers.size();
-    return r < n ? manifest_->buffers[r].slots : manifest_->images[r - n].slots;
-  }
   size_t ResourceNamed(const std::string& name) const;
-
-  // The sequence's dispatches in order, and the arrangements of slots they run under: each starts
-  // from the declared one, and a pass's swaps trade slots after each of its repetitions.
-  void PlanDispatches();
-
-  // The slots `pass`'s shader declares, by (set, binding), with what each takes.
-  std::vector<Slot> SlotsOf(const ManifestVariant& pass) const;
-
-  // A pipeline per pass and specialization (a pass's constants may depend on P), each with
-  // descriptor sets enough for every arrangement and copy it is bound under.
-  void MakeKernels(uint32_t subgroup);
-
-  // A uniform buffer for each [[uniform]] a dispatch's shader declares, one per distinct contents.
-  void MakeUniforms();
-
-  // The bindings of dispatch `d`: for each slot its kernel binds, the resource the dispatch's
-  // arrangement puts there (its range from `range`), a uniform buffer, and a sampled slot's sampler.
-  std::unique_ptr<Bindings> BindingsFor(size_t d, const std::function<BufferRange(size_t)>& range) const;
-
-  // What dispatch `d`'s descriptor sets depend on: its kernel, its arrangement and its uniform buffers.
-  std::string BindingKey(size_t d) const;
-
-  // Dispatch `d` with `bindings`; `offset(r)` the dynamic offset of resource r's slice.
-  void DispatchOne(Commands& c, size_t d, const Bindings& bindings, const std::function<uint32_t(size_t)>& offset) const;
 
   void Record(Commands& c, uint32_t copy) const;
 
@@ -134,9 +91,6 @@ class GpuCase : public Case {
   // A device image for image k at this point, with the usages its format allows (a swap may move it
   // to a slot of the other kind); unsupported where a slot it may take needs one the format lacks.
   std::unique_ptr<Image> MakeDeviceImage(size_t k) const;
-
-  // The samplers of the sampled slots: each described by the image declared at that slot.
-  void MakeSamplers();
 
   // The resources the sequence writes (outputs, and those a pass swaps): their device copies, the
   // contents they start from where they have an init (a swapped one always: random by default), and
@@ -229,19 +183,14 @@ class GpuCase : public Case {
     for (const ManifestImage& i : manifest_->images) written.push_back(i.output || swapped_.contains(i.name));
     return written;
   }();
-  std::vector<Planned> dispatches_;
-  std::vector<std::vector<std::vector<SlotPlace>>> arrangements_;  // per arrangement, per resource its slots
-  std::map<std::string, std::unique_ptr<Kernel>> kernels_;
-  std::map<const Kernel*, std::vector<Slot>> kernel_slots_;
-  std::vector<std::unique_ptr<Buffer>> uniforms_;
-  std::map<SlotPlace, std::unique_ptr<Sampler>> samplers_;
   std::shared_ptr<Inputs> inputs_;
+  std::unique_ptr<Plan> plan_;  // what the case runs (plan.hpp)
   std::vector<std::unique_ptr<Buffer>> outputs_;  // per buffer written
   std::vector<std::unique_ptr<Image>> images_;    // per image written
   std::vector<Data> initial_ = std::vector<Data>(manifest_->buffers.size() + manifest_->images.size());
   std::vector<std::unique_ptr<Buffer>> restore_;  // per output restored before each timed dispatch
-  // By BindingKey: per copy of the input images.
-  std::map<std::string, std::vector<std::unique_ptr<Bindings>>> timed_;
+  // The timed loop's descriptor sets: per copy of the input images.
+  std::vector<Plan::Sets> timed_;
 };
 
 }  // namespace csbench::manifest_detail

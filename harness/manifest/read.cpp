@@ -238,7 +238,9 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
   m.path = path;
   r.OnlyKeys(root, "manifest",
              {"family", "buffer", "push", "dispatch", "variant", "check", "specialization", "uniform", "image",
-              "require", "axes", "tune"});
+              "require", "axes", "tune", "let"});
+  // Before every expression: each may use the lets' names.
+  r.ReadLets(root.get("let"));
   ReadFamily(r, r.Table(root, "family", true), m);
   if (const toml::node* constants = root.get("specialization")) {
     m.specialization = ReadSpecialization(r, *constants, "[specialization]");
@@ -255,6 +257,21 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
   ReadVariants(r, r.ArrayOfTables(root, "variant"), m);
   for (ManifestVariant& v : m.variants) TakeAxes(m, v);
   if (const toml::node* tune = root.get("tune")) ReadTune(r, *tune, m);
+  // A let may not take a name an expression already has: it would replace that name everywhere.
+  std::vector<std::string> taken = CheckVariables(m);
+  for (const std::vector<std::string>& names : {CheckFunctions(m), InitVariables(), ImageInitVariables()}) {
+    taken.insert(taken.end(), names.begin(), names.end());
+  }
+  for (const ManifestVariant& v : m.variants) {
+    for (const ManifestVariant* pass : PassesOf(v)) {
+      const std::vector<std::string> names = SizeVariables(*pass);
+      taken.insert(taken.end(), names.begin(), names.end());
+    }
+  }
+  for (const ManifestBuffer& b : m.buffers) taken.push_back(b.name);
+  for (const ManifestImage& i : m.images) taken.push_back(i.name);
+  for (const ManifestUniform& u : m.uniforms) taken.push_back(u.name);
+  r.CheckLetNames(taken);
   RequireSomethingChecked(r, m);
 
   for (const auto& [name, text] : m.require) {

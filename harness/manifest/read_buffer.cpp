@@ -53,7 +53,7 @@ ManifestBuffer::MemberInit ReadInit(const Reader& r, const toml::node& init, con
     b.init = ManifestBuffer::Init::kIota;
   } else if (init.is_string()) {
     b.init = ManifestBuffer::Init::kExpression;
-    b.expression = init.as_string()->get();
+    b.expression = r.Expanded(init.as_string()->get(), b.line, where);
     r.CheckExpression(InitExpressionText(b.expression), InitVariables(), b.line, where);
   } else {
     r.Fail(b.line, where,

@@ -93,7 +93,7 @@ void ReadImages(const Reader& r, const toml::array& images, Manifest& m) {
       if (init->is_string() && init->as_string()->get() != "random" && init->as_string()->get() != "zero" &&
           init->as_string()->get() != "iota") {
         image.init = ManifestBuffer::Init::kExpression;
-        image.init_expression = init->as_string()->get();
+        image.init_expression = r.Expanded(init->as_string()->get(), Reader::LineOf(*init), where + ".init");
         r.CheckExpression(InitExpressionText(image.init_expression), ImageInitVariables(), Reader::LineOf(*init),
                           where + ".init");
       } else {

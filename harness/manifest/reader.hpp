@@ -76,10 +76,10 @@ class Reader {
     return node->as_string()->get();
   }
 
-  // An expression: a string, or a plain number.
+  // An expression: a string, or a plain number; its [let] names replaced (Expanded).
   std::optional<std::string> ExpressionText(const toml::node* node, std::string_view key) const {
     if (node == nullptr) return std::nullopt;
-    if (node->is_string()) return node->as_string()->get();
+    if (node->is_string()) return Expanded(node->as_string()->get(), LineOf(*node), key);
     if (node->is_integer()) return std::to_string(node->as_integer()->get());
     if (node->is_floating_point()) return FloatText(node->as_floating_point()->get());
     Fail(LineOf(*node), key, "expected an expression (a string such as \"W * H\", or a number)");
@@ -164,8 +164,18 @@ class Reader {
 
   const std::filesystem::path& path() const { return path_; }
 
+  // [let] (read_let.cpp): the named sub-expressions, read before any expression. Expanded gives
+  // `text` with each whole-word let name replaced by "(" + its expression + ")" (failing with the
+  // key where that passes kMaxExpressionChars); CheckLetNames fails where a let takes a name the
+  // expressions already have (`taken`).
+  void ReadLets(const toml::node* node);
+  std::string Expanded(const std::string& text, uint32_t line, std::string_view key) const;
+  void CheckLetNames(const std::vector<std::string>& taken) const;
+
  private:
   std::filesystem::path path_;
+  std::map<std::string, std::string> lets_;  // each name's expression, its own lets replaced
+  std::map<std::string, uint32_t> let_lines_;
 };
 
 // ---- read_family.cpp

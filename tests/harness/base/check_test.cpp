@@ -12,19 +12,18 @@
 namespace csbench {
 namespace {
 
+// `got` against {1, 2, 4} at a relative tolerance of 1e-5.
+Comparison AgainstOneTwoFour(std::vector<float> got) { return Compare(got, std::vector<float>{1.0f, 2.0f, 4.0f}, 1e-5); }
+
 TEST(Compare, PassesWithinTolerance) {
-  std::vector<float> want{1.0f, 2.0f, 4.0f};
-  std::vector<float> got{1.0f, 2.00001f, 4.0f};
-  Comparison c = Compare(got, want, 1e-5);
+  const Comparison c = AgainstOneTwoFour({1.0f, 2.00001f, 4.0f});
   EXPECT_TRUE(c.passed);
   EXPECT_EQ(c.worst_index, 1u);
   EXPECT_NEAR(c.max_relative_error, 5e-6, 1e-6);
 }
 
 TEST(Compare, FailsAndNamesTheWorstIndex) {
-  std::vector<float> want{1.0f, 2.0f, 4.0f};
-  std::vector<float> got{1.0f, 2.0f, 4.4f};
-  Comparison c = Compare(got, want, 1e-5);
+  const Comparison c = AgainstOneTwoFour({1.0f, 2.0f, 4.4f});
   EXPECT_FALSE(c.passed);
   EXPECT_EQ(c.worst_index, 2u);
   EXPECT_NE(c.message.find("index 2"), std::string::npos) << c.message;

@@ -89,8 +89,8 @@ TEST(Expression, TextThatCannotBeArithmeticIsRefusedBeforeTheParser) {
   EXPECT_EQ(ParseError(""), "an empty expression");
   EXPECT_EQ(ParseError("W\n+ 1"), "an expression may hold printable ASCII characters only");
   EXPECT_EQ(ParseError("W * \xc3\x97 2"), "an expression may hold printable ASCII characters only");
-  EXPECT_EQ(ParseError(std::string(1025, '1')), "an expression of 1025 characters (at most 1024)");
-  EXPECT_EQ(ParseError("1" + std::string(1023, ' ')), "(no error)");
+  EXPECT_EQ(ParseError(std::string(4097, '1')), "an expression of 4097 characters (at most 4096)");
+  EXPECT_EQ(ParseError("1" + std::string(4095, ' ')), "(no error)");
 }
 
 TEST(Expression, ANonFiniteValueIsAnErrorAtEvaluation) {

@@ -529,3 +529,58 @@ TEST(ParseManifest, NonAsciiTextStaysWelcomeInStringsAndComments) {
 
 }  // namespace
 }  // namespace csbench
+
+namespace csbench {
+namespace {
+
+TEST(ManifestLet, NamesStandForTheirExpressionsEverywhere) {
+  // A let may use another declared after it; a name inside a longer word or after a '.' is not it.
+  std::string text = With(kOneVariant, "[family]", "[let]\nHALF = \"N / 2\"\nN = \"W\"\nNX = 3\n\n[family]");
+  text = With(text, "count = \"W\"\noutput", "count = \"2 * HALF\"\noutput");
+  text = With(text, "out = \"x\"", "out = \"x + NX + HALF\"");
+  const Manifest m = ParseManifest(text, "dir/m.toml");
+  EXPECT_EQ(m.buffers[1].count, "2 * ((W) / 2)");
+  EXPECT_EQ(m.check.at("out"), "x + (3) + ((W) / 2)");
+  // At a point, the count is the domain's width.
+  const PointValues values = EvaluatePoint(m, m.variants[0], {64, 1}, {64, 1});
+  EXPECT_EQ(values.counts[1], 64u);
+}
+
+TEST(ManifestLet, ExpressionsUpTo4096CharactersAndAClearLinePast) {
+  // 2,001 characters: over the old limit of 1024, within the new one.
+  std::string sum = "x";
+  while (sum.size() < 2000) sum += "+x";
+  EXPECT_EQ(ErrorOf(With(kOneVariant, "out = \"x\"", "out = \"" + sum + "\"")), "(no error)");
+  // A let that grows past the limit where it is used: the key that uses it is named.
+  const std::string text =
+      With(With(kOneVariant, "[family]", "[let]\nBIG = \"" + sum + "\"\n\n[family]"), "out = \"x\"",
+           "out = \"BIG + BIG + BIG\"");
+  const std::string error = ErrorOf(text);
+  EXPECT_NE(error.find("[check].out: 6015 characters once its [let] names are replaced (an expression has at most "
+                       "4096)"),
+            std::string::npos)
+      << error;
+}
+
+TEST(ManifestLet, BadLetsAreRefusedWithTheirLine) {
+  auto with_let = [](std::string_view let) { return With(kOneVariant, "[family]", std::string(let) + "\n\n[family]"); };
+  const std::string cycle = with_let("[let]\nA = \"B + 1\"\nB = \"2 * A\"");
+  EXPECT_EQ(ErrorOf(cycle), fmt::format("dir/m.toml:{}: [let].A: refers to itself (A -> B -> A)", LineOf(cycle, "A =")));
+  EXPECT_NE(ErrorOf(with_let("[let]\nW = \"64\"")).find("[let].W: 'W' is one of the expressions' own variables"),
+            std::string::npos);
+  // A buffer's name (or any name the manifest gives its expressions).
+  EXPECT_NE(ErrorOf(with_let("[let]\nout = \"1\"")).find("[let].out: 'out' is already a name of the manifest's expressions"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(with_let("[let]\nsqrt = \"1\"")).find("one of the expressions' own functions"), std::string::npos);
+  EXPECT_NE(ErrorOf(with_let("[let]\n\"a.b\" = \"1\"")).find("[let].'a.b': a [let] name is"), std::string::npos);
+  EXPECT_NE(ErrorOf(with_let("let = 3")).find("[let]: expected a table"), std::string::npos);
+  EXPECT_NE(ErrorOf(with_let("[let]\nA = [1]")).find("[let].A: expected an expression"), std::string::npos);
+  // A let whose text does not parse is reported where it is used, its key and line named.
+  const std::string broken = With(with_let("[let]\nA = \"1 +\""), "out = \"x\"", "out = \"x * A\"");
+  EXPECT_NE(ErrorOf(broken).find(fmt::format("dir/m.toml:{}: [check].out", LineOf(broken, "out = \"x * A\""))),
+            std::string::npos)
+      << ErrorOf(broken);
+}
+
+}  // namespace
+}  // namespace csbench

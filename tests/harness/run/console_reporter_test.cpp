@@ -3,31 +3,26 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <utility>
 
 #include "harness/base/compat.hpp"
 
 namespace csbench {
 namespace {
 
+// Each value and how SignificantDigits writes it.
+void ExpectWritten(std::initializer_list<std::pair<double, const char*>> cases) {
+  for (const auto& [value, text] : cases) EXPECT_EQ(SignificantDigits(value), text) << value;
+}
+
 TEST(SignificantDigits, ThreeWherePossible) {
-  EXPECT_EQ(SignificantDigits(0.0642011), "0.0642");
-  EXPECT_EQ(SignificantDigits(1.02822), "1.03");
-  EXPECT_EQ(SignificantDigits(6.98123), "6.98");
-  EXPECT_EQ(SignificantDigits(55), "55");
-  EXPECT_EQ(SignificantDigits(2.5), "2.5");
-  EXPECT_EQ(SignificantDigits(-12.345), "-12.3");
-  EXPECT_EQ(SignificantDigits(0), "0");
-  EXPECT_EQ(SignificantDigits(9.9996), "10");
+  ExpectWritten({{0.0642011, "0.0642"}, {1.02822, "1.03"}, {6.98123, "6.98"}, {55, "55"}, {2.5, "2.5"},
+                 {-12.345, "-12.3"}, {0, "0"}, {9.9996, "10"}});
 }
 
 TEST(SignificantDigits, LargeAndSmall) {
-  EXPECT_EQ(SignificantDigits(1234.6), "1235");
-  EXPECT_EQ(SignificantDigits(99999), "99999");
-  EXPECT_EQ(SignificantDigits(123456), "123k");
-  EXPECT_EQ(SignificantDigits(2073600), "2.07M");
-  EXPECT_EQ(SignificantDigits(999999), "1M");
-  EXPECT_EQ(SignificantDigits(0.00012345), "0.000123");
-  EXPECT_EQ(SignificantDigits(0.000012345), "1.23e-05");
+  ExpectWritten({{1234.6, "1235"}, {99999, "99999"}, {123456, "123k"}, {2073600, "2.07M"}, {999999, "1M"},
+                 {0.00012345, "0.000123"}, {0.000012345, "1.23e-05"}});
 }
 
 TEST(FormatSeconds, PicksTheUnit) {

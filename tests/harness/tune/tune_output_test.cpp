@@ -159,12 +159,18 @@ TEST(TuneJson, Shape) {
   EXPECT_EQ(std::distance(fs::directory_iterator(temp.path()), fs::directory_iterator()), 1);
 }
 
-TEST(TuneJson, DomainWithoutWinnerHasNull) {
-  TempFolder temp;
-  const fs::path path = temp.path() / "tuned.json";
+// A family and domain where no point passed its check.
+TunedDomain NoWinner() {
   TunedDomain failed;
   failed.family = "matmul";
   failed.domain = "64x64";
+  return failed;
+}
+
+TEST(TuneJson, DomainWithoutWinnerHasNull) {
+  TempFolder temp;
+  const fs::path path = temp.path() / "tuned.json";
+  TunedDomain failed = NoWinner();
   failed.evaluated = failed.failed = 4;
   WriteTuneJson(Report("nvidia-h200", {failed}), path);
   const nlohmann::json j = nlohmann::json::parse(Read(path));
@@ -337,10 +343,7 @@ TEST(TuneHeader, HoldsTheWinnersAndWhatMadeIt) {
 TEST(TuneHeader, FamilyWithoutWinnerHasNoTable) {
   TempFolder temp;
   const fs::path path = temp.path() / "tuned.h";
-  TunedDomain failed;
-  failed.family = "matmul";
-  failed.domain = "64x64";
-  WriteTuneHeader(Report("nvidia-h200", {failed}), path);
+  WriteTuneHeader(Report("nvidia-h200", {NoWinner()}), path);
   const std::string text = Read(path);
   EXPECT_NE(text.find("no point passed its check"), std::string::npos) << text;
   EXPECT_EQ(text.find("csbench_matmul_tuned"), std::string::npos) << text;

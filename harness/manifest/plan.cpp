@@ -1,50 +1,73 @@
-// A manifest case's plan: its dispatches, kernels, uniforms, samplers, bindings and inputs on the device.
-#include "harness/manifest/case.hpp"
+// A manifest case's plan (harness/manifest/plan.hpp): its dispatches in order, their kernels,
+// uniform buffers and samplers, and how each is bound and recorded.
+#include "harness/manifest/plan.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
-#include <atomic>
-#include <bit>
-#include <cmath>
-#include <cstring>
-#include <deque>
-#include <functional>
-#include <limits>
 #include <map>
-#include <mutex>
-#include <optional>
 #include <set>
 #include <span>
+#include <string>
+#include <utility>
 
 #include "harness/base/error.hpp"
-#include "harness/base/fork_join.hpp"
-#include "harness/base/half.hpp"
-#include "harness/base/provenance.hpp"
-#include "harness/manifest/expression.hpp"
-#include "harness/manifest/gpu_case.hpp"
-#include "harness/vulkan/buffer.hpp"
-#include "harness/vulkan/commands.hpp"
+#include "harness/manifest/case_parts.hpp"
 #include "harness/vulkan/context.hpp"
-#include "harness/vulkan/image.hpp"
-#include "harness/vulkan/kernel.hpp"
-#include "harness/vulkan/timing.hpp"
-#include "kernels/random.hpp"
+#include "harness/vulkan/limits.hpp"
+#include "harness/vulkan/shader_compiler.hpp"
 
-namespace csbench {
-using namespace manifest_detail;
+namespace csbench::manifest_detail {
 
-namespace manifest_detail {
+Plan::Plan(Context& context, const Manifest& m, const ManifestVariant& variant, Extent workgroup,
+           const PointValues& values, uint32_t subgroup, uint32_t image_copies)
+    : context_(&context), manifest_(&m), variant_(&variant), workgroup_(workgroup), values_(&values) {
+  PlanDispatches();
+  MakeKernels(subgroup, image_copies);
+  MakeUniforms();
+  MakeSamplers();
+}
 
-void GpuCase::PlanDispatches() {
+Plan::~Plan() = default;
+
+size_t Plan::ResourceNamed(const std::string& name) const {
+  const size_t n = manifest_->buffers.size();
+  for (size_t r = 0; r < n; ++r) {
+    if (manifest_->buffers[r].name == name) return r;
+  }
+  for (size_t k = 0; k < manifest_->images.size(); ++k) {
+    if (manifest_->images[k].name == name) return n + k;
+  }
+  return n + manifest_->images.size();
+}
+
+Plan::Sets Plan::Bind(const std::function<BufferRange(size_t)>& range) const {
+  Sets sets;
+  for (size_t d = 0; d < dispatches_.size(); ++d) {
+    std::unique_ptr<Bindings>& set = sets[BindingKey(d)];
+    if (!set) set = BindingsFor(d, range);
+  }
+  return sets;
+}
+
+void Plan::Record(Commands& c, const Sets& sets, const std::function<uint32_t(size_t)>& offset) const {
+  for (size_t d = 0; d < dispatches_.size(); ++d) {
+    if (d > 0) c.Barrier();
+    DispatchOne(c, d, *sets.at(BindingKey(d)), offset);
+  }
+}
+
+void Plan::PlanDispatches() {
   std::vector<const PointValues*> values;
-  if (values_.passes.empty()) {
-    values.push_back(&values_);
+  if (values_->passes.empty()) {
+    values.push_back(values_);
   } else {
-    for (const PointValues& p : values_.passes) values.push_back(&p);
+    for (const PointValues& p : values_->passes) values.push_back(&p);
   }
   std::vector<std::vector<SlotPlace>> arrangement;
-  for (size_t r = 0; r < ResourceCount(); ++r) arrangement.push_back(DeclaredSlots(r));
+  for (const ManifestBuffer& b : manifest_->buffers) arrangement.push_back(b.slots);
+  for (const ManifestImage& i : manifest_->images) arrangement.push_back(i.slots);
   for (const PointValues* p : values) {
     Planned planned;
     planned.pass = variant_->passes.empty() ? variant_ : &variant_->passes[p->pass];
@@ -67,7 +90,7 @@ void GpuCase::PlanDispatches() {
   }
 }
 
-std::vector<GpuCase::Slot> GpuCase::SlotsOf(const ManifestVariant& pass) const {
+std::vector<Plan::Slot> Plan::SlotsOf(const ManifestVariant& pass) const {
   const Manifest& m = *manifest_;
   std::vector<Slot> slots;
   for (const SlotPlace& place : pass.declared) {
@@ -88,9 +111,8 @@ std::vector<GpuCase::Slot> GpuCase::SlotsOf(const ManifestVariant& pass) const {
   return slots;
 }
 
-void GpuCase::MakeKernels(uint32_t subgroup) {
+void Plan::MakeKernels(uint32_t subgroup, uint32_t copies) {
   const DeviceInfo& info = context_->info();
-  const Point& point = point_;
   auto key_of = [](const Planned& d) {
     std::string key = fmt::format("{}", static_cast<const void*>(d.pass));
     for (uint64_t bits : d.values->constants) key += fmt::format("/{}", bits);
@@ -107,7 +129,6 @@ void GpuCase::MakeKernels(uint32_t subgroup) {
     }
     combinations[key_of(d)].insert(combination);
   }
-  const uint32_t copies = inputs_->image_copies;
   for (Planned& d : dispatches_) {
     const std::string key = key_of(d);
     if (auto made = kernels_.find(key); made != kernels_.end()) {
@@ -119,11 +140,11 @@ void GpuCase::MakeKernels(uint32_t subgroup) {
     // z: the point's where it has one and the shader takes it (a constant or a macro), else the
     // shader's own (a workgroup of two dimensions leaves it).
     const bool z_taken = v.local_size_ids[2].has_value() || v.workgroup_defines.size() >= 3;
-    RequireSupport(v.is_pass || point.workgroup.z == 1 || z_taken || point.workgroup.z == v.local_size_z,
+    RequireSupport(v.is_pass || workgroup_.z == 1 || z_taken || workgroup_.z == v.local_size_z,
                    fmt::format("variant {}'s shader fixes its local size z at {}: workgroup {} cannot run it", v.name,
-                               v.local_size_z, Sized("", point.workgroup)));
-    std::array<uint32_t, 3> local{point.workgroup.x, point.workgroup.y,
-                                  point.workgroup.z != 1 || z_taken ? point.workgroup.z : v.local_size_z};
+                               v.local_size_z, Sized("", workgroup_)));
+    std::array<uint32_t, 3> local{workgroup_.x, workgroup_.y,
+                                  workgroup_.z != 1 || z_taken ? workgroup_.z : v.local_size_z};
     for (size_t i = 0; i < 2; ++i) {
       const uint32_t asked = local[i];
       if (v.is_pass && v.literal_local_size[i] != 0) {
@@ -133,7 +154,7 @@ void GpuCase::MakeKernels(uint32_t subgroup) {
       }
       RequireSupport(v.literal_local_size[i] == 0 || asked == v.literal_local_size[i],
                      fmt::format("variant {}'s shader fixes its local size {} at {}: workgroup {} cannot run it",
-                                 v.name, "xy"[i], v.literal_local_size[i], Sized("", point.workgroup)));
+                                 v.name, "xy"[i], v.literal_local_size[i], Sized("", workgroup_)));
     }
     if (v.is_pass && !z_taken) local[2] = v.local_size_z;
     RequireWorkgroup(*context_, {local[0], local[1], local[2]});
@@ -158,7 +179,7 @@ void GpuCase::MakeKernels(uint32_t subgroup) {
                     .local_size_ids = v.local_size_ids,
                     .bindings = buffers,
                     .push_bytes = static_cast<uint32_t>(d.push.size()),
-                    .spirv = &CompileShader(SourceOf(v, point.workgroup, true)),
+                    .spirv = &CompileShader(SourceOf(v, workgroup_, true)),
                     .entry = v.entry};
     // Sizes computed for the device's subgroup size hold only where the pipeline runs with it.
     if (v.uses_subgroup_size && v.require_subgroup_size && info.min_subgroup_size < info.max_subgroup_size) {
@@ -191,7 +212,7 @@ void GpuCase::MakeKernels(uint32_t subgroup) {
   }
 }
 
-void GpuCase::MakeUniforms() {
+void Plan::MakeUniforms() {
   std::map<std::string, const Buffer*> made;
   for (Planned& d : dispatches_) {
     d.uniforms.assign(manifest_->uniforms.size(), nullptr);
@@ -209,7 +230,7 @@ void GpuCase::MakeUniforms() {
   }
 }
 
-std::unique_ptr<Bindings> GpuCase::BindingsFor(size_t d, const std::function<BufferRange(size_t)>& range) const {
+std::unique_ptr<Bindings> Plan::BindingsFor(size_t d, const std::function<BufferRange(size_t)>& range) const {
   const Planned& planned = dispatches_[d];
   const std::vector<std::vector<SlotPlace>>& arrangement = arrangements_[planned.arrangement];
   std::vector<BufferRange> ranges;
@@ -230,14 +251,14 @@ std::unique_ptr<Bindings> GpuCase::BindingsFor(size_t d, const std::function<Buf
   return std::make_unique<Bindings>(planned.kernel->Bind(ranges));
 }
 
-std::string GpuCase::BindingKey(size_t d) const {
+std::string Plan::BindingKey(size_t d) const {
   const Planned& planned = dispatches_[d];
   std::string key = fmt::format("{}/{}", static_cast<const void*>(planned.kernel), planned.arrangement);
   for (const Buffer* u : planned.uniforms) key += fmt::format("/{}", static_cast<const void*>(u));
   return key;
 }
 
-void GpuCase::DispatchOne(Commands& c, size_t d, const Bindings& bindings, const std::function<uint32_t(size_t)>& offset) const {
+void Plan::DispatchOne(Commands& c, size_t d, const Bindings& bindings, const std::function<uint32_t(size_t)>& offset) const {
   const Planned& planned = dispatches_[d];
   const std::vector<std::vector<SlotPlace>>& arrangement = arrangements_[planned.arrangement];
   std::vector<uint32_t> offsets;
@@ -259,53 +280,7 @@ void GpuCase::DispatchOne(Commands& c, size_t d, const Bindings& bindings, const
              offsets, std::span<const std::byte>(planned.push));
 }
 
-void GpuCase::Record(Commands& c, uint32_t copy) const {
-  const size_t buffers_n = manifest_->buffers.size();
-  const uint32_t image_copy = copy % inputs_->image_copies;
-  for (size_t d = 0; d < dispatches_.size(); ++d) {
-    if (d > 0) c.Barrier();
-    DispatchOne(c, d, *timed_.at(BindingKey(d))[image_copy], [&](size_t r) {
-      return r < buffers_n && !written_[r] ? inputs_->device[r]->Offset(copy) : 0u;
-    });
-  }
-}
-
-BufferRange GpuCase::TimedRange(size_t r, uint32_t copy) const {
-  const size_t buffers_n = manifest_->buffers.size();
-  if (r < buffers_n) {
-    return written_[r] ? BufferRange{outputs_[r].get(), 0} : BufferRange{&inputs_->device[r]->buffer(), Bytes(r)};
-  }
-  const size_t k = r - buffers_n;
-  return {.image = written_[r] ? images_[k].get() : inputs_->images[k][copy].get()};
-}
-
-std::unique_ptr<Image> GpuCase::MakeDeviceImage(size_t k) const {
-  const ManifestImage& image = manifest_->images[k];
-  const FormatSupport support = SupportOf(*context_, static_cast<vk::Format>(image.format.vk_format));
-  bool storage = !image.sampled, sampled = image.sampled, linear = image.sampled && image.linear;
-  for (const ManifestVariant* pass : PassesOf(*variant_)) {
-    for (const auto& [a, b] : pass->swaps) {
-      const std::string& other = a == image.name ? b : b == image.name ? a : image.name;
-      for (const ManifestImage& o : manifest_->images) {
-        if (o.name != other) continue;
-        storage = storage || !o.sampled;
-        sampled = sampled || o.sampled;
-        linear = linear || (o.sampled && o.linear);
-      }
-    }
-  }
-  RequireSupport(!storage || support.storage,
-                 fmt::format("image '{}': the device cannot use {} as a storage image", image.name, image.format.glsl));
-  RequireSupport(!sampled || support.sampled,
-                 fmt::format("image '{}': the device cannot sample {}", image.name, image.format.glsl));
-  RequireSupport(!linear || support.linear_filter,
-                 fmt::format("image '{}': the device cannot filter {} linearly", image.name, image.format.glsl));
-  const auto& s = values_.image_sizes[k];
-  return std::make_unique<Image>(*context_, static_cast<vk::Format>(image.format.vk_format), image.format.TexelBytes(),
-                                 s, image.three_d, support.storage, support.sampled);
-}
-
-void GpuCase::MakeSamplers() {
+void Plan::MakeSamplers() {
   for (const ManifestImage& image : manifest_->images) {
     if (!image.sampled) continue;
     const SamplerSpec spec{
@@ -320,104 +295,4 @@ void GpuCase::MakeSamplers() {
   }
 }
 
-void GpuCase::MakeWritten() {
-  const Manifest& m = *manifest_;
-  const size_t buffers_n = m.buffers.size();
-  const DeviceValues device = ValuesAt(context_->info(), point_);
-  outputs_.resize(buffers_n);
-  restore_.resize(buffers_n);
-  images_.resize(m.images.size());
-  for (size_t i = 0; i < buffers_n; ++i) {
-    const ManifestBuffer& b = m.buffers[i];
-    if (!written_[i]) continue;
-    outputs_[i] = std::make_unique<Buffer>(*context_, Bytes(i));
-    if (b.init_given || swapped_.contains(b.name)) {
-      // The timed dispatches start from the same contents as the check run.
-      initial_[i] = MakeInput(m, b, values_.counts[i], point_, device);
-      outputs_[i]->Upload(std::as_bytes(std::span(initial_[i])));
-    }
-    if (b.restore) {
-      restore_[i] = std::make_unique<Buffer>(*context_, Bytes(i));
-      restore_[i]->Upload(std::as_bytes(std::span(initial_[i])));
-    }
-  }
-  for (size_t k = 0; k < m.images.size(); ++k) {
-    const ManifestImage& image = m.images[k];
-    const size_t r = buffers_n + k;
-    if (!written_[r]) continue;
-    images_[k] = MakeDeviceImage(k);
-    if (image.init_given || swapped_.contains(image.name)) {
-      initial_[r] = MakeImage(m, image, values_.image_sizes[k], point_, device);
-      images_[k]->Upload(initial_[r]);
-    }
-  }
-}
-
-std::shared_ptr<Inputs> GpuCase::SharedInputs() {
-  const Manifest& m = *manifest_;
-  const size_t buffers_n = m.buffers.size();
-  std::string key = suite_->options.cache == CacheMode::kCold ? "cold" : "warm";
-  for (size_t r = 0; r < ResourceCount(); ++r) {
-    key += written_[r] ? "/w" : "/r";
-    if (r < buffers_n) {
-      if (!written_[r]) key += fmt::format("{}", values_.counts[r]);
-    } else {
-      const auto& s = values_.image_sizes[r - buffers_n];
-      key += fmt::format("{}x{}x{}", s[0], s[1], s[2]);
-    }
-    // An init expression may read the point's sizes: its inputs are the point's own.
-    const bool expression = r < buffers_n ? m.buffers[r].init == ManifestBuffer::Init::kExpression
-                                          : m.images[r - buffers_n].init == ManifestBuffer::Init::kExpression;
-    if (expression) {
-      key += fmt::format("/{}/{}/sg{}", Sized("wg", point_.workgroup), Sized("domain", point_.domain),
-                         SubgroupOf(point_));
-    }
-  }
-  State& state = suite_->Shared<State>(StateKey());
-  if (state.inputs && state.inputs->key == key) return state.inputs;
-  state.inputs.reset();  // before the new copies are made: both may not fit
-  auto made = std::make_shared<Inputs>();
-  made->key = key;
-  made->host.resize(ResourceCount());
-  made->device.resize(buffers_n);
-  made->images.resize(m.images.size());
-  // One count of copies for every input, from their bytes together, so that a batch's period
-  // cycles through all of them; input images, each copy a descriptor set of its own, at most
-  // kMaxImageCopies.
-  uint64_t stride = 0;
-  bool input_images = false;
-  for (size_t r = 0; r < ResourceCount(); ++r) {
-    if (written_[r]) continue;
-    if (r < buffers_n) {
-      stride += RotatingInput::Stride(*context_, values_.counts[r] * m.buffers[r].type.Bytes());
-    } else {
-      stride += ImageBytes(r - buffers_n);
-      input_images = true;
-    }
-  }
-  made->copies = ColdCopies(*context_, stride, suite_->options.cache);
-  if (input_images) made->copies = std::min(made->copies, kMaxImageCopies);
-  made->image_copies = input_images ? made->copies : 1;
-  const DeviceValues device = ValuesAt(context_->info(), point_);
-  for (size_t r = 0; r < ResourceCount(); ++r) {
-    if (written_[r]) continue;
-    if (r < buffers_n) {
-      made->host[r] = MakeInput(m, m.buffers[r], values_.counts[r], point_, device);
-      made->device[r] = std::make_unique<RotatingInput>(*context_, std::as_bytes(std::span(made->host[r])),
-                                                        suite_->options.cache, made->copies);
-      continue;
-    }
-    const size_t k = r - buffers_n;
-    made->host[r] = MakeImage(m, m.images[k], values_.image_sizes[k], point_, device);
-    for (uint32_t copy = 0; copy < made->image_copies; ++copy) {
-      made->images[k].push_back(MakeDeviceImage(k));
-      made->images[k].back()->Upload(made->host[r]);
-    }
-  }
-  state.inputs = made;
-  return made;
-}
-
-}  // namespace manifest_detail
-
-}  // namespace csbench
+}  // namespace csbench::manifest_detail

@@ -1,0 +1,182 @@
+// A manifest case's resources on the device: its inputs (shared by the points of one set of sizes),
+// the resources its sequence writes, and what its timed loop binds and records through its Plan.
+#include "harness/manifest/case.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <span>
+
+#include "harness/base/error.hpp"
+#include "harness/base/fork_join.hpp"
+#include "harness/base/half.hpp"
+#include "harness/base/provenance.hpp"
+#include "harness/manifest/expression.hpp"
+#include "harness/manifest/gpu_case.hpp"
+#include "harness/vulkan/buffer.hpp"
+#include "harness/vulkan/commands.hpp"
+#include "harness/vulkan/context.hpp"
+#include "harness/vulkan/image.hpp"
+#include "harness/vulkan/kernel.hpp"
+#include "harness/vulkan/timing.hpp"
+#include "kernels/random.hpp"
+
+namespace csbench {
+using namespace manifest_detail;
+
+namespace manifest_detail {
+
+void GpuCase::Record(Commands& c, uint32_t copy) const {
+  const size_t buffers_n = manifest_->buffers.size();
+  plan_->Record(c, timed_[copy % inputs_->image_copies], [&](size_t r) {
+    return r < buffers_n && !written_[r] ? inputs_->device[r]->Offset(copy) : 0u;
+  });
+}
+
+BufferRange GpuCase::TimedRange(size_t r, uint32_t copy) const {
+  const size_t buffers_n = manifest_->buffers.size();
+  if (r < buffers_n) {
+    return written_[r] ? BufferRange{outputs_[r].get(), 0} : BufferRange{&inputs_->device[r]->buffer(), Bytes(r)};
+  }
+  const size_t k = r - buffers_n;
+  return {.image = written_[r] ? images_[k].get() : inputs_->images[k][copy].get()};
+}
+
+std::unique_ptr<Image> GpuCase::MakeDeviceImage(size_t k) const {
+  const ManifestImage& image = manifest_->images[k];
+  const FormatSupport support = SupportOf(*context_, static_cast<vk::Format>(image.format.vk_format));
+  bool storage = !image.sampled, sampled = image.sampled, linear = image.sampled && image.linear;
+  for (const ManifestVariant* pass : PassesOf(*variant_)) {
+    for (const auto& [a, b] : pass->swaps) {
+      const std::string& other = a == image.name ? b : b == image.name ? a : image.name;
+      for (const ManifestImage& o : manifest_->images) {
+        if (o.name != other) continue;
+        storage = storage || !o.sampled;
+        sampled = sampled || o.sampled;
+        linear = linear || (o.sampled && o.linear);
+      }
+    }
+  }
+  RequireSupport(!storage || support.storage,
+                 fmt::format("image '{}': the device cannot use {} as a storage image", image.name, image.format.glsl));
+  RequireSupport(!sampled || support.sampled,
+                 fmt::format("image '{}': the device cannot sample {}", image.name, image.format.glsl));
+  RequireSupport(!linear || support.linear_filter,
+                 fmt::format("image '{}': the device cannot filter {} linearly", image.name, image.format.glsl));
+  const auto& s = values_.image_sizes[k];
+  return std::make_unique<Image>(*context_, static_cast<vk::Format>(image.format.vk_format), image.format.TexelBytes(),
+                                 s, image.three_d, support.storage, support.sampled);
+}
+
+void GpuCase::MakeWritten() {
+  const Manifest& m = *manifest_;
+  const size_t buffers_n = m.buffers.size();
+  const DeviceValues device = ValuesAt(context_->info(), point_);
+  outputs_.resize(buffers_n);
+  restore_.resize(buffers_n);
+  images_.resize(m.images.size());
+  for (size_t i = 0; i < buffers_n; ++i) {
+    const ManifestBuffer& b = m.buffers[i];
+    if (!written_[i]) continue;
+    outputs_[i] = std::make_unique<Buffer>(*context_, Bytes(i));
+    if (b.init_given || swapped_.contains(b.name)) {
+      // The timed dispatches start from the same contents as the check run.
+      initial_[i] = MakeInput(m, b, values_.counts[i], point_, device);
+      outputs_[i]->Upload(std::as_bytes(std::span(initial_[i])));
+    }
+    if (b.restore) {
+      restore_[i] = std::make_unique<Buffer>(*context_, Bytes(i));
+      restore_[i]->Upload(std::as_bytes(std::span(initial_[i])));
+    }
+  }
+  for (size_t k = 0; k < m.images.size(); ++k) {
+    const ManifestImage& image = m.images[k];
+    const size_t r = buffers_n + k;
+    if (!written_[r]) continue;
+    images_[k] = MakeDeviceImage(k);
+    if (image.init_given || swapped_.contains(image.name)) {
+      initial_[r] = MakeImage(m, image, values_.image_sizes[k], point_, device);
+      images_[k]->Upload(initial_[r]);
+    }
+  }
+}
+
+std::shared_ptr<Inputs> GpuCase::SharedInputs() {
+  const Manifest& m = *manifest_;
+  const size_t buffers_n = m.buffers.size();
+  std::string key = suite_->options.cache == CacheMode::kCold ? "cold" : "warm";
+  for (size_t r = 0; r < ResourceCount(); ++r) {
+    key += written_[r] ? "/w" : "/r";
+    if (r < buffers_n) {
+      if (!written_[r]) key += fmt::format("{}", values_.counts[r]);
+    } else {
+      const auto& s = values_.image_sizes[r - buffers_n];
+      key += fmt::format("{}x{}x{}", s[0], s[1], s[2]);
+    }
+    // An init expression may read the point's sizes: its inputs are the point's own.
+    const bool expression = r < buffers_n ? m.buffers[r].init == ManifestBuffer::Init::kExpression
+                                          : m.images[r - buffers_n].init == ManifestBuffer::Init::kExpression;
+    if (expression) {
+      key += fmt::format("/{}/{}/sg{}", Sized("wg", point_.workgroup), Sized("domain", point_.domain),
+                         SubgroupOf(point_));
+    }
+  }
+  State& state = suite_->Shared<State>(StateKey());
+  if (state.inputs && state.inputs->key == key) return state.inputs;
+  state.inputs.reset();  // before the new copies are made: both may not fit
+  auto made = std::make_shared<Inputs>();
+  made->key = key;
+  made->host.resize(ResourceCount());
+  made->device.resize(buffers_n);
+  made->images.resize(m.images.size());
+  // One count of copies for every input, from their bytes together, so that a batch's period
+  // cycles through all of them; input images, each copy a descriptor set of its own, at most
+  // kMaxImageCopies.
+  uint64_t stride = 0;
+  bool input_images = false;
+  for (size_t r = 0; r < ResourceCount(); ++r) {
+    if (written_[r]) continue;
+    if (r < buffers_n) {
+      stride += RotatingInput::Stride(*context_, values_.counts[r] * m.buffers[r].type.Bytes());
+    } else {
+      stride += ImageBytes(r - buffers_n);
+      input_images = true;
+    }
+  }
+  made->copies = ColdCopies(*context_, stride, suite_->options.cache);
+  if (input_images) made->copies = std::min(made->copies, kMaxImageCopies);
+  made->image_copies = input_images ? made->copies : 1;
+  const DeviceValues device = ValuesAt(context_->info(), point_);
+  for (size_t r = 0; r < ResourceCount(); ++r) {
+    if (written_[r]) continue;
+    if (r < buffers_n) {
+      made->host[r] = MakeInput(m, m.buffers[r], values_.counts[r], point_, device);
+      made->device[r] = std::make_unique<RotatingInput>(*context_, std::as_bytes(std::span(made->host[r])),
+                                                        suite_->options.cache, made->copies);
+      continue;
+    }
+    const size_t k = r - buffers_n;
+    made->host[r] = MakeImage(m, m.images[k], values_.image_sizes[k], point_, device);
+    for (uint32_t copy = 0; copy < made->image_copies; ++copy) {
+      made->images[k].push_back(MakeDeviceImage(k));
+      made->images[k].back()->Upload(made->host[r]);
+    }
+  }
+  state.inputs = made;
+  return made;
+}
+
+}  // namespace manifest_detail
+
+}  // namespace csbench

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -63,24 +64,25 @@ int ListDevicesCommand() {
 // context at all (the plain_loop backend).
 bool OnCpu(const csbench::Context* context) { return csbench::RunDeviceOf(context).kind != csbench::DeviceKind::kGpu; }
 
-// The run's selection: the user's filter, else the manifests' families where --manifest names
-// any, else the device's default set, which the families' descriptors choose: the quick set on
-// the CPU, everything but the host's Gray-Scott loops (and what only the quick set needs) on a
-// GPU.
+// The run's selection. With --manifest, the manifests' benchmarks only (all of them, or those the
+// user's filter matches), the built-in families' too with --with-built-ins. Otherwise the user's
+// filter, else the device's default set, which the families' descriptors choose: the quick set on
+// the CPU, everything but the host's Gray-Scott loops (and what only the quick set needs) on a GPU.
 csbench::Selection ChooseSelection(const csbench::RunFlags& flags, const csbench::Options& options,
                                    const csbench::Context* context, const std::deque<csbench::manifest::Loaded>& manifests) {
   csbench::Selection selection;
+  const csbench::RunDevice device = csbench::RunDeviceOf(context);
+  std::set<std::string, std::less<>> manifest_names;
+  for (const auto& loaded : manifests) {
+    for (const csbench::Offered& o : csbench::OfferedBy(loaded.family, options, device)) manifest_names.insert(o.name);
+  }
   if (flags.filter) {
     selection.filter.emplace(*flags.filter);
+    if (!manifests.empty() && !options.with_built_ins) selection.among = std::move(manifest_names);
     return selection;
   }
-  const csbench::RunDevice device = csbench::RunDeviceOf(context);
-  auto& names = selection.default_set.emplace();
-  if (!manifests.empty()) {
-    for (const auto& loaded : manifests) {
-      for (const csbench::Offered& o : csbench::OfferedBy(loaded.family, options, device)) names.insert(o.name);
-    }
-  } else {
+  auto& names = selection.default_set.emplace(std::move(manifest_names));
+  if (manifests.empty() || options.with_built_ins) {
     for (std::string& name : csbench::DefaultSet(options, device)) names.insert(std::move(name));
   }
   return selection;
@@ -297,8 +299,13 @@ bool RegisterManifestFamilies(csbench::Suite& suite, const csbench::Options& opt
 // The run's selection in the JSON's context, and on a default set one line saying what it holds.
 void AnnounceSelection(const Invocation& run, const csbench::Context* context) {
   const bool default_set = !run.flags.filter;
-  if (default_set && !run.options.manifests.empty()) {
-    benchmark::AddCustomContext("selection", "the manifests' families");
+  const bool manifests = !run.options.manifests.empty();
+  if (default_set && manifests) {
+    benchmark::AddCustomContext("selection", run.options.with_built_ins
+                                                 ? "the manifests' families and the default set"
+                                                 : "the manifests' families");
+  } else if (manifests && !run.options.with_built_ins) {
+    benchmark::AddCustomContext("selection", "--benchmark_filter=" + *run.flags.filter + " among the manifests' benchmarks");
   } else if (default_set && OnCpu(context)) {
     benchmark::AddCustomContext("selection", "quick default set");
     fmt::print(stderr, "csbench: {} is a CPU device: running the quick default set, {} of {} benchmarks "
@@ -429,9 +436,15 @@ int Main(int argc, char** argv) {
     benchmark::AddCustomContext("skipped_families", skipped);
   }
   if (csbench::SelectedCount() == 0) {
-    fmt::print(stderr, "csbench: --benchmark_filter='{}' matches none of the {} benchmarks (names as printed: "
-               "--benchmark_list_tests --benchmark_filter=all lists them)\n", flags.filter.value_or(""),
-               csbench::OfferedCount());
+    if (!manifests.empty() && !options.with_built_ins) {
+      fmt::print(stderr, "csbench: --benchmark_filter='{}' matches none of the manifests' benchmarks (names as "
+                 "printed: --benchmark_list_tests lists them; the built-in families join with --with-built-ins)\n",
+                 flags.filter.value_or(""));
+    } else {
+      fmt::print(stderr, "csbench: --benchmark_filter='{}' matches none of the {} benchmarks (names as printed: "
+                 "--benchmark_list_tests --benchmark_filter=all lists them)\n", flags.filter.value_or(""),
+                 csbench::OfferedCount());
+    }
     return 2;
   }
   AnnounceSelection(run, context.get());

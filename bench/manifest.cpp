@@ -90,6 +90,8 @@ const Loaded& Adopt(std::deque<Loaded>& all, Manifest manifest) {
       // one-dimensional families write theirs (stream/copy/wg64x1/domain65536x1).
       .style = Style::kPair,
       .one_dimensional = m.one_dimensional,
+      // A manifest's expressions have the depth D and WG_Z: --domain=WxHxD is its to take.
+      .three_dimensional = !m.one_dimensional,
       // Every subgroup size a variant lists, after the domain: /sg<N>; then [axes].
       .axes = AxesOf(m),
       .make = [&m](Suite& suite, const ManifestVariant& v, const Point& p) -> std::unique_ptr<Case> {
@@ -130,7 +132,8 @@ std::string ShaderHash(const Loaded& loaded, const Point& p) {
 void Register(Suite& suite, const Loaded& loaded) {
   // Every point's expressions under the run's --domain and --workgroup overrides: a value that
   // is no use there is the manifest's error, reported before anything runs.
-  for (const Point& p : GpuPoints(loaded.family, suite.options.domains, suite.options.workgroups, nullptr)) {
+  for (const Point& p : GpuPoints(loaded.family, suite.options.domains, suite.options.workgroups,
+                                  RunTestDomains(loaded.family, suite.options))) {
     DeviceValues device = suite.context != nullptr ? ValuesOf(suite.context->info()) : DeviceValues{};
     if (const uint32_t size = SubgroupOf(p); size != 0) device.subgroup_size = size;
     const Manifest& m = loaded.manifest;

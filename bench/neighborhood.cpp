@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -158,6 +159,8 @@ Family<Variant> BlurFamily(std::string name, std::vector<Variant> variants, std:
                          .domains = std::move(domains),
                          .test_domains = std::move(test_domains),
                          .one_dimensional = false};
+  // The 3-D family (domains of a depth) takes --domain=WxHxD and --workgroup=XxYxZ.
+  family.three_dimensional = std::any_of(family.domains.begin(), family.domains.end(), [](Extent d) { return d.z > 1; });
   family.make = [name, filter](Suite& suite, const Variant& v, const Point& p) -> std::unique_ptr<Case> {
     return std::make_unique<GpuCase>(suite, name, filter, v, p);
   };

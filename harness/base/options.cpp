@@ -155,6 +155,10 @@ Options ParseOptions(std::vector<std::string>& args) {
       options.validation = true;
     } else if (arg == "--samples") {
       options.samples = true;
+    } else if (arg == "--test-domains") {
+      options.test_domains = true;
+    } else if (arg == "--with-built-ins") {
+      options.with_built_ins = true;
     } else if (auto device = FlagValue(arg, "device")) {
       if (device->empty()) throw UsageError{"--device needs an index or a name substring"};
       options.device = *device;
@@ -217,6 +221,12 @@ Options ParseOptions(std::vector<std::string>& args) {
   if (!options.tune.enabled && (!options.tune.out.empty() || !options.tune.header.empty())) {
     throw UsageError{"--tune-out and --tune-header write a search's results: give --tune as well"};
   }
+  if (options.with_built_ins && options.manifests.empty()) {
+    throw UsageError{"--with-built-ins adds the built-in families to a run of --manifest: give --manifest as well"};
+  }
+  if (options.test_domains && !options.domains.empty()) {
+    throw UsageError{"--test-domains and --domain both choose the domains: give one of them"};
+  }
   return options;
 }
 
@@ -261,10 +271,15 @@ std::string OptionsHelp() {
   --samples                 write each run's samples (seconds of each timed batch, or of each
                             run) into the JSON entry: "csbench": {"samples_s": [...]}
   --domain=WxH[,WxH...]     replace the built-in domains of every family (one-dimensional
-                            families: W or Wx1 elements); plain loops follow
+                            families: W or Wx1 elements; WxHxD for a three-dimensional family
+                            or a manifest's); plain loops follow
   --workgroup=XxY[,XxY...]  replace the built-in workgroups of every family that has them
-                            (one-dimensional families: X or Xx1); a workgroup or domain the
-                            device cannot run skips that benchmark, naming the limit
+                            (one-dimensional families: X or Xx1; XxYxZ as --domain); a
+                            workgroup or domain the device cannot run skips that benchmark,
+                            naming the limit
+  --test-domains            run every selected family (built-in or a manifest's) at the small
+                            domains its own test checks, its test_domains, in place of its
+                            domains (not with --domain)
   --dispatch-timeout=SECONDS
                             how long one submission may run (default 300, at most 3600;
                             fractions allowed): one that runs longer fails its benchmark,
@@ -291,9 +306,12 @@ std::string OptionsHelp() {
                             SPIR-V and point, so that a search resumes (default:
                             $XDG_DATA_HOME/csbench/tune.sqlite, ~/.local/share/csbench)
   --manifest=PATH           measure the family a TOML manifest declares (a folder: each of its
-                            *.toml); repeatable. Without --benchmark_filter only the manifests'
-                            families run. A bad manifest exits with code 2, naming the file,
-                            the key and the line (docs/your-own-kernels.md)
+                            *.toml); repeatable. Only the manifests' benchmarks run, all of
+                            them or those --benchmark_filter matches. A bad manifest exits
+                            with code 2, naming the file, the key and the line
+                            (docs/your-own-kernels.md)
+  --with-built-ins          with --manifest: the built-in families' benchmarks join the
+                            selection (their default set, or those the filter matches)
 
 Unless told otherwise (--benchmark_repetitions, --benchmark_min_time), a run of the default set
 (no --benchmark_filter, no --manifest) repeats each benchmark 3 times for at least 0.05 s each, so
@@ -308,9 +326,9 @@ marked "clocks down" when they stay down.
 std::vector<Extent> ParseExtents(std::string_view flag, std::string_view value) {
   auto bad = [&](std::string_view why) {
     return UsageError{
-        fmt::format("bad value '{}' for --{} ({}); valid forms: --{}=W, --{}=WxH, --{}=WxH,WxH,... "
-                    "with W and H whole numbers from 1 to 2^31-1, e.g. --{}=2560x1440,256",
-                    value, flag, why, flag, flag, flag, flag)};
+        fmt::format("bad value '{}' for --{} ({}); valid forms: --{}=W, --{}=WxH, --{}=WxHxD, --{}=WxH,WxH,... "
+                    "with each size a whole number from 1 to 2^31-1, e.g. --{}=2560x1440,256",
+                    value, flag, why, flag, flag, flag, flag, flag)};
   };
   auto number = [&](std::string_view digits) -> uint32_t {
     if (digits.empty()) throw bad("a size is missing");
@@ -328,12 +346,17 @@ std::vector<Extent> ParseExtents(std::string_view flag, std::string_view value) 
   while (true) {
     const size_t comma = value.find(',', start);
     const std::string_view item = value.substr(start, comma == std::string_view::npos ? value.npos : comma - start);
-    const size_t x = item.find('x');
-    if (x == std::string_view::npos) {
-      extents.push_back({number(item), 1});
-    } else {
-      extents.push_back({number(item.substr(0, x)), number(item.substr(x + 1))});
+    // One to three sizes, x first.
+    std::vector<uint32_t> sizes;
+    size_t from = 0;
+    while (true) {
+      const size_t x = item.find('x', from);
+      sizes.push_back(number(item.substr(from, x == std::string_view::npos ? item.npos : x - from)));
+      if (x == std::string_view::npos) break;
+      from = x + 1;
     }
+    if (sizes.size() > 3) throw bad(fmt::format("'{}' has {} sizes, at most three", item, sizes.size()));
+    extents.push_back({sizes[0], sizes.size() > 1 ? sizes[1] : 1u, sizes.size() > 2 ? sizes[2] : 1u});
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
@@ -344,7 +367,7 @@ std::string ToString(const std::vector<Extent>& extents) {
   std::string text;
   for (const Extent& e : extents) {
     if (!text.empty()) text += ',';
-    text += fmt::format("{}x{}", e.x, e.y);
+    text += e.z == 1 ? fmt::format("{}x{}", e.x, e.y) : fmt::format("{}x{}x{}", e.x, e.y, e.z);
   }
   return text;
 }

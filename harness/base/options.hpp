@@ -66,6 +66,11 @@ struct Options {
   GuardPlace guard = GuardPlace::kAuto;
   bool validation = false;  // Khronos validation layer with synchronization validation
   bool samples = false;     // --samples: each run's samples in its JSON entry
+  // --test-domains: every family at the test domains its own test checks (test_domains), in
+  // place of its domains.
+  bool test_domains = false;
+  // --with-built-ins: a run of --manifest selects among the built-in families' benchmarks too.
+  bool with_built_ins = false;
   double dispatch_timeout_s = kDefaultDispatchTimeoutSeconds;  // --dispatch-timeout
   // --domain and --workgroup: replace the built-in values of every family with that axis (a
   // one-dimensional family takes those of height 1). Empty: the built-in values.

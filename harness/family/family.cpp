@@ -26,11 +26,11 @@ std::string SizedAs(std::string_view prefix, Extent extent, Style style) {
 }
 
 std::vector<Extent> Overridden(const std::vector<Extent>& built_in, const std::vector<Extent>& overrides,
-                               bool one_dimensional) {
+                               bool one_dimensional, bool three_dimensional) {
   if (overrides.empty()) return built_in;
   std::vector<Extent> chosen;
   for (Extent e : overrides) {
-    if (!one_dimensional || e.y == 1) chosen.push_back(e);
+    if ((!one_dimensional || e.y == 1) && (three_dimensional || e.z == 1)) chosen.push_back(e);
   }
   return chosen;
 }

@@ -158,6 +158,9 @@ struct Family {
   std::string workgroup_prefix = "wg";
   // Domains and workgroups are W x 1: the overrides with a height are not this family's.
   bool one_dimensional = true;
+  // Domains and workgroups may have a depth: the overrides with one are this family's (else only
+  // those of depth 1 are).
+  bool three_dimensional = false;
   // false: --domain and --workgroup leave the family at its own sizes (the roofline is a ceiling
   // measured beyond the caches; a CUDA peer is the peer of the built-in runs).
   bool takes_overrides = true;
@@ -200,7 +203,15 @@ struct Family {
 // The workgroups and domains a run uses: the command line's overrides (those of the family's
 // dimensionality) where given, the descriptor's otherwise.
 std::vector<Extent> Overridden(const std::vector<Extent>& built_in, const std::vector<Extent>& overrides,
-                               bool one_dimensional);
+                               bool one_dimensional, bool three_dimensional = false);
+
+// The test domains --test-domains puts `family` at (null: without it, or where the family takes
+// no overrides or has none).
+template <typename V>
+const std::vector<Extent>* RunTestDomains(const Family<V>& family, const Options& options) {
+  return options.test_domains && family.takes_overrides && !family.test_domains.empty() ? &family.test_domains
+                                                                                       : nullptr;
+}
 
 // Every combination of the axes' values, as coordinates, the last axis varying fastest; one empty
 // combination for no axes. `built_in`: the domain of the family's own list that the values are
@@ -261,10 +272,11 @@ std::vector<Point> GpuPoints(const Family<V>& family, const std::vector<Extent>&
     if constexpr (requires { v.domains; }) {
       if (!v.domains.empty()) own = &v.domains;
     }
-    return Overridden(*own, domains_given, family.one_dimensional);
+    return Overridden(*own, domains_given, family.one_dimensional, family.three_dimensional);
   };
   auto workgroups_of = [&](const V& v) {
-    std::vector<Extent> workgroups = Overridden(v.workgroups, workgroups_given, family.one_dimensional);
+    std::vector<Extent> workgroups =
+        Overridden(v.workgroups, workgroups_given, family.one_dimensional, family.three_dimensional);
     if constexpr (requires { v.test_workgroups; }) {
       if (test) workgroups.insert(workgroups.end(), v.test_workgroups.begin(), v.test_workgroups.end());
     }
@@ -305,14 +317,18 @@ std::vector<Point> GpuPoints(const Family<V>& family, const std::vector<Extent>&
 // the plain loops. `visit(point, plain_loop)` gets each.
 template <typename V, typename Visit>
 void ForEachBenchmark(const Family<V>& family, const Options& options, bool gpu, Visit visit) {
-  const std::vector<Point> points = GpuPoints(family, options.domains, options.workgroups, nullptr);
+  const std::vector<Point> points = GpuPoints(family, options.domains, options.workgroups, RunTestDomains(family, options));
   std::vector<Extent> domains;
   for (const Point& p : points) {
     if (std::find(domains.begin(), domains.end(), p.domain) == domains.end()) domains.push_back(p.domain);
   }
   const std::vector<Extent> no_overrides;
   const std::vector<Extent>& domains_given = family.takes_overrides ? options.domains : no_overrides;
-  if (points.empty()) domains = Overridden(family.domains, domains_given, family.one_dimensional);
+  if (points.empty()) {
+    domains = RunTestDomains(family, options) != nullptr
+                  ? family.test_domains
+                  : Overridden(family.domains, domains_given, family.one_dimensional, family.three_dimensional);
+  }
   for (Extent d : domains) {
     if (gpu) {
       for (const Point& p : points) {

@@ -94,7 +94,7 @@ GpuCase::GpuCase(Suite& suite, const Manifest& m, const ManifestVariant& base, c
   }
 }
 
-GpuCase::GuardedResult GpuCase::GuardedRun() {
+GpuCase::GuardedResult GpuCase::GuardedRun(std::optional<size_t> zeroed) {
   const Manifest& m = *manifest_;
   const GuardPlace place = suite_->options.guard;
   const bool inside = place == GuardPlace::kInside || (place == GuardPlace::kAuto && !variant_->reads_length);
@@ -117,7 +117,7 @@ GpuCase::GuardedResult GpuCase::GuardedRun() {
     } else if (!initial_[i].empty()) {
       buffer.Upload(std::span<const std::byte>(initial_[i]).first(bytes));
     } else {
-      context_->Run([&](Commands& c) { c.Fill(buffer, kPoison); });
+      context_->Run([&](Commands& c) { c.Fill(buffer, zeroed == i ? 0u : kPoison); });
     }
     guards.push_back(GuardPattern(m.name, b.name));
     buffer.Upload(guards.back(), bytes);

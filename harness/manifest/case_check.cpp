@@ -36,6 +36,21 @@ using namespace manifest_detail;
 
 namespace manifest_detail {
 
+std::string GpuCase::Explained(size_t i, size_t k, const std::string& seen) {
+  const ManifestBuffer& b = manifest_->buffers[i];
+  GuardedResult zeroed = GuardedRun(i);
+  // A second run that fails otherwise (a guard, an input) tells nothing more.
+  if (!zeroed.failure.passed || k >= Scalars(b, zeroed.outputs[i])) return seen;
+  const double z = Get(b.type, zeroed.outputs[i], k);
+  if (z == 0) return seen + "; it stays 0 when the output starts from zeros: the kernel never writes it";
+  if (std::isfinite(z)) {
+    return fmt::format("{}; started from zeros it holds {}: the kernel reads the output before writing it, and an "
+                       "output the kernel accumulates into needs `init`",
+                       seen, z);
+  }
+  return seen + "; a NaN also when the output starts from zeros: the kernel computes it";
+}
+
 Comparison GpuCase::Checked() {
   GuardedResult run = GuardedRun();
   if (!run.failure.passed) return run.failure;
@@ -48,7 +63,13 @@ Comparison GpuCase::Checked() {
     // Every element written, and a finite float: what the reference variant is checked for
     // at least, and a clearer message than a comparison for the others.
     Comparison c = Unwritten(b, got[i], !initial_[i].empty());
-    if (!c.passed) return c;
+    if (!c.passed) {
+      const size_t k = c.worst_index;
+      if (initial_[i].empty() && (StillPoison(b.type, got[i], k) || std::isnan(Get(b.type, got[i], k)))) {
+        c.message = Explained(i, k, c.message);
+      }
+      return c;
+    }
   }
   for (size_t k = 0; k < m.images.size(); ++k) {
     const ManifestImage& image = m.images[k];

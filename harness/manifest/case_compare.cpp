@@ -66,17 +66,13 @@ Comparison Unwritten(const ManifestBuffer& b, const Data& got, bool started) {
   if (i == Scalars(b, got)) return {.passed = true};
   const double g = Get(b.type, got, i);
   const bool poison = !started && StillPoison(b.type, got, i);
-  // A NaN computed from the poison keeps its bits on some devices and becomes the canonical NaN
-  // on others (NVIDIA's): either way the output may have been accumulated into.
+  // What was seen, and no more: whether the kernel never wrote the element or read it before
+  // writing (a NaN computed from the poison keeps its bits on some devices and becomes the
+  // canonical NaN on others, NVIDIA's) is told by a second run (GpuCase::Checked).
   const std::string message =
-      poison ? fmt::format("output '{}' {}: unwritten, or NaN carried from the poison (0x{:08x}): an output the "
-                           "kernel accumulates into needs `init`",
-                           b.name, IndexText(b, i), kPoison)
-      : std::isnan(g) && !started
-          ? fmt::format("output '{}' {}: got NaN, computed or carried from the poison (a NaN): an output the "
-                        "kernel accumulates into needs `init`",
-                        b.name, IndexText(b, i))
-          : fmt::format("output '{}' {}: got {}, not a finite number", b.name, IndexText(b, i), g);
+      poison        ? fmt::format("output '{}' {}: unwritten (still the poison 0x{:08x})", b.name, IndexText(b, i), kPoison)
+      : std::isnan(g) ? fmt::format("output '{}' {}: NaN", b.name, IndexText(b, i))
+                      : fmt::format("output '{}' {}: got {}, not a finite number", b.name, IndexText(b, i), g);
   return {.max_relative_error = std::numeric_limits<double>::infinity(), .worst_index = i, .message = message};
 }
 
@@ -108,8 +104,9 @@ Comparison Compared(const ManifestBuffer& b, const Data& got, const WorstScalar&
   if (!c.passed) {
     const size_t i = c.worst_index;
     const bool is_float = LaneOf(b.type, i).scalar == Scalar::kFloat;
-    c.message = !is_float ? fmt::format("output '{}' {}: got {}, want {} ({})", b.name, IndexText(b, i),
-                                        Get(b.type, got, i), worst.want, against)
+    const double g = Get(b.type, got, i);
+    c.message = !is_float ? fmt::format("output '{}' {}: got {}, want {} ({}): off by {}", b.name, IndexText(b, i), g,
+                                        worst.want, against, g - worst.want)
                           : fmt::format("output '{}' {}: got {}, want {} ({}): relative error {:.3g}, tolerance {:.1g}",
                                         b.name, IndexText(b, i), Get(b.type, got, i), worst.want, against,
                                         c.max_relative_error, tolerance);

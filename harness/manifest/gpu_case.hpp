@@ -52,7 +52,14 @@ class GpuCase : public Case {
     std::vector<Data> outputs;  // per resource (buffers, then images); empty for an input
     Comparison failure{.passed = true};
   };
-  GuardedResult GuardedRun();
+  // `zeroed`: that buffer (an output without `init`) starts from zeros instead of the poison.
+  GuardedResult GuardedRun(std::optional<size_t> zeroed = std::nullopt);
+
+  // Why output buffer i's scalar k held the poison or a NaN after the check run (`seen`, what
+  // Unwritten said): the sequence run again with the output starting from zeros tells a kernel
+  // that never writes the element (it stays 0) from one that reads it first (an output it
+  // accumulates into, which needs `init`) and from one that computes a NaN.
+  std::string Explained(size_t i, size_t k, const std::string& seen);
 
   Comparison Check() override;
 

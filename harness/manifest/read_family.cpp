@@ -82,7 +82,14 @@ std::vector<std::string> ReadWorkgroupExpressions(const Reader& r, const toml::t
     auto text = r.ExpressionText(&item, "[family].workgroups");
     r.CheckExpression(*text, {"SUBGROUP_SIZE"}, Reader::LineOf(item), "[family].workgroups");
     for (double size = 1; size <= 128; size *= 2) {
-      const double width = Expression(*text, {"SUBGROUP_SIZE"}).Evaluate({{"SUBGROUP_SIZE", size}});
+      double width = 0;
+      try {
+        width = Expression(*text, {"SUBGROUP_SIZE"}).Evaluate({{"SUBGROUP_SIZE", size}});
+      } catch (const ExpressionError& e) {
+        // No value at all (a division by zero): as unusable as a wrong one, and said the same way.
+        r.Fail(Reader::LineOf(item), "[family].workgroups",
+               fmt::format("{} at SUBGROUP_SIZE {}: {}", Quoted(*text), size, e.message));
+      }
       if (width != std::floor(width) || width < 1 || width > 1024) {
         r.Fail(Reader::LineOf(item), "[family].workgroups",
                fmt::format("{} gives {} at SUBGROUP_SIZE {}: a workgroup expression is the width, a whole number "

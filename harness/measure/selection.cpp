@@ -70,6 +70,7 @@ bool NameFilter::Matches(std::string_view name) const {
 }
 
 bool Selection::Selects(std::string_view name) const {
+  if (among && !among->contains(name)) return false;
   if (filter) return filter->Matches(name);
   return !default_set || default_set->contains(name);
 }

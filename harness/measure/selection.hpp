@@ -39,6 +39,9 @@ class NameFilter {
 struct Selection {
   std::optional<NameFilter> filter;
   std::optional<std::set<std::string, std::less<>>> default_set;  // used only without a filter
+  // Where given, nothing else is selected, filter or not: a run of --manifest, the manifests'
+  // benchmarks (the built-in families join by --with-built-ins).
+  std::optional<std::set<std::string, std::less<>>> among;
   bool Selects(std::string_view name) const;
 };
 

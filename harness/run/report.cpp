@@ -17,6 +17,9 @@ std::vector<std::pair<std::string, std::string>> RunContext(const Context* conte
   std::vector<std::pair<std::string, std::string>> kv;
   kv.emplace_back("csbench_revision", Revision());
   kv.emplace_back("cache", options.cache == CacheMode::kCold ? "cold" : "warm");
+  // Whether the Khronos validation layer ran beside the benchmarks (--validation): it slows the
+  // host side of a run, and its messages are counted in the exit code.
+  kv.emplace_back("validation", options.validation ? "on" : "off");
   // Debian's Google Benchmark is a debug build (library_build_type); what that does and does not
   // touch, said where the numbers are.
   kv.emplace_back("library_build_type_effect",

@@ -31,6 +31,9 @@ import tempfile
 RUNS = {
     "lavapipe-before.json": [
         "--manifest=examples/saxpy.toml", "--manifest=tests/manifests/wrong/saxpy_off.toml",
+        # Since a filter with --manifest selects among the manifests' benchmarks only, the flag that
+        # makes the run the fixture's: the built-in ones the filter matches join.
+        "--with-built-ins",
         "--benchmark_filter=^(saxpy/scalar/wg64x1/domain1048576x1|manifest_test_wrong/|"
         "reduction/plain_loop/domain640x480|ceiling/dispatch_alone/)",
         "--benchmark_repetitions=2", "--benchmark_min_time=0.01", "--samples"],
@@ -48,8 +51,9 @@ MEASURED_CONTEXT = {"time_spent", "ceilings", "csbench_revision", "device", "dev
                     "subgroup_size", "timestamp_period_ns", "timestamp_valid_bits", "pipeline_statistics"}
 # What the new writer adds: the run's provenance (none of it in these runs but the manifests'), and
 # since the first-minute work the ceilings' source, the cold rotation's footprint and whether malloc
-# asks for huge pages.
-NEW_CONTEXT = {"overrides", "experiment", "manifest_sources", "ceilings_mode", "cold_rotation", "huge_pages"}
+# asks for huge pages; and whether the validation layer ran.
+NEW_CONTEXT = {"overrides", "experiment", "manifest_sources", "ceilings_mode", "cold_rotation", "huge_pages",
+               "validation"}
 # Entry members that Google Benchmark's versions spell differently.
 LIBRARY_ENTRY = {"error_occurred", "error_message", "skipped", "skip_message", "aggregate_unit"}
 # Entry members whose values are measurements.

@@ -166,7 +166,8 @@ fi
 # history.py leaves out of its steps), and a manifest is named with a hash of its files; a run
 # with neither says nothing of it.
 CSBENCH_EXTRA_DEFINES=CSBENCH_PROVENANCE_TEST=1 CSBENCH_EXTRA_DEFINES_VARIANT=dispatch_alone "$bench" \
-  --benchmark_filter='^ceiling/dispatch_alone/' --benchmark_min_time=0.01 --manifest="$(dirname "$0")/../../examples/saxpy.toml" \
+  --benchmark_filter='^ceiling/dispatch_alone/' --benchmark_min_time=0.01 --with-built-ins \
+  --manifest="$(dirname "$0")/../../examples/saxpy.toml" \
   --benchmark_out="$dir/planted.json" --benchmark_out_format=json >"$dir/planted.txt" 2>&1
 rc=$?
 if [[ $rc -eq 0 ]] && /usr/bin/python3 - "$dir/planted.json" "$dir/run.json" <<'PY'
@@ -207,6 +208,8 @@ assert context["run_simulation_clock"].startswith("compute: `timer`"), context
 assert "VK_KHR_pipeline_executable_properties" in context["pipeline_statistics"], context
 plain = json.load(open(sys.argv[2]))["context"]
 assert "run_simulation_clock" not in plain and "pipeline_statistics" not in plain, plain
+# Whether the validation layer ran (--validation, CSBENCH_VALIDATION=1): off in both runs.
+assert context["validation"] == "off" and plain["validation"] == "off", (context.get("validation"), plain.get("validation"))
 PY
 then
   echo "ok: a variant row's clock (ceiling/dispatch_alone: host), and the families' context lines"

@@ -36,7 +36,7 @@ cmake --build "$build" --target manifest_fuzz -j"$(nproc)" >/dev/null || exit 1
 
 # A fresh corpus each run (the fuzzer adds to its first folder); the seeds are only read.
 mkdir -p "$probe/corpus" "$build/fuzz-artifacts"
-if "$build/tests/fuzz/manifest_fuzz" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+if "$build/tests/fuzz/manifest_fuzz" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
     -dict="$here/manifest.dict" -artifact_prefix="$build/fuzz-artifacts/" -print_final_stats=1 \
     "$probe/corpus" "$root/examples" "$root/tests/manifests/bad" "$root/tests/manifests/constants" \
     >"$build/fuzz.log" 2>&1; then

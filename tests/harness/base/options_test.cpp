@@ -145,9 +145,27 @@ TEST(ParseOptions, DomainsAndWorkgroups) {
   EXPECT_TRUE(ParseOptions(none).domains.empty());
 }
 
+TEST(ParseOptions, ThreeDimensionalExtents) {
+  auto args = Args({"--domain=64x40x8,256", "--workgroup=4x4x4"});
+  const Options o = ParseOptions(args);
+  EXPECT_EQ(o.domains, (std::vector<Extent>{{64, 40, 8}, {256, 1, 1}}));
+  EXPECT_EQ(o.workgroups, (std::vector<Extent>{{4, 4, 4}}));
+  EXPECT_EQ(ToString(o.domains), "64x40x8,256x1");
+  EXPECT_NE(Refusal({"--domain=1x2x3x4"}).find("'1x2x3x4' has 4 sizes, at most three"), std::string::npos);
+}
+
+TEST(ParseOptions, TestDomainsAreTheirOwnChoiceOfDomains) {
+  auto args = Args({"--test-domains"});
+  EXPECT_TRUE(ParseOptions(args).test_domains);
+  auto none = Args({});
+  EXPECT_FALSE(ParseOptions(none).test_domains);
+  EXPECT_NE(Refusal({"--test-domains", "--domain=64"}).find("--test-domains and --domain both choose the domains"),
+            std::string::npos);
+}
+
 TEST(ParseOptions, MalformedExtentsNameTheValidForms) {
   for (std::string bad : {"--domain=", "--domain=0x5", "--domain=12x", "--domain=axb", "--domain=64,,128",
-                          "--workgroup=8x8x8", "--workgroup=-4", "--domain=99999999999", "--domain", "--workgroup"}) {
+                          "--workgroup=8x8x8x8", "--workgroup=-4", "--domain=4xx4", "--domain=99999999999", "--domain", "--workgroup"}) {
     const std::string message = Refusal({bad});
     if (bad.find('=') != std::string::npos) {
       EXPECT_NE(message.find("valid forms"), std::string::npos) << bad << ": " << message;

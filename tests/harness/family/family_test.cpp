@@ -116,6 +116,17 @@ TEST(FamilySweep, AOneDimensionalFamilyTakesOnlyOverridesOfHeightOne) {
   EXPECT_EQ(GpuPoints(image, {{2560, 1440}}, {{8, 8}}, nullptr).front().name, "fam/a/wg8x8/domain2560x1440");
 }
 
+TEST(FamilySweep, OnlyAThreeDimensionalFamilyTakesOverridesWithADepth) {
+  Family<Row> image = OneDimensional();
+  image.one_dimensional = false;
+  // A depth is not a 2-D family's: it keeps only the overrides of depth 1.
+  EXPECT_EQ(Names(GpuPoints(image, {{64, 40, 8}, {64, 40}}, {{8, 8}}, nullptr)),
+            (std::vector<std::string>{"fam/a/wg8x8/domain64x40", "fam/b/wg8x8/domain64x40"}));
+  EXPECT_TRUE(GpuPoints(image, {{64, 40, 8}}, {}, nullptr).empty());
+  image.three_dimensional = true;
+  EXPECT_EQ(GpuPoints(image, {{64, 40, 8}}, {{4, 4, 4}}, nullptr).front().name, "fam/a/wg4x4x4/domain64x40x8");
+}
+
 TEST(FamilySweep, AVariantsOwnDomains) {
   Family<Row> family = OneDimensional();
   family.variants[1].domains = {{7}};

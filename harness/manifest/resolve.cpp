@@ -119,6 +119,16 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
         throw ManifestError{fmt::format("{}.type: the shader's {} has a {}-byte stride, not {} (declare it std430)", key,
                                         Described(*d), array.stride, b.type.Bytes())};
       }
+      // Members before the runtime array (a header: `{ uint count; float y[]; }`): the buffer
+      // would be sized without them and checked from byte 0, a wrong verdict about a right kernel.
+      // Refused until a header can be declared.
+      if (d->type.members.size() > 1) {
+        throw ManifestError{fmt::format(
+            "{}.type: the shader's {} has {} member(s) before its runtime array ({} first, at byte {}); a buffer "
+            "with a header before its array cannot be declared yet (it would be sized and checked from byte 0)",
+            key, Described(*d), d->type.members.size() - 1, d->type.members.front().name,
+            d->type.members.back().offset)};
+      }
     }
   }
   for (size_t ii = 0; ii < m.images.size(); ++ii) {

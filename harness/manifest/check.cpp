@@ -19,6 +19,14 @@ std::vector<const ManifestVariant*> PassesOf(const ManifestVariant& v) {
   return passes;
 }
 
+NamedValues UniformValues(const ManifestUniform& u, const ManifestVariant& v) {
+  NamedValues values = u.values;
+  if (auto own = v.uniform_values.find(u.name); own != v.uniform_values.end()) {
+    for (const auto& [member, texts] : own->second) values[member] = texts;
+  }
+  return values;
+}
+
 std::set<std::string> Swapped(const ManifestVariant& v) {
   std::set<std::string> names;
   for (const ManifestVariant& p : v.passes) {

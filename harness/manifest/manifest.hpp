@@ -222,6 +222,10 @@ struct ManifestVariant {
   // the family's [push]: a reference variant need not copy the kernel's push block.
   std::vector<std::string> push;
   NamedValues push_values;
+  // Uniform contents of the variant's own (`[variant.uniform.NAME]`) or a pass's own
+  // (`[variant.pass.uniform.NAME]`), by [[uniform]] name: their members over the [[uniform]]'s
+  // `values`, member by member (a pass's over its variant's). UniformValues merges them.
+  std::map<std::string, NamedValues> uniform_values;
   // The variant's own [dispatch] groups where given (`groups`), else the family's.
   std::array<std::string, 3> groups;
   bool own_groups = false;
@@ -312,6 +316,10 @@ struct ManifestAxis {
   bool numeric = true;
   uint32_t line = 0;
 };
+
+// The contents of uniform buffer `u` for `v` (a variant or a pass): the [[uniform]]'s `values`
+// with the variant's or pass's own members over them.
+NamedValues UniformValues(const ManifestUniform& u, const ManifestVariant& v);
 
 // The passes of `v`: its [[variant.pass]] tables, or `v` itself.
 std::vector<const ManifestVariant*> PassesOf(const ManifestVariant& v);

@@ -317,11 +317,15 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
         r.CheckExpression(text, names, 0, fmt::format("[push].values.{} (variant {})", member, v.name));
       }
     }
-    for (const ManifestUniform& u : m.uniforms) {
-      for (const auto& [member, texts] : u.values) {
+    // A variant of passes binds no uniform buffer itself: its passes' contents are checked (with P).
+    for (const ManifestUniform& u : v.passes.empty() ? m.uniforms : std::vector<ManifestUniform>{}) {
+      for (const auto& [member, texts] : UniformValues(u, v)) {
+        const bool own = v.uniform_values.contains(u.name) && v.uniform_values.at(u.name).contains(member);
         for (const std::string& text : texts) {
-          r.CheckExpression(text, names, u.line, fmt::format("[[uniform]] '{}'.values.{} (variant {})", u.name, member,
-                                                             v.name));
+          const std::string owner = v.is_pass ? v.pass_key : fmt::format("[[variant]] {}", Quoted(v.name));
+          r.CheckExpression(text, names, own ? v.line : u.line,
+                            own ? fmt::format("{}.uniform.{}.{}", owner, u.name, member)
+                                : fmt::format("[[uniform]] '{}'.values.{} (variant {})", u.name, member, v.name));
         }
       }
     }
@@ -352,8 +356,9 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
     for (const ManifestBuffer& b : m.buffers) texts.push_back(b.count);
     texts.insert(texts.end(), v.push.begin(), v.push.end());
     for (const auto& [member, values] : v.push_values) texts.insert(texts.end(), values.begin(), values.end());
-    for (const ManifestUniform& u : m.uniforms) {
-      for (const auto& [member, values] : u.values) texts.insert(texts.end(), values.begin(), values.end());
+    // A variant of passes binds no uniform buffer itself (its values may use its passes' P).
+    for (const ManifestUniform& u : v.passes.empty() ? m.uniforms : std::vector<ManifestUniform>{}) {
+      for (const auto& [member, values] : UniformValues(u, v)) texts.insert(texts.end(), values.begin(), values.end());
     }
     for (const auto& [key, text] : v.specialization) texts.push_back(text);
     const std::vector<std::string> names = SizeVariables(v);

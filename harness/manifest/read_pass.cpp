@@ -28,7 +28,7 @@ void ReadPasses(const Reader& r, const toml::node& node, const std::string& wher
     p.pass_key = at;
     r.OnlyKeys(t, at,
                {"source", "defines", "specialization", "groups", "push", "repeat", "swap", "entry", "vulkan",
-                "include_dirs", "workgroup_defines"});
+                "include_dirs", "workgroup_defines", "uniform"});
     const std::string source = *r.String(t, at, "source", true);
     if (source.empty() || source.find('\0') != std::string::npos) r.Fail(p.line, at + ".source", "expected a file name");
     p.source = r.path().parent_path() / source;
@@ -76,6 +76,7 @@ void ReadPasses(const Reader& r, const toml::node& node, const std::string& wher
       p.push_values.clear();
       ReadPush(r, *push->as_table(), at + ".push", p.push, p.push_values);
     }
+    ReadOwnUniforms(r, t, at, m, p);
     if (auto defines = ReadWorkgroupDefines(r, t, at); !defines.empty()) p.workgroup_defines = defines;
     if (!p.workgroup_defines.empty() && p.language == SourceLanguage::kSpirv) {
       r.Fail(p.line, at + ".workgroup_defines", "a .spv module is compiled already: it takes no macros");

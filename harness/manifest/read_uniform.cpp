@@ -65,10 +65,34 @@ void ReadUniforms(const Reader& r, const toml::array& uniforms, Manifest& m) {
                        std::any_of(m.uniforms.begin(), m.uniforms.end(),
                                    [&](const auto& o) { return o.set == u.set && o.binding == u.binding; });
     if (taken) r.Fail(u.line, where + ".binding", fmt::format("set {} binding {} is given twice", u.set, u.binding));
-    const toml::node* values = t.get("values");
-    if (values == nullptr) r.Fail(u.line, where + ".values", "missing: expected the block's members by name");
-    u.values = ReadNamedValues(r, *values, where + ".values");
+    // Without `values`, every member comes from the variants' or passes' own tables.
+    if (const toml::node* values = t.get("values")) u.values = ReadNamedValues(r, *values, where + ".values");
     m.uniforms.push_back(std::move(u));
+  }
+}
+
+void ReadOwnUniforms(const Reader& r, const toml::table& t, const std::string& where, const Manifest& m,
+                     ManifestVariant& v) {
+  const toml::node* node = t.get("uniform");
+  if (node == nullptr) return;
+  const std::string key = where + ".uniform";
+  if (!node->is_table()) {
+    r.Fail(Reader::LineOf(*node), key, "expected a table of uniform buffers by name: [variant.uniform.NAME]");
+  }
+  for (auto&& [name_key, value] : *node->as_table()) {
+    const std::string name(name_key.str());
+    const std::string full = fmt::format("{}.{}", key, Quoted(name));
+    if (std::none_of(m.uniforms.begin(), m.uniforms.end(), [&](const ManifestUniform& u) { return u.name == name; })) {
+      std::string names;
+      for (const ManifestUniform& u : m.uniforms) names += (names.empty() ? "" : ", ") + u.name;
+      r.Fail(Reader::LineOf(value), full,
+             fmt::format("no [[uniform]] is named {} ({})", Quoted(name),
+                         names.empty() ? "the manifest declares none" : "declared: " + names));
+    }
+    if (!value.is_table() || value.as_table()->empty()) {
+      r.Fail(Reader::LineOf(value), full, "expected a table of member = value (at least one member)");
+    }
+    for (auto& [member, texts] : ReadNamedValues(r, value, full)) v.uniform_values[name][member] = texts;
   }
 }
 

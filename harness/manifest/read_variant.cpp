@@ -310,6 +310,7 @@ void ReadVariantShape(const Reader& r, const toml::table& t, const std::string& 
     v.push_values.clear();
     ReadPush(r, *push->as_table(), where + ".push", v.push, v.push_values);
   }
+  ReadOwnUniforms(r, t, where, m, v);
   v.groups = m.groups;
   if (t.get("groups") != nullptr) {
     v.groups = ReadGroups(r, t, where + ".groups");
@@ -405,7 +406,7 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
                {"name", "source", "defines", "reference", "tolerance", "workgroups", "check", "elements", "bytes",
                 "requires", "arithmetic", "specialization", "workgroup_defines", "subgroup_sizes", "abs_tolerance", "vulkan",
                 "include_dirs", "entry", "groups", "require_subgroup_size", "full_subgroups", "push", "domains",
-                "test_domains", "pass"});
+                "test_domains", "pass", "uniform"});
     std::string where;
     const toml::node* passes = nullptr;
     ReadVariantSource(r, t, m, v, where, passes);

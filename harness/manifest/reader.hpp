@@ -225,6 +225,11 @@ NamedValues ReadNamedValues(const Reader& r, const toml::node& node, const std::
 
 void ReadUniforms(const Reader& r, const toml::array& uniforms, Manifest& m);
 
+// A variant's or a pass's own `uniform` table (`[variant.uniform.NAME]`,
+// `[variant.pass.uniform.NAME]`): members of the [[uniform]] NAME over those it has already.
+void ReadOwnUniforms(const Reader& r, const toml::table& t, const std::string& where, const Manifest& m,
+                     ManifestVariant& v);
+
 // ---- read_push.cpp
 
 // `groups = ["x", "y", "z"]`: three expressions, the workgroups of a dispatch.

@@ -296,7 +296,10 @@ void ResolveBlocks(const Manifest& m, ManifestVariant& v, const ShaderInterface&
                                       d == shader.resources.end() ? "" : fmt::format(" (it declares {})", Described(*d)))};
     }
     v.uniform_fields.push_back(
-        BlockFields(d->type.members, u.values, fmt::format("{}.values (block {})", key, d->block), "values"));
+        BlockFields(d->type.members, UniformValues(u, v), fmt::format("{}.values (block {})", key, d->block),
+                    v.uniform_values.contains(u.name)
+                        ? fmt::format("values with {}.uniform.{}", v.is_pass ? v.pass_key : "its own", u.name)
+                        : "values"));
     v.uniform_sizes.push_back(std::max<uint32_t>(d->type.size, 16));
   }
 }

@@ -84,7 +84,7 @@ listed = open(sys.argv[2]).read().split()
 families = {name.split("/")[0] for name in listed}
 assert families == {"blur", "saxpy", "stream_manifest", "tile_sum", "histogram", "in_place", "copy_per_thread",
                     "scale_hlsl", "triad_spv", "matvec_f16", "particles", "image_blur", "image_sum",
-                    "grayscott_image", "radix_sort", "tiled_matmul"}, families
+                    "grayscott_image", "radix_sort", "tiled_matmul", "bitonic_sort"}, families
 assert any(name.endswith("/domain67x61") for name in listed), listed
 assert any(name.endswith("/domain4099") or name.endswith("/domain4099x1") for name in listed), listed
 results = {b["name"]: b for b in run["benchmarks"]}
@@ -238,6 +238,20 @@ if [[ $rc -eq 1 ]] &&
   echo "ok: [require] passes a sorted output and fails a reversed one; a check reading past its buffer fails naming the read"
 else
   echo "FAIL: the [require] run (exit $rc, want 1):"; tail -n 5 "$dir/passes.out" "$dir/passes.err"; fail=1
+fi
+
+# Uniform contents per dispatch: a bitonic sort whose pass gives its uniform buffer each
+# repetition's step (k, j) as expressions of P passes; the same pass given one content for every
+# dispatch by its variant's own uniform table fails naming the keys.
+"$bench" --manifest="$manifests/wrong/uniform_per_pass.toml" --benchmark_min_time=0.01 \
+  >"$dir/uniform.out" 2>"$dir/uniform.err"
+rc=$?
+if [[ $rc -eq 1 ]] && grep -q "1 benchmark(s) FAILED" "$dir/uniform.err" &&
+   grep -q "^\[[0-9]*/2\] manifest_test_uniform_per_pass/sorted/wg64x1/domain4096x1 .*Gelem/s=" "$dir/uniform.out" &&
+   grep -q "manifest_test_uniform_per_pass/one_step/wg64x1/domain4096x1: output 'keys' index 1: got" "$dir/uniform.err"; then
+  echo "ok: each dispatch of a pass is bound to its own uniform contents (P), and one content for all fails"
+else
+  echo "FAIL: the per-pass uniform run (exit $rc, want 1):"; tail -n 5 "$dir/uniform.out" "$dir/uniform.err"; fail=1
 fi
 
 # Three dimensions from the command line: --domain=WxHxD and --workgroup=XxYxZ reach a 3-D manifest

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <memory>
@@ -99,10 +100,18 @@ const Loaded& Adopt(std::deque<Loaded>& all, Manifest manifest) {
       }};
   loaded.evaluations = std::make_shared<PointEvaluations>(m);
   loaded.family.shader_hash = [&loaded](const Point& p) { return ShaderHash(loaded, p); };
-  if (!m.restrict.empty()) {
+  // A point exists where every [tune] restriction holds, and where a workgroup of SUBGROUP_SIZE is
+  // one its subgroup size gives (with subgroup_sizes, each size has its own workgroups).
+  const bool sized = std::any_of(m.variants.begin(), m.variants.end(), [](const ManifestVariant& v) {
+    return !v.workgroup_expressions.empty() && !v.subgroup_sizes.empty();
+  });
+  if (!m.restrict.empty() || sized) {
     loaded.family.point_at = [&loaded](const Point& p) {
       const Manifest& m = loaded.manifest;
-      const ManifestVariant& v = MadeAt(m, loaded.family.variants[p.variant], p);
+      const ManifestVariant& base = loaded.family.variants[p.variant];
+      if (!WorkgroupFitsSize(base, p.workgroup, SubgroupOf(p))) return false;
+      if (m.restrict.empty()) return true;
+      const ManifestVariant& v = MadeAt(m, base, p);
       return loaded.evaluations->Allowed(v, p.workgroup, p.domain, DeviceAt(loaded, p));
     };
   }
@@ -111,10 +120,8 @@ const Loaded& Adopt(std::deque<Loaded>& all, Manifest manifest) {
 
 void PlaceOnDevice(Loaded& loaded, const DeviceInfo& info) {
   loaded.device = ValuesOf(info);
-  if (loaded.manifest.workgroup_expressions.empty()) return;
-  const std::vector<Extent> workgroups = WorkgroupsOn(loaded.manifest, static_cast<double>(info.subgroup_size));
   for (ManifestVariant& v : loaded.family.variants) {
-    if (v.workgroups_from_family) v.workgroups = workgroups;
+    v.workgroups = VariantWorkgroupsOn(v, static_cast<double>(info.subgroup_size));
   }
 }
 

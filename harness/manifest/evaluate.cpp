@@ -523,7 +523,10 @@ void EvaluateEveryPoint(const Reader& r, Manifest& m) {
         }
         evaluator.Rebind(v);
         for (size_t k = 0; k < references.size(); ++k) references[k]->Rebind(reference_variants[k]);
-        for (Extent wg : v.workgroups) {
+        // Workgroups of SUBGROUP_SIZE: those this size gives.
+        const std::vector<Extent> workgroups =
+            v.workgroup_expressions.empty() ? v.workgroups : WorkgroupsAt(v.workgroup_expressions, device.subgroup_size);
+        for (Extent wg : workgroups) {
           for (Extent d : domains) {
             if (!evaluator.Allowed(wg, d)) continue;
             ++allowed;

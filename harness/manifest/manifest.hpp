@@ -214,6 +214,10 @@ struct ManifestVariant {
   // The family's workgroups (a variant may give its own `workgroups`).
   std::vector<Extent> workgroups;
   bool workgroups_from_family = false;  // no `workgroups` of its own: the family's (WorkgroupsOn)
+  // The workgroups as expressions of SUBGROUP_SIZE (the variant's own, or the family's it takes),
+  // as Manifest::workgroup_expressions; `workgroups` holds their values at the load's default, or
+  // at every size of `subgroup_sizes` (VariantWorkgroupsOn).
+  std::vector<std::vector<std::string>> workgroup_expressions;
   // The variant's own `domains` and `test_domains` (a project that picks a pipeline by size runs
   // each at the sizes it is used for); empty: the family's. --domain replaces them all.
   std::vector<Extent> domains;
@@ -364,9 +368,10 @@ struct Manifest {
   std::vector<std::string> workgroup_defines;         // the family's
   std::vector<uint32_t> subgroup_sizes;               // the family's `subgroup_sizes`
   // [family] workgroups written as expressions of SUBGROUP_SIZE (["SUBGROUP_SIZE", "4 *
-  // SUBGROUP_SIZE"]), each a width: `workgroups` holds their values at the load's default (32)
-  // until the device is known (WorkgroupsOn).
-  std::vector<std::string> workgroup_expressions;
+  // SUBGROUP_SIZE"], or lists of dimensions [["SUBGROUP_SIZE", "4"]]): each workgroup's one to three
+  // dimensions. `workgroups` holds their values at the load's default (32) until the device is
+  // known (WorkgroupsOn).
+  std::vector<std::vector<std::string>> workgroup_expressions;
   std::string vulkan;                                 // the family's `vulkan`, as written ("": 1.1)
   std::vector<std::string> include_dirs;              // the family's, resolved against the manifest
   // [axes], in declaration order: the names write them after the domain (and /sg<N>) as
@@ -475,9 +480,18 @@ class PointEvaluations {
   std::unique_ptr<Impl> impl_;
 };
 
+// Workgroups written as expressions of SUBGROUP_SIZE (each one to three dimensions) at a subgroup
+// size, duplicates dropped.
+std::vector<Extent> WorkgroupsAt(const std::vector<std::vector<std::string>>& texts, double subgroup_size);
 // The family's workgroups on a device of subgroup size `subgroup_size`: the expressions' values
 // (duplicates dropped), or `m.workgroups` where they are numbers.
 std::vector<Extent> WorkgroupsOn(const Manifest& m, double subgroup_size);
+// A variant's: its expressions' values at `subgroup_size`, or where it lists `subgroup_sizes`, at
+// each of them (a point then runs a workgroup only at the sizes that give it: WorkgroupFitsSize);
+// `v.workgroups` where they are numbers.
+std::vector<Extent> VariantWorkgroupsOn(const ManifestVariant& v, double subgroup_size);
+// Whether variant `v` runs workgroup `wg` at subgroup size `size` (0: the device's, any).
+bool WorkgroupFitsSize(const ManifestVariant& v, Extent wg, uint32_t size);
 
 // Every subgroup size a variant of `m` lists, in the order first listed: the values of the family's
 // /sg<N> axis (empty: no such axis).

@@ -13,16 +13,41 @@
 namespace csbench {
 using namespace manifest_detail;
 
-std::vector<Extent> WorkgroupsOn(const Manifest& m, double subgroup_size) {
-  if (m.workgroup_expressions.empty()) return m.workgroups;
+std::vector<Extent> WorkgroupsAt(const std::vector<std::vector<std::string>>& texts, double subgroup_size) {
   std::vector<Extent> workgroups;
-  for (const std::string& text : m.workgroup_expressions) {
+  for (const std::vector<std::string>& dims : texts) {
     // Checked at load at every subgroup size: whole, 1 to 1024.
-    const double width = Expression(text, {"SUBGROUP_SIZE"}).Evaluate({{"SUBGROUP_SIZE", subgroup_size}});
-    const Extent wg{static_cast<uint32_t>(width), 1};
+    std::array<uint32_t, 3> size{1, 1, 1};
+    for (size_t k = 0; k < dims.size() && k < 3; ++k) {
+      size[k] = static_cast<uint32_t>(Expression(dims[k], {"SUBGROUP_SIZE"}).Evaluate({{"SUBGROUP_SIZE", subgroup_size}}));
+    }
+    const Extent wg{size[0], size[1], size[2]};
     if (std::find(workgroups.begin(), workgroups.end(), wg) == workgroups.end()) workgroups.push_back(wg);
   }
   return workgroups;
+}
+
+std::vector<Extent> WorkgroupsOn(const Manifest& m, double subgroup_size) {
+  if (m.workgroup_expressions.empty()) return m.workgroups;
+  return WorkgroupsAt(m.workgroup_expressions, subgroup_size);
+}
+
+std::vector<Extent> VariantWorkgroupsOn(const ManifestVariant& v, double subgroup_size) {
+  if (v.workgroup_expressions.empty()) return v.workgroups;
+  if (v.subgroup_sizes.empty()) return WorkgroupsAt(v.workgroup_expressions, subgroup_size);
+  std::vector<Extent> all;
+  for (uint32_t size : v.subgroup_sizes) {
+    for (Extent wg : WorkgroupsAt(v.workgroup_expressions, size)) {
+      if (std::find(all.begin(), all.end(), wg) == all.end()) all.push_back(wg);
+    }
+  }
+  return all;
+}
+
+bool WorkgroupFitsSize(const ManifestVariant& v, Extent wg, uint32_t size) {
+  if (v.workgroup_expressions.empty() || v.subgroup_sizes.empty() || size == 0) return true;
+  const std::vector<Extent> at = WorkgroupsAt(v.workgroup_expressions, size);
+  return std::find(at.begin(), at.end(), wg) != at.end();
 }
 
 std::vector<uint32_t> SubgroupAxis(const Manifest& m) {

@@ -61,50 +61,65 @@ std::vector<std::string> ReadWorkgroupDefines(const Reader& r, const toml::table
   return names;
 }
 
-}  // namespace manifest_detail
-
-namespace {
-
-// [family] workgroups that name SUBGROUP_SIZE: every entry an expression of it alone (a width; its
-// value a whole number from 1 to 1024 at every subgroup size from 1 to 128). Empty where the list
-// is of sizes as numbers.
-std::vector<std::string> ReadWorkgroupExpressions(const Reader& r, const toml::table& family) {
-  const toml::node* node = family.get("workgroups");
+// Workgroups that name SUBGROUP_SIZE ([family]'s or a variant's `workgroups`): each entry a
+// width written as an expression of it (`"4 * SUBGROUP_SIZE"`), a list of one to three dimensions
+// (`["SUBGROUP_SIZE", "4"]`, each an expression of it or a number), or a size as numbers ("64",
+// "8x8", 64). Each dimension must be a whole number from 1 to 1024 at every subgroup size from 1
+// to 128. Empty where no entry names SUBGROUP_SIZE and none is a list: sizes as numbers.
+std::vector<std::vector<std::string>> ReadWorkgroupExpressions(const Reader& r, const toml::table& table,
+                                                                std::string_view where) {
+  const toml::node* node = table.get("workgroups");
   if (node == nullptr || !node->is_array()) return {};
+  const std::string key = fmt::format("{}.workgroups", where);
   const toml::array& items = *node->as_array();
   if (std::none_of(items.begin(), items.end(), [](const toml::node& item) {
-        return item.is_string() && item.as_string()->get().find("SUBGROUP_SIZE") != std::string::npos;
+        return item.is_array() ||
+               (item.is_string() && item.as_string()->get().find("SUBGROUP_SIZE") != std::string::npos);
       })) {
     return {};
   }
-  std::vector<std::string> texts;
+  std::vector<std::vector<std::string>> all;
   for (const toml::node& item : items) {
-    auto text = r.ExpressionText(&item, "[family].workgroups");
-    r.CheckExpression(*text, {"SUBGROUP_SIZE"}, Reader::LineOf(item), "[family].workgroups");
-    for (double size = 1; size <= 128; size *= 2) {
-      double width = 0;
-      try {
-        width = Expression(*text, {"SUBGROUP_SIZE"}).Evaluate({{"SUBGROUP_SIZE", size}});
-      } catch (const ExpressionError& e) {
-        // No value at all (a division by zero): as unusable as a wrong one, and said the same way.
-        r.Fail(Reader::LineOf(item), "[family].workgroups",
-               fmt::format("{} at SUBGROUP_SIZE {}: {}", Quoted(*text), size, e.message));
+    std::vector<std::string> dims;
+    if (item.is_array()) {
+      const toml::array& parts = *item.as_array();
+      if (parts.empty() || parts.size() > 3) {
+        r.Fail(Reader::LineOf(item), key, "a workgroup as a list has one to three dimensions: [\"SUBGROUP_SIZE\", \"4\"]");
       }
-      if (width != std::floor(width) || width < 1 || width > 1024) {
-        r.Fail(Reader::LineOf(item), "[family].workgroups",
-               fmt::format("{} gives {} at SUBGROUP_SIZE {}: a workgroup expression is the width, a whole number "
-                           "from 1 to 1024 at every subgroup size from 1 to 128",
-                           Quoted(*text), width, size));
+      for (const toml::node& part : parts) dims.push_back(*r.ExpressionText(&part, key));
+    } else if (item.is_string() && item.as_string()->get().find("SUBGROUP_SIZE") != std::string::npos) {
+      dims.push_back(*r.ExpressionText(&item, key));
+    } else {
+      const Extent e = r.ParseExtent(item, key, "workgroup");
+      dims = {std::to_string(e.x), std::to_string(e.y)};
+      if (e.z != 1) dims.push_back(std::to_string(e.z));
+    }
+    for (const std::string& text : dims) {
+      r.CheckExpression(text, {"SUBGROUP_SIZE"}, Reader::LineOf(item), key);
+      for (double size = 1; size <= 128; size *= 2) {
+        double value = 0;
+        try {
+          value = Expression(text, {"SUBGROUP_SIZE"}).Evaluate({{"SUBGROUP_SIZE", size}});
+        } catch (const ExpressionError& e) {
+          // No value at all (a division by zero): as unusable as a wrong one, and said the same way.
+          r.Fail(Reader::LineOf(item), key, fmt::format("{} at SUBGROUP_SIZE {}: {}", Quoted(text), size, e.message));
+        }
+        if (value != std::floor(value) || value < 1 || value > 1024) {
+          r.Fail(Reader::LineOf(item), key,
+                 fmt::format("{} gives {} at SUBGROUP_SIZE {}: each dimension of a workgroup expression must be a "
+                             "whole number from 1 to 1024 at every subgroup size from 1 to 128",
+                             Quoted(text), value, size));
+        }
       }
     }
-    texts.push_back(*text);
+    if (std::find(all.begin(), all.end(), dims) != all.end()) {
+      r.Fail(Reader::LineOf(item), key, fmt::format("workgroup {} is listed twice", Quoted(dims.front())));
+    }
+    all.push_back(std::move(dims));
   }
-  return texts;
+  return all;
 }
 
-}  // namespace
-
-namespace manifest_detail {
 
 std::vector<uint32_t> ReadSubgroupSizes(const Reader& r, const toml::table& table, std::string_view where) {
   const toml::node* node = table.get("subgroup_sizes");
@@ -169,11 +184,11 @@ void ReadFamily(const Reader& r, const toml::table& family, Manifest& m) {
   }
   m.domains = r.Extents(family, "[family]", "domains", "domain", true);
   // Optional for a shader whose local size is a literal: the loader takes it from the shader.
-  m.workgroup_expressions = ReadWorkgroupExpressions(r, family);
+  m.workgroup_expressions = ReadWorkgroupExpressions(r, family, "[family]");
   if (m.workgroup_expressions.empty()) {
     m.workgroups = r.Extents(family, "[family]", "workgroups", "workgroup", false);
   } else {
-    m.workgroups = WorkgroupsOn(m, DeviceValues{}.subgroup_size);
+    m.workgroups = WorkgroupsAt(m.workgroup_expressions, DeviceValues{}.subgroup_size);
   }
   m.test_domains = r.Extents(family, "[family]", "test_domains", "domain", false);
   if (auto e = r.ExpressionText(family.get("elements"), "[family].elements")) m.elements = *e;

@@ -292,13 +292,12 @@ void ReadVariantComparison(const Reader& r, const toml::table& t, const std::str
 // gives none).
 void ReadVariantShape(const Reader& r, const toml::table& t, const std::string& where, const Manifest& m,
                       ManifestVariant& v) {
-  v.workgroups = r.Extents(t, where, "workgroups", "workgroup", false);
-  v.workgroups_from_family = v.workgroups.empty();
-  if (v.workgroups.empty()) v.workgroups = m.workgroups;
-  if (!m.workgroup_expressions.empty() && !v.subgroup_sizes.empty()) {
-    r.Fail(v.line, where + ".subgroup_sizes",
-           "[family] workgroups are expressions of SUBGROUP_SIZE, the device's: with subgroup_sizes, list "
-           "workgroups as numbers");
+  v.workgroup_expressions = ReadWorkgroupExpressions(r, t, where);
+  if (v.workgroup_expressions.empty()) v.workgroups = r.Extents(t, where, "workgroups", "workgroup", false);
+  v.workgroups_from_family = t.get("workgroups") == nullptr;
+  if (v.workgroups_from_family) {
+    v.workgroups = m.workgroups;
+    v.workgroup_expressions = m.workgroup_expressions;
   }
   v.domains = r.Extents(t, where, "domains", "domain", false);
   v.test_domains = r.Extents(t, where, "test_domains", "domain", false);
@@ -327,6 +326,12 @@ void ReadVariantShape(const Reader& r, const toml::table& t, const std::string& 
   v.full_subgroups = r.Bool(t, where, "full_subgroups");
   v.subgroup_sizes = ReadSubgroupSizes(r, t, where);
   if (v.subgroup_sizes.empty()) v.subgroup_sizes = m.subgroup_sizes;
+  // Workgroups of SUBGROUP_SIZE: their values at the load's default, or at each listed size; a
+  // pipeline sized from the subgroup is made at the size its workgroup was computed for.
+  if (!v.workgroup_expressions.empty()) {
+    v.workgroups = VariantWorkgroupsOn(v, DeviceValues{}.subgroup_size);
+    v.uses_subgroup_size = true;
+  }
   v.workgroup_defines = ReadWorkgroupDefines(r, t, where);
   if (v.workgroup_defines.empty()) v.workgroup_defines = m.workgroup_defines;
   if (!v.workgroup_defines.empty() && v.language == SourceLanguage::kSpirv) {

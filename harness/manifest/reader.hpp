@@ -189,6 +189,12 @@ std::vector<std::string> ReadIncludeDirs(const Reader& r, const toml::table& tab
 // `workgroup_defines = ["WG_X", "WG_Y"]`: one to three macro names, x first.
 std::vector<std::string> ReadWorkgroupDefines(const Reader& r, const toml::table& table, std::string_view where);
 
+// `workgroups` that name SUBGROUP_SIZE or are lists (["SUBGROUP_SIZE", "4"]): each workgroup's one to
+// three dimensions as expressions of SUBGROUP_SIZE, checked at every subgroup size from 1 to 128.
+// Empty where every entry is a size in numbers.
+std::vector<std::vector<std::string>> ReadWorkgroupExpressions(const Reader& r, const toml::table& table,
+                                                                std::string_view where);
+
 // `subgroup_sizes = [16, 32, 64]` (numbers, or their text): powers of two from 1 to 128, no repeats.
 std::vector<uint32_t> ReadSubgroupSizes(const Reader& r, const toml::table& table, std::string_view where);
 

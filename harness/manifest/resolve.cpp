@@ -263,6 +263,19 @@ void PlaceWorkgroup(ManifestVariant& v, const ShaderInterface& shader, const std
   }
   for (Extent wg : v.workgroups) {
     if ((!x_free && wg.x != literal.x) || (!y_free && wg.y != literal.y)) {
+      if (x_free || y_free) {
+        // One dimension a constant, the other literal: name each, and how to list such a size.
+        auto dim = [&](size_t k) {
+          return size.constant_id[k] ? fmt::format("a specialization constant (local_size_{}_id = {})", "xyz"[k],
+                                                   *size.constant_id[k])
+                                     : fmt::format("literal {}", size.literal[k]);
+        };
+        const std::string hint = x_free ? fmt::format("\"{}x{}\", or [\"SUBGROUP_SIZE\", \"{}\"]", wg.x, literal.y, literal.y)
+                                        : fmt::format("\"{}x{}\"", literal.x, wg.y);
+        throw ManifestError{fmt::format("{}: workgroup {} differs from the shader's local size: x is {}, y is {} (list "
+                                        "workgroups of its literal dimension, e.g. {})",
+                                        where, Sized("", wg), dim(0), dim(1), hint)};
+      }
       throw ManifestError{fmt::format("{}: workgroup {} differs from the shader's literal local size {}x{}x{} "
                                       "(a literal size is the shader's own: leave workgroups out, or list that "
                                       "size)",

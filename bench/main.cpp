@@ -207,6 +207,7 @@ const char* TuneRefusal(const Invocation& run) {
 // file, key and line. Throws ManifestError or UsageError.
 void ReadManifests(const csbench::Options& options, std::deque<csbench::manifest::Loaded>& manifests) {
   for (csbench::Manifest& m : csbench::LoadManifests(options.manifests)) {
+    for (const std::string& note : m.notes) fmt::print(stderr, "csbench: note: {}\n", note);
     for (const csbench::Declared& d : csbench::Declarations()) {
       if (d.name == m.name) {
         throw csbench::ManifestError{fmt::format("{}: [family].name: '{}' is a built-in family's name; choose "

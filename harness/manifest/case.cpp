@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
@@ -23,6 +24,7 @@
 #include "harness/base/provenance.hpp"
 #include "harness/manifest/expression.hpp"
 #include "harness/manifest/gpu_case.hpp"
+#include "harness/manifest/requirements.hpp"
 #include "harness/vulkan/buffer.hpp"
 #include "harness/vulkan/commands.hpp"
 #include "harness/vulkan/context.hpp"
@@ -39,7 +41,55 @@ std::unique_ptr<Case> MakeManifestCase(Suite& suite, const Manifest& m, const Ma
   return std::make_unique<GpuCase>(suite, m, base, point);
 }
 
+namespace {
+
+// VkSubgroupFeatureFlagBits, by bit: basic, vote, arithmetic, ballot, shuffle, shuffle_relative,
+// clustered, quad.
+constexpr std::string_view kSubgroupClasses[] = {"subgroup_basic",   "subgroup_vote",    "subgroup_arithmetic",
+                                                 "subgroup_ballot",  "subgroup_shuffle", "subgroup_shuffle_relative",
+                                                 "subgroup_clustered", "subgroup_quad"};
+
+bool Capability(const DeviceInfo& info, const char* name) {
+  auto at = info.capability_features.find(name);
+  return at != info.capability_features.end() && at->second;
+}
+
+
+
+}  // namespace
+
 namespace manifest_detail {
+
+bool DeviceMeets(const DeviceInfo& info, std::string_view name) {
+  for (size_t bit = 0; bit < std::size(kSubgroupClasses); ++bit) {
+    // A class in compute shaders, with the basic operations every one needs.
+    if (name == kSubgroupClasses[bit]) return (info.subgroup_operations & ((1u << bit) | 1u)) == ((1u << bit) | 1u);
+  }
+  if (name == "float16") return Capability(info, "Float16");
+  if (name == "float64") return Capability(info, "Float64");
+  if (name == "int8") return Capability(info, "Int8");
+  if (name == "int16") return Capability(info, "Int16");
+  if (name == "int64") return Capability(info, "Int64");
+  if (name == "storage_buffer_8bit") return Capability(info, "StorageBuffer8BitAccess");
+  if (name == "uniform_buffer_8bit") return Capability(info, "UniformAndStorageBuffer8BitAccess");
+  if (name == "push_constant_8bit") return Capability(info, "StoragePushConstant8");
+  if (name == "storage_buffer_16bit") return Capability(info, "StorageBuffer16BitAccess");
+  if (name == "uniform_buffer_16bit") return Capability(info, "UniformAndStorageBuffer16BitAccess");
+  if (name == "push_constant_16bit") return Capability(info, "StoragePushConstant16");
+  if (name == "int64_atomics") return Capability(info, "Int64Atomics");
+  if (name == "shared_int64_atomics") return info.shared_int64_atomics;
+  if (name == "float_atomic_add") return info.float_atomic_add;
+  if (name == "float_atomics") return info.float32_atomics;
+  if (name == "float64_atomic_add") return info.float64_atomic_add;
+  if (name == "shared_float_atomic_add") return info.shared_float32_atomic_add;
+  if (name == "vulkan_memory_model") return Capability(info, "VulkanMemoryModel");
+  if (name == "integer_dot_product") return info.integer_dot_product;
+  if (name == "storage_image_read_without_format") return info.storage_image_read_without_format;
+  if (name == "storage_image_write_without_format") return info.storage_image_write_without_format;
+  if (name == "storage_image_extended_formats") return Capability(info, "StorageImageExtendedFormats");
+  return false;
+}
+
 
 GpuCase::GpuCase(Suite& suite, const Manifest& m, const ManifestVariant& base, const Point& point, bool as_reference)
     : suite_(&suite), context_(suite.context), manifest_(&m), variant_(&MadeAt(m, base, point)), point_(point),
@@ -51,11 +101,11 @@ GpuCase::GpuCase(Suite& suite, const Manifest& m, const ManifestVariant& base, c
                      std::find(v.subgroup_sizes.begin(), v.subgroup_sizes.end(), subgroup) != v.subgroup_sizes.end(),
                  fmt::format("variant {} does not list subgroup size {} (its subgroup_sizes)", v.name, subgroup));
   for (const std::string& feature : v.requires_features) {
-    const bool has = feature == "subgroup_arithmetic"         ? info.subgroup_arithmetic
-                     : feature == "subgroup_ballot"           ? info.subgroup_ballot
-                     : feature == "subgroup_shuffle_relative" ? info.subgroup_shuffle_relative
-                                                              : info.float_atomic_add;
-    RequireSupport(has, fmt::format("variant {} requires {}, which the device lacks", v.name, feature));
+    auto what = std::find_if(Requirements().begin(), Requirements().end(),
+                             [&](const Requirement& r) { return r.name == feature; });
+    RequireSupport(DeviceMeets(info, feature),
+                   fmt::format("variant {} requires {}{}, which the device lacks", v.name, feature,
+                               what == Requirements().end() ? "" : fmt::format(" ({})", what->what)));
   }
   for (const std::string& capability : v.capabilities) {
     auto feature = info.capability_features.find(capability);

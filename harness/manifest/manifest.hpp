@@ -381,6 +381,9 @@ struct Manifest {
   // not made.
   std::vector<std::string> restrict;
   std::vector<uint32_t> restrict_lines;
+  // What the load tells the user without refusing the manifest (a capability a shader uses that
+  // its variant's `requires` does not list), one line each, naming file, line and variant.
+  std::vector<std::string> notes;
 };
 
 // What a check expression may read besides its fixed variables: each input buffer (and each

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <set>
 
+#include "harness/manifest/requirements.hpp"
 #include "harness/manifest/stage.hpp"
 
 namespace csbench {
@@ -421,6 +422,23 @@ void ResolveShaders(Manifest& m) {
         }
       }
     }
+  }
+  // A device capability a shader shows it uses (a SPIR-V capability) that its variant's `requires`
+  // does not list: told at load, and required all the same, so that a device without it skips the
+  // variant naming it instead of failing to make its pipeline.
+  for (ManifestVariant& v : m.variants) {
+    std::vector<std::string> missing = UndeclaredRequirements(v);
+    if (missing.empty()) continue;
+    std::string names, list;
+    for (const std::string& each : missing) {
+      names += (names.empty() ? "" : ", ") + each;
+      const std::string name = each.substr(0, each.find(' '));
+      list += (list.empty() ? "\"" : ", \"") + name + "\"";
+      v.requires_features.push_back(name);
+    }
+    m.notes.push_back(fmt::format("{}:{}: [[variant]] {}: its shader uses {}, which its requires does not list: taken "
+                                  "as required (requires = [{}] says so)",
+                                  m.path.string(), v.line, Quoted(v.name), names, list));
   }
   // A struct output's member checks name members its shader has.
   for (const ManifestVariant& v : m.variants) {

@@ -62,12 +62,6 @@ const std::vector<ImageFormat> kImageFormats = [] {
 
 }  // namespace manifest_detail
 
-const std::vector<std::string>& KnownFeatures() {
-  static const std::vector<std::string> known = {"subgroup_arithmetic", "subgroup_ballot", "subgroup_shuffle_relative",
-                                                 "float_atomic_add"};
-  return known;
-}
-
 const ElementType* FindElementType(std::string_view glsl) {
   for (const ElementType& e : ElementTypes()) {
     if (e.glsl == glsl) return &e;

@@ -77,6 +77,9 @@ DeviceInfo InfoOf(const vk::raii::PhysicalDevice& device, uint32_t index) {
   info.subgroup_ballot = in_compute(vk::SubgroupFeatureFlagBits::eBallot);
   info.subgroup_shuffle_relative = in_compute(vk::SubgroupFeatureFlagBits::eShuffleRelative);
   info.subgroup_shuffle = in_compute(vk::SubgroupFeatureFlagBits::eShuffle);
+  if (subgroup.supportedStages & vk::ShaderStageFlagBits::eCompute) {
+    info.subgroup_operations = static_cast<uint32_t>(subgroup.supportedOperations);
+  }
   info.timestamp_period_ns = static_cast<double>(props.limits.timestampPeriod);
   info.max_workgroup_invocations = props.limits.maxComputeWorkGroupInvocations;
   info.max_workgroup_size = props.limits.maxComputeWorkGroupSize;
@@ -131,6 +134,12 @@ DeviceInfo InfoOf(const vk::raii::PhysicalDevice& device, uint32_t index) {
     c["Int8"] = v12.shaderInt8;
     c["Int64Atomics"] = v12.shaderBufferInt64Atomics;
     c["VulkanMemoryModel"] = v12.vulkanMemoryModel;
+    info.shared_int64_atomics = v12.shaderSharedInt64Atomics;
+  }
+  if (info.api_version >= VK_API_VERSION_1_3) {
+    info.integer_dot_product = device.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan13Features>()
+                                   .get<vk::PhysicalDeviceVulkan13Features>()
+                                   .shaderIntegerDotProduct;
   }
   {
     const vk::PhysicalDeviceFeatures core = device.getFeatures();
@@ -167,8 +176,11 @@ DeviceInfo InfoOf(const vk::raii::PhysicalDevice& device, uint32_t index) {
   if (info.float_atomic_add) {
     auto features =
         device.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>();
-    info.float_atomic_add =
-        features.get<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>().shaderBufferFloat32AtomicAdd;
+    const auto& atomic = features.get<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>();
+    info.float_atomic_add = atomic.shaderBufferFloat32AtomicAdd;
+    info.float32_atomics = atomic.shaderBufferFloat32Atomics;
+    info.float64_atomic_add = atomic.shaderBufferFloat64AtomicAdd;
+    info.shared_float32_atomic_add = atomic.shaderSharedFloat32AtomicAdd;
   }
   auto families = device.getQueueFamilyProperties();
   if (auto family = ChooseQueueFamily(families)) {
@@ -300,10 +312,15 @@ Context::Context(const Options& options) : options_(options) {
     executable_features.pNext = features.get<vk::PhysicalDeviceFeatures2>().pNext;
     features.get<vk::PhysicalDeviceFeatures2>().pNext = &executable_features;
   }
-  // Float atomicAdd on storage buffers, which the atomics family's float variants use; they skip
-  // where the device lacks it. Only that feature of the extension is asked for.
-  vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float_features{.shaderBufferFloat32AtomicAdd = VK_TRUE};
-  if (info_.float_atomic_add) {
+  // Float atomics on storage buffers and shared memory, which the atomics family's float variants
+  // and users' shaders use; they skip where the device lacks them. The features asked for are
+  // those the device offers (image and 16-bit ones are not).
+  vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float_features{
+      .shaderBufferFloat32Atomics = info_.float32_atomics,
+      .shaderBufferFloat32AtomicAdd = info_.float_atomic_add,
+      .shaderBufferFloat64AtomicAdd = info_.float64_atomic_add,
+      .shaderSharedFloat32AtomicAdd = info_.shared_float32_atomic_add};
+  if (info_.float_atomic_add || info_.float32_atomics || info_.float64_atomic_add || info_.shared_float32_atomic_add) {
     device_extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
     atomic_float_features.pNext = features.get<vk::PhysicalDeviceFeatures2>().pNext;
     features.get<vk::PhysicalDeviceFeatures2>().pNext = &atomic_float_features;

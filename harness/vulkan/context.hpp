@@ -44,6 +44,9 @@ struct DeviceInfo {
   bool subgroup_ballot = false;      // subgroupBallot and its bit counts in compute shaders
   bool subgroup_shuffle_relative = false;  // subgroupShuffleUp/Down in compute shaders
   bool subgroup_shuffle = false;           // subgroupShuffle/ShuffleXor in compute shaders
+  // Every subgroup operation class in compute shaders (VkSubgroupFeatureFlags; 0 where compute
+  // shaders have none): a manifest's `requires` names each class.
+  uint32_t subgroup_operations = 0;
   bool shader_float16 = false;         // float16_t arithmetic in shaders (Vulkan 1.2 feature)
   bool storage_buffer_16bit = false;   // 16-bit values in storage buffers (Vulkan 1.1 feature)
   // The device's feature behind each SPIR-V capability a user's shader may declare that needs one,
@@ -56,6 +59,15 @@ struct DeviceInfo {
   // VK_EXT_shader_atomic_float's shaderBufferFloat32AtomicAdd: atomicAdd on float in storage
   // buffers. Enabled on the device where supported.
   bool float_atomic_add = false;
+  // The rest of VK_EXT_shader_atomic_float that a user's shader may need, each enabled where
+  // offered: float load/store/exchange on buffers, 64-bit float add on buffers, 32-bit float add on
+  // shared memory; and Vulkan 1.2's 64-bit integer atomics on shared memory, Vulkan 1.3's integer
+  // dot products.
+  bool float32_atomics = false;
+  bool float64_atomic_add = false;
+  bool shared_float32_atomic_add = false;
+  bool shared_int64_atomics = false;
+  bool integer_dot_product = false;
   // Out-of-bounds image accesses are defined (reads 0 or a border, writes dropped): Vulkan 1.3's
   // robustImageAccess, or VK_EXT_image_robustness's before 1.3. Enabled on the device where
   // supported: it checks image accesses only, and robustBufferAccess, which would check every

@@ -274,7 +274,7 @@ TEST_F(LoadedPreamble, FileAndMacrosCompileAndTheWorkgroupIsConstant233) {
 TEST_F(LoadedPreamble, TheSpirvFollowsThePreamble) {
   const Manifest m = Load(Text("preamble = { file = \"common.glsl\" }", kMacros, kMacros));
   ManifestVariant other = m.variants[0];
-  other.preamble[0].text = "#define sfp uint\nlayout(local_size_x_id = 233, local_size_y = 1) in;\n";
+  other.preamble[0].text = "#define sfp float\nlayout(local_size_x_id = 233, local_size_y = 2) in;\n";
   const std::vector<uint32_t>& first = CompileShader(SourceOf(m.variants[0], {64, 1}, true));
   EXPECT_NE(CompileShader(SourceOf(other, {64, 1}, true)), first);
 }

@@ -74,8 +74,8 @@ ShaderSource SourceOf(const ManifestVariant& v, Extent workgroup, bool optimize)
                       .label = v.name};
   for (const ManifestPreamble& part : v.preamble) {
     // A compile error inside it names the key, and the file where it is one.
-    source.preamble.push_back(
-        {.name = part.file.empty() ? part.key : fmt::format("{} ({})", part.file.string(), part.key), .text = part.text});
+    const std::string name = part.file.empty() ? part.key : fmt::format("{} ({})", part.file.string(), part.key);
+    source.preamble.push_back({.name = name, .text = part.text});
   }
   const std::array<uint32_t, 3> sizes{workgroup.x, workgroup.y, workgroup.z};
   for (size_t i = 0; i < v.workgroup_defines.size() && i < 3; ++i) {

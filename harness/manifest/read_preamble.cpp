@@ -67,9 +67,10 @@ std::string FunctionLikeMacro(const std::string& key, std::string& why) {
   const size_t open = key.find('(');
   const std::string name = key.substr(0, open);
   if (!IsVariableName(name)) {
-    why = fmt::format("{} is not a macro name of letters, digits and '_' that starts with a letter (nothing may stand "
-                      "between the name and '(')",
-                      Quoted(name));
+    why = fmt::format(
+        "{} is not a macro name of letters, digits and '_' that starts with a letter (nothing may stand "
+        "between the name and '(')",
+        Quoted(name));
     return {};
   }
   if (!key.ends_with(')')) {
@@ -84,9 +85,10 @@ std::string FunctionLikeMacro(const std::string& key, std::string& why) {
       const size_t first = param.find_first_not_of(" \t"), last = param.find_last_not_of(" \t");
       param = first == std::string::npos ? "" : param.substr(first, last - first + 1);
       if (!IsVariableName(param)) {
-        why = fmt::format("parameter {} of {}: expected a name of letters, digits and '_' that starts with a letter "
-                          "(the parameters are names separated by commas)",
-                          Quoted(param), name);
+        why = fmt::format(
+            "parameter {} of {}: expected a name of letters, digits and '_' that starts with a letter "
+            "(the parameters are names separated by commas)",
+            Quoted(param), name);
         return {};
       }
       if (std::find(params.begin(), params.end(), param) != params.end()) {

@@ -26,8 +26,8 @@ void ReadDefines(const Reader& r, const toml::node& node, const std::string& whe
     auto once = [&](const std::string& macro) {
       for (const Define& d : v.defines) {
         if (MacroName(d.name) == MacroName(macro) && d.name != macro) {
-          r.Fail(Reader::LineOf(value), full, fmt::format("macro {} is defined twice (also as {})",
-                                                          MacroName(macro), Quoted(d.name)));
+          r.Fail(Reader::LineOf(value), full,
+                 fmt::format("macro {} is defined twice (also as {})", MacroName(macro), Quoted(d.name)));
         }
       }
     };
@@ -277,7 +277,8 @@ void ReadVariantSource(const Reader& r, const toml::table& t, const Manifest& m,
     // An axis is a macro of its own: a function-like macro of its name would define it twice.
     for (const Define& d : v.defines) {
       if (d.name.find('(') == std::string::npos) continue;
-      if (std::any_of(m.axes.begin(), m.axes.end(), [&](const ManifestAxis& a) { return a.name == MacroName(d.name); })) {
+      if (std::any_of(m.axes.begin(), m.axes.end(),
+                      [&](const ManifestAxis& a) { return a.name == MacroName(d.name); })) {
         r.Fail(Reader::LineOf(*defines), fmt::format("{}.defines.{}", where, Quoted(d.name)),
                fmt::format("[axes] has an axis {}, a macro of that name", MacroName(d.name)));
       }

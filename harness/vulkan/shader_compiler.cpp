@@ -159,7 +159,8 @@ std::vector<uint32_t> ReadSpirv(const ShaderSource& source, const std::filesyste
 // A name in a #line directive's quotes: glslang reads it up to the next quote, and a line ends it.
 std::string LineName(std::string_view name) {
   std::string out(name);
-  std::replace_if(out.begin(), out.end(), [](char c) { return c == '"' || c == '\n' || c == '\r'; }, '\'');
+  std::replace_if(
+      out.begin(), out.end(), [](char c) { return c == '"' || c == '\n' || c == '\r'; }, '\'');
   return out;
 }
 
@@ -193,7 +194,8 @@ std::pair<size_t, size_t> AfterVersion(std::string_view text) {
       rest.remove_prefix(1);
       const size_t first = rest.find_first_not_of(" \t");
       rest = first == std::string_view::npos ? std::string_view{} : rest.substr(first);
-      if (rest.starts_with("version") && (rest.size() == 7 || !(std::isalnum(static_cast<unsigned char>(rest[7])) || rest[7] == '_'))) {
+      if (rest.starts_with("version") &&
+          (rest.size() == 7 || !(std::isalnum(static_cast<unsigned char>(rest[7])) || rest[7] == '_'))) {
         return {std::min(end + 1, text.size()), line};
       }
       return {0, 0};  // another directive first: the source has no #version of its own
@@ -363,7 +365,8 @@ const std::vector<uint32_t>& CompileShader(const ShaderSource& source) {
   if (source.language == SourceLanguage::kSpirv) {
     Require(source.defines.empty(), fmt::format("{} is already compiled: it takes no defines (given {})",
                                                 SpirvContext(source, path), DefinesText(source.defines)));
-    Require(source.preamble.empty(), fmt::format("{} is already compiled: it takes no preamble", SpirvContext(source, path)));
+    Require(source.preamble.empty(),
+            fmt::format("{} is already compiled: it takes no preamble", SpirvContext(source, path)));
     spirv = ReadSpirv(source, path);
   } else if (source.language == SourceLanguage::kHlsl && !source.preamble.empty()) {
     throw Error(fmt::format("compiling {} for variant {}: a preamble is GLSL text, and the source is HLSL",

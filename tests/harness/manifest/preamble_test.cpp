@@ -70,7 +70,7 @@ out = "2 * x"
 
 // kManifest with each placeholder's line replaced by its text (or left as a comment).
 std::string Text(std::string_view family, std::string_view one = "", std::string_view two = "",
-                     std::string_view pass1 = "") {
+                 std::string_view pass1 = "") {
   std::string text(kManifest);
   for (auto [mark, with] : {std::pair{"#FAMILY", family}, {"#ONE", one}, {"#TWO", two}, {"#PASS1", pass1}}) {
     text.replace(text.find(mark), std::string_view(mark).size(), with);
@@ -95,7 +95,7 @@ std::vector<std::string> Keys(const std::vector<ManifestPreamble>& parts) {
 
 TEST(ManifestPreamble, LevelsAddUpFamilyThenVariantThenPass) {
   const Manifest m = ParseManifest(Text("preamble = \"#define A 1\"", "preamble = { file = \"one.glsl\" }",
-                                            "preamble = \"#define B 2\\n\"", "preamble = \"#define C 3\""),
+                                        "preamble = \"#define B 2\\n\"", "preamble = \"#define C 3\""),
                                    "dir/m.toml");
   ASSERT_EQ(m.preamble.size(), 1u);
   EXPECT_EQ(m.preamble[0].text, "#define A 1");
@@ -107,9 +107,8 @@ TEST(ManifestPreamble, LevelsAddUpFamilyThenVariantThenPass) {
   EXPECT_TRUE(one.preamble[1].text.empty());
   const ManifestVariant& two = m.variants[1];
   ASSERT_EQ(two.passes.size(), 2u);
-  EXPECT_EQ(Keys(two.passes[0].preamble),
-            (std::vector<std::string>{"[family].preamble", "[[variant]] 'two'.preamble",
-                                      "[[variant]] 'two'.pass[1].preamble"}));
+  EXPECT_EQ(Keys(two.passes[0].preamble), (std::vector<std::string>{"[family].preamble", "[[variant]] 'two'.preamble",
+                                                                    "[[variant]] 'two'.pass[1].preamble"}));
   EXPECT_EQ(two.passes[0].preamble[2].text, "#define C 3");
   EXPECT_EQ(Keys(two.passes[1].preamble),
             (std::vector<std::string>{"[family].preamble", "[[variant]] 'two'.preamble"}));
@@ -156,10 +155,10 @@ TEST(ManifestPreamble, RefusedForms) {
 }
 
 TEST(ManifestDefines, FunctionLikeMacros) {
-  const Manifest m = ParseManifest(
-      Text("", "defines = { \"buffer_ld1(buf, i)\" = \"buf[i]\", \"now()\" = \"0\", N = 2 }", "",
-               "defines = { \"N(a)\" = \"a\" }"),
-      "dir/m.toml");
+  const Manifest m =
+      ParseManifest(Text("", "defines = { \"buffer_ld1(buf, i)\" = \"buf[i]\", \"now()\" = \"0\", N = 2 }", "",
+                         "defines = { \"N(a)\" = \"a\" }"),
+                    "dir/m.toml");
   const ManifestVariant& one = m.variants[0];
   auto has = [](const ManifestVariant& v, const std::string& name, const std::string& value) {
     return std::any_of(v.defines.begin(), v.defines.end(),
@@ -178,8 +177,7 @@ TEST(ManifestDefines, FunctionLikeMacros) {
 }
 
 TEST(ManifestDefines, PassFunctionLikeMacroReplacesTheVariantsByName) {
-  const Manifest m = ParseManifest(Text("", "", "defines = { N = 2 }", "defines = { \"N(a)\" = \"a\" }"),
-                                   "dir/m.toml");
+  const Manifest m = ParseManifest(Text("", "", "defines = { N = 2 }", "defines = { \"N(a)\" = \"a\" }"), "dir/m.toml");
   const ManifestVariant& pass = m.variants[1].passes[0];
   EXPECT_EQ(std::count_if(pass.defines.begin(), pass.defines.end(),
                           [](const Define& d) { return d.name == "N" || d.name == "N(a)"; }),
@@ -198,8 +196,7 @@ TEST(ManifestDefines, RefusedFunctionLikeMacros) {
   EXPECT_NE(error("defines = { \"a(i, 2)\" = \"i\" }").find("parameter '2' of a"), std::string::npos);
   EXPECT_NE(error("defines = { \"a(i,,j)\" = \"i\" }").find("parameter '' of a"), std::string::npos);
   EXPECT_NE(error("defines = { \"a(i,)\" = \"i\" }").find("a's parameter list ends with a comma"), std::string::npos);
-  EXPECT_NE(error("defines = { \"a(i, j, i)\" = \"i\" }").find("parameter 'i' of a is named twice"),
-            std::string::npos);
+  EXPECT_NE(error("defines = { \"a(i, j, i)\" = \"i\" }").find("parameter 'i' of a is named twice"), std::string::npos);
   EXPECT_NE(error("defines = { \"a(...)\" = \"i\" }").find("parameter '...' of a"), std::string::npos);
   EXPECT_NE(error("defines = { \"a(i)\" = 1 }").find("a function-like macro's body is a string"), std::string::npos);
   EXPECT_NE(error("defines = { \"a(i)\" = \"i\\nj\" }").find("a macro's text must be one line"), std::string::npos);
@@ -287,8 +284,8 @@ TEST_F(LoadedPreamble, MissingFileNamesTheKeyAndLine) {
 
 TEST_F(LoadedPreamble, ErrorsNameTheShadersLineOrThePreamblesPart) {
   // Line 9 of k.comp, after a preamble of two lines and a variant's of one.
-  const std::string in_shader = LoadError(Text("preamble = { file = \"common.glsl\" }",
-                                                   kMacros + "\npreamble = \"#define FAIL 1\"", kMacros));
+  const std::string in_shader =
+      LoadError(Text("preamble = { file = \"common.glsl\" }", kMacros + "\npreamble = \"#define FAIL 1\"", kMacros));
   EXPECT_NE(in_shader.find("k.comp:9: error:"), std::string::npos) << in_shader;
   Write("common.glsl", std::string(kCommon) + "not glsl;\n");
   const std::string in_file = LoadError(Text("preamble = { file = \"common.glsl\" }", kMacros, kMacros));

@@ -515,12 +515,12 @@ void main() {
 TEST(ShaderCompiler, PreambleGoesAfterVersionAndKeepsTheShadersLines) {
   TempDir dir;
   auto path = dir.Write("pre.comp", kPreambleGlsl);
-  ShaderSource source{.path = path,
-                      .defines = {{"LOAD(buf,i)", "buf[i]"}},
-                      .preamble = {{.name = "[family].preamble", .text = "#define WIDTH 4\n"},
-                                   {.name = "[[variant]] 'v'.preamble",
-                                    .text = "layout(local_size_x_id = 233, local_size_y = 2) in;"}},
-                      .label = "v"};
+  ShaderSource source{
+      .path = path,
+      .defines = {{"LOAD(buf,i)", "buf[i]"}},
+      .preamble = {{.name = "[family].preamble", .text = "#define WIDTH 4\n"},
+                   {.name = "[[variant]] 'v'.preamble", .text = "layout(local_size_x_id = 233, local_size_y = 2) in;"}},
+      .label = "v"};
   // The layout in the preamble is the shader's: local size x from constant 233 (default 1), y 2.
   EXPECT_EQ(LocalSize(CompileShader(source)), (std::vector<uint32_t>{1, 2, 1}));
 
@@ -577,11 +577,10 @@ layout(local_size_x = 1) in;
 layout(std430, binding = 0) buffer Data { float values[]; };
 void main() { STORE(values, 0, LOAD(values, 1) * TWICE(3.0)); }
 )");
-  const auto& spirv = CompileShader({.path = path,
-                                     .defines = {{"LOAD(buf,i)", "buf[i]"},
-                                                 {"STORE(buf,i,v)", "buf[i] = v"},
-                                                 {"TWICE(x)", "(2.0 * (x))"}},
-                                     .label = "v"});
+  const auto& spirv = CompileShader(
+      {.path = path,
+       .defines = {{"LOAD(buf,i)", "buf[i]"}, {"STORE(buf,i,v)", "buf[i] = v"}, {"TWICE(x)", "(2.0 * (x))"}},
+       .label = "v"});
   EXPECT_FALSE(spirv.empty());
 }
 

@@ -191,6 +191,16 @@ struct ManifestUniform {
   uint32_t line = 0;
 };
 
+// A part of the text a GLSL shader is compiled with after its #version line (`preamble`: the
+// family's, a variant's or a pass's): the text as written, or a file beside the manifest, read
+// when the manifest is loaded (ParseManifest reads no file).
+struct ManifestPreamble {
+  std::string key;              // "[family].preamble", for messages and the compiler's errors
+  std::filesystem::path file;   // `{ file = "..." }`, resolved against the manifest's folder; empty: text
+  std::string text;             // the text (a file's once loaded)
+  uint32_t line = 0;
+};
+
 struct ManifestVariant {
   std::string name;
   std::filesystem::path source;  // resolved against the manifest's folder
@@ -202,6 +212,9 @@ struct ManifestVariant {
   std::vector<std::string> include_dirs;
   std::string entry = "main";
   std::vector<Define> defines;   // as written, numbers in their text
+  // The preamble's parts in the order they are inserted: the family's, the variant's own, a pass's
+  // own (GLSL sources only: an HLSL or SPIR-V variant or pass takes none of the family's).
+  std::vector<ManifestPreamble> preamble;
   std::map<std::string, double> numeric_defines;  // those that are numbers: variables of expressions
   // Numeric defines named as a size variable (WG_X = 64): that variable must have this value at
   // every point of the variant.
@@ -374,6 +387,7 @@ struct Manifest {
   std::vector<std::vector<std::string>> workgroup_expressions;
   std::string vulkan;                                 // the family's `vulkan`, as written ("": 1.1)
   std::vector<std::string> include_dirs;              // the family's, resolved against the manifest
+  std::vector<ManifestPreamble> preamble;             // the family's `preamble` (none: empty)
   // [axes], in declaration order: the names write them after the domain (and /sg<N>) as
   // /<axis><value>.
   std::vector<ManifestAxis> axes;

@@ -2,6 +2,8 @@
 // coordinates, the workgroups a subgroup size gives.
 #include "harness/manifest/manifest.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -95,6 +97,11 @@ ShaderSource SourceOf(const ManifestVariant& v, Extent workgroup, bool optimize)
                       .target = v.target,
                       .optimize = optimize,
                       .label = v.name};
+  for (const ManifestPreamble& part : v.preamble) {
+    // A compile error inside it names the key, and the file where it is one.
+    const std::string name = part.file.empty() ? part.key : fmt::format("{} ({})", part.file.string(), part.key);
+    source.preamble.push_back({.name = name, .text = part.text});
+  }
   const std::array<uint32_t, 3> sizes{workgroup.x, workgroup.y, workgroup.z};
   for (size_t i = 0; i < v.workgroup_defines.size() && i < 3; ++i) {
     source.defines.push_back({v.workgroup_defines[i], std::to_string(sizes[i])});

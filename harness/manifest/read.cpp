@@ -385,6 +385,7 @@ Manifest LoadManifest(const std::filesystem::path& path) {
     if (v.passes.empty()) v.source = std::filesystem::absolute(v.source, error);
     for (ManifestVariant& p : v.passes) p.source = std::filesystem::absolute(p.source, error);
   }
+  LoadPreambleFiles(m);
   ResolveShaders(m);
   // Again with the workgroups and constants the shaders gave.
   EvaluateEveryPoint(Reader(path), m);
@@ -396,6 +397,16 @@ Manifest LoadManifest(const std::filesystem::path& path) {
       if (std::find(hashed.begin(), hashed.end(), v->source) != hashed.end()) continue;
       hashed.push_back(v->source);
       files += ReadText(v->source, "shader");
+    }
+  }
+  // The preamble's files, once each (a preamble's text is in the manifest's).
+  for (const ManifestVariant& variant : m.variants) {
+    for (const ManifestVariant* v : PassesOf(variant)) {
+      for (const ManifestPreamble& part : v->preamble) {
+        if (part.file.empty() || std::find(hashed.begin(), hashed.end(), part.file) != hashed.end()) continue;
+        hashed.push_back(part.file);
+        files += part.text;
+      }
     }
   }
   NoteManifest({.path = path.string(), .sha256 = Sha256Hex(files)});

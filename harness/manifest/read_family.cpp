@@ -175,7 +175,7 @@ void ReadFamily(const Reader& r, const toml::table& family, Manifest& m) {
   r.OnlyKeys(family, "[family]",
              {"name", "domains", "workgroups", "elements", "bytes", "test_domains", "read_only", "description",
               "arithmetic", "arithmetic_unit", "arithmetic_lower_bound", "workgroup_defines", "subgroup_sizes", "vulkan",
-              "include_dirs"});
+              "include_dirs", "preamble"});
   m.name = *r.String(family, "[family]", "name", true);
   if (!IsNamePart(m.name)) {
     r.Fail(Reader::LineOf(*family.get("name")), "[family].name",
@@ -215,6 +215,7 @@ void ReadFamily(const Reader& r, const toml::table& family, Manifest& m) {
   m.subgroup_sizes = ReadSubgroupSizes(r, family, "[family]");
   if (auto vulkan = ReadVulkan(r, family, "[family]")) m.vulkan = *vulkan;
   m.include_dirs = ReadIncludeDirs(r, family, "[family]");
+  if (auto preamble = ReadPreamble(r, family, "[family]")) m.preamble.push_back(std::move(*preamble));
 }
 
 }  // namespace manifest_detail

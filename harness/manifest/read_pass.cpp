@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include <algorithm>
+
 #include "harness/manifest/reader.hpp"
 #include "harness/manifest/stage.hpp"
 
@@ -28,7 +30,7 @@ void ReadPasses(const Reader& r, const toml::node& node, const std::string& wher
     p.pass_key = at;
     r.OnlyKeys(t, at,
                {"source", "defines", "specialization", "groups", "push", "repeat", "swap", "entry", "vulkan",
-                "include_dirs", "workgroup_defines", "uniform"});
+                "include_dirs", "workgroup_defines", "uniform", "preamble"});
     const std::string source = *r.String(t, at, "source", true);
     if (source.empty() || source.find('\0') != std::string::npos) r.Fail(p.line, at + ".source", "expected a file name");
     p.source = r.path().parent_path() / source;
@@ -51,8 +53,17 @@ void ReadPasses(const Reader& r, const toml::node& node, const std::string& wher
       ManifestVariant own;
       ReadDefines(r, *defines, at + ".defines", own);
       for (const Define& d : own.defines) {
-        std::erase_if(p.defines, [&](const Define& o) { return o.name == d.name; });
+        // By the macro's name: a pass may give a function-like macro for the variant's object-like one.
+        std::erase_if(p.defines, [&](const Define& o) { return MacroName(o.name) == MacroName(d.name); });
         p.defines.push_back(d);
+        if (d.name.find('(') != std::string::npos) {
+          p.numeric_defines.erase(MacroName(d.name));
+          p.pinned_defines.erase(MacroName(d.name));
+          if (std::any_of(m.axes.begin(), m.axes.end(), [&](const auto& a) { return a.name == MacroName(d.name); })) {
+            r.Fail(Reader::LineOf(*defines), fmt::format("{}.defines.{}", at, Quoted(d.name)),
+                   fmt::format("[axes] has an axis {}, a macro of that name", MacroName(d.name)));
+          }
+        }
       }
       for (const auto& [name, value] : own.numeric_defines) p.numeric_defines[name] = value;
       for (const auto& [name, value] : own.pinned_defines) p.pinned_defines[name] = value;
@@ -78,6 +89,16 @@ void ReadPasses(const Reader& r, const toml::node& node, const std::string& wher
     }
     ReadOwnUniforms(r, t, at, m, p);
     if (auto defines = ReadWorkgroupDefines(r, t, at); !defines.empty()) p.workgroup_defines = defines;
+    for (const std::string& name : p.workgroup_defines) {
+      if (std::any_of(p.defines.begin(), p.defines.end(),
+                      [&](const Define& d) { return d.name != name && MacroName(d.name) == name; })) {
+        r.Fail(p.line, at + ".workgroup_defines",
+               fmt::format("{} is also a function-like macro of defines: the workgroup's macro takes the workgroup's "
+                           "size",
+                           Quoted(name)));
+      }
+    }
+    TakePreamble(r, t, at, v.preamble, p);
     if (!p.workgroup_defines.empty() && p.language == SourceLanguage::kSpirv) {
       r.Fail(p.line, at + ".workgroup_defines", "a .spv module is compiled already: it takes no macros");
     }

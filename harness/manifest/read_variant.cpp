@@ -21,10 +21,38 @@ void ReadDefines(const Reader& r, const toml::node& node, const std::string& whe
   if (!node.is_table()) r.Fail(Reader::LineOf(node), where, "expected a table, e.g. { PER_ITEM = 4 }");
   for (auto&& [key, value] : *node.as_table()) {
     const std::string name(key.str());
-    const std::string full = fmt::format("{}.{}", where, name);
-    if (!IsVariableName(name)) {
-      r.Fail(Reader::LineOf(value), full, "expected a macro name of letters, digits and '_' that starts with a letter");
+    const std::string full = fmt::format("{}.{}", where, name.find('(') == std::string::npos ? name : Quoted(name));
+    // Two keys of one table for one macro ("load(a)" and "load(b)", or "load" and "load(a)").
+    auto once = [&](const std::string& macro) {
+      for (const Define& d : v.defines) {
+        if (MacroName(d.name) == MacroName(macro) && d.name != macro) {
+          r.Fail(Reader::LineOf(value), full,
+                 fmt::format("macro {} is defined twice (also as {})", MacroName(macro), Quoted(d.name)));
+        }
+      }
+    };
+    if (name.find('(') != std::string::npos) {
+      // A function-like macro ("load(buf, i)" = "buf[i]"): its body is text, never a variable.
+      std::string why;
+      const std::string define = FunctionLikeMacro(name, why);
+      if (define.empty()) r.Fail(Reader::LineOf(value), full, why);
+      if (!value.is_string()) {
+        r.Fail(Reader::LineOf(value), full, "a function-like macro's body is a string, e.g. \"buf[i]\"");
+      }
+      const std::string text = value.as_string()->get();
+      if (std::any_of(text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r' || c == '\0'; })) {
+        r.Fail(Reader::LineOf(value), full, "a macro's text must be one line");
+      }
+      once(define);
+      v.defines.push_back({define, text});
+      continue;
     }
+    if (!IsVariableName(name)) {
+      r.Fail(Reader::LineOf(value), full,
+             "expected a macro name of letters, digits and '_' that starts with a letter, or a function-like macro "
+             "such as \"load(buf, i)\"");
+    }
+    once(name);
     // A macro named as a size variable (a shader that takes its workgroup as WG_X) is not a
     // variable of its own: its value must be that variable's at every point.
     auto numeric = [&](double x) {
@@ -246,7 +274,17 @@ void ReadVariantSource(const Reader& r, const toml::table& t, const Manifest& m,
       r.Fail(Reader::LineOf(*defines), where + ".defines", "a .spv module is compiled already: it takes no defines");
     }
     ReadDefines(r, *defines, where + ".defines", v);
+    // An axis is a macro of its own: a function-like macro of its name would define it twice.
+    for (const Define& d : v.defines) {
+      if (d.name.find('(') == std::string::npos) continue;
+      if (std::any_of(m.axes.begin(), m.axes.end(),
+                      [&](const ManifestAxis& a) { return a.name == MacroName(d.name); })) {
+        r.Fail(Reader::LineOf(*defines), fmt::format("{}.defines.{}", where, Quoted(d.name)),
+               fmt::format("[axes] has an axis {}, a macro of that name", MacroName(d.name)));
+      }
+    }
   }
+  TakePreamble(r, t, where, m.preamble, v);
 }
 
 // How a variant is compared and counted: reference, tolerances, the device features it requires,
@@ -339,7 +377,7 @@ void ReadVariantShape(const Reader& r, const toml::table& t, const std::string& 
            "a .spv module is compiled already: it takes no macros (workgroup_defines here or in [family])");
   }
   for (const std::string& name : v.workgroup_defines) {
-    if (std::any_of(v.defines.begin(), v.defines.end(), [&](const Define& d) { return d.name == name; })) {
+    if (std::any_of(v.defines.begin(), v.defines.end(), [&](const Define& d) { return MacroName(d.name) == name; })) {
       r.Fail(v.line, where + ".workgroup_defines",
              fmt::format("{} is also in defines: the workgroup's macro takes the workgroup's size", Quoted(name)));
     }
@@ -411,7 +449,7 @@ void ReadVariants(const Reader& r, const toml::array& variants, Manifest& m) {
                {"name", "source", "defines", "reference", "tolerance", "workgroups", "check", "elements", "bytes",
                 "requires", "arithmetic", "specialization", "workgroup_defines", "subgroup_sizes", "abs_tolerance", "vulkan",
                 "include_dirs", "entry", "groups", "require_subgroup_size", "full_subgroups", "push", "domains",
-                "test_domains", "pass", "uniform"});
+                "test_domains", "pass", "uniform", "preamble"});
     std::string where;
     const toml::node* passes = nullptr;
     ReadVariantSource(r, t, m, v, where, passes);

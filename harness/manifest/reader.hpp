@@ -252,6 +252,29 @@ void ReadPushAndDispatch(const Reader& r, const toml::table& root, Manifest& m);
 std::map<std::string, std::string> ReadCheck(const Reader& r, const toml::node& node, std::string_view where,
                                              const Manifest& m, std::map<std::string, uint32_t>& lines);
 
+// ---- read_preamble.cpp
+
+// `preamble = "..."` or `preamble = { file = "common.glsl" }` of `table` (none: nullopt); a file is
+// only named here (LoadPreambleFiles reads it).
+std::optional<ManifestPreamble> ReadPreamble(const Reader& r, const toml::table& table, const std::string& where);
+
+// Sets `v.preamble` from the outer levels' parts (`outer`: the family's, or a pass's variant's) and
+// `table`'s own after them. A GLSL source's only: an HLSL or SPIR-V one takes none, and a preamble
+// of its own is an error.
+void TakePreamble(const Reader& r, const toml::table& table, const std::string& where,
+                  const std::vector<ManifestPreamble>& outer, ManifestVariant& v);
+
+// A define's macro name: "load" of "load(buf,i)", the whole of an object-like one.
+std::string MacroName(const std::string& define);
+
+// A function-like `defines` key ("load(buf, i)", with a '('): as the compiler takes it ("load(buf,i)"),
+// or empty with `why` set (a bad name or parameter, a parameter named twice).
+std::string FunctionLikeMacro(const std::string& key, std::string& why);
+
+// Reads the text of every preamble part given as a file (a missing, unreadable or too large file
+// is a ManifestError naming the key and line).
+void LoadPreambleFiles(Manifest& m);
+
 // ---- read_variant.cpp
 
 void ReadDefines(const Reader& r, const toml::node& node, const std::string& where, ManifestVariant& v);

@@ -26,6 +26,10 @@ inline constexpr uint32_t kMaxDispatches = 4096;
 // Points a manifest may declare: enough for any study, few enough that loading stays instant.
 inline constexpr size_t kMaxPoints = 100000;
 
+// A preamble's text (or file), and a function-like macro's parameters.
+inline constexpr size_t kMaxPreambleBytes = 1 << 20;
+inline constexpr size_t kMaxMacroParameters = 64;
+
 // [axes]: how many, and how many values each.
 inline constexpr size_t kMaxAxes = 16;
 inline constexpr size_t kMaxAxisValues = 256;

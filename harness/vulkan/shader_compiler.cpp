@@ -156,8 +156,79 @@ std::vector<uint32_t> ReadSpirv(const ShaderSource& source, const std::filesyste
                           entries.empty() ? "none" : fmt::format("{}", fmt::join(entries, ", "))));
 }
 
+// A name in a #line directive's quotes: glslang reads it up to the next quote, and a line ends it.
+std::string LineName(std::string_view name) {
+  std::string out(name);
+  std::replace_if(
+      out.begin(), out.end(), [](char c) { return c == '"' || c == '\n' || c == '\r'; }, '\'');
+  return out;
+}
+
+// Where the line after a GLSL source's #version directive starts (0 where it has none), and that
+// line's number: the first line whose first token, outside comments, is `#version`.
+std::pair<size_t, size_t> AfterVersion(std::string_view text) {
+  bool in_comment = false;
+  size_t line = 1;
+  for (size_t at = 0; at < text.size(); ++line) {
+    size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view rest = text.substr(at, end - at);
+    // Blanks and comments before the line's first token.
+    for (;;) {
+      if (in_comment) {
+        const size_t close = rest.find("*/");
+        if (close == std::string_view::npos) {
+          rest = {};
+          break;
+        }
+        rest.remove_prefix(close + 2);
+        in_comment = false;
+      }
+      const size_t first = rest.find_first_not_of(" \t\r\f\v");
+      rest = first == std::string_view::npos ? std::string_view{} : rest.substr(first);
+      if (!rest.starts_with("/*")) break;
+      in_comment = true;
+      rest.remove_prefix(2);
+    }
+    if (rest.starts_with("#")) {
+      rest.remove_prefix(1);
+      const size_t first = rest.find_first_not_of(" \t");
+      rest = first == std::string_view::npos ? std::string_view{} : rest.substr(first);
+      if (rest.starts_with("version") &&
+          (rest.size() == 7 || !(std::isalnum(static_cast<unsigned char>(rest[7])) || rest[7] == '_'))) {
+        return {std::min(end + 1, text.size()), line};
+      }
+      return {0, 0};  // another directive first: the source has no #version of its own
+    }
+    if (!rest.empty() && !rest.starts_with("//")) return {0, 0};
+    at = end + 1;
+  }
+  return {0, 0};
+}
+
+// `text` with the preamble's parts inserted after its #version line (at the top where it has
+// none). glslang's file-named #line (GL_GOOGLE_cpp_style_line_directive) makes an error inside a
+// part name that part, and one in the shader its own file and line.
+std::string WithPreamble(const std::string& text, const std::vector<Preamble>& preamble,
+                         const std::filesystem::path& path) {
+  if (preamble.empty()) return text;
+  const auto [at, version_line] = AfterVersion(text);
+  std::string out = text.substr(0, at);
+  if (at > 0 && !out.ends_with('\n')) out += '\n';
+  out += "#extension GL_GOOGLE_cpp_style_line_directive : enable\n";
+  for (const Preamble& part : preamble) {
+    out += fmt::format("#line 1 \"{}\"\n", LineName(part.name));
+    out += part.text;
+    if (!part.text.empty() && !part.text.ends_with('\n')) out += '\n';
+  }
+  out += fmt::format("#line {} \"{}\"\n", version_line + 1, LineName(path.string()));
+  out += text.substr(at);
+  return out;
+}
+
 std::vector<uint32_t> CompileText(const ShaderSource& source, const std::filesystem::path& path) {
-  const std::string text = ReadFile(path, fmt::format("{} source", LanguageName(source.language)));
+  const std::string text =
+      WithPreamble(ReadFile(path, fmt::format("{} source", LanguageName(source.language))), source.preamble, path);
   shaderc::CompileOptions options;
   SetShadercBase(options, source.target, source.defines, source.include_dirs);
   if (source.optimize) options.SetOptimizationLevel(shaderc_optimization_level_performance);
@@ -273,6 +344,11 @@ const std::vector<uint32_t>& CompileShader(const ShaderSource& source) {
     add(d.value);
   }
   for (const auto& dir : source.include_dirs) add(dir);
+  add(std::to_string(source.preamble.size()));  // where the include folders end
+  for (const Preamble& part : source.preamble) {
+    add(part.name);
+    add(part.text);
+  }
 
   // Compiled outside the lock, so that several threads compile at once (the tuner hashes a
   // space's shaders on every host thread); two that compile one source keep the first's words.
@@ -289,7 +365,12 @@ const std::vector<uint32_t>& CompileShader(const ShaderSource& source) {
   if (source.language == SourceLanguage::kSpirv) {
     Require(source.defines.empty(), fmt::format("{} is already compiled: it takes no defines (given {})",
                                                 SpirvContext(source, path), DefinesText(source.defines)));
+    Require(source.preamble.empty(),
+            fmt::format("{} is already compiled: it takes no preamble", SpirvContext(source, path)));
     spirv = ReadSpirv(source, path);
+  } else if (source.language == SourceLanguage::kHlsl && !source.preamble.empty()) {
+    throw Error(fmt::format("compiling {} for variant {}: a preamble is GLSL text, and the source is HLSL",
+                            path.string(), source.label));
   } else {
     // shaderc would quietly name a GLSL module's entry point main whatever it is asked for, and the
     // pipeline would then look for a name the module does not have.

@@ -11,10 +11,20 @@
 
 namespace csbench {
 
+// A macro: object-like (`PER_ITEM`), or function-like where the name carries its parameter list
+// (`load(buf,i)`, no blank before the parenthesis).
 struct Define {
   std::string name;
   std::string value;
   bool operator==(const Define&) const = default;
+};
+
+// Text a GLSL shader is compiled with, inserted after its #version line. `name` is what a compile
+// error inside it gives as its file (a manifest key, or a file's path).
+struct Preamble {
+  std::string name;
+  std::string text;
+  bool operator==(const Preamble&) const = default;
 };
 
 // The folder the kernels are read from: $CSBENCH_KERNEL_DIR, else PREFIX/share/csbench/kernels of
@@ -50,6 +60,10 @@ struct ShaderSource {
   SourceLanguage language = SourceLanguage::kGlsl;
   // Preprocessor macros, GLSL and HLSL only: a SPIR-V module with defines is an error.
   std::vector<Define> defines;
+  // GLSL only (another language with a preamble is an error): inserted in order right after the
+  // #version line (at the top of a source without one), each part preceded by a #line naming it,
+  // and followed by a #line that gives the shader's own lines their own numbers in errors.
+  std::vector<Preamble> preamble;
   // `#include "x"` is looked up beside the file that includes it, then in these folders in order;
   // `#include <x>` in these folders only.
   std::vector<std::string> include_dirs;

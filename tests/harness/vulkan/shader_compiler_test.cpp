@@ -496,5 +496,93 @@ TEST(ShaderCompiler, UnoptimizedKeepsMemberNames) {
   EXPECT_TRUE(MemberNames(optimized).empty());
 }
 
+// ---- Preambles and function-like macros -----------------------------------------------------
+
+// A comment before #version, a define of WIDTH and a function-like LOAD from the preamble, and a
+// line that fails where a test asks (FAIL defined).
+constexpr const char* kPreambleGlsl = R"(// a comment first
+#version 450
+layout(std430, binding = 0) buffer Data { float values[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  values[i] = LOAD(values, i + 1u) + float(WIDTH);
+#ifdef FAIL
+  undeclared_here = 1;
+#endif
+}
+)";
+
+TEST(ShaderCompiler, PreambleGoesAfterVersionAndKeepsTheShadersLines) {
+  TempDir dir;
+  auto path = dir.Write("pre.comp", kPreambleGlsl);
+  ShaderSource source{
+      .path = path,
+      .defines = {{"LOAD(buf,i)", "buf[i]"}},
+      .preamble = {{.name = "[family].preamble", .text = "#define WIDTH 4\n"},
+                   {.name = "[[variant]] 'v'.preamble", .text = "layout(local_size_x_id = 233, local_size_y = 2) in;"}},
+      .label = "v"};
+  // The layout in the preamble is the shader's: local size x from constant 233 (default 1), y 2.
+  EXPECT_EQ(LocalSize(CompileShader(source)), (std::vector<uint32_t>{1, 2, 1}));
+
+  ShaderSource failing = source;
+  failing.defines.push_back({"FAIL", "1"});
+  const std::string error = ErrorText(failing);
+  // Line 8 of the file, whatever the preamble's length.
+  EXPECT_NE(error.find(path.string() + ":8: error:"), std::string::npos) << error;
+
+  ShaderSource broken = source;
+  broken.preamble[1].text = "\nnot glsl;\n";
+  const std::string in_preamble = ErrorText(broken);
+  EXPECT_NE(in_preamble.find("[[variant]] 'v'.preamble:2: error:"), std::string::npos) << in_preamble;
+}
+
+TEST(ShaderCompiler, PreambleChangesTheSpirvAndTheCacheKey) {
+  TempDir dir;
+  auto path = dir.Write("pre.comp", kPreambleGlsl);
+  ShaderSource source{.path = path,
+                      .defines = {{"LOAD(buf,i)", "buf[i]"}},
+                      .preamble = {{.name = "p", .text = "#define WIDTH 4\nlayout(local_size_x = 8) in;\n"}},
+                      .label = "v"};
+  const auto& first = CompileShader(source);
+  ShaderSource other = source;
+  other.preamble[0].text = "#define WIDTH 4\nlayout(local_size_x = 16) in;\n";
+  EXPECT_NE(&CompileShader(other), &first);
+  EXPECT_EQ(LocalSize(CompileShader(other)), (std::vector<uint32_t>{16, 1, 1}));
+  EXPECT_EQ(LocalSize(first), (std::vector<uint32_t>{8, 1, 1}));
+  ShaderSource renamed = source;
+  renamed.preamble[0].name = "q";  // only in messages, but part of the key all the same
+  EXPECT_EQ(CompileShader(renamed), first);
+}
+
+TEST(ShaderCompiler, PreambleIsForGlslOnly) {
+  TempDir dir;
+  auto hlsl = dir.Write("k.hlsl", "[numthreads(1, 1, 1)] void main() {}\n");
+  const std::string hlsl_error = ErrorText({.path = hlsl,
+                                            .language = SourceLanguage::kHlsl,
+                                            .preamble = {{.name = "p", .text = "#define X 1\n"}},
+                                            .label = "v"});
+  EXPECT_NE(hlsl_error.find("a preamble is GLSL text, and the source is HLSL"), std::string::npos) << hlsl_error;
+  auto spv = dir.WriteWords("k.spv", ShadercSpirv(WithWidth(4)));
+  const std::string spv_error = ErrorText({.path = spv,
+                                           .language = SourceLanguage::kSpirv,
+                                           .preamble = {{.name = "p", .text = "#define X 1\n"}},
+                                           .label = "v"});
+  EXPECT_NE(spv_error.find("takes no preamble"), std::string::npos) << spv_error;
+}
+
+TEST(ShaderCompiler, FunctionLikeMacroFromDefines) {
+  TempDir dir;
+  auto path = dir.Write("fn.comp", R"(#version 450
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer Data { float values[]; };
+void main() { STORE(values, 0, LOAD(values, 1) * TWICE(3.0)); }
+)");
+  const auto& spirv = CompileShader(
+      {.path = path,
+       .defines = {{"LOAD(buf,i)", "buf[i]"}, {"STORE(buf,i,v)", "buf[i] = v"}, {"TWICE(x)", "(2.0 * (x))"}},
+       .label = "v"});
+  EXPECT_FALSE(spirv.empty());
+}
+
 }  // namespace
 }  // namespace csbench

@@ -39,6 +39,13 @@ class PointEvaluator {
       }
       for (const ManifestBuffer& b : m.buffers) {
         counts_.push_back(Parse(b.count, fmt::format("[[buffer]] '{}'.count", b.name)));
+        header_fields_.emplace_back();
+        headers_.emplace_back();
+        for (BlockField f : b.header_fields) {
+          f.key = fmt::format("[[buffer]] '{}'.header.{}", b.name, f.key);
+          header_fields_.back().push_back(Parse(f.text, f.key, b.header_line));
+          headers_.back().push_back(std::move(f));
+        }
       }
       for (const ManifestImage& image : m.images) {
         image_sizes_.push_back(Parse(image.width, fmt::format("[[image]] '{}'.width", image.name), image.line));
@@ -77,6 +84,12 @@ class PointEvaluator {
       const std::string buffer_name = output_name.substr(0, output_name.find('.'));
       reads.output = std::find_if(m.buffers.begin(), m.buffers.end(),
                                   [&](const auto& b) { return b.name == buffer_name; }) - m.buffers.begin();
+      // A header's member is one value, its check evaluated once (the loader parsed it).
+      if (reads.output < m.buffers.size() && output_name.find('.') != std::string::npos) {
+        const std::string member = output_name.substr(output_name.find('.') + 1);
+        const auto& header = m.buffers[reads.output].header_fields;
+        if (std::any_of(header.begin(), header.end(), [&](const BlockField& f) { return f.key == member; })) continue;
+      }
       if (reads.output == m.buffers.size()) {
         reads.image = true;
         reads.output = std::find_if(m.images.begin(), m.images.end(),
@@ -160,6 +173,8 @@ class PointEvaluator {
                     fmt::format("a whole number of {} elements from 1, at most 2^48 bytes", b.type.glsl));
       }
       p.counts.push_back(static_cast<uint64_t>(count));
+      p.headers.push_back(b.type.array_offset == 0 ? std::vector<std::byte>{}
+                                                    : BlockBytes(headers_[i], header_fields_[i], b.type.array_offset, point));
     }
     for (size_t i = 0; i < m.images.size(); ++i) {
       std::array<uint32_t, 3> size{};
@@ -428,6 +443,9 @@ class PointEvaluator {
   std::map<uint32_t, Keyed> constants_;  // by constant_id
   std::vector<Keyed> push_fields_;
   std::vector<std::vector<Keyed>> uniform_fields_;
+  // Per buffer, its header's fields (keyed for messages) and their expressions.
+  std::vector<std::vector<BlockField>> headers_;
+  std::vector<std::vector<Keyed>> header_fields_;
   std::vector<Reads> checks_;
 };
 

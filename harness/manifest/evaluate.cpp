@@ -374,9 +374,9 @@ class PointEvaluator {
   // bits, a float finite in its precision's range. Throws ManifestError naming the key and point.
   template <typename Point>
   uint64_t ScalarBits(char kind, uint32_t bytes, double value, const std::string& key, const std::string& text,
-                      const Point& point) const {
+                      const Point& point, uint32_t line = 0) const {
     auto refuse = [&](std::string_view what) {
-      throw ManifestError{fmt::format("{}: {}: {} at {} gives {}: {}", m_.path.string(), key, Quoted(text), point(),
+      throw ManifestError{fmt::format("{}: {}: {} at {} gives {}: {}", PathAt(m_, line), key, Quoted(text), point(),
                                       value, what)};
     };
     const uint32_t bits = bytes * 8;
@@ -417,7 +417,7 @@ class PointEvaluator {
     std::vector<std::byte> bytes(size);
     for (size_t i = 0; i < fields.size(); ++i) {
       const BlockField& f = fields[i];
-      const uint64_t bits = ScalarBits(f.kind, f.bytes, Value(parsed[i], point), f.key, f.text, point);
+      const uint64_t bits = ScalarBits(f.kind, f.bytes, Value(parsed[i], point), f.key, f.text, point, parsed[i].line);
       std::memcpy(bytes.data() + f.offset, &bits, f.bytes);  // little-endian hosts
     }
     return bytes;

@@ -94,6 +94,17 @@ GpuCase::GpuCase(Suite& suite, const Manifest& m, const ManifestVariant& base, c
   }
 }
 
+namespace {
+
+// Byte `byte` of buffer `b` for a message: its scalar's index, a byte of its header, or padding.
+std::string WhereInBuffer(const ManifestBuffer& b, size_t byte, std::optional<size_t> scalar) {
+  if (scalar) return IndexText(b, *scalar);
+  if (byte < b.type.array_offset) return fmt::format("byte {} of its header", byte);
+  return fmt::format("byte {} (padding of element {})", byte, (byte - b.type.array_offset) / b.type.Bytes());
+}
+
+}  // namespace
+
 GpuCase::GuardedResult GpuCase::GuardedRun(std::optional<size_t> zeroed) {
   const Manifest& m = *manifest_;
   const GuardPlace place = suite_->options.guard;
@@ -176,11 +187,7 @@ GpuCase::GuardedResult GpuCase::GuardedRun(std::optional<size_t> zeroed) {
                                                "declares an input (give it output = true and an init to update it "
                                                "in place)",
                                                b.name,
-                                               scalar                       ? IndexText(b, *scalar)
-                                               : byte < b.type.array_offset ? fmt::format("byte {} of its header", byte)
-                                                                            : fmt::format("byte {} (padding of element {})", byte,
-                                                                                          (byte - b.type.array_offset) /
-                                                                                              b.type.Bytes()))};
+                                               WhereInBuffer(b, byte, scalar))};
     }
   }
   for (size_t k = 0; k < m.images.size(); ++k) {

@@ -173,8 +173,8 @@ class PointEvaluator {
                     fmt::format("a whole number of {} elements from 1, at most 2^48 bytes", b.type.glsl));
       }
       p.counts.push_back(static_cast<uint64_t>(count));
-      p.headers.push_back(b.type.array_offset == 0 ? std::vector<std::byte>{}
-                                                    : BlockBytes(headers_[i], header_fields_[i], b.type.array_offset, point));
+      p.headers.emplace_back();
+      if (b.type.array_offset != 0) p.headers.back() = BlockBytes(headers_[i], header_fields_[i], b.type.array_offset, point);
     }
     for (size_t i = 0; i < m.images.size(); ++i) {
       std::array<uint32_t, 3> size{};

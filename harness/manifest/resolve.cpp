@@ -432,8 +432,8 @@ void ResolveShaders(Manifest& m) {
         try {
           Expression(text, CheckVariables(m), CheckFunctions(m));
         } catch (const ExpressionError& e) {
-          throw ManifestError{
-              fmt::format("{}:{}: check {} (variant {}): {}: {}", m.path.string(), line, key, Quoted(v.name), Quoted(text), e.message)};
+          throw ManifestError{fmt::format("{}:{}: check {} (variant {}): {}: {}", m.path.string(), line, key,
+                                          Quoted(v.name), Quoted(text), e.message)};
         }
       }
     }

@@ -273,7 +273,8 @@ namespace manifest_detail {
 void ResolveHeader(ManifestBuffer& b, const Resource& d, const std::string& key) {
   const std::vector<Member>& members = d.type.members;
   const bool array = !members.empty() && members.back().type.kind == TypeLayout::Kind::kRuntimeArray;
-  const std::vector<Member> before = array ? std::vector<Member>(members.begin(), members.end() - 1) : std::vector<Member>{};
+  const std::vector<Member> before =
+      array ? std::vector<Member>(members.begin(), members.end() - 1) : std::vector<Member>{};
   if (b.header_given && before.empty()) {
     throw ManifestError{fmt::format("{}.header: the shader's {} has no members before {}: a header gives the members "
                                     "a block declares before its runtime array",

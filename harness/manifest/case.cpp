@@ -129,7 +129,7 @@ GpuCase::GpuCase(Suite& suite, const Manifest& m, const ManifestVariant& base, c
                                "lacks",
                                image.name));
   }
-  for (size_t i = 0; i < m.buffers.size(); ++i) RequireStorage(*context_, values_.counts[i] * m.buffers[i].type.Bytes());
+  for (size_t i = 0; i < m.buffers.size(); ++i) RequireStorage(*context_, Bytes(i));
   for (const ManifestVariant* pass : PassesOf(v)) {
     RequireSupport(info.api_version >= ApiVersionOf(pass->target),
                    fmt::format("{} is compiled for Vulkan {}, and the device has {}", pass->name,
@@ -143,6 +143,17 @@ GpuCase::GpuCase(Suite& suite, const Manifest& m, const ManifestVariant& base, c
     timed_.push_back(plan_->Bind([&](size_t r) { return TimedRange(r, copy); }));
   }
 }
+
+namespace {
+
+// Byte `byte` of buffer `b` for a message: its scalar's index, a byte of its header, or padding.
+std::string WhereInBuffer(const ManifestBuffer& b, size_t byte, std::optional<size_t> scalar) {
+  if (scalar) return IndexText(b, *scalar);
+  if (byte < b.type.array_offset) return fmt::format("byte {} of its header", byte);
+  return fmt::format("byte {} (padding of element {})", byte, (byte - b.type.array_offset) / b.type.Bytes());
+}
+
+}  // namespace
 
 GpuCase::GuardedResult GpuCase::GuardedRun(std::optional<size_t> zeroed) {
   const Manifest& m = *manifest_;
@@ -168,6 +179,8 @@ GpuCase::GuardedResult GpuCase::GuardedRun(std::optional<size_t> zeroed) {
       buffer.Upload(std::span<const std::byte>(initial_[i]).first(bytes));
     } else {
       context_->Run([&](Commands& c) { c.Fill(buffer, zeroed == i ? 0u : kPoison); });
+      // The elements poisoned, the header its values (an atomic counter's 0).
+      if (!values_.headers[i].empty()) buffer.Upload(values_.headers[i]);
     }
     guards.push_back(GuardPattern(m.name, b.name));
     buffer.Upload(guards.back(), bytes);
@@ -224,9 +237,7 @@ GpuCase::GuardedResult GpuCase::GuardedRun(std::optional<size_t> zeroed) {
                                                "declares an input (give it output = true and an init to update it "
                                                "in place)",
                                                b.name,
-                                               scalar ? IndexText(b, *scalar)
-                                                      : fmt::format("byte {} (padding of element {})", byte,
-                                                                    byte / b.type.Bytes()))};
+                                               WhereInBuffer(b, byte, scalar))};
     }
   }
   for (size_t k = 0; k < m.images.size(); ++k) {

@@ -89,8 +89,16 @@ Comparison GpuCase::Checked() {
       const std::string key = b.name + "." + b.type.fields[f].name;
       auto expression = variant_->check.find(key);
       if (expression == variant_->check.end()) continue;
-      Comparison c =
-          CompareWithCheck(got, i, static_cast<int>(f), got[i].size() / b.type.Bytes(), expression->second, key);
+      Comparison c = CompareWithCheck(got, i, static_cast<int>(f), Scalars(b, got[i]) / b.type.Lanes(),
+                                      expression->second, key);
+      if (!c.passed) return c;
+    }
+    // A header's members, each one value checked by its own expression.
+    for (const BlockField& f : b.header_fields) {
+      const std::string key = b.name + "." + f.key;
+      auto expression = variant_->check.find(key);
+      if (expression == variant_->check.end()) continue;
+      Comparison c = CompareHeader(got, i, f, expression->second, key);
       if (!c.passed) return c;
     }
   }
@@ -270,6 +278,12 @@ void GpuCase::EvaluateCheck(const std::vector<Data>& got, size_t out_index, int 
     if (std::find(used.begin(), used.end(), stat_list[s].name) == used.end()) continue;
     stats[s] = Stat(readings[stat_list[s].input], stat_list[s].kind);
   }
+  // The header members' values: an output's as the sequence left it, an input's as made.
+  std::vector<double> header_values;
+  for (const CheckHeader& h : CheckHeaders(m)) {
+    const Data& data = written_[h.buffer] ? got[h.buffer] : inputs_->host[h.buffer];
+    header_values.push_back(HeaderValue(m.buffers[h.buffer].header_fields[h.field], data));
+  }
   // The numeric axes' values at this point: the variant's, where its own define wins.
   std::vector<double> axis_values;
   for (const std::string& axis : CheckAxes(m)) {
@@ -308,6 +322,10 @@ void GpuCase::EvaluateCheck(const std::vector<Data>& got, size_t out_index, int 
                     : variable == 1 ? width
                     : variable == 2 ? height
                                     : static_cast<double>(component);
+        continue;
+      }
+      if (variable >= first_coordinate + coordinates + stats.size() + axis_values.size()) {
+        values[k] = header_values[variable - first_coordinate - coordinates - stats.size() - axis_values.size()];
         continue;
       }
       if (variable >= first_coordinate + coordinates + stats.size()) {
@@ -355,6 +373,34 @@ void GpuCase::EvaluateCheck(const std::vector<Data>& got, size_t out_index, int 
     throw CheckFailure{fmt::format("{} = \"{}\"{}: {}", label.empty() ? CheckLabel(out_name) : label, text, at,
                                    bad.seen ? bad.message : e.message)};
   }
+}
+
+double GpuCase::HeaderValue(const BlockField& f, const Data& data) {
+  if (data.size() < f.offset + f.bytes) return std::numeric_limits<double>::quiet_NaN();
+  const ElementType one{.scalar = f.kind == 'f'   ? Scalar::kFloat
+                                  : f.kind == 'i' ? Scalar::kInt
+                                                  : Scalar::kUint,
+                        .scalar_bytes = f.bytes,
+                        .array_offset = f.offset};
+  return Get(one, data, 0);
+}
+
+Comparison GpuCase::CompareHeader(const std::vector<Data>& got, size_t i, const BlockField& f, const std::string& text,
+                                  const std::string& key) const {
+  const ManifestBuffer& b = manifest_->buffers[i];
+  // Evaluated once, as at the array's scalar 0 (i = 0; an input named alone reads its scalar 0).
+  const std::vector<double> want = Expected(got, i, -1, 1, text, nullptr, CheckLabel(key));
+  const double g = HeaderValue(f, got[i]);
+  const double error = f.kind == 'f' ? FloatError(g, want[0], variant_->abs_tolerance)
+                                     : (g == want[0] ? 0.0 : std::numeric_limits<double>::infinity());
+  if (f.kind == 'f' ? error <= variant_->tolerance : error == 0) return {.passed = true};
+  return {.max_relative_error = error,
+          .message = f.kind == 'f' ? fmt::format("output '{}' header member {}: got {}, want {} ({} = \"{}\"): relative "
+                                                 "error {:.3g}, tolerance {:.1g}",
+                                                 b.name, f.key, g, want[0], CheckLabel(key), text, error,
+                                                 variant_->tolerance)
+                                   : fmt::format("output '{}' header member {}: got {}, want {} ({} = \"{}\"): off by {}",
+                                                 b.name, f.key, g, want[0], CheckLabel(key), text, g - want[0])};
 }
 
 double GpuCase::Stat(const Reading& reading, int kind) {

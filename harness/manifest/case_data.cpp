@@ -81,12 +81,16 @@ std::vector<std::byte> GuardPattern(const std::string& family, const std::string
   return guard;
 }
 
-size_t Scalars(const ManifestBuffer& b, const Data& data) { return data.size() / b.type.Bytes() * b.type.Lanes(); }
+size_t Scalars(const ManifestBuffer& b, const Data& data) {
+  const size_t header = b.type.array_offset;
+  return data.size() < header ? 0 : (data.size() - header) / b.type.Bytes() * b.type.Lanes();
+}
 
 Lane LaneOf(const ElementType& t, size_t k) {
-  if (!t.is_struct && t.components == 1) return {k * t.Bytes(), t.scalar, t.scalar_bytes, -1, 0};
+  const size_t at = t.array_offset;  // the header's bytes come first
+  if (!t.is_struct && t.components == 1) return {at + k * t.Bytes(), t.scalar, t.scalar_bytes, -1, 0};
   if (!t.is_struct) {
-    return {k / t.components * t.Bytes() + k % t.components * t.scalar_bytes, t.scalar, t.scalar_bytes, -1,
+    return {at + k / t.components * t.Bytes() + k % t.components * t.scalar_bytes, t.scalar, t.scalar_bytes, -1,
             static_cast<uint32_t>(k % t.components)};
   }
   const uint32_t lanes = t.Lanes();
@@ -94,7 +98,7 @@ Lane LaneOf(const ElementType& t, size_t k) {
   for (size_t f = 0; f < t.fields.size(); ++f) {
     const StructField& field = t.fields[f];
     if (lane < field.components) {
-      return {k / lanes * t.stride + field.offset + lane * field.component_stride, field.scalar, field.scalar_bytes,
+      return {at + k / lanes * t.stride + field.offset + lane * field.component_stride, field.scalar, field.scalar_bytes,
               static_cast<int>(f), lane};
     }
     lane -= field.components;
@@ -146,7 +150,8 @@ double Get(const ElementType& t, const Data& data, size_t k) {
 }
 
 bool PlainFloats(const ElementType& t) {
-  return !t.is_struct && t.scalar == Scalar::kFloat && t.scalar_bytes == 4 && t.Bytes() == t.components * 4u;
+  return !t.is_struct && t.scalar == Scalar::kFloat && t.scalar_bytes == 4 && t.Bytes() == t.components * 4u &&
+         t.array_offset == 0;
 }
 
 float FloatAt(const Data& data, size_t k) {
@@ -178,7 +183,8 @@ bool StillPoison(const ElementType& t, const Data& data, size_t k) {
 }
 
 std::optional<size_t> ScalarAtByte(const ElementType& t, size_t byte) {
-  const size_t element = byte / t.Bytes(), lanes = t.Lanes();
+  if (byte < t.array_offset) return std::nullopt;  // the header's
+  const size_t element = (byte - t.array_offset) / t.Bytes(), lanes = t.Lanes();
   for (size_t lane = 0; lane < lanes; ++lane) {
     const Lane at = LaneOf(t, element * lanes + lane);
     if (byte >= at.offset && byte < at.offset + at.bytes) return element * lanes + lane;

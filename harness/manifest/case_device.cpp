@@ -92,8 +92,11 @@ void GpuCase::MakeWritten() {
     outputs_[i] = std::make_unique<Buffer>(*context_, Bytes(i));
     if (b.init_given || swapped_.contains(b.name)) {
       // The timed dispatches start from the same contents as the check run.
-      initial_[i] = MakeInput(m, b, values_.counts[i], point_, device);
+      initial_[i] = MadeInput(i, device);
       outputs_[i]->Upload(std::as_bytes(std::span(initial_[i])));
+    } else if (!values_.headers[i].empty()) {
+      // The header's values (an atomic counter's 0), whatever the elements start from.
+      outputs_[i]->Upload(values_.headers[i]);
     }
     if (b.restore) {
       restore_[i] = std::make_unique<Buffer>(*context_, Bytes(i));
@@ -120,6 +123,8 @@ std::shared_ptr<Inputs> GpuCase::SharedInputs() {
     key += written_[r] ? "/w" : "/r";
     if (r < buffers_n) {
       if (!written_[r]) key += fmt::format("{}", values_.counts[r]);
+      // A header's values may be expressions of the point's sizes.
+      if (!written_[r] && !values_.headers[r].empty()) key += "/h" + BytesText(values_.headers[r]);
     } else {
       const auto& s = values_.image_sizes[r - buffers_n];
       key += fmt::format("{}x{}x{}", s[0], s[1], s[2]);
@@ -148,7 +153,7 @@ std::shared_ptr<Inputs> GpuCase::SharedInputs() {
   for (size_t r = 0; r < ResourceCount(); ++r) {
     if (written_[r]) continue;
     if (r < buffers_n) {
-      stride += RotatingInput::Stride(*context_, values_.counts[r] * m.buffers[r].type.Bytes());
+      stride += RotatingInput::Stride(*context_, Bytes(r));
     } else {
       stride += ImageBytes(r - buffers_n);
       input_images = true;
@@ -161,7 +166,7 @@ std::shared_ptr<Inputs> GpuCase::SharedInputs() {
   for (size_t r = 0; r < ResourceCount(); ++r) {
     if (written_[r]) continue;
     if (r < buffers_n) {
-      made->host[r] = MakeInput(m, m.buffers[r], values_.counts[r], point_, device);
+      made->host[r] = MadeInput(r, device);
       made->device[r] = std::make_unique<RotatingInput>(*context_, std::as_bytes(std::span(made->host[r])),
                                                         suite_->options.cache, made->copies);
       continue;

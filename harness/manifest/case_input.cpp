@@ -130,7 +130,8 @@ void Fill(const Manifest& m, const ManifestBuffer& b, const ManifestBuffer::Memb
 Data MakeInput(const Manifest& m, const ManifestBuffer& b, uint64_t count, const Point& point,
                const DeviceValues& device) {
   const ElementType& t = b.type;
-  Data data(count * t.Bytes());
+  // A header's bytes first (zero here: the case writes the header's values), then the elements.
+  Data data(t.array_offset + count * t.Bytes());
   const ManifestBuffer::MemberInit whole{.init = b.init, .value = b.value, .expression = b.init_expression};
   if (t.is_struct) {
     // Member by member: its own init where the table names it, else the buffer's (random by default).
@@ -153,7 +154,7 @@ Data MakeInput(const Manifest& m, const ManifestBuffer& b, uint64_t count, const
   const size_t scalars = count * t.components;
   if (b.init == ManifestBuffer::Init::kRandom && t.scalar == Scalar::kFloat && t.scalar_bytes == 4 && t.components != 3) {
     // The stream csbench has always drawn: a manifest's float inputs stay what they were.
-    const std::span<float> floats(reinterpret_cast<float*>(data.data()), scalars);
+    const std::span<float> floats(reinterpret_cast<float*>(data.data() + t.array_offset), scalars);
     ParallelFor(scalars, kScanGrain, [&](size_t begin, size_t end) {
       FillUniform(floats.subspan(begin, end - begin), SeedOf(m.name, b.name), begin);
     });

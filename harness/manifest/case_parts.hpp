@@ -120,8 +120,9 @@ uint64_t SeedOf(const std::string& family, const std::string& buffer);
 std::vector<std::byte> GuardPattern(const std::string& family, const std::string& buffer);
 
 // A buffer's scalars as the host holds them: `count` elements of the buffer's type, each at its
-// std430 stride (a 3-vector's fourth scalar is padding). Scalar k is lane k % Lanes() of element
-// k / Lanes(): a vector's component, or a struct's member's component in declaration order.
+// std430 stride (a 3-vector's fourth scalar is padding), after its header's bytes where it has one.
+// Scalar k is lane k % Lanes() of element k / Lanes(): a vector's component, or a struct's member's
+// component in declaration order.
 size_t Scalars(const ManifestBuffer& b, const Data& data);
 
 Lane LaneOf(const ElementType& t, size_t k);
@@ -133,7 +134,8 @@ size_t ScalarOf(const ElementType& t, size_t element, int field, uint32_t compon
 double Get(const ElementType& t, const Data& data, size_t k);
 
 // Whether a buffer of `t` is one array of 32-bit floats (no struct, float scalars, no padding
-// between elements), scalar k at byte 4k: the checks' fast paths read it so, with no Get a scalar.
+// between elements, no header before them), scalar k at byte 4k: the checks' fast paths read it so,
+// with no Get a scalar.
 bool PlainFloats(const ElementType& t);
 
 float FloatAt(const Data& data, size_t k);
@@ -146,7 +148,7 @@ void Set(const ElementType& t, Data& data, size_t k, double value);
 // would equal the poison by chance.
 bool StillPoison(const ElementType& t, const Data& data, size_t k);
 
-// The scalar whose bytes hold byte `byte` of a buffer of `t`; nullopt for padding.
+// The scalar whose bytes hold byte `byte` of a buffer of `t`; nullopt for padding or the header.
 std::optional<size_t> ScalarAtByte(const ElementType& t, size_t byte);
 
 // The expressions' device variables at `point`: SUBGROUP_SIZE is the size the point requires, where
@@ -161,6 +163,8 @@ PointValues Evaluated(const Manifest& m, const ManifestVariant& v, const Point& 
 void Fill(const Manifest& m, const ManifestBuffer& b, const ManifestBuffer::MemberInit& init, const InitTarget& target,
           Data& data, const Point& point, const DeviceValues& device);
 
+// A buffer's contents from its init; a header's bytes are left zero (the case writes the point's
+// header values: PointValues::headers).
 Data MakeInput(const Manifest& m, const ManifestBuffer& b, uint64_t count, const Point& point,
                const DeviceValues& device);
 

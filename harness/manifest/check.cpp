@@ -92,7 +92,21 @@ std::vector<std::string> CheckVariables(const Manifest& manifest) {
   std::vector<std::string> names = CheckNamesBeforeStats(manifest, CheckInputs(manifest));
   for (const CheckStat& stat : CheckStats(manifest)) names.push_back(stat.name);
   for (const std::string& axis : CheckAxes(manifest)) names.push_back(axis);
+  for (const CheckHeader& header : CheckHeaders(manifest)) names.push_back(header.name);
   return names;
+}
+
+std::vector<CheckHeader> CheckHeaders(const Manifest& manifest) {
+  std::vector<CheckHeader> headers;
+  for (size_t i = 0; i < manifest.buffers.size(); ++i) {
+    const std::vector<BlockField>& fields = manifest.buffers[i].header_fields;
+    for (size_t f = 0; f < fields.size(); ++f) {
+      // A vector's or an array's scalars are keyed "member[k]": not a variable's name.
+      if (fields[f].key.find('[') != std::string::npos) continue;
+      headers.push_back({i, f, manifest.buffers[i].name + "." + fields[f].key});
+    }
+  }
+  return headers;
 }
 
 std::vector<std::string> CheckAxes(const Manifest& manifest) {
@@ -131,8 +145,9 @@ std::optional<std::string> CallProblem(const Manifest& manifest, const std::stri
 }
 
 bool HasUnresolvedStruct(const Manifest& manifest) {
-  return std::any_of(manifest.buffers.begin(), manifest.buffers.end(),
-                     [](const ManifestBuffer& b) { return b.type.is_struct && b.type.fields.empty(); });
+  return std::any_of(manifest.buffers.begin(), manifest.buffers.end(), [](const ManifestBuffer& b) {
+    return (b.type.is_struct && b.type.fields.empty()) || (b.header_given && !b.header_resolved);
+  });
 }
 
 }  // namespace csbench

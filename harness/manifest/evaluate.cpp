@@ -39,6 +39,13 @@ class PointEvaluator {
       }
       for (const ManifestBuffer& b : m.buffers) {
         counts_.push_back(Parse(b.count, fmt::format("[[buffer]] '{}'.count", b.name)));
+        header_fields_.emplace_back();
+        headers_.emplace_back();
+        for (BlockField f : b.header_fields) {
+          f.key = fmt::format("[[buffer]] '{}'.header.{}", b.name, f.key);
+          header_fields_.back().push_back(Parse(f.text, f.key, b.header_line));
+          headers_.back().push_back(std::move(f));
+        }
       }
       for (const ManifestImage& image : m.images) {
         image_sizes_.push_back(Parse(image.width, fmt::format("[[image]] '{}'.width", image.name), image.line));
@@ -77,6 +84,12 @@ class PointEvaluator {
       const std::string buffer_name = output_name.substr(0, output_name.find('.'));
       reads.output = std::find_if(m.buffers.begin(), m.buffers.end(),
                                   [&](const auto& b) { return b.name == buffer_name; }) - m.buffers.begin();
+      // A header's member is one value, its check evaluated once (the loader parsed it).
+      if (reads.output < m.buffers.size() && output_name.find('.') != std::string::npos) {
+        const std::string member = output_name.substr(output_name.find('.') + 1);
+        const auto& header = m.buffers[reads.output].header_fields;
+        if (std::any_of(header.begin(), header.end(), [&](const BlockField& f) { return f.key == member; })) continue;
+      }
       if (reads.output == m.buffers.size()) {
         reads.image = true;
         reads.output = std::find_if(m.images.begin(), m.images.end(),
@@ -160,6 +173,8 @@ class PointEvaluator {
                     fmt::format("a whole number of {} elements from 1, at most 2^48 bytes", b.type.glsl));
       }
       p.counts.push_back(static_cast<uint64_t>(count));
+      p.headers.emplace_back();
+      if (b.type.array_offset != 0) p.headers.back() = BlockBytes(headers_[i], header_fields_[i], b.type.array_offset, point);
     }
     for (size_t i = 0; i < m.images.size(); ++i) {
       std::array<uint32_t, 3> size{};
@@ -359,9 +374,9 @@ class PointEvaluator {
   // bits, a float finite in its precision's range. Throws ManifestError naming the key and point.
   template <typename Point>
   uint64_t ScalarBits(char kind, uint32_t bytes, double value, const std::string& key, const std::string& text,
-                      const Point& point) const {
+                      const Point& point, uint32_t line = 0) const {
     auto refuse = [&](std::string_view what) {
-      throw ManifestError{fmt::format("{}: {}: {} at {} gives {}: {}", m_.path.string(), key, Quoted(text), point(),
+      throw ManifestError{fmt::format("{}: {}: {} at {} gives {}: {}", PathAt(m_, line), key, Quoted(text), point(),
                                       value, what)};
     };
     const uint32_t bits = bytes * 8;
@@ -402,7 +417,7 @@ class PointEvaluator {
     std::vector<std::byte> bytes(size);
     for (size_t i = 0; i < fields.size(); ++i) {
       const BlockField& f = fields[i];
-      const uint64_t bits = ScalarBits(f.kind, f.bytes, Value(parsed[i], point), f.key, f.text, point);
+      const uint64_t bits = ScalarBits(f.kind, f.bytes, Value(parsed[i], point), f.key, f.text, point, parsed[i].line);
       std::memcpy(bytes.data() + f.offset, &bits, f.bytes);  // little-endian hosts
     }
     return bytes;
@@ -428,6 +443,9 @@ class PointEvaluator {
   std::map<uint32_t, Keyed> constants_;  // by constant_id
   std::vector<Keyed> push_fields_;
   std::vector<std::vector<Keyed>> uniform_fields_;
+  // Per buffer, its header's fields (keyed for messages) and their expressions.
+  std::vector<std::vector<BlockField>> headers_;
+  std::vector<std::vector<Keyed>> header_fields_;
   std::vector<Reads> checks_;
 };
 

@@ -89,7 +89,18 @@ class GpuCase : public Case {
   // Resource r's range in the timed loop, with input images at copy `copy`.
   BufferRange TimedRange(size_t r, uint32_t copy) const;
 
-  uint64_t Bytes(size_t buffer) const { return values_.counts[buffer] * manifest_->buffers[buffer].type.Bytes(); }
+  // A buffer's bytes: its header's (where it has one), then its elements'.
+  uint64_t Bytes(size_t buffer) const {
+    const ElementType& t = manifest_->buffers[buffer].type;
+    return t.array_offset + values_.counts[buffer] * t.Bytes();
+  }
+  // Buffer i's contents from its init, its header's values first.
+  Data MadeInput(size_t i, const DeviceValues& device) const {
+    Data data = MakeInput(*manifest_, manifest_->buffers[i], values_.counts[i], point_, device);
+    const std::vector<std::byte>& header = values_.headers[i];
+    std::copy(header.begin(), header.end(), data.begin());
+    return data;
+  }
   uint64_t ImageBytes(size_t k) const {
     const auto& s = values_.image_sizes[k];
     return uint64_t{s[0]} * s[1] * s[2] * manifest_->images[k].format.TexelBytes();
@@ -157,6 +168,14 @@ class GpuCase : public Case {
   using Evaluation = std::function<void(Expression&, size_t, const Expression::Fill&)>;
   void EvaluateCheck(const std::vector<Data>& got, size_t out_index, int field, size_t count, const std::string& text,
                      std::vector<size_t>* scalars, const std::string& label, const Evaluation& evaluate) const;
+
+  // A header's scalar `f` in a buffer's bytes (NaN where the bytes are too few).
+  static double HeaderValue(const BlockField& f, const Data& data);
+
+  // Output buffer i's header member `f` against the check expression `text` (under key `key`),
+  // evaluated once: an integer exactly, a float within the variant's tolerances.
+  Comparison CompareHeader(const std::vector<Data>& got, size_t i, const BlockField& f, const std::string& text,
+                           const std::string& key) const;
 
   // The sum (in double), least or greatest of `reading`'s scalars.
   static double Stat(const Reading& reading, int kind);

@@ -70,6 +70,10 @@ struct ElementType {
   bool is_struct = false;
   std::vector<StructField> fields;  // a struct's, once resolved against the shader
   uint32_t stride = 0;              // a struct's array stride, once resolved
+  // Where element 0 starts: the bytes of the members before the runtime array (a header, `{ uint
+  // count; float y[]; }`), once resolved; 0 for a block of the array alone. The buffer holds the
+  // header, then the elements; scalar k of the elements is at array_offset + its place.
+  uint32_t array_offset = 0;
   // The array stride: the bytes one element takes (a struct's 1 until resolved, so that sizes can
   // be bounded before the shader is read).
   uint32_t Bytes() const {
@@ -92,6 +96,20 @@ const ElementType* FindElementType(std::string_view glsl);
 struct SlotPlace {
   uint32_t set = 0, binding = 0;
   auto operator<=>(const SlotPlace&) const = default;
+};
+
+// Values by a block's member names (`[push] values`, a [[uniform]]'s `values`): each member's
+// expressions, one per scalar (a vector, a matrix by columns, an array element after element).
+using NamedValues = std::map<std::string, std::vector<std::string>>;
+
+// A member's scalars as a block lays them out, resolved against the shader's reflection: where
+// each of its values goes and how it is typed.
+struct BlockField {
+  uint32_t offset = 0;
+  uint32_t bytes = 4;
+  char kind = 'f';    // 'b' bool, 'i' signed, 'u' unsigned, 'f' float
+  std::string text;   // the expression
+  std::string key;    // "[push].values.a", for messages
 };
 
 struct ManifestBuffer {
@@ -127,6 +145,15 @@ struct ManifestBuffer {
   // (a kernel whose cost depends on the values it updates).
   bool restore = false;
   uint32_t line = 0;  // where the [[buffer]] table starts, for messages
+  // `header = { member = value, ... }`: the values of the block's members before its runtime array,
+  // as a [[uniform]]'s `values` (expressions of the size variables); a member not named starts at 0.
+  NamedValues header;
+  bool header_given = false;
+  uint32_t header_line = 0;
+  // The header's scalars laid out by the shader (std430), every member's (0 where not named), once
+  // resolved; `header_resolved`: the array's offset has been read from a shader.
+  std::vector<BlockField> header_fields;
+  bool header_resolved = false;
 };
 
 // An image's texel format, by GLSL's format qualifier: its Vulkan format, channels, each channel's
@@ -166,20 +193,6 @@ struct ManifestImage {
   bool output = false;
   bool outside_zero = false;  // `outside = "zero"`: a check's read outside gives 0 (else the edge's texel)
   uint32_t line = 0;
-};
-
-// Values by a block's member names (`[push] values`, a [[uniform]]'s `values`): each member's
-// expressions, one per scalar (a vector, a matrix by columns, an array element after element).
-using NamedValues = std::map<std::string, std::vector<std::string>>;
-
-// A member's scalars as a block lays them out, resolved against the shader's reflection: where
-// each of its values goes and how it is typed.
-struct BlockField {
-  uint32_t offset = 0;
-  uint32_t bytes = 4;
-  char kind = 'f';    // 'b' bool, 'i' signed, 'u' unsigned, 'f' float
-  std::string text;   // the expression
-  std::string key;    // "[push].values.a", for messages
 };
 
 // A uniform buffer the manifest gives ([[uniform]]): its contents by the block's member names,
@@ -421,16 +434,26 @@ struct CheckStat {
 std::vector<CheckStat> CheckStats(const Manifest& manifest);
 // A check expression's variables: i, W, H, c (the component; another name where a buffer is called
 // c), then CheckInputs' names in order, then x, y and z where the family has an image (the texel),
-// then CheckStats' names, then the numeric [axes] (CheckAxes).
+// then CheckStats' names, then the numeric [axes] (CheckAxes), then the header members (CheckHeaders).
 std::vector<std::string> CheckVariables(const Manifest& manifest);
-// The numeric [axes], the last of CheckVariables: each the point's value.
+// The header members a check reads, the last of CheckVariables: each scalar member before a buffer's
+// runtime array as "buffer.member" (a nested struct's as "buffer.outer.inner"; vectors and arrays
+// are not variables), an input's as given, an output's as the kernel left it.
+struct CheckHeader {
+  size_t buffer = 0;
+  size_t field = 0;  // into the buffer's header_fields
+  std::string name;
+};
+std::vector<CheckHeader> CheckHeaders(const Manifest& manifest);
+// The numeric [axes], in CheckVariables after the stats: each the point's value.
 std::vector<std::string> CheckAxes(const Manifest& manifest);
 // The functions a check expression may call: every buffer (`b(j)`, scalar j) and image (`img(x, y)`,
 // `img(x, y, c)`; a 3-D image's `img(x, y, z)`, `img(x, y, z, c)`), by name, buffers first.
 std::vector<std::string> CheckFunctions(const Manifest& manifest);
 // Why `text` calls a resource of `manifest` with the wrong number of arguments, if it does.
 std::optional<std::string> CallProblem(const Manifest& manifest, const std::string& text);
-// A struct buffer whose members are not known yet: the manifest is parsed, not loaded.
+// A struct buffer whose members, or a `header` whose members, are not known yet: the manifest is
+// parsed, not loaded.
 bool HasUnresolvedStruct(const Manifest& manifest);
 
 // How variant `v` of `m` is compiled at a workgroup: its defines with the workgroup's macros
@@ -460,6 +483,7 @@ struct PointValues {
   std::vector<uint64_t> constants;  // per ManifestVariant::constants, its bits
   std::vector<std::byte> push_bytes;  // the push block from [push] values (empty: from `push`)
   std::vector<std::vector<std::byte>> uniforms;  // each [[uniform]]'s block
+  std::vector<std::vector<std::byte>> headers;   // per buffer, its header's bytes (empty: none)
 };
 
 // The device's values of the expressions' variables SUBGROUP_SIZE (the size the pipeline runs

@@ -305,6 +305,12 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
     }
     for (const ManifestBuffer& b : m.buffers) {
       r.CheckExpression(b.count, names, b.line, fmt::format("[[buffer]] '{}'.count (variant {})", b.name, v.name));
+      for (const auto& [member, texts] : b.header) {
+        for (const std::string& text : texts) {
+          r.CheckExpression(text, names, b.header_line,
+                            fmt::format("[[buffer]] '{}'.header.{} (variant {})", b.name, member, v.name));
+        }
+      }
     }
     for (size_t i = 0; i < v.push.size(); ++i) {
       r.CheckExpression(v.push[i], names, 0, fmt::format("[push].constants[{}] (variant {})", i, v.name));
@@ -353,7 +359,10 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
   for (ManifestVariant* each : every_variant) {
     ManifestVariant& v = *each;
     std::vector<std::string> texts = {v.elements, v.bytes, v.arithmetic, v.groups[0], v.groups[1], v.groups[2], v.repeat};
-    for (const ManifestBuffer& b : m.buffers) texts.push_back(b.count);
+    for (const ManifestBuffer& b : m.buffers) {
+      texts.push_back(b.count);
+      for (const auto& [member, values] : b.header) texts.insert(texts.end(), values.begin(), values.end());
+    }
     texts.insert(texts.end(), v.push.begin(), v.push.end());
     for (const auto& [member, values] : v.push_values) texts.insert(texts.end(), values.begin(), values.end());
     // A variant of passes binds no uniform buffer itself (its values may use its passes' P).

@@ -116,7 +116,8 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
   for (const toml::node& node : buffers) {
     const toml::table& t = *node.as_table();
     const uint32_t line = Reader::LineOf(t);
-    r.OnlyKeys(t, "[[buffer]]", {"name", "binding", "set", "bindings", "type", "count", "init", "output", "restore"});
+    r.OnlyKeys(t, "[[buffer]]", {"name", "binding", "set", "bindings", "type", "count", "init", "output", "restore",
+                                   "header"});
     ManifestBuffer b;
     b.line = line;
     b.name = *r.String(t, "[[buffer]]", "name", true);
@@ -164,6 +165,12 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
         b.value = whole.value;
         b.init_expression = whole.expression;
       }
+    }
+    if (const toml::node* header = t.get("header")) {
+      // Members are checked against the shader's block once it is read (ResolveHeader).
+      b.header = ReadNamedValues(r, *header, where + ".header");
+      b.header_given = true;
+      b.header_line = Reader::LineOf(*header);
     }
     b.restore = r.Bool(t, where, "restore");
     if (b.restore && !(b.output && b.init_given)) {

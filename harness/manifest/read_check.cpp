@@ -18,8 +18,8 @@ std::map<std::string, std::string> ReadCheck(const Reader& r, const toml::node& 
                                              const Manifest& m, std::map<std::string, uint32_t>& lines) {
   if (!node.is_table()) r.Fail(Reader::LineOf(node), where, "expected a table of output buffer = expression");
   std::map<std::string, std::string> check;
-  // A struct output's member is checked under "buffer.member" (quoted in TOML), or as a table
-  // buffer = { member = "..." }.
+  // A struct output's member (or a header's) is checked under "buffer.member" (quoted in TOML), or
+  // as a table buffer = { member = "..." }.
   auto one = [&](const std::string& name, const toml::node& value) {
     const size_t dot = name.find('.');
     const std::string buffer_name = name.substr(0, dot);
@@ -44,9 +44,13 @@ std::map<std::string, std::string> ReadCheck(const Reader& r, const toml::node& 
       r.Fail(Reader::LineOf(value), fmt::format("{}.{}", where, Quoted(name)),
              fmt::format("a struct buffer is checked member by member: \"{}.member\" = \"...\"", name));
     }
-    if (!buffer->type.is_struct && dot != std::string::npos) {
+    // A header's member is checked under "buffer.member" too: the loader checks that the shader's
+    // block has it.
+    if (!buffer->type.is_struct && !buffer->header_given && dot != std::string::npos) {
       r.Fail(Reader::LineOf(value), fmt::format("{}.{}", where, Quoted(name)),
-             fmt::format("'{}' is not a struct buffer (type = \"struct\"): it has no members", buffer_name));
+             fmt::format("'{}' is not a struct buffer (type = \"struct\") and has no header (a `header` key): it "
+                         "has no members",
+                         buffer_name));
     }
     std::string text = *r.ExpressionText(&value, fmt::format("{}.{}", where, name));
     // Struct members are known once the shader is read: the loader checks those expressions then.

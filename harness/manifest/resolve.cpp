@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <set>
 
+#include "harness/manifest/expression.hpp"
 #include "harness/manifest/requirements.hpp"
 #include "harness/manifest/stage.hpp"
 
@@ -120,16 +121,9 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
         throw ManifestError{fmt::format("{}.type: the shader's {} has a {}-byte stride, not {} (declare it std430)", key,
                                         Described(*d), array.stride, b.type.Bytes())};
       }
-      // Members before the runtime array (a header: `{ uint count; float y[]; }`): the buffer
-      // would be sized without them and checked from byte 0, a wrong verdict about a right kernel.
-      // Refused until a header can be declared.
-      if (d->type.members.size() > 1) {
-        throw ManifestError{fmt::format(
-            "{}.type: the shader's {} has {} member(s) before its runtime array ({} first, at byte {}); a buffer "
-            "with a header before its array cannot be declared yet (it would be sized and checked from byte 0)",
-            key, Described(*d), d->type.members.size() - 1, d->type.members.front().name,
-            d->type.members.back().offset)};
-      }
+      // Members before the runtime array (a header: `{ uint count; float y[]; }`): the array starts
+      // after them, and they take the `header` values.
+      ResolveHeader(b, *d, key);
     }
   }
   for (size_t ii = 0; ii < m.images.size(); ++ii) {
@@ -440,23 +434,48 @@ void ResolveShaders(Manifest& m) {
                                   "as required (requires = [{}] says so)",
                                   m.path.string(), v.line, Quoted(v.name), names, list));
   }
-  // A struct output's member checks name members its shader has.
+  // A struct output's member checks, and a header's, name members its shader has.
   for (const ManifestVariant& v : m.variants) {
     for (const auto& [key, text] : v.check) {
       const size_t dot = key.find('.');
       if (dot == std::string::npos) continue;
       const std::string buffer = key.substr(0, dot), member = key.substr(dot + 1);
+      const uint32_t line = v.check_lines.contains(key) ? v.check_lines.at(key) : v.line;
       auto b = std::find_if(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.name == buffer; });
-      if (b == m.buffers.end() || std::none_of(b->type.fields.begin(), b->type.fields.end(),
-                                               [&](const StructField& f) { return f.name == member; })) {
+      const bool field = b != m.buffers.end() && std::any_of(b->type.fields.begin(), b->type.fields.end(),
+                                                             [&](const StructField& f) { return f.name == member; });
+      const bool header = b != m.buffers.end() && std::any_of(b->header_fields.begin(), b->header_fields.end(),
+                                                              [&](const BlockField& f) { return f.key == member; });
+      if (!field && !header) {
         std::string names;
         if (b != m.buffers.end()) {
           for (const StructField& f : b->type.fields) names += (names.empty() ? "" : ", ") + f.name;
+          for (const BlockField& f : b->header_fields) {
+            if (f.key.find('[') == std::string::npos) names += (names.empty() ? "" : ", ") + f.key + " (header)";
+          }
         }
         throw ManifestError{fmt::format("{}:{}: check {} (variant {}): '{}' has no member {} (it has {})",
-                                        m.path.string(), v.check_lines.contains(key) ? v.check_lines.at(key) : v.line,
-                                        Quoted(key), Quoted(v.name), buffer, Quoted(member), names)};
+                                        m.path.string(), line, Quoted(key), Quoted(v.name), buffer, Quoted(member),
+                                        names.empty() ? "none a check reads" : names)};
       }
+      // A header's member is one value: its check is read once (EvaluatePoint checks the others).
+      if (header) {
+        try {
+          Expression(text, CheckVariables(m), CheckFunctions(m));
+        } catch (const ExpressionError& e) {
+          throw ManifestError{fmt::format("{}:{}: check {} (variant {}): {}: {}", m.path.string(), line, key,
+                                          Quoted(v.name), Quoted(text), e.message)};
+        }
+      }
+    }
+  }
+  // [require] waited for the members of structs and headers (ParseManifest).
+  for (const auto& [name, text] : m.require) {
+    try {
+      Expression(text, CheckVariables(m), CheckFunctions(m));
+    } catch (const ExpressionError& e) {
+      throw ManifestError{fmt::format("{}:{}: [require].{}: {}: {}", m.path.string(), m.require_lines.at(name), name,
+                                      Quoted(text), e.message)};
     }
   }
   for (const auto& [key, text] : m.specialization) {

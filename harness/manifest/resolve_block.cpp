@@ -118,10 +118,8 @@ void ResolveStruct(ManifestBuffer& b, SlotPlace slot, const ManifestVariant& v, 
   const std::vector<Member>& members = d->type.members;
   if (!members.empty() && members.back().type.kind == TypeLayout::Kind::kRuntimeArray) {
     const TypeLayout* element = members.back().type.element.get();
-    if (members.size() != 1) {
-      problem = "its block has members before the runtime array: a struct buffer is a block of one runtime array of "
-                "structs, or a block of no runtime array";
-    } else if (element == nullptr || element->kind != TypeLayout::Kind::kStruct) {
+    // Members before the runtime array are its header (ResolveHeader).
+    if (element == nullptr || element->kind != TypeLayout::Kind::kStruct) {
       problem = fmt::format("its runtime array holds {}, not a struct: give that type",
                             element == nullptr ? "?" : element->glsl);
     } else {
@@ -145,6 +143,7 @@ void ResolveStruct(ManifestBuffer& b, SlotPlace slot, const ManifestVariant& v, 
                                       "variant's struct must have the same members at the same offsets)",
                                       key)};
     }
+    ResolveHeader(b, *d, key);
     return;
   }
   b.type.fields = std::move(fields);
@@ -166,6 +165,7 @@ void ResolveStruct(ManifestBuffer& b, SlotPlace slot, const ManifestVariant& v, 
       }
     }
   }
+  ResolveHeader(b, *d, key);
 }
 
 }  // namespace manifest_detail
@@ -187,7 +187,8 @@ char KindOf(ScalarType type) {
 // elements in order); a struct member's members as name.member. Names given that the block lacks
 // are left in `unused`.
 void LayOut(const std::vector<Member>& members, uint32_t base, const std::string& prefix, const NamedValues& values,
-            const std::string& where, std::vector<BlockField>& fields, std::set<std::string>& unused) {
+            const std::string& where, std::vector<BlockField>& fields, std::set<std::string>& unused,
+            bool zero_missing = false) {
   for (const Member& member : members) {
     const std::string name = prefix + member.name;
     const TypeLayout* type = &member.type;
@@ -201,7 +202,7 @@ void LayOut(const std::vector<Member>& members, uint32_t base, const std::string
       for (uint32_t e = 0; e < count; ++e) {
         LayOut(type->members, base + member.offset + e * stride,
                count == 1 && member.type.kind != TypeLayout::Kind::kArray ? name + "." : fmt::format("{}[{}].", name, e),
-               values, where, fields, unused);
+               values, where, fields, unused, zero_missing);
       }
       continue;
     }
@@ -210,21 +211,24 @@ void LayOut(const std::vector<Member>& members, uint32_t base, const std::string
       throw ManifestError{fmt::format("{}: member {} is a {}, which a manifest cannot give values for", where, name,
                                       type->glsl.empty() ? "type csbench does not lay out" : type->glsl)};
     }
-    if (member.name.empty()) {
+    if (member.name.empty() && !(zero_missing && values.empty())) {
       throw ManifestError{fmt::format("{}: the shader's SPIR-V keeps no member names: its block cannot be given by "
                                       "name",
                                       where)};
     }
     auto given = values.find(name);
+    const uint32_t columns = type->kind == TypeLayout::Kind::kMatrix ? type->columns : 1;
+    const uint32_t components = type->components;
+    const size_t want = size_t{count} * columns * components;
+    // A header's member not named starts at zero.
+    const NamedValues zeros = {{name, std::vector<std::string>(want, "0")}};
+    if (given == values.end() && zero_missing) given = zeros.begin();
     if (given == values.end()) {
       throw ManifestError{fmt::format("{}: member {} ({}{}) is not given: every member of the block must be", where,
                                       name, type->glsl, count > 1 ? fmt::format("[{}]", count) : "")};
     }
     unused.erase(name);
-    const uint32_t columns = type->kind == TypeLayout::Kind::kMatrix ? type->columns : 1;
-    const uint32_t components = type->components;
     const uint32_t scalar_bytes = type->scalar.kind == ScalarKind::kBool ? 4 : type->scalar.bits / 8;
-    const size_t want = size_t{count} * columns * components;
     if (given->second.size() != want) {
       throw ManifestError{fmt::format("{}: member {} ({}{}) takes {} value{}, and {} {} given", where, name, type->glsl,
                                       count > 1 ? fmt::format("[{}]", count) : "", want, want == 1 ? "" : "s",
@@ -265,6 +269,60 @@ std::vector<BlockField> BlockFields(const std::vector<Member>& members, const Na
 }  // namespace
 
 namespace manifest_detail {
+
+void ResolveHeader(ManifestBuffer& b, const Resource& d, const std::string& key) {
+  const std::vector<Member>& members = d.type.members;
+  const bool array = !members.empty() && members.back().type.kind == TypeLayout::Kind::kRuntimeArray;
+  const std::vector<Member> before =
+      array ? std::vector<Member>(members.begin(), members.end() - 1) : std::vector<Member>{};
+  if (b.header_given && before.empty()) {
+    throw ManifestError{fmt::format("{}.header: the shader's {} has no members before {}: a header gives the members "
+                                    "a block declares before its runtime array",
+                                    key, Described(d), array ? "its runtime array" : "a runtime array (it has none)")};
+  }
+  std::vector<BlockField> fields;
+  if (!before.empty()) {
+    std::set<std::string> unused;
+    for (const auto& [name, texts] : b.header) unused.insert(name);
+    LayOut(before, 0, "", b.header, fmt::format("{}.header (block {})", key, d.block), fields, unused, true);
+    if (!unused.empty()) {
+      std::string names;
+      for (const Member& member : before) names += (names.empty() ? "" : ", ") + member.name;
+      throw ManifestError{fmt::format("{}.header: names {}, which the shader's {} does not have before its runtime "
+                                      "array (it has {})",
+                                      key, *unused.begin(), Described(d), names)};
+    }
+  }
+  const uint32_t offset = before.empty() ? 0 : members.back().offset;
+  if (b.header_resolved) {
+    const bool same = b.type.array_offset == offset && b.header_fields.size() == fields.size() &&
+                      std::equal(fields.begin(), fields.end(), b.header_fields.begin(), [](const auto& x, const auto& y) {
+                        return x.key == y.key && x.offset == y.offset && x.bytes == y.bytes && x.kind == y.kind;
+                      });
+    if (!same) {
+      throw ManifestError{fmt::format("{}.header: the shader's {} has its runtime array at byte {} after {} header "
+                                      "scalar(s), another slot's or variant's at byte {} after {} (every shader must "
+                                      "lay the buffer out alike)",
+                                      key, Described(d), offset, fields.size(), b.type.array_offset,
+                                      b.header_fields.size())};
+    }
+    return;
+  }
+  if (b.type.is_struct) {
+    for (const BlockField& f : fields) {
+      auto same = std::find_if(b.type.fields.begin(), b.type.fields.end(),
+                               [&](const StructField& s) { return s.name == f.key; });
+      if (same != b.type.fields.end()) {
+        throw ManifestError{fmt::format("{}.header: the header's member {} has the name of a member of the array's "
+                                        "struct: checks read both as '{}.{}' (rename one in the shader)",
+                                        key, f.key, b.name, f.key)};
+      }
+    }
+  }
+  b.header_resolved = true;
+  b.type.array_offset = offset;
+  b.header_fields = std::move(fields);
+}
 
 void ResolveBlocks(const Manifest& m, ManifestVariant& v, const ShaderInterface& shader, const std::string& where) {
   v.push_fields.clear();

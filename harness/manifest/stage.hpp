@@ -92,6 +92,12 @@ std::string Described(const Resource& d);
 void ResolveStruct(ManifestBuffer& b, SlotPlace slot, const ManifestVariant& v, const ShaderInterface& shader,
                    const std::string& key);
 
+// The members of `d`'s block before its runtime array (a header) for buffer `b`: where the array
+// starts (b.type.array_offset) and the header's scalars from `b.header` by name, a member not named
+// 0. A `header` on a block with no members before a runtime array is refused; every slot and
+// variant must lay the header out alike.
+void ResolveHeader(ManifestBuffer& b, const Resource& d, const std::string& key);
+
 // The push block and the uniform buffers of `v` from the manifest's values by name.
 void ResolveBlocks(const Manifest& m, ManifestVariant& v, const ShaderInterface& shader, const std::string& where);
 

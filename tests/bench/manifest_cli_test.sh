@@ -84,7 +84,7 @@ listed = open(sys.argv[2]).read().split()
 families = {name.split("/")[0] for name in listed}
 assert families == {"blur", "saxpy", "stream_manifest", "tile_sum", "histogram", "in_place", "copy_per_thread",
                     "scale_hlsl", "triad_spv", "matvec_f16", "particles", "image_blur", "image_sum",
-                    "grayscott_image", "radix_sort", "tiled_matmul", "bitonic_sort", "row_sum", "preamble"}, families
+                    "grayscott_image", "radix_sort", "tiled_matmul", "bitonic_sort", "row_sum", "preamble", "header"}, families
 assert any(name.endswith("/domain67x61") for name in listed), listed
 assert any(name.endswith("/domain4099") or name.endswith("/domain4099x1") for name in listed), listed
 results = {b["name"]: b for b in run["benchmarks"]}
@@ -195,6 +195,21 @@ if [[ $rc -eq 1 ]] && grep -q "2 benchmark(s) FAILED" "$dir/structs.err" &&
   echo "ok: struct buffers are filled and checked member by member, and a wrong member fails naming it"
 else
   echo "FAIL: the structs' run (exit $rc, want 1):"; tail -n 5 "$dir/structs.out" "$dir/structs.err"; fail=1
+fi
+
+# Blocks with headers: the input's header gives the kernel its length and factor, the outputs'
+# headers hold counters (one beside an array of structs), checked as out.member and read by
+# [require]. The right variant passes; a count one short fails naming the header member; a struct
+# element off by one fails naming the element and member.
+"$bench" --manifest="$manifests/wrong/header.toml" --benchmark_min_time=0.01 >"$dir/header.out" 2>"$dir/header.err"
+rc=$?
+if [[ $rc -eq 1 ]] && grep -q "2 benchmark(s) FAILED" "$dir/header.err" &&
+   grep -q "^\[1/3\] manifest_test_header/exact/.*Gelem/s=" "$dir/header.out" &&
+   grep -q "manifest_test_header/one_short/wg64x1/domain4096x1: output 'y' header member written: got 4095, want 4096" "$dir/header.err" &&
+   grep -q "manifest_test_header/off_at_7/wg64x1/domain4096x1: output 'states' element 7 member value: got 1.875, want 0.875" "$dir/header.err"; then
+  echo "ok: header buffers are sized and checked from their arrays' offsets, and a wrong header member or element fails naming it"
+else
+  echo "FAIL: the headers' run (exit $rc, want 1):"; tail -n 5 "$dir/header.out" "$dir/header.err"; fail=1
 fi
 
 # An output the kernel adds into without an init comes back as the poison's NaN: a second run from

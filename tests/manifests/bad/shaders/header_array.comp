@@ -1,6 +1,6 @@
 #version 450
 // out = 2 * x over n floats, its output block with a header before the array (a count the kernel
-// writes): the shape `buffer Y { uint count; float y[]; }` that a manifest cannot declare yet.
+// writes): `buffer Y { uint count; float y[]; }`, which the bad header_*.toml manifests declare wrongly.
 // Specialization constants: 0, 1 the workgroup's width and height.
 // Bindings: 0 x float[] (read), 1 { uint count; float result[]; } (written). Push constants: n.
 layout(local_size_x_id = 0, local_size_y_id = 1) in;

@@ -49,7 +49,7 @@ constexpr std::string_view kSubgroupClasses[] = {"subgroup_basic",   "subgroup_v
                                                  "subgroup_ballot",  "subgroup_shuffle", "subgroup_shuffle_relative",
                                                  "subgroup_clustered", "subgroup_quad"};
 
-bool Capability(const DeviceInfo& info, const char* name) {
+bool Capability(const DeviceInfo& info, const std::string& name) {
   auto at = info.capability_features.find(name);
   return at != info.capability_features.end() && at->second;
 }
@@ -65,31 +65,24 @@ bool DeviceMeets(const DeviceInfo& info, std::string_view name) {
     // A class in compute shaders, with the basic operations every one needs.
     if (name == kSubgroupClasses[bit]) return (info.subgroup_operations & ((1u << bit) | 1u)) == ((1u << bit) | 1u);
   }
-  if (name == "float16") return Capability(info, "Float16");
-  if (name == "float64") return Capability(info, "Float64");
-  if (name == "int8") return Capability(info, "Int8");
-  if (name == "int16") return Capability(info, "Int16");
-  if (name == "int64") return Capability(info, "Int64");
-  if (name == "storage_buffer_8bit") return Capability(info, "StorageBuffer8BitAccess");
-  if (name == "uniform_buffer_8bit") return Capability(info, "UniformAndStorageBuffer8BitAccess");
-  if (name == "push_constant_8bit") return Capability(info, "StoragePushConstant8");
-  if (name == "storage_buffer_16bit") return Capability(info, "StorageBuffer16BitAccess");
-  if (name == "uniform_buffer_16bit") return Capability(info, "UniformAndStorageBuffer16BitAccess");
-  if (name == "push_constant_16bit") return Capability(info, "StoragePushConstant16");
-  if (name == "int64_atomics") return Capability(info, "Int64Atomics");
-  if (name == "shared_int64_atomics") return info.shared_int64_atomics;
-  if (name == "float_atomic_add") return info.float_atomic_add;
-  if (name == "float_atomics") return info.float32_atomics;
-  if (name == "float64_atomic_add") return info.float64_atomic_add;
-  if (name == "shared_float_atomic_add") return info.shared_float32_atomic_add;
-  if (name == "vulkan_memory_model") return Capability(info, "VulkanMemoryModel");
-  if (name == "integer_dot_product") return info.integer_dot_product;
-  if (name == "storage_image_read_without_format") return info.storage_image_read_without_format;
-  if (name == "storage_image_write_without_format") return info.storage_image_write_without_format;
-  if (name == "storage_image_extended_formats") return Capability(info, "StorageImageExtendedFormats");
+  // Those the device reports as features of their own; the rest by the capability that shows them.
+  static constexpr std::pair<std::string_view, bool DeviceInfo::*> kOwn[] = {
+      {"shared_int64_atomics", &DeviceInfo::shared_int64_atomics},
+      {"float_atomic_add", &DeviceInfo::float_atomic_add},
+      {"float_atomics", &DeviceInfo::float32_atomics},
+      {"float64_atomic_add", &DeviceInfo::float64_atomic_add},
+      {"shared_float_atomic_add", &DeviceInfo::shared_float32_atomic_add},
+      {"integer_dot_product", &DeviceInfo::integer_dot_product},
+      {"storage_image_read_without_format", &DeviceInfo::storage_image_read_without_format},
+      {"storage_image_write_without_format", &DeviceInfo::storage_image_write_without_format}};
+  for (const auto& [own, has] : kOwn) {
+    if (name == own) return info.*has;
+  }
+  for (const Requirement& r : Requirements()) {
+    if (r.name == name && !r.spirv.empty()) return Capability(info, std::string(r.spirv.front()));
+  }
   return false;
 }
-
 
 GpuCase::GpuCase(Suite& suite, const Manifest& m, const ManifestVariant& base, const Point& point, bool as_reference)
     : suite_(&suite), context_(suite.context), manifest_(&m), variant_(&MadeAt(m, base, point)), point_(point),

@@ -22,11 +22,13 @@ void ReadDefines(const Reader& r, const toml::node& node, const std::string& whe
   for (auto&& [key, value] : *node.as_table()) {
     const std::string name(key.str());
     const std::string full = fmt::format("{}.{}", where, name.find('(') == std::string::npos ? name : Quoted(name));
-    // Two keys of one table for one macro ("load(a)" and "load(b)", or "load" and "load(a)").
+    // Two keys of one table for one macro ("load(a)" and "load(b)", or "load" and "load(a)"). (The
+    // line is named: clang before 16 cannot capture a structured binding.)
+    const uint32_t line = Reader::LineOf(value);
     auto once = [&](const std::string& macro) {
       for (const Define& d : v.defines) {
         if (MacroName(d.name) == MacroName(macro) && d.name != macro) {
-          r.Fail(Reader::LineOf(value), full,
+          r.Fail(line, full,
                  fmt::format("macro {} is defined twice (also as {})", MacroName(macro), Quoted(d.name)));
         }
       }

@@ -80,7 +80,18 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
         throw ManifestError{fmt::format("{}: the shader declares {}, and no [[uniform]] has {}", where, Described(d), slot)};
       }
       if (d.kind == ResourceKind::kStorageBuffer) {
-        throw ManifestError{fmt::format("{}: the shader declares {}, and no [[buffer]] has {}", where, Described(d), slot)};
+        // A buffer at another element of a binding that is one descriptor: say so.
+        auto past = std::find_if(m.buffers.begin(), m.buffers.end(), [&](const auto& b) {
+          return std::any_of(b.slots.begin(), b.slots.end(), [&](SlotPlace s) {
+            return s.set == d.set && s.binding == d.binding && s.element != 0;
+          });
+        });
+        throw ManifestError{fmt::format("{}: the shader declares {}, and no [[buffer]] has {}{}", where, Described(d), slot,
+                                        past == m.buffers.end()
+                                            ? ""
+                                            : fmt::format(" ([[buffer]] {} has an element past 0, but the binding is "
+                                                          "one descriptor, not an array)",
+                                                          Quoted(past->name)))};
       }
       if (d.kind == ResourceKind::kStorageImage || d.kind == ResourceKind::kCombinedImageSampler) {
         throw ManifestError{fmt::format("{}: the shader declares {}, and no [[image]] has {}", where, Described(d), slot)};

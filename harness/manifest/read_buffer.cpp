@@ -73,8 +73,12 @@ std::vector<SlotPlace> ReadSlots(const Reader& r, const toml::table& t, const st
                        slot.element != 0 ? fmt::format(" element {}", slot.element) : "");
   };
   if (const toml::node* list = t.get("bindings")) {
-    if (t.get("binding") != nullptr || t.get("set") != nullptr || t.get("element") != nullptr) {
-      r.Fail(Reader::LineOf(*list), where + ".bindings", "give bindings or binding (and set, element), not both");
+    if (t.get("binding") != nullptr || t.get("set") != nullptr) {
+      r.Fail(Reader::LineOf(*list), where + ".bindings", "give bindings or binding (and set), not both");
+    }
+    if (t.get("element") != nullptr) {
+      r.Fail(Reader::LineOf(*list), where + ".bindings",
+             "element goes with binding: in bindings, give [set, binding, element] triples");
     }
     if (!list->is_array() || list->as_array()->empty() || list->as_array()->size() > 64) {
       r.Fail(Reader::LineOf(*list), where + ".bindings", "expected a list of [set, binding] pairs, e.g. [[0, 0], [1, 0]]");

@@ -55,10 +55,11 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
                                       "indexing), which a manifest cannot give yet: give the array a size",
                                       where, Described(d))};
     }
-    if (d.count != 1 && d.kind != ResourceKind::kStorageBuffer) {
+    if (d.count != 1 && d.kind != ResourceKind::kStorageBuffer && d.kind != ResourceKind::kStorageImage) {
       throw ManifestError{fmt::format("{}: the shader declares {}{}: a manifest gives arrays of storage buffers "
-                                      "only so far (one [[buffer]] per element); arrays of images, samplers and "
-                                      "uniform buffers are not supported yet",
+                                      "and of storage images only so far (one [[buffer]] or [[image]] per "
+                                      "element); arrays of sampled images, samplers and uniform buffers are not "
+                                      "supported yet",
                                       where, Described(d), ArrayText(d))};
     }
     // An array of descriptors: each element a slot, each given by a resource of its own.
@@ -71,10 +72,11 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
                          std::any_of(m.images.begin(), m.images.end(), [&](const auto& i) { return at_slot(i.slots, place); });
       if (given) continue;
       const std::string slot = SlotText(place) + (d.count != 1 && e == 0 ? " element 0" : "");
-      if (d.count != 1 && d.kind == ResourceKind::kStorageBuffer) {
-        throw ManifestError{fmt::format("{}: the shader declares {}{}, and no [[buffer]] has {} (give each element a "
-                                        "[[buffer]] of its own, with element = 0 to {})",
-                                        where, Described(d), ArrayText(d), slot, d.count - 1)};
+      if (d.count != 1) {
+        const std::string_view table = d.kind == ResourceKind::kStorageBuffer ? "[[buffer]]" : "[[image]]";
+        throw ManifestError{fmt::format("{}: the shader declares {}{}, and no {} has {} (give each element a "
+                                        "{} of its own, with element = 0 to {})",
+                                        where, Described(d), ArrayText(d), table, slot, table, d.count - 1)};
       }
       if (d.kind == ResourceKind::kUniformBuffer) {
         throw ManifestError{fmt::format("{}: the shader declares {}, and no [[uniform]] has {}", where, Described(d), slot)};
@@ -183,17 +185,17 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
                                         v.source.filename().string(), SlotText(slot))};
       }
       if (slot.element >= d->count) {
-        throw ManifestError{fmt::format("{}.bindings: element {}, but the shader's {} is {}", key, slot.element,
-                                        Described(*d),
-                                        d->count == 1 ? "one descriptor, not an array"
-                                                      : fmt::format("an array of {} descriptors", d->count))};
+        throw ManifestError{fmt::format("{}.element: {}, but the shader's {} {}", key, slot.element, Described(*d),
+                                        d->count == 1 ? "is one descriptor, not an array (element 0)"
+                                                      : fmt::format("is an array of {} descriptors (elements 0 to {})",
+                                                                    d->count, d->count - 1))};
       }
       note(access[m.buffers.size() + ii], *d);
       const bool storage = d->kind == ResourceKind::kStorageImage, sampled = d->kind == ResourceKind::kCombinedImageSampler;
-      if ((!storage && !sampled) || d->count != 1) {
-        throw ManifestError{fmt::format("{}.binding: the shader's {}{} is neither one storage image (image2D) nor one "
-                                        "combined image sampler (sampler2D)",
-                                        key, Described(*d), d->count != 1 ? fmt::format(", an array of {}", d->count) : "")};
+      if ((!storage && !sampled) || (sampled && d->count != 1)) {
+        throw ManifestError{fmt::format("{}.binding: the shader's {}{} is neither a storage image (image2D, or an "
+                                        "element of an array of them) nor one combined image sampler (sampler2D)",
+                                        key, Described(*d), ArrayText(*d))};
       }
       if (sampled != image.sampled) {
         throw ManifestError{fmt::format("{}.usage: \"{}\", but the shader declares {} ({})", key,

@@ -193,8 +193,8 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
       note(access[m.buffers.size() + ii], *d);
       const bool storage = d->kind == ResourceKind::kStorageImage, sampled = d->kind == ResourceKind::kCombinedImageSampler;
       if ((!storage && !sampled) || (sampled && d->count != 1)) {
-        throw ManifestError{fmt::format("{}.binding: the shader's {}{} is neither a storage image (image2D, or an "
-                                        "element of an array of them) nor one combined image sampler (sampler2D)",
+        throw ManifestError{fmt::format("{}.binding: the shader's {}{} is neither one storage image (image2D) nor one "
+                                        "combined image sampler (sampler2D), nor an array of storage images",
                                         key, Described(*d), ArrayText(*d))};
       }
       if (sampled != image.sampled) {

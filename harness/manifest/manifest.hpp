@@ -95,6 +95,9 @@ const ElementType* FindElementType(std::string_view glsl);
 // A descriptor slot: a set and a binding in it.
 struct SlotPlace {
   uint32_t set = 0, binding = 0;
+  // The descriptor's element in an array of descriptors (`bufs[4]`); 0 for a single one. Slots
+  // order by set, binding, then element: the order of Vulkan's dynamic offsets.
+  uint32_t element = 0;
   auto operator<=>(const SlotPlace&) const = default;
 };
 

@@ -192,7 +192,10 @@ void Plan::MakeKernels(uint32_t subgroup, uint32_t copies) {
     for (size_t i = 0; i < v.constants.size(); ++i) {
       spec.specialization.push_back({.id = v.constants[i].id, .size = v.constants[i].bytes, .bits = values.constants[i]});
     }
-    for (const Slot& slot : slots) spec.slots.push_back({.set = slot.place.set, .binding = slot.place.binding, .kind = slot.kind});
+    for (const Slot& slot : slots) {
+      spec.slots.push_back(
+          {.set = slot.place.set, .binding = slot.place.binding, .kind = slot.kind, .element = slot.place.element});
+    }
     // The timed sets (one per dispatch and copy at most) and the check run's.
     spec.max_sets = static_cast<uint32_t>(combinations[key].size()) * (copies + 1);
     kernels_[key] = std::make_unique<Kernel>(*context_, spec);

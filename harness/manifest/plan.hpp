@@ -72,7 +72,7 @@ class Plan {
   // from the declared one, and a pass's swaps trade slots after each of its repetitions.
   void PlanDispatches();
 
-  // The slots `pass`'s shader declares, by (set, binding), with what each takes.
+  // The slots `pass`'s shader declares, by (set, binding, element), with what each takes.
   std::vector<Slot> SlotsOf(const ManifestVariant& pass) const;
 
   // A pipeline per pass and specialization (a pass's constants may depend on P), each with

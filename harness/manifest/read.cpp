@@ -45,7 +45,8 @@ void CheckResourcesTogether(const Reader& r, const Manifest& m) {
       auto [at, fresh] = owner.emplace(slot, what);
       if (!fresh && at->second != what) {
         r.Fail(line, what + ".binding",
-               fmt::format("set {} binding {} is given twice (also to {})", slot.set, slot.binding, at->second));
+               fmt::format("set {} binding {}{} is given twice (also to {})", slot.set, slot.binding,
+                           slot.element != 0 ? fmt::format(" element {}", slot.element) : "", at->second));
       }
     }
   };

@@ -67,9 +67,18 @@ ManifestBuffer::MemberInit ReadInit(const Reader& r, const toml::node& init, con
 
 std::vector<SlotPlace> ReadSlots(const Reader& r, const toml::table& t, const std::string& where, uint32_t line) {
   std::vector<SlotPlace> slots;
+  // "set 0 binding 2", and " element 1" for an array's element past the first.
+  auto text = [](SlotPlace slot) {
+    return fmt::format("set {} binding {}{}", slot.set, slot.binding,
+                       slot.element != 0 ? fmt::format(" element {}", slot.element) : "");
+  };
   if (const toml::node* list = t.get("bindings")) {
     if (t.get("binding") != nullptr || t.get("set") != nullptr) {
       r.Fail(Reader::LineOf(*list), where + ".bindings", "give bindings or binding (and set), not both");
+    }
+    if (t.get("element") != nullptr) {
+      r.Fail(Reader::LineOf(*list), where + ".bindings",
+             "element goes with binding: in bindings, give [set, binding, element] triples");
     }
     if (!list->is_array() || list->as_array()->empty() || list->as_array()->size() > 64) {
       r.Fail(Reader::LineOf(*list), where + ".bindings", "expected a list of [set, binding] pairs, e.g. [[0, 0], [1, 0]]");
@@ -80,15 +89,18 @@ std::vector<SlotPlace> ReadSlots(const Reader& r, const toml::table& t, const st
         const toml::node* n = two->get(k);
         return n != nullptr && n->is_integer() && n->as_integer()->get() >= 0 && n->as_integer()->get() <= most;
       };
-      if (two == nullptr || two->size() != 2 || !number(0, 31) || !number(1, 1023)) {
+      // [set, binding], or [set, binding, element] for an element of an array of descriptors.
+      if (two == nullptr || (two->size() != 2 && two->size() != 3) || !number(0, 31) || !number(1, 1023) ||
+          (two->size() == 3 && !number(2, 1023))) {
         r.Fail(Reader::LineOf(pair), where + ".bindings",
-               "expected [set, binding] pairs: a set from 0 to 31 and a binding from 0 to 1023");
+               "expected [set, binding] pairs: a set from 0 to 31 and a binding from 0 to 1023 (or [set, binding, "
+               "element] triples: the element of an array of descriptors, from 0 to 1023)");
       }
-      const SlotPlace slot{static_cast<uint32_t>(two->get(0)->as_integer()->get()),
-                           static_cast<uint32_t>(two->get(1)->as_integer()->get())};
+      SlotPlace slot{static_cast<uint32_t>(two->get(0)->as_integer()->get()),
+                     static_cast<uint32_t>(two->get(1)->as_integer()->get())};
+      if (two->size() == 3) slot.element = static_cast<uint32_t>(two->get(2)->as_integer()->get());
       if (std::find(slots.begin(), slots.end(), slot) != slots.end()) {
-        r.Fail(Reader::LineOf(pair), where + ".bindings",
-               fmt::format("set {} binding {} is listed twice", slot.set, slot.binding));
+        r.Fail(Reader::LineOf(pair), where + ".bindings", fmt::format("{} is listed twice", text(slot)));
       }
       slots.push_back(slot);
     }
@@ -107,16 +119,23 @@ std::vector<SlotPlace> ReadSlots(const Reader& r, const toml::table& t, const st
     }
     slot.set = static_cast<uint32_t>(set->as_integer()->get());
   }
+  if (const toml::node* element = t.get("element")) {
+    if (!element->is_integer() || element->as_integer()->get() < 0 || element->as_integer()->get() > 1023) {
+      r.Fail(Reader::LineOf(*element), where + ".element",
+             "expected the element of the binding's array of descriptors: an integer from 0 to 1023");
+    }
+    slot.element = static_cast<uint32_t>(element->as_integer()->get());
+  }
   return {slot};
 }
 
 void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
   std::set<std::string> names;
-  std::set<uint64_t> bindings;
+  std::set<SlotPlace> bindings;
   for (const toml::node& node : buffers) {
     const toml::table& t = *node.as_table();
     const uint32_t line = Reader::LineOf(t);
-    r.OnlyKeys(t, "[[buffer]]", {"name", "binding", "set", "bindings", "type", "count", "init", "output", "restore",
+    r.OnlyKeys(t, "[[buffer]]", {"name", "binding", "set", "element", "bindings", "type", "count", "init", "output", "restore",
                                    "header"});
     ManifestBuffer b;
     b.line = line;
@@ -132,8 +151,11 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
     b.set = b.slots.front().set;
     b.binding = b.slots.front().binding;
     for (const SlotPlace& slot : b.slots) {
-      if (!bindings.insert(uint64_t{slot.set} << 32 | slot.binding).second) {
-        r.Fail(line, where + ".binding", fmt::format("set {} binding {} is given to two buffers", slot.set, slot.binding));
+      if (!bindings.insert(slot).second) {
+        r.Fail(line, where + ".binding",
+               fmt::format("set {} binding {}{} is given to two buffers", slot.set, slot.binding,
+                           slot.element != 0 || t.get("element") != nullptr ? fmt::format(" element {}", slot.element)
+                                                                           : ""));
       }
     }
     const std::string type = *r.String(t, where, "type", true);
@@ -183,7 +205,7 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
   // The order the pipeline's descriptors and dynamic offsets take. Bindings need not be 0..N-1:
   // they must be the shader's, which the loader checks against its reflection.
   std::sort(m.buffers.begin(), m.buffers.end(),
-            [](const auto& a, const auto& b) { return std::pair(a.set, a.binding) < std::pair(b.set, b.binding); });
+            [](const auto& a, const auto& b) { return a.slots.front() < b.slots.front(); });
 }
 
 }  // namespace manifest_detail

@@ -37,7 +37,7 @@ void ReadImages(const Reader& r, const toml::array& images, Manifest& m) {
     ManifestImage image;
     image.line = Reader::LineOf(t);
     r.OnlyKeys(t, "[[image]]",
-               {"name", "binding", "set", "bindings", "format", "width", "height", "depth", "usage", "filter",
+               {"name", "binding", "set", "element", "bindings", "format", "width", "height", "depth", "usage", "filter",
                 "address", "border", "unnormalized", "init", "output", "outside"});
     image.name = *r.String(t, "[[image]]", "name", true);
     const std::string where = fmt::format("[[image]] {}", Quoted(image.name));

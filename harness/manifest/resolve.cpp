@@ -27,7 +27,14 @@ struct Access {
 
 // "set 0 binding 1" (binding 1 where the set is 0).
 std::string SlotText(SlotPlace slot) {
-  return slot.set == 0 ? fmt::format("binding {}", slot.binding) : fmt::format("set {} binding {}", slot.set, slot.binding);
+  const std::string element = slot.element != 0 ? fmt::format(" element {}", slot.element) : "";
+  return slot.set == 0 ? fmt::format("binding {}{}", slot.binding, element)
+                       : fmt::format("set {} binding {}{}", slot.set, slot.binding, element);
+}
+
+// ", an array of 4 descriptors" for an array binding, "" for a single descriptor.
+std::string ArrayText(const Resource& d) {
+  return d.count == 1 ? "" : d.count == 0 ? ", a runtime-sized array of descriptors" : fmt::format(", an array of {} descriptors", d.count);
 }
 
 // The resources of `m` against the descriptors pass (or variant) `v`'s shader declares: each at its
@@ -39,31 +46,64 @@ std::string SlotText(SlotPlace slot) {
 void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shader, const std::string& where,
                    std::vector<Access>& access) {
   v.declared.clear();
-  auto at_slot = [](const std::vector<SlotPlace>& slots, const Resource& d) {
-    return std::find(slots.begin(), slots.end(), SlotPlace{d.set, d.binding}) != slots.end();
+  auto at_slot = [](const std::vector<SlotPlace>& slots, SlotPlace place) {
+    return std::find(slots.begin(), slots.end(), place) != slots.end();
   };
   for (const Resource& d : shader.resources) {
-    v.declared.insert({d.set, d.binding});
-    const bool given = std::any_of(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return at_slot(b.slots, d); }) ||
-                       std::any_of(m.uniforms.begin(), m.uniforms.end(),
-                                   [&](const auto& u) { return u.set == d.set && u.binding == d.binding; }) ||
-                       std::any_of(m.images.begin(), m.images.end(), [&](const auto& i) { return at_slot(i.slots, d); });
-    if (given) continue;
-    const std::string slot = SlotText({d.set, d.binding});
-    if (d.kind == ResourceKind::kUniformBuffer) {
-      throw ManifestError{fmt::format("{}: the shader declares {}, and no [[uniform]] has {}", where, Described(d), slot)};
+    if (d.count == 0) {
+      throw ManifestError{fmt::format("{}: the shader declares {}, a runtime-sized array of descriptors (descriptor "
+                                      "indexing), which a manifest cannot give yet: give the array a size",
+                                      where, Described(d))};
     }
-    if (d.kind == ResourceKind::kStorageBuffer) {
-      throw ManifestError{fmt::format("{}: the shader declares {}, and no [[buffer]] has {}", where, Described(d), slot)};
+    if (d.count != 1 && d.kind != ResourceKind::kStorageBuffer && d.kind != ResourceKind::kStorageImage) {
+      throw ManifestError{fmt::format("{}: the shader declares {}{}: a manifest gives arrays of storage buffers "
+                                      "and of storage images only so far (one [[buffer]] or [[image]] per "
+                                      "element); arrays of sampled images, samplers and uniform buffers are not "
+                                      "supported yet",
+                                      where, Described(d), ArrayText(d))};
     }
-    if (d.kind == ResourceKind::kStorageImage || d.kind == ResourceKind::kCombinedImageSampler) {
-      throw ManifestError{fmt::format("{}: the shader declares {}, and no [[image]] has {}", where, Described(d), slot)};
+    // An array of descriptors: each element a slot, each given by a resource of its own.
+    for (uint32_t e = 0; e < d.count; ++e) {
+      const SlotPlace place{d.set, d.binding, e};
+      v.declared.insert(place);
+      const bool given = std::any_of(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return at_slot(b.slots, place); }) ||
+                         std::any_of(m.uniforms.begin(), m.uniforms.end(),
+                                     [&](const auto& u) { return u.set == d.set && u.binding == d.binding; }) ||
+                         std::any_of(m.images.begin(), m.images.end(), [&](const auto& i) { return at_slot(i.slots, place); });
+      if (given) continue;
+      const std::string slot = SlotText(place) + (d.count != 1 && e == 0 ? " element 0" : "");
+      if (d.count != 1) {
+        const std::string_view table = d.kind == ResourceKind::kStorageBuffer ? "[[buffer]]" : "[[image]]";
+        throw ManifestError{fmt::format("{}: the shader declares {}{}, and no {} has {} (give each element a "
+                                        "{} of its own, with element = 0 to {})",
+                                        where, Described(d), ArrayText(d), table, slot, table, d.count - 1)};
+      }
+      if (d.kind == ResourceKind::kUniformBuffer) {
+        throw ManifestError{fmt::format("{}: the shader declares {}, and no [[uniform]] has {}", where, Described(d), slot)};
+      }
+      if (d.kind == ResourceKind::kStorageBuffer) {
+        // A buffer at another element of a binding that is one descriptor: say so.
+        auto past = std::find_if(m.buffers.begin(), m.buffers.end(), [&](const auto& b) {
+          return std::any_of(b.slots.begin(), b.slots.end(), [&](SlotPlace s) {
+            return s.set == d.set && s.binding == d.binding && s.element != 0;
+          });
+        });
+        throw ManifestError{fmt::format("{}: the shader declares {}, and no [[buffer]] has {}{}", where, Described(d), slot,
+                                        past == m.buffers.end()
+                                            ? ""
+                                            : fmt::format(" ([[buffer]] {} has an element past 0, but the binding is "
+                                                          "one descriptor, not an array)",
+                                                          Quoted(past->name)))};
+      }
+      if (d.kind == ResourceKind::kStorageImage || d.kind == ResourceKind::kCombinedImageSampler) {
+        throw ManifestError{fmt::format("{}: the shader declares {}, and no [[image]] has {}", where, Described(d), slot)};
+      }
+      throw ManifestError{fmt::format("{}: the shader declares {}, which the manifest does not give: a manifest gives "
+                                      "storage buffers ([[buffer]]), uniform buffers ([[uniform]]), storage images and "
+                                      "combined image samplers ([[image]]); separate images and samplers, texel "
+                                      "buffers and input attachments are not supported yet",
+                                      where, Described(d))};
     }
-    throw ManifestError{fmt::format("{}: the shader declares {}, which the manifest does not give: a manifest gives "
-                                    "storage buffers ([[buffer]]), uniform buffers ([[uniform]]), storage images and "
-                                    "combined image samplers ([[image]]); separate images and samplers, texel "
-                                    "buffers and input attachments are not supported yet",
-                                    where, Described(d))};
   }
   const uint32_t push_bytes = static_cast<uint32_t>(4 * v.push.size());
   const uint32_t block_bytes = shader.push ? shader.push->size : 0;
@@ -101,14 +141,20 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
                                         v.source.filename().string(), slot.binding,
                                         slot.set == 0 ? "" : fmt::format(" of set {}", slot.set))};
       }
+      if (slot.element >= d->count) {
+        throw ManifestError{fmt::format("{}.element: {}, but the shader's {} {}", key, slot.element, Described(*d),
+                                        d->count == 1 ? "is one descriptor, not an array (element 0)"
+                                                      : fmt::format("is an array of {} descriptors (elements 0 to {})",
+                                                                    d->count, d->count - 1))};
+      }
       note(access[bi], *d);
       if (b.type.is_struct) {
         ResolveStruct(b, slot, v, shader, key);
         continue;
       }
-      if (d->kind != ResourceKind::kStorageBuffer || d->count != 1) {
-        throw ManifestError{fmt::format("{}.binding: the shader's {}{} is not one storage buffer", key, Described(*d),
-                                        d->count != 1 ? fmt::format(", an array of {} descriptors", d->count) : "")};
+      if (d->kind != ResourceKind::kStorageBuffer) {
+        throw ManifestError{fmt::format("{}.binding: the shader's {}{} is not a storage buffer", key, Described(*d),
+                                        ArrayText(*d))};
       }
       const RuntimeArray array = ElementOf(*d);
       if (array.element != b.type.glsl) {
@@ -138,12 +184,18 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
         throw ManifestError{fmt::format("{}.binding: the shader {} declares no image at {}", key,
                                         v.source.filename().string(), SlotText(slot))};
       }
+      if (slot.element >= d->count) {
+        throw ManifestError{fmt::format("{}.element: {}, but the shader's {} {}", key, slot.element, Described(*d),
+                                        d->count == 1 ? "is one descriptor, not an array (element 0)"
+                                                      : fmt::format("is an array of {} descriptors (elements 0 to {})",
+                                                                    d->count, d->count - 1))};
+      }
       note(access[m.buffers.size() + ii], *d);
       const bool storage = d->kind == ResourceKind::kStorageImage, sampled = d->kind == ResourceKind::kCombinedImageSampler;
-      if ((!storage && !sampled) || d->count != 1) {
+      if ((!storage && !sampled) || (sampled && d->count != 1)) {
         throw ManifestError{fmt::format("{}.binding: the shader's {}{} is neither one storage image (image2D) nor one "
-                                        "combined image sampler (sampler2D)",
-                                        key, Described(*d), d->count != 1 ? fmt::format(", an array of {}", d->count) : "")};
+                                        "combined image sampler (sampler2D), nor an array of storage images",
+                                        key, Described(*d), ArrayText(*d))};
       }
       if (sampled != image.sampled) {
         throw ManifestError{fmt::format("{}.usage: \"{}\", but the shader declares {} ({})", key,

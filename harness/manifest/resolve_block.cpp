@@ -107,11 +107,6 @@ void ResolveStruct(ManifestBuffer& b, SlotPlace slot, const ManifestVariant& v, 
                                     v.source.filename().string(), slot.binding,
                                     slot.set == 0 ? "" : fmt::format(" of set {}", slot.set))};
   }
-  if (d->count != 1) {
-    throw ManifestError{fmt::format("{}.binding: the shader's binding {} is an array of {} descriptors, not one storage "
-                                    "buffer",
-                                    key, d->binding, d->count)};
-  }
   std::vector<StructField> fields;
   uint32_t stride = 0;
   std::optional<std::string> problem;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <string_view>
@@ -77,9 +78,15 @@ PipelineObjects BuildPipeline(Context& context, const KernelSpec& spec, vk::Pipe
     std::vector<vk::DescriptorSetLayoutBinding> bindings;
     for (const DescriptorSlot& slot : slots) {
       if (slot.set != set) continue;
+      // The elements of an array of descriptors follow their binding's first: one layout binding
+      // of as many descriptors.
+      if (!bindings.empty() && bindings.back().binding == slot.binding) {
+        bindings.back().descriptorCount = std::max(bindings.back().descriptorCount, slot.element + 1);
+        continue;
+      }
       bindings.push_back({.binding = slot.binding,
                           .descriptorType = TypeOf(slot.kind),
-                          .descriptorCount = 1,
+                          .descriptorCount = slot.element + 1,
                           .stageFlags = vk::ShaderStageFlagBits::eCompute});
     }
     vk::DescriptorSetLayoutCreateInfo set_create{};
@@ -188,10 +195,12 @@ Bindings Kernel::Bind(const std::vector<BufferRange>& buffers) const {
     const DescriptorSlot& slot = slots_[i];
     vk::WriteDescriptorSet write{.dstSet = *sets[slot.set],
                                  .dstBinding = slot.binding,
+                                 .dstArrayElement = slot.element,
                                  .descriptorCount = 1,
                                  .descriptorType = TypeOf(slot.kind)};
-    const std::string where = fmt::format("{}: the {} at set {} binding {}", spec_.label, KindName(slot.kind), slot.set,
-                                          slot.binding);
+    const std::string where =
+        fmt::format("{}: the {} at set {} binding {}{}", spec_.label, KindName(slot.kind), slot.set, slot.binding,
+                    slot.element != 0 ? fmt::format(" element {}", slot.element) : "");
     if (IsDynamic(slot.kind)) {
       Require(b.buffer != nullptr, fmt::format("{} was given no buffer", where));
       uint64_t range = b.range == 0 ? b.buffer->size() : b.range;

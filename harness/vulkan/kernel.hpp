@@ -38,6 +38,9 @@ struct DescriptorSlot {
   uint32_t set = 0;
   uint32_t binding = 0;
   Kind kind = Kind::kStorageBuffer;
+  // The element of an array of descriptors: a binding's slots are its elements 0..N-1, each its
+  // own slot, and the layout's binding has N descriptors.
+  uint32_t element = 0;
 };
 
 // A specialization constant's value as the pipeline takes it: `size` bytes of `bits` (4 for a
@@ -61,7 +64,7 @@ struct KernelSpec {
   // Other specialization constants by id (a user's shader's own); an id here wins over the above.
   std::vector<SpecializationValue> specialization;
   uint32_t bindings = 1;  // storage buffers at bindings 0..n-1 of set 0, where `slots` is empty
-  // The descriptors by (set, binding), in that order; empty: `bindings` storage buffers.
+  // The descriptors by (set, binding, element), in that order; empty: `bindings` storage buffers.
   std::vector<DescriptorSlot> slots;
   uint32_t push_bytes = 0;
   // How many Bindings of the kernel may be alive at once: Bind allocates one descriptor set per set

@@ -1,11 +1,13 @@
 // Images and samplers on the machine's device: texels through an upload and back, through a kernel
-// that reads a sampled image and writes a storage image, and the specs Vulkan forbids refused.
+// that reads a sampled image and writes a storage image, and the specs Vulkan forbids refused; and
+// a kernel's array of storage-buffer descriptors, each element bound and offset on its own.
 #include "harness/vulkan/image.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <span>
 #include <shaderc/shaderc.hpp>
 #include <string>
@@ -220,6 +222,52 @@ TEST(Image, BorderColoursForFloatAndIntegerFormats) {
   EXPECT_EQ(BorderFor("opaque_white", false), vk::BorderColor::eFloatOpaqueWhite);
   EXPECT_EQ(BorderFor("opaque_white", true), vk::BorderColor::eIntOpaqueWhite);
   EXPECT_THROW(BorderFor("grey", false), Error);
+}
+
+// Three storage buffers as one array binding (`parts[3]`): each element gets its own buffer, and
+// the dispatch's dynamic offsets go by binding, then element (Vulkan's order). Element k's buffer
+// holds 10 + k at its start and 20 + k at byte 256 (no device's offset alignment is above 256), and
+// only element 1 is offset: the kernel copies 10, 21, 12.
+TEST(Kernel, AnArrayOfStorageBuffersTakesAnOffsetPerElementInOrder) {
+  Context* context = testing::SharedContext();
+  if (context == nullptr) GTEST_SKIP() << "no Vulkan device";
+  const std::vector<uint32_t> spirv = Compile(R"(#version 450
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) readonly buffer Part { uint v[]; } parts[3];
+layout(std430, binding = 1) writeonly buffer Out { uint r[]; };
+void main() {
+  r[0] = parts[0].v[0];
+  r[1] = parts[1].v[0];
+  r[2] = parts[2].v[0];
+}
+)");
+  std::vector<std::unique_ptr<Buffer>> parts;
+  for (uint32_t k = 0; k < 3; ++k) {
+    parts.push_back(std::make_unique<Buffer>(*context, 512));
+    const std::array<uint32_t, 2> values{10 + k, 20 + k};
+    parts.back()->Upload(std::as_bytes(std::span(values).first(1)), 0);
+    parts.back()->Upload(std::as_bytes(std::span(values).last(1)), 256);
+  }
+  Buffer out(*context, 16);
+  KernelSpec spec{.label = "array_test",
+                  .local_size = {1, 1, 1},
+                  .slots = {{.binding = 0, .element = 0}, {.binding = 0, .element = 1}, {.binding = 0, .element = 2},
+                            {.binding = 1}},
+                  .max_sets = 1,
+                  .spirv = &spirv};
+  Kernel kernel(*context, spec);
+  EXPECT_EQ(kernel.slots(), 4u);
+  EXPECT_EQ(kernel.dynamic_slots(), 4u);
+  const Bindings bindings = kernel.Bind({{.buffer = parts[0].get(), .range = 256},
+                                         {.buffer = parts[1].get(), .range = 256},
+                                         {.buffer = parts[2].get(), .range = 256},
+                                         {.buffer = &out}});
+  const std::array<uint32_t, 4> offsets{0, 256, 0, 0};
+  context->Run([&](Commands& c) { c.Dispatch(kernel, bindings, {1, 1, 1}, offsets); });
+  std::array<uint32_t, 3> copied{};
+  out.Download(std::as_writable_bytes(std::span(copied)));
+  EXPECT_EQ(copied, (std::array<uint32_t, 3>{10, 21, 12}));
+  testing::ExpectNoNewValidationMessages();
 }
 
 }  // namespace

@@ -22,6 +22,10 @@ using namespace manifest_detail;
 
 namespace {
 
+// What a variant of passes binds itself: no uniform buffer (its passes do). Both sides of the
+// choice are lvalues, so choosing copies nothing.
+const std::vector<ManifestUniform> kNoUniforms;
+
 // What a benchmark writes: some buffer or image is an output, or a resource a pass swaps is checked.
 void RequireSomethingChecked(const Reader& r, const Manifest& m) {
   if (m.buffers.empty() && m.images.empty()) {
@@ -325,7 +329,7 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
       }
     }
     // A variant of passes binds no uniform buffer itself: its passes' contents are checked (with P).
-    for (const ManifestUniform& u : v.passes.empty() ? m.uniforms : std::vector<ManifestUniform>{}) {
+    for (const ManifestUniform& u : v.passes.empty() ? m.uniforms : kNoUniforms) {
       for (const auto& [member, texts] : UniformValues(u, v)) {
         const bool own = v.uniform_values.contains(u.name) && v.uniform_values.at(u.name).contains(member);
         for (const std::string& text : texts) {
@@ -367,7 +371,7 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
     texts.insert(texts.end(), v.push.begin(), v.push.end());
     for (const auto& [member, values] : v.push_values) texts.insert(texts.end(), values.begin(), values.end());
     // A variant of passes binds no uniform buffer itself (its values may use its passes' P).
-    for (const ManifestUniform& u : v.passes.empty() ? m.uniforms : std::vector<ManifestUniform>{}) {
+    for (const ManifestUniform& u : v.passes.empty() ? m.uniforms : kNoUniforms) {
       for (const auto& [member, values] : UniformValues(u, v)) texts.insert(texts.end(), values.begin(), values.end());
     }
     for (const auto& [key, text] : v.specialization) texts.push_back(text);

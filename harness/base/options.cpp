@@ -139,6 +139,8 @@ Options ParseOptions(std::vector<std::string>& args) {
   static constexpr std::array kGuards{std::pair{std::string_view("auto"), GuardPlace::kAuto},
                                       std::pair{std::string_view("outside"), GuardPlace::kOutside},
                                       std::pair{std::string_view("inside"), GuardPlace::kInside}};
+  static constexpr std::array kChecks{std::pair{std::string_view("auto"), CheckPlace::kAuto},
+                                      std::pair{std::string_view("host"), CheckPlace::kHost}};
   static constexpr std::array kStrategies{std::pair{std::string_view("exhaustive"), TuneStrategy::kExhaustive},
                                           std::pair{std::string_view("random"), TuneStrategy::kRandom},
                                           std::pair{std::string_view("model"), TuneStrategy::kModel}};
@@ -174,6 +176,8 @@ Options ParseOptions(std::vector<std::string>& args) {
       options.ceilings = Choose("ceilings", *ceilings, kCeilings);
     } else if (auto guard = FlagValue(arg, "guard")) {
       options.guard = Choose("guard", *guard, kGuards);
+    } else if (auto checks = FlagValue(arg, "checks")) {
+      options.checks = Choose("checks", *checks, kChecks);
     } else if (auto domains = FlagValue(arg, "domain")) {
       options.domains = ParseExtents("domain", *domains);
     } else if (auto workgroups = FlagValue(arg, "workgroup")) {
@@ -208,7 +212,7 @@ Options ParseOptions(std::vector<std::string>& args) {
       if (cache->empty()) throw UsageError{"--tune-cache needs a file, or off"};
       options.tune.cache = *cache;
     } else if (arg == "--device" || arg == "--backend" || arg == "--timer" || arg == "--cache" || arg == "--domain" ||
-               arg == "--workgroup" || arg == "--parallel" || arg == "--manifest" || arg == "--guard" ||
+               arg == "--workgroup" || arg == "--parallel" || arg == "--manifest" || arg == "--guard" || arg == "--checks" ||
                arg == "--dispatch-timeout" || arg == "--ceilings" || arg == "--axis" || arg == "--tune-strategy" ||
                arg == "--tune-budget" || arg == "--tune-seed" || arg == "--tune-out" || arg == "--tune-header" ||
                arg == "--tune-cache") {
@@ -267,6 +271,11 @@ std::string OptionsHelp() {
                             bound range (seen on every device; .length() then includes it) or
                             after it (lavapipe and NVIDIA drop such writes unseen); auto
                             (default): inside unless the shader reads an array's .length()
+  --checks=auto|host        auto (default): a manifest's check expressions are computed on the
+                            device, in float64, where the expression and the device allow it,
+                            and the host judges the values the device finds off; host: every
+                            check computed on the host. Each benchmark's JSON entry counts its
+                            checks of each kind (checks_on_device, checks_on_host)
   --validation              enable the Khronos validation layer (also CSBENCH_VALIDATION=1)
   --samples                 write each run's samples (seconds of each timed batch, or of each
                             run) into the JSON entry: "csbench": {"samples_s": [...]}

@@ -22,6 +22,11 @@ enum class CeilingsMode { kMeasure, kReuse };
 // runtime array's length.
 enum class GuardPlace { kAuto, kOutside, kInside };
 
+// Where a manifest's check expressions are computed: on the device in float64 where the expression
+// and the device allow it, the host judging only the values the device finds off (kAuto), or all
+// on the host (kHost: the reference the device's are tested against).
+enum class CheckPlace { kAuto, kHost };
+
 // How long one submission may run before its benchmark fails (--dispatch-timeout), in seconds: a
 // shader that never ends must not hang the suite, but a CPU device on a loaded two-core machine
 // takes over a minute for the Gray-Scott chapter's 512 steps in one command buffer.
@@ -64,6 +69,7 @@ struct Options {
   CacheMode cache = CacheMode::kCold;
   CeilingsMode ceilings = CeilingsMode::kMeasure;  // --ceilings
   GuardPlace guard = GuardPlace::kAuto;
+  CheckPlace checks = CheckPlace::kAuto;  // --checks
   bool validation = false;  // Khronos validation layer with synchronization validation
   bool samples = false;     // --samples: each run's samples in its JSON entry
   // --test-domains: every family at the test domains its own test checks (test_domains), in

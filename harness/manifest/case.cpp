@@ -248,6 +248,8 @@ GpuCase::GuardedResult GpuCase::GuardedRun(std::optional<size_t> zeroed) {
                                                m.images[k].name, TexelText(k, byte / m.images[k].format.channel_bytes))};
     }
   }
+  result.buffers = std::move(buffers);
+  result.images = std::move(images);
   return result;
 }
 
@@ -270,6 +272,11 @@ void GpuCase::Measure(benchmark::State& state) {
                   .ops_lower_bound = manifest_->arithmetic_lower_bound,
                   // Each pass after the first waits for the one before it.
                   .dispatches = static_cast<double>(plan_->size())};
+  // Where this case's check expressions were computed (--checks).
+  if (checks_on_device_ + checks_on_host_ > 0) {
+    state.counters["checks_on_device"] = checks_on_device_;
+    state.counters["checks_on_host"] = checks_on_host_;
+  }
   if (std::none_of(restore_.begin(), restore_.end(), [](const auto& r) { return r != nullptr; })) {
     MeasureDispatches(state, *context_, [&](Commands& c, uint32_t i) { Record(c, i); },
                       inputs_->copies, work);

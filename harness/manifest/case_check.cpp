@@ -81,7 +81,7 @@ Comparison GpuCase::Checked() {
     const ManifestBuffer& b = m.buffers[i];
     if (!written_[i]) continue;
     if (auto expression = variant_->check.find(b.name); expression != variant_->check.end()) {
-      Comparison c = CompareWithCheck(got, i, -1, Scalars(b, got[i]), expression->second, b.name);
+      Comparison c = CompareWithCheck(got, i, -1, Scalars(b, got[i]), expression->second, b.name, &run);
       if (!c.passed) return c;
     }
     // A struct's members, each checked by its own expression.
@@ -108,9 +108,14 @@ Comparison GpuCase::Checked() {
     auto expression = variant_->check.find(m.images[k].name);
     if (expression == variant_->check.end()) continue;
     const Reading reading = ReadingOf(got, r);
-    const std::vector<double> want = Expected(got, r, -1, reading.scalars, expression->second, nullptr);
-    Comparison c = CompareImage(k, reading, want, fmt::format("{} = \"{}\"", CheckLabel(m.images[k].name),
-                                                               expression->second));
+    const std::string against = fmt::format("{} = \"{}\"", CheckLabel(m.images[k].name), expression->second);
+    const DeviceCheck device = CheckOnDevice(run, got, r, expression->second);
+    const bool on_device = device.refused.empty() && !device.overflow;
+    ++(on_device ? checks_on_device_ : checks_on_host_);
+    if (on_device && device.suspects.empty()) continue;
+    const std::vector<size_t>* only = on_device ? &device.suspects : nullptr;
+    const std::vector<double> want = Expected(got, r, -1, reading.scalars, expression->second, nullptr, "", only);
+    Comparison c = CompareImage(k, reading, want, against, only);
     if (!c.passed) return c;
   }
   for (const auto& [name, text] : m.require) {
@@ -193,23 +198,41 @@ std::string GpuCase::PointText(size_t r, int field, size_t k) const {
 
 std::vector<double> GpuCase::Expected(const std::vector<Data>& got, size_t out_index, int field, size_t count,
                              const std::string& text, std::vector<size_t>* scalars,
-                             const std::string& label) const {
+                             const std::string& label, const std::vector<size_t>* points) const {
   std::vector<double> want;
-  EvaluateCheck(got, out_index, field, count, text, scalars, label,
-                [&](Expression& expression, size_t n, const Expression::Fill& fill) {
-                  want.resize(n);
-                  expression.EvaluateEach(n, fill, want.data());
-                });
+  EvaluateCheck(
+      got, out_index, field, count, text, scalars, label,
+      [&](Expression& expression, size_t n, const Expression::Fill& fill) {
+        want.resize(n);
+        expression.EvaluateEach(n, fill, want.data());
+      },
+      points);
   return want;
 }
 
 Comparison GpuCase::CompareWithCheck(const std::vector<Data>& got, size_t i, int field, size_t count, const std::string& text,
-                            const std::string& key) const {
+                            const std::string& key, const GuardedResult* run) const {
   const ManifestBuffer& b = manifest_->buffers[i];
   std::vector<size_t> scalars;
   std::vector<size_t>* only = field < 0 ? nullptr : &scalars;
   std::mutex lock;
   WorstScalar worst;
+  if (run != nullptr && field < 0) {
+    const DeviceCheck device = CheckOnDevice(*run, got, i, text);
+    if (device.refused.empty() && !device.overflow) {
+      ++checks_on_device_;
+      if (device.suspects.empty()) return {.passed = true};
+      // Only the listed scalars can fail: the host's values there, compared as below.
+      const std::vector<size_t>& points = device.suspects;
+      const std::vector<double> want = Expected(got, i, -1, count, text, nullptr, "", &points);
+      for (size_t j = 0; j < points.size(); ++j) {
+        worst.Take(ScalarError(b.type, got[i], points[j], want[j], variant_->abs_tolerance), j, want[j]);
+      }
+      return Compared(b, got[i], worst, ExactComparison(b, points.size(), &points), variant_->tolerance,
+                      fmt::format("{} = \"{}\"", CheckLabel(key), text), &points);
+    }
+  }
+  ++checks_on_host_;
   const bool plain = only == nullptr && PlainFloats(b.type);
   const double abs_tolerance = variant_->abs_tolerance;
   ExpectedChunks(got, i, field, count, text, only, [&](size_t start, size_t values_n, const double* values) {
@@ -244,7 +267,8 @@ void GpuCase::ExpectedChunks(const std::vector<Data>& got, size_t out_index, int
 }
 
 void GpuCase::EvaluateCheck(const std::vector<Data>& got, size_t out_index, int field, size_t count, const std::string& text,
-                   std::vector<size_t>* scalars, const std::string& label, const Evaluation& evaluate) const {
+                   std::vector<size_t>* scalars, const std::string& label, const Evaluation& evaluate,
+                   const std::vector<size_t>* points) const {
   const Manifest& m = *manifest_;
   const size_t buffers_n = m.buffers.size();
   const bool image_out = out_index >= buffers_n;
@@ -258,7 +282,7 @@ void GpuCase::EvaluateCheck(const std::vector<Data>& got, size_t out_index, int 
   std::vector<Reading> functions;
   for (size_t r = 0; r < ResourceCount(); ++r) functions.push_back(ReadingOf(got, r));
   const uint32_t per = field < 0 ? out_type.Lanes() : out_type.fields[static_cast<size_t>(field)].components;
-  const size_t n = field < 0 ? count : count * per;
+  const size_t n = points != nullptr ? points->size() : field < 0 ? count : count * per;
   if (field >= 0) {
     scalars->resize(n);
     for (size_t p = 0; p < n; ++p) (*scalars)[p] = ScalarOf(out_type, p / per, field, static_cast<uint32_t>(p % per));
@@ -303,7 +327,7 @@ void GpuCase::EvaluateCheck(const std::vector<Data>& got, size_t out_index, int 
   // values filled by one loop, with no Get a point.
   std::vector<char> plain_input(inputs.size());
   for (size_t v = 0; v < inputs.size(); ++v) {
-    plain_input[v] = inputs[v].field < 0 && field < 0 && readings[v].format == nullptr &&
+    plain_input[v] = points == nullptr && inputs[v].field < 0 && field < 0 && readings[v].format == nullptr &&
                      PlainFloats(readings[v].type);
   }
   auto fill = [&](size_t variable, size_t start, size_t count_, double* values) {
@@ -315,7 +339,7 @@ void GpuCase::EvaluateCheck(const std::vector<Data>& got, size_t out_index, int 
       return;
     }
     for (size_t k = 0; k < count_; ++k) {
-      const size_t at = start + k;
+      const size_t at = points != nullptr ? (*points)[start + k] : start + k;
       const size_t element = at / components, component = at % components;
       if (variable < 4) {
         values[k] = variable == 0   ? static_cast<double>(field < 0 && !image_out ? at : element)
@@ -369,7 +393,8 @@ void GpuCase::EvaluateCheck(const std::vector<Data>& got, size_t out_index, int 
     evaluate(expression, n, fill);
   } catch (const ExpressionError& e) {
     std::lock_guard lock(bad.mutex);
-    const std::string at = e.point < n ? fmt::format(" at {}", PointText(out_index, field, e.point)) : "";
+    const size_t point = points != nullptr && e.point < n ? (*points)[e.point] : e.point;
+    const std::string at = e.point < n ? fmt::format(" at {}", PointText(out_index, field, point)) : "";
     throw CheckFailure{fmt::format("{} = \"{}\"{}: {}", label.empty() ? CheckLabel(out_name) : label, text, at,
                                    bad.seen ? bad.message : e.message)};
   }
@@ -469,27 +494,30 @@ Comparison GpuCase::UnwrittenImage(size_t k, const Data& got) const {
                                           TexelText(k, j), g)};
 }
 
-Comparison GpuCase::CompareImage(size_t k, const Reading& got, const std::vector<double>& want, const std::string& against) const {
+Comparison GpuCase::CompareImage(size_t k, const Reading& got, const std::vector<double>& want, const std::string& against,
+                                 const std::vector<size_t>* only) const {
   const ManifestImage& image = manifest_->images[k];
   const bool exact = image.format.Integer();
   Comparison c;
-  const Worst worst = WorstOf(std::min(want.size(), got.scalars), [&](size_t j) {
-    const double g = got.At(j);
+  auto scalar = [&](size_t j) { return only != nullptr ? (*only)[j] : j; };
+  const Worst worst = WorstOf(only != nullptr ? want.size() : std::min(want.size(), got.scalars), [&](size_t j) {
+    const double g = got.At(scalar(j));
     if (exact) return g == want[j] ? 0.0 : std::numeric_limits<double>::infinity();
     if (!std::isfinite(g)) return std::numeric_limits<double>::infinity();
     if (std::abs(g - want[j]) <= variant_->abs_tolerance) return 0.0;
     return std::abs(g - want[j]) / std::max(std::abs(want[j]), 1e-6);
   });
   c.max_relative_error = worst.error;
-  c.worst_index = worst.index;
+  c.worst_index = scalar(worst.index);
   c.passed = exact ? c.max_relative_error == 0 : c.max_relative_error <= variant_->tolerance;
   if (!c.passed) {
     const size_t j = c.worst_index;
+    const double w = want[worst.index];
     c.message = exact ? fmt::format("output image '{}' {}: got {}, want {} ({})", image.name, TexelText(k, j), got.At(j),
-                                    want[j], against)
+                                    w, against)
                       : fmt::format("output image '{}' {}: got {}, want {} ({}): relative error {:.3g}, tolerance "
                                     "{:.1g}{}",
-                                    image.name, TexelText(k, j), got.At(j), want[j], against, c.max_relative_error,
+                                    image.name, TexelText(k, j), got.At(j), w, against, c.max_relative_error,
                                     variant_->tolerance,
                                     image.format.kind == ImageFormat::Kind::kFloat
                                         ? ""

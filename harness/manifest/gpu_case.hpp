@@ -51,6 +51,10 @@ class GpuCase : public Case {
   struct GuardedResult {
     std::vector<Data> outputs;  // per resource (buffers, then images); empty for an input
     Comparison failure{.passed = true};
+    // The run's resources on the device, as it left them (each buffer followed by its guard): what
+    // a check on the device reads.
+    std::vector<std::unique_ptr<Buffer>> buffers;
+    std::vector<std::unique_ptr<Image>> images;
   };
   // `zeroed`: that buffer (an output without `init`) starts from zeros instead of the poison.
   GuardedResult GuardedRun(std::optional<size_t> zeroed = std::nullopt);
@@ -149,15 +153,47 @@ class GpuCase : public Case {
   // The index `k` of resource r's scalars (as Expected counts them: a member's p), for messages.
   std::string PointText(size_t r, int field, size_t k) const;
 
+  // `points`: only at these scalars (ascending), the values in their order (where `field` is -1).
   std::vector<double> Expected(const std::vector<Data>& got, size_t out_index, int field, size_t count,
                                const std::string& text, std::vector<size_t>* scalars,
-                               const std::string& label = "") const;
+                               const std::string& label = "", const std::vector<size_t>* points = nullptr) const;
 
   // Buffer i's scalars (where `field` is -1) or member `field`'s (of `count` elements) against the
   // check expression `text` (under key `key`), as CompareScalars compares them: each chunk of values
   // compared as soon as it is evaluated, on the thread that evaluated it.
+  // With `run` (a whole buffer, field -1), the device computes the values first (CheckOnDevice) and
+  // the host evaluates only the scalars it finds off, where it can.
   Comparison CompareWithCheck(const std::vector<Data>& got, size_t i, int field, size_t count, const std::string& text,
-                              const std::string& key) const;
+                              const std::string& key, const GuardedResult* run = nullptr) const;
+
+  // A check on the device (case_device_check.cpp): output resource `out`'s scalars (buffers, then
+  // images) against `text`, computed in float64 by a compute shader made from the text over the
+  // run's own resources, which lists the scalars whose value it finds farther than half the
+  // tolerances from the output (an integer: not equal), not finite, or read outside a resource.
+  // Only those can fail the host's check, which then evaluates them alone. `refused` says why the
+  // check cannot run there (--checks=host, the device, the text, a resource's type); `overflow`:
+  // more than kMostSuspects were listed, and the host checks every scalar.
+  struct DeviceCheck {
+    std::string refused;
+    bool overflow = false;
+    std::vector<size_t> suspects;  // ascending
+  };
+  static constexpr size_t kMostSuspects = 4096;
+  DeviceCheck CheckOnDevice(const GuardedResult& run, const std::vector<Data>& got, size_t out,
+                            const std::string& text) const;
+  DeviceCheck DeviceSuspects(const GuardedResult& run, const std::vector<Data>& got, size_t out,
+                             const std::string& text) const;
+  // The device check's names for resource r (a buffer or an image of a plain type: float, or an
+  // integer of 4 bytes a scalar; an image of a float or integer format): its binding's
+  // declaration, its scalar-reading function and its read function; false where it has none.
+  // The numbers a check's shader reads from a buffer (csb_k.k[N]), in order.
+  struct CheckNumbers {
+    std::vector<double> values;
+    std::string Add(double value);    // a double
+    std::string Whole(double value);  // a uint
+  };
+  bool DeviceResource(const GuardedResult& run, size_t r, uint32_t binding, std::string& glsl,
+                      CheckNumbers& numbers) const;
 
   // Expected's values, handed chunk by chunk to `consume` on the threads that evaluate them.
   void ExpectedChunks(const std::vector<Data>& got, size_t out_index, int field, size_t count,
@@ -167,7 +203,8 @@ class GpuCase : public Case {
   // Expected's work, but for how the values are taken: `evaluate(expression, n, fill)`.
   using Evaluation = std::function<void(Expression&, size_t, const Expression::Fill&)>;
   void EvaluateCheck(const std::vector<Data>& got, size_t out_index, int field, size_t count, const std::string& text,
-                     std::vector<size_t>* scalars, const std::string& label, const Evaluation& evaluate) const;
+                     std::vector<size_t>* scalars, const std::string& label, const Evaluation& evaluate,
+                     const std::vector<size_t>* points = nullptr) const;
 
   // A header's scalar `f` in a buffer's bytes (NaN where the bytes are too few).
   static double HeaderValue(const BlockField& f, const Data& data);
@@ -191,7 +228,12 @@ class GpuCase : public Case {
 
   // Image k's channels against `want` (normalised values): floats within the tolerances, integer
   // formats exactly.
-  Comparison CompareImage(size_t k, const Reading& got, const std::vector<double>& want, const std::string& against) const;
+  // `only`: want[j] is for scalar (*only)[j].
+  Comparison CompareImage(size_t k, const Reading& got, const std::vector<double>& want, const std::string& against,
+                          const std::vector<size_t>* only = nullptr) const;
+
+  // The checks computed on the device and on the host (Checked counts them), for the JSON entry.
+  mutable int checks_on_device_ = 0, checks_on_host_ = 0;
 
   static std::vector<double> Numbers(const Data& data, const ManifestBuffer& b);
 

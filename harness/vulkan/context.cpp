@@ -17,6 +17,7 @@
 #include "harness/vulkan/clock_probe.hpp"
 #include "harness/vulkan/commands.hpp"
 #include "harness/vulkan/device_choice.hpp"
+#include "harness/vulkan/kernel.hpp"
 
 namespace csbench {
 namespace {
@@ -347,6 +348,19 @@ Context::Context(const Options& options) : options_(options) {
       device_, vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
                                          .queueFamilyIndex = info_.queue_family}));
   fence_ = CSBENCH_VK(vk::raii::Fence(device_, vk::FenceCreateInfo{}));
+}
+
+Context::OwnKernel& Context::OwnKernelFor(const std::string& key,
+                                          const std::function<std::unique_ptr<Kernel>()>& make) {
+  std::lock_guard lock(own_kernels_lock_);
+  std::unique_ptr<OwnKernel>& slot = own_kernels_[key];
+  // Made under the lock: two threads asking for one new kernel make it once.
+  if (!slot) {
+    auto made = std::make_unique<OwnKernel>();
+    made->kernel = make();
+    slot = std::move(made);
+  }
+  return *slot;
 }
 
 Context::~Context() {

@@ -127,6 +127,7 @@ class FairLock {
 };
 
 class Buffer;
+class Kernel;
 
 class Context {
  public:
@@ -191,6 +192,16 @@ class Context {
   // What the driver probes found, by probe (harness/vulkan/driver_probes.hpp): "" where the pattern works.
   std::map<std::string, std::string>& probe_findings() { return probe_findings_; }
 
+  // A pipeline of csbench's own (a check's shader, harness/manifest/case_device_check.cpp) made once
+  // a run for `key` (its source) by `make`, on first use, with the lock its users hold around a Bind
+  // and the dispatch (a kernel's descriptor pool serves one thread at a time). Kept until the
+  // context goes. Safe to call from several threads.
+  struct OwnKernel {
+    std::unique_ptr<Kernel> kernel;
+    std::mutex lock;
+  };
+  OwnKernel& OwnKernelFor(const std::string& key, const std::function<std::unique_ptr<Kernel>()>& make);
+
  private:
   struct Messenger;
   Options options_;
@@ -210,6 +221,8 @@ class Context {
   std::string device_lost_;  // under lost_lock_
   std::mutex staging_lock_;
   std::vector<std::unique_ptr<Buffer>> staging_;  // kept for TakeStaging, at most two (two threads)
+  std::mutex own_kernels_lock_;
+  std::map<std::string, std::unique_ptr<OwnKernel>> own_kernels_;  // released before the device
   std::unique_ptr<ClockProbe> clock_probe_;  // last: released before the device
 };
 

@@ -227,8 +227,9 @@ std::string WithPreamble(const std::string& text, const std::vector<Preamble>& p
 }
 
 std::vector<uint32_t> CompileText(const ShaderSource& source, const std::filesystem::path& path) {
-  const std::string text =
-      WithPreamble(ReadFile(path, fmt::format("{} source", LanguageName(source.language))), source.preamble, path);
+  const std::string text = WithPreamble(
+      source.text ? *source.text : ReadFile(path, fmt::format("{} source", LanguageName(source.language))),
+      source.preamble, path);
   shaderc::CompileOptions options;
   SetShadercBase(options, source.target, source.defines, source.include_dirs);
   if (source.optimize) options.SetOptimizationLevel(shaderc_optimization_level_performance);
@@ -334,6 +335,7 @@ const std::vector<uint32_t>& CompileShader(const ShaderSource& source) {
     key += '\0';
   };
   add(path.string());
+  add(source.text ? "text:" + *source.text : "file");
   add(LanguageName(source.language));
   add(source.entry);
   add(VulkanTargetName(source.target));

@@ -57,6 +57,9 @@ uint32_t ApiVersionOf(VulkanTarget target);
 struct ShaderSource {
   // The file: absolute, or relative to the kernels folder (KernelDirectory()).
   std::filesystem::path path;
+  // GLSL made in memory (a check's shader, harness/manifest/case_device_check.cpp): compiled in
+  // place of the file, `path` then only naming it in messages.
+  std::optional<std::string> text;
   SourceLanguage language = SourceLanguage::kGlsl;
   // Preprocessor macros, GLSL and HLSL only: a SPIR-V module with defines is an error.
   std::vector<Define> defines;

@@ -321,4 +321,48 @@ else
   echo "FAIL: a filter with --manifest (exit $rc_among, $rc_with, $rc_none, $rc_alone, want 0, 0, 2, 2):"
   head -n 5 "$dir/among.list" "$dir/with_built_ins.list" "$dir/among_none.err" "$dir/with_alone.err"; fail=1
 fi
+
+# Checks computed on the device give the host's verdicts and messages: the wrong manifests run with
+# --checks=auto (the device lists, the host judges) and --checks=host (the host alone), and every
+# failure line is the same; the JSON counts each benchmark's checks where they ran. Every wrong
+# manifest of the folder is run both ways, so each planted fault (a wrong value, an unwritten
+# element, a NaN, an overrun, a changed input, a wrong header, a neighbour, a [require]) fails
+# alike. device_check.toml's near_tolerance variant passes through the host's judgement of the
+# floats the device listed, all_off through the host's whole check (its message names the float
+# off by most, relative to its value); image_off.toml is checked
+# on the device texel by texel.
+device_ok=1
+for mode in auto host; do
+  "$bench" $(for f in "$manifests"/wrong/*.toml; do printf -- '--manifest=%s ' "$f"; done) \
+    --checks=$mode --benchmark_min_time=0.01 --benchmark_out="$dir/checks_$mode.json" --benchmark_out_format=json \
+    >"$dir/checks_$mode.out" 2>"$dir/checks_$mode.err"
+  rc=$?
+  [[ $rc -eq 1 ]] || { echo "checks=$mode: exit $rc, want 1"; device_ok=0; }
+  grep -oE "manifest_test_[a-z_0-9]+/[^ ]+: .*" "$dir/checks_$mode.err" | sort -u >"$dir/checks_$mode.failures"
+done
+if ((device_ok)) && [[ -s $dir/checks_auto.failures ]] && cmp -s "$dir/checks_auto.failures" "$dir/checks_host.failures" &&
+   grep -q "^manifest_test_device_check/off_at_777/wg64x1/domain65536x1: output 'out' index 777: got" "$dir/checks_auto.failures" &&
+   grep -q "^manifest_test_device_check/all_off/wg64x1/domain65536x1: output 'out' index [0-9]*: got" "$dir/checks_auto.failures" &&
+   grep -q "^manifest_test_image_off/wrong/wg8x8/domain67x45: output image 'dst' texel (5, 3): got" "$dir/checks_auto.failures" &&
+   $python - "$dir/checks_auto.json" "$dir/checks_host.json" <<'PY'
+import json, sys
+auto = {b["name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]}
+host = {b["name"]: b for b in json.load(open(sys.argv[2]))["benchmarks"]}
+assert sorted(auto) == sorted(host)
+for name in ("manifest_test_device_check/right/wg64x1/domain65536x1",
+             "manifest_test_device_check/near_tolerance/wg64x1/domain65536x1",
+             "manifest_test_image_off/right/wg8x8/domain67x45"):
+    assert not auto[name].get("error_occurred") and not host[name].get("error_occurred"), name
+    assert auto[name]["checks_on_device"] >= 1 and auto[name]["checks_on_host"] == 0, auto[name]
+    assert host[name]["checks_on_device"] == 0 and host[name]["checks_on_host"] >= 1, host[name]
+assert auto["manifest_test_image_off/right/wg8x8/domain67x45"]["checks_on_device"] == 2
+for name in auto:
+    assert bool(auto[name].get("error_occurred")) == bool(host[name].get("error_occurred")), name
+PY
+then
+  echo "ok: checks computed on the device fail and pass exactly as the host's, with the same messages"
+else
+  echo "FAIL: checks on the device and on the host differ:"
+  diff "$dir/checks_auto.failures" "$dir/checks_host.failures" | head -n 20; tail -n 5 "$dir/checks_auto.err"; fail=1
+fi
 exit $fail

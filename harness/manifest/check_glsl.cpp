@@ -208,19 +208,36 @@ class Parser {
   size_t at_ = 0;
 };
 
-// A whole power of -kMostPower .. kMostPower: the exponent as the text writes it, a number with or
-// without its sign.
-std::optional<int> WholePower(const Node& exponent) {
-  double value = 0;
-  if (exponent.kind == Node::Kind::kNumber) {
-    value = exponent.number;
-  } else if (exponent.kind == Node::Kind::kNegate && exponent.parts[0]->kind == Node::Kind::kNumber) {
-    value = -exponent.parts[0]->number;
-  } else {
-    return std::nullopt;
+// The value of a part made of numbers and operators alone (2, -3, 3^2), as muparser folds it.
+std::optional<double> Constant(const Node& node) {
+  std::vector<double> parts;
+  for (const NodePtr& part : node.parts) {
+    const std::optional<double> value = Constant(*part);
+    if (!value) return std::nullopt;
+    parts.push_back(*value);
   }
-  if (value != std::floor(value) || std::abs(value) > kMostPower) return std::nullopt;
-  return static_cast<int>(value);
+  switch (node.kind) {
+    case Node::Kind::kNumber:
+      return node.number;
+    case Node::Kind::kNegate:
+      return -parts[0];
+    case Node::Kind::kBinary:
+      if (node.name == "^") return std::pow(parts[0], parts[1]);
+      if (node.name == "+") return parts[0] + parts[1];
+      if (node.name == "-") return parts[0] - parts[1];
+      if (node.name == "*") return parts[0] * parts[1];
+      if (node.name == "/") return parts[0] / parts[1];
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
+// A whole power of -kMostPower .. kMostPower: an exponent of numbers alone.
+std::optional<int> WholePower(const Node& exponent) {
+  const std::optional<double> value = Constant(exponent);
+  if (!value || *value != std::floor(*value) || std::abs(*value) > kMostPower) return std::nullopt;
+  return static_cast<int>(*value);
 }
 
 std::string Literal(double value) {
@@ -282,7 +299,8 @@ std::string Glsl(const Node& node, const GlslNames& names) {
       }
       const std::string& f = node.name;
       if (f == "abs" || f == "floor" || f == "ceil" || f == "sqrt") return fmt::format("{}({})", f, args[0]);
-      if (f == "rint") return fmt::format("roundEven({})", args[0]);
+      // muparser's rint is floor(v + 0.5): halves go up, not to even.
+      if (f == "rint") return fmt::format("floor({} + 0.5LF)", args[0]);
       if (f == "sign") return fmt::format("csb_sign({})", args[0]);
       // min and max as std::min and std::max take them, pair by pair from the left (muparser's).
       std::string value = f == "sum" || f == "avg" ? fmt::format("(0.0LF + {})", args[0]) : args[0];
@@ -335,7 +353,7 @@ double Evaluated(const Node& node, const std::function<double(const std::string&
       if (f == "floor") return std::floor(args[0]);
       if (f == "ceil") return std::ceil(args[0]);
       if (f == "sqrt") return std::sqrt(args[0]);
-      if (f == "rint") return std::rint(args[0]);
+      if (f == "rint") return std::floor(args[0] + 0.5);
       if (f == "sign") return args[0] < 0 ? -1 : args[0] > 0 ? 1 : 0;
       double v = f == "sum" || f == "avg" ? 0.0 + args[0] : args[0];
       for (size_t k = 1; k < args.size(); ++k) v = f == "min" ? std::min(v, args[k]) : f == "max" ? std::max(v, args[k]) : v + args[k];

@@ -50,11 +50,6 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
     return std::find(slots.begin(), slots.end(), place) != slots.end();
   };
   for (const Resource& d : shader.resources) {
-    if (d.count == 0) {
-      throw ManifestError{fmt::format("{}: the shader declares {}, a runtime-sized array of descriptors (descriptor "
-                                      "indexing), which a manifest cannot give yet: give the array a size",
-                                      where, Described(d))};
-    }
     if (d.count != 1 && d.kind != ResourceKind::kStorageBuffer && d.kind != ResourceKind::kStorageImage &&
         d.kind != ResourceKind::kCombinedImageSampler && d.kind != ResourceKind::kUniformBuffer) {
       throw ManifestError{
@@ -463,6 +458,8 @@ void ResolveShaders(Manifest& m) {
         throw ManifestError{fmt::format("{}.source: the shader does not compile: {}", where, OneLine(e.what()))};
       }
       ResolveConstants(v, shader, where, used_keys);
+      // A runtime-sized array of descriptors is from here an array of the elements given.
+      shader = SizedArrays(m, shader, where);
       CheckBindings(m, v, shader, where, access);
       ResolveBlocks(m, v, shader, where);
     }

@@ -241,6 +241,24 @@ TEST_F(DescriptorArray, UniformElementsTakeTheirOwnValuesByName) {
   EXPECT_EQ(m.variants[1].uniform_fields[1][0].text, "1");
 }
 
+TEST_F(DescriptorArray, APassTakesAnElementsOwnValuesByItsName) {
+  // A variant of two passes of the shader: the first gives odd (element 1) its own w of P.
+  std::string manifest(kFixedManifest);
+  manifest = With(manifest, "[[variant]]\nname = \"own\"\nsource = \"k.comp\"\n[variant.uniform.odd]\nw = \"W\"\n",
+                  "[[variant]]\nname = \"passes\"\n[[variant.pass]]\nsource = \"k.comp\"\nrepeat = \"2\"\n"
+                  "uniform = { odd = { w = \"P + 5\" } }\n[[variant.pass]]\nsource = \"k.comp\"\n");
+  const Manifest m = Load(manifest, kFixedShader);
+  ASSERT_EQ(m.variants.size(), 2u);
+  const ManifestVariant& v = m.variants[1];
+  ASSERT_EQ(v.passes.size(), 2u);
+  ASSERT_EQ(v.passes[0].uniform_fields.size(), 2u);
+  ASSERT_EQ(v.passes[1].uniform_fields.size(), 2u);
+  // The first pass's odd is its own, its even the [[uniform]]'s; the second pass's both the [[uniform]]s'.
+  EXPECT_EQ(v.passes[0].uniform_fields[0][0].text, "P + 5");
+  EXPECT_EQ(v.passes[0].uniform_fields[1][0].text, "1");
+  EXPECT_EQ(v.passes[1].uniform_fields[0][0].text, "2");
+}
+
 TEST_F(DescriptorArray, EveryElementOfAFixedArrayOnce) {
   const std::string manifest(kFixedManifest);
   // A sampler element left out.

@@ -203,6 +203,8 @@ struct ManifestImage {
 struct ManifestUniform {
   std::string name;
   uint32_t set = 0, binding = 0;
+  // The element of the binding's array of uniform buffers (`params[3]`); 0 for a single one.
+  uint32_t element = 0;
   NamedValues values;
   uint32_t line = 0;
 };

@@ -96,7 +96,8 @@ std::vector<Plan::Slot> Plan::SlotsOf(const ManifestVariant& pass) const {
   for (const SlotPlace& place : pass.declared) {
     Slot slot{.place = place};
     for (size_t u = 0; u < m.uniforms.size(); ++u) {
-      if (m.uniforms[u].set == place.set && m.uniforms[u].binding == place.binding) {
+      if (m.uniforms[u].set == place.set && m.uniforms[u].binding == place.binding &&
+          m.uniforms[u].element == place.element) {
         slot.kind = DescriptorSlot::Kind::kUniformBuffer;
         slot.uniform = u;
       }

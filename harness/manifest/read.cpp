@@ -56,7 +56,7 @@ void CheckResourcesTogether(const Reader& r, const Manifest& m) {
   };
   for (const ManifestBuffer& b : m.buffers) take(b.slots, fmt::format("[[buffer]] {}", Quoted(b.name)), b.line);
   for (const ManifestUniform& u : m.uniforms) {
-    take({{u.set, u.binding}}, fmt::format("[[uniform]] {}", Quoted(u.name)), u.line);
+    take({{u.set, u.binding, u.element}}, fmt::format("[[uniform]] {}", Quoted(u.name)), u.line);
   }
   for (const ManifestImage& image : m.images) take(image.slots, fmt::format("[[image]] {}", Quoted(image.name)), image.line);
   if (m.images.empty()) return;

@@ -46,7 +46,7 @@ void ReadUniforms(const Reader& r, const toml::array& uniforms, Manifest& m) {
     const toml::table& t = *node.as_table();
     ManifestUniform u;
     u.line = Reader::LineOf(t);
-    r.OnlyKeys(t, "[[uniform]]", {"name", "binding", "set", "values"});
+    r.OnlyKeys(t, "[[uniform]]", {"name", "binding", "set", "element", "values"});
     u.name = *r.String(t, "[[uniform]]", "name", true);
     const std::string where = fmt::format("[[uniform]] {}", Quoted(u.name));
     if (!IsVariableName(u.name)) r.Fail(u.line, where + ".name", "expected a name of letters, digits and '_'");
@@ -60,11 +60,26 @@ void ReadUniforms(const Reader& r, const toml::array& uniforms, Manifest& m) {
       }
       (std::string_view(key) == "set" ? u.set : u.binding) = static_cast<uint32_t>(n->as_integer()->get());
     }
+    if (const toml::node* element = t.get("element")) {
+      if (!element->is_integer() || element->as_integer()->get() < 0 || element->as_integer()->get() > 1023) {
+        r.Fail(Reader::LineOf(*element), where + ".element",
+               "expected the element of the binding's array of uniform buffers: an integer from 0 to 1023");
+      }
+      u.element = static_cast<uint32_t>(element->as_integer()->get());
+    }
+    if (std::any_of(m.uniforms.begin(), m.uniforms.end(), [&](const auto& o) { return o.name == u.name; })) {
+      r.Fail(u.line, where + ".name", "two uniform buffers have this name");
+    }
     const bool taken = std::any_of(m.buffers.begin(), m.buffers.end(),
                                    [&](const auto& b) { return b.set == u.set && b.binding == u.binding; }) ||
-                       std::any_of(m.uniforms.begin(), m.uniforms.end(),
-                                   [&](const auto& o) { return o.set == u.set && o.binding == u.binding; });
-    if (taken) r.Fail(u.line, where + ".binding", fmt::format("set {} binding {} is given twice", u.set, u.binding));
+                       std::any_of(m.uniforms.begin(), m.uniforms.end(), [&](const auto& o) {
+                         return o.set == u.set && o.binding == u.binding && o.element == u.element;
+                       });
+    if (taken) {
+      r.Fail(u.line, where + ".binding",
+             fmt::format("set {} binding {}{} is given twice", u.set, u.binding,
+                         t.get("element") != nullptr ? fmt::format(" element {}", u.element) : ""));
+    }
     // Without `values`, every member comes from the variants' or passes' own tables.
     if (const toml::node* values = t.get("values")) u.values = ReadNamedValues(r, *values, where + ".values");
     m.uniforms.push_back(std::move(u));

@@ -52,6 +52,20 @@ const std::vector<Requirement>& Requirements() {
        {"StorageImageWriteWithoutFormat"}},
       {"storage_image_extended_formats", "the extended storage image formats (shaderStorageImageExtendedFormats)",
        {"StorageImageExtendedFormats"}},
+      {"runtime_descriptor_array", "runtime-sized arrays of descriptors (runtimeDescriptorArray)",
+       {"RuntimeDescriptorArray"}},
+      {"uniform_buffer_array_non_uniform_indexing",
+       "non-uniform indices into arrays of uniform buffers (shaderUniformBufferArrayNonUniformIndexing)",
+       {"UniformBufferArrayNonUniformIndexing"}},
+      {"sampled_image_array_non_uniform_indexing",
+       "non-uniform indices into arrays of sampled images (shaderSampledImageArrayNonUniformIndexing)",
+       {"SampledImageArrayNonUniformIndexing"}},
+      {"storage_buffer_array_non_uniform_indexing",
+       "non-uniform indices into arrays of storage buffers (shaderStorageBufferArrayNonUniformIndexing)",
+       {"StorageBufferArrayNonUniformIndexing"}},
+      {"storage_image_array_non_uniform_indexing",
+       "non-uniform indices into arrays of storage images (shaderStorageImageArrayNonUniformIndexing)",
+       {"StorageImageArrayNonUniformIndexing"}},
   };
   return all;
 }

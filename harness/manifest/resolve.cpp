@@ -50,36 +50,47 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
     return std::find(slots.begin(), slots.end(), place) != slots.end();
   };
   for (const Resource& d : shader.resources) {
-    if (d.count == 0) {
-      throw ManifestError{fmt::format("{}: the shader declares {}, a runtime-sized array of descriptors (descriptor "
-                                      "indexing), which a manifest cannot give yet: give the array a size",
-                                      where, Described(d))};
-    }
-    if (d.count != 1 && d.kind != ResourceKind::kStorageBuffer && d.kind != ResourceKind::kStorageImage) {
-      throw ManifestError{fmt::format("{}: the shader declares {}{}: a manifest gives arrays of storage buffers "
-                                      "and of storage images only so far (one [[buffer]] or [[image]] per "
-                                      "element); arrays of sampled images, samplers and uniform buffers are not "
-                                      "supported yet",
-                                      where, Described(d), ArrayText(d))};
+    if (d.count != 1 && d.kind != ResourceKind::kStorageBuffer && d.kind != ResourceKind::kStorageImage &&
+        d.kind != ResourceKind::kCombinedImageSampler && d.kind != ResourceKind::kUniformBuffer) {
+      throw ManifestError{
+          fmt::format("{}: the shader declares {}{}: a manifest gives arrays of storage buffers, "
+                      "uniform buffers, storage images and combined image samplers (one [[buffer]], "
+                      "[[uniform]] or [[image]] per element); arrays of separate sampled images and "
+                      "samplers are not supported yet",
+                      where, Described(d), ArrayText(d))};
     }
     // An array of descriptors: each element a slot, each given by a resource of its own.
     for (uint32_t e = 0; e < d.count; ++e) {
       const SlotPlace place{d.set, d.binding, e};
       v.declared.insert(place);
-      const bool given = std::any_of(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return at_slot(b.slots, place); }) ||
-                         std::any_of(m.uniforms.begin(), m.uniforms.end(),
-                                     [&](const auto& u) { return u.set == d.set && u.binding == d.binding; }) ||
-                         std::any_of(m.images.begin(), m.images.end(), [&](const auto& i) { return at_slot(i.slots, place); });
+      const bool given =
+          std::any_of(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return at_slot(b.slots, place); }) ||
+          std::any_of(m.uniforms.begin(), m.uniforms.end(),
+                      [&](const auto& u) {
+                        return SlotPlace{u.set, u.binding, u.element} == place;
+                      }) ||
+          std::any_of(m.images.begin(), m.images.end(), [&](const auto& i) { return at_slot(i.slots, place); });
       if (given) continue;
       const std::string slot = SlotText(place) + (d.count != 1 && e == 0 ? " element 0" : "");
       if (d.count != 1) {
-        const std::string_view table = d.kind == ResourceKind::kStorageBuffer ? "[[buffer]]" : "[[image]]";
+        const std::string_view table = d.kind == ResourceKind::kStorageBuffer   ? "[[buffer]]"
+                                       : d.kind == ResourceKind::kUniformBuffer ? "[[uniform]]"
+                                                                                : "[[image]]";
         throw ManifestError{fmt::format("{}: the shader declares {}{}, and no {} has {} (give each element a "
                                         "{} of its own, with element = 0 to {})",
                                         where, Described(d), ArrayText(d), table, slot, table, d.count - 1)};
       }
       if (d.kind == ResourceKind::kUniformBuffer) {
-        throw ManifestError{fmt::format("{}: the shader declares {}, and no [[uniform]] has {}", where, Described(d), slot)};
+        // A uniform at another element of a binding that is one descriptor: say so.
+        auto past = std::find_if(m.uniforms.begin(), m.uniforms.end(), [&](const auto& u) {
+          return u.set == d.set && u.binding == d.binding && u.element != 0;
+        });
+        throw ManifestError{fmt::format(
+            "{}: the shader declares {}, and no [[uniform]] has {}{}", where, Described(d), slot,
+            past == m.uniforms.end() ? ""
+                                     : fmt::format(" ([[uniform]] {} has an element past 0, but the binding "
+                                                   "is one descriptor, not an array)",
+                                                   Quoted(past->name)))};
       }
       if (d.kind == ResourceKind::kStorageBuffer) {
         // A buffer at another element of a binding that is one descriptor: say so.
@@ -192,10 +203,11 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
       }
       note(access[m.buffers.size() + ii], *d);
       const bool storage = d->kind == ResourceKind::kStorageImage, sampled = d->kind == ResourceKind::kCombinedImageSampler;
-      if ((!storage && !sampled) || (sampled && d->count != 1)) {
-        throw ManifestError{fmt::format("{}.binding: the shader's {}{} is neither one storage image (image2D) nor one "
-                                        "combined image sampler (sampler2D), nor an array of storage images",
-                                        key, Described(*d), ArrayText(*d))};
+      if (!storage && !sampled) {
+        throw ManifestError{
+            fmt::format("{}.binding: the shader's {}{} is neither one storage image (image2D) nor one "
+                        "combined image sampler (sampler2D), nor an array of either",
+                        key, Described(*d), ArrayText(*d))};
       }
       if (sampled != image.sampled) {
         throw ManifestError{fmt::format("{}.usage: \"{}\", but the shader declares {} ({})", key,
@@ -446,6 +458,8 @@ void ResolveShaders(Manifest& m) {
         throw ManifestError{fmt::format("{}.source: the shader does not compile: {}", where, OneLine(e.what()))};
       }
       ResolveConstants(v, shader, where, used_keys);
+      // A runtime-sized array of descriptors is from here an array of the elements given.
+      shader = SizedArrays(m, shader, where);
       CheckBindings(m, v, shader, where, access);
       ResolveBlocks(m, v, shader, where);
     }

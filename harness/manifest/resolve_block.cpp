@@ -343,10 +343,17 @@ void ResolveBlocks(const Manifest& m, ManifestVariant& v, const ShaderInterface&
       v.uniform_sizes.push_back(0);
       continue;
     }
-    if (d == shader.resources.end() || d->kind != ResourceKind::kUniformBuffer || d->count != 1) {
+    if (d == shader.resources.end() || d->kind != ResourceKind::kUniformBuffer) {
       throw ManifestError{fmt::format("{}.binding: the shader {} declares no uniform buffer at set {} binding {}{}", key,
                                       v.source.filename().string(), u.set, u.binding,
                                       d == shader.resources.end() ? "" : fmt::format(" (it declares {})", Described(*d)))};
+    }
+    // An array's elements share the block: each [[uniform]] fills its own copy of it.
+    if (u.element >= d->count) {
+      throw ManifestError{fmt::format(
+          "{}.element: {}, but the shader's {} {}", key, u.element, Described(*d),
+          d->count == 1 ? "is one descriptor, not an array (element 0)"
+                        : fmt::format("is an array of {} descriptors (elements 0 to {})", d->count, d->count - 1))};
     }
     v.uniform_fields.push_back(
         BlockFields(d->type.members, UniformValues(u, v), fmt::format("{}.values (block {})", key, d->block),

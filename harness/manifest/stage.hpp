@@ -98,6 +98,11 @@ void ResolveStruct(ManifestBuffer& b, SlotPlace slot, const ManifestVariant& v, 
 // variant must lay the header out alike.
 void ResolveHeader(ManifestBuffer& b, const Resource& d, const std::string& key);
 
+// `shader` with each runtime-sized array of descriptors (`bufs[]`, count 0) given the number of
+// elements the manifest gives at its binding, 0 to N-1 with none skipped (a ManifestError names
+// the binding and the element missing). Every later check then reads it as an array of N.
+ShaderInterface SizedArrays(const Manifest& m, const ShaderInterface& shader, const std::string& where);
+
 // The push block and the uniform buffers of `v` from the manifest's values by name.
 void ResolveBlocks(const Manifest& m, ManifestVariant& v, const ShaderInterface& shader, const std::string& where);
 

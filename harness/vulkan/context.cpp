@@ -112,9 +112,12 @@ DeviceInfo InfoOf(const vk::raii::PhysicalDevice& device, uint32_t index) {
     }
   }
   // Known, and missing until the device says otherwise (a 1.1 device has no 1.2 feature query).
-  for (const char* capability : {"StorageBuffer16BitAccess", "UniformAndStorageBuffer16BitAccess",
-                                 "StoragePushConstant16", "StorageBuffer8BitAccess", "UniformAndStorageBuffer8BitAccess",
-                                 "StoragePushConstant8", "Float16", "Int8", "Int64Atomics", "VulkanMemoryModel"}) {
+  for (const char* capability :
+       {"StorageBuffer16BitAccess", "UniformAndStorageBuffer16BitAccess", "StoragePushConstant16",
+        "StorageBuffer8BitAccess", "UniformAndStorageBuffer8BitAccess", "StoragePushConstant8", "Float16", "Int8",
+        "Int64Atomics", "VulkanMemoryModel", "RuntimeDescriptorArray", "UniformBufferArrayNonUniformIndexing",
+        "SampledImageArrayNonUniformIndexing", "StorageBufferArrayNonUniformIndexing",
+        "StorageImageArrayNonUniformIndexing"}) {
     info.capability_features[capability] = false;
   }
   if (info.api_version >= VK_API_VERSION_1_2) {
@@ -135,6 +138,13 @@ DeviceInfo InfoOf(const vk::raii::PhysicalDevice& device, uint32_t index) {
     c["Int8"] = v12.shaderInt8;
     c["Int64Atomics"] = v12.shaderBufferInt64Atomics;
     c["VulkanMemoryModel"] = v12.vulkanMemoryModel;
+    // Descriptor indexing: a runtime-sized array of descriptors, and indices that differ between
+    // the invocations of a subgroup (nonuniformEXT). Enabled with the rest of the 1.2 features.
+    c["RuntimeDescriptorArray"] = v12.runtimeDescriptorArray;
+    c["UniformBufferArrayNonUniformIndexing"] = v12.shaderUniformBufferArrayNonUniformIndexing;
+    c["SampledImageArrayNonUniformIndexing"] = v12.shaderSampledImageArrayNonUniformIndexing;
+    c["StorageBufferArrayNonUniformIndexing"] = v12.shaderStorageBufferArrayNonUniformIndexing;
+    c["StorageImageArrayNonUniformIndexing"] = v12.shaderStorageImageArrayNonUniformIndexing;
     info.shared_int64_atomics = v12.shaderSharedInt64Atomics;
   }
   if (info.api_version >= VK_API_VERSION_1_3) {
@@ -295,7 +305,7 @@ Context::Context(const Options& options) : options_(options) {
   use_gpu_timer_ = info_.timestamp_valid_bits > 0 && options.timer == TimerChoice::kAuto;
 
   // Enable what the device offers of the 1.1-1.3 feature sets (16-bit storage, float16, subgroup
-  // size control...), except robustBufferAccess: bounds checks on every load would be measured.
+  // size control, descriptor indexing...), except robustBufferAccess: bounds checks on every load would be measured.
   auto features = physical_device_.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceVulkan11Features,
                                                 vk::PhysicalDeviceVulkan12Features,
                                                 vk::PhysicalDeviceVulkan13Features>();

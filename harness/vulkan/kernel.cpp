@@ -79,7 +79,9 @@ PipelineObjects BuildPipeline(Context& context, const KernelSpec& spec, vk::Pipe
     for (const DescriptorSlot& slot : slots) {
       if (slot.set != set) continue;
       // The elements of an array of descriptors follow their binding's first: one layout binding
-      // of as many descriptors.
+      // of as many descriptors. A runtime-sized array (`bufs[]`) gets a fixed count too, that of
+      // the elements given: they are known when the pipeline is made, and every one is written,
+      // so no variable descriptor count (nor partially bound) is needed.
       if (!bindings.empty() && bindings.back().binding == slot.binding) {
         bindings.back().descriptorCount = std::max(bindings.back().descriptorCount, slot.element + 1);
         continue;

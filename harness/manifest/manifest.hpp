@@ -175,14 +175,31 @@ struct ImageFormat {
 const ImageFormat* FindImageFormat(std::string_view glsl);
 const std::vector<ImageFormat>& ImageFormats();
 
-// An image the manifest gives ([[image]]): a storage image (image2D) or a sampled one (sampler2D, a
-// combined image sampler read through the sampler its slot describes).
+// An image the manifest gives ([[image]]): a storage image (image2D) or a
+// sampled one (sampler2D, a combined image sampler read through the sampler its
+// slot describes). The most mip levels an image may have: the full chain of the
+// largest size an image takes (65536).
+inline constexpr uint32_t kMaxImageLevels = 17;
+
 struct ManifestImage {
   std::string name;
   std::vector<SlotPlace> slots;
   ImageFormat format;
   std::string width = "W", height = "H", depth = "1";  // expressions
   bool three_d = false;  // `depth` is not "1": a 3-D image
+  // `layers`: an expression; given, the image is arrayed (image2DArray,
+  // sampler2DArray), its layers held and read as a 3-D image's slices (z is the
+  // layer). Not given: "1", not arrayed.
+  std::string layers = "1";
+  bool arrayed = false;
+  uint32_t levels = 1;  // `levels`: mip levels, level 0 the image's own size
+  // `view = { image = "...", level = L }`: the view of level `view_level` of
+  // image `view_of` (an index into Manifest::images); its size, format, layers,
+  // usage, sampler and init are its image's (its size that of the level). -1:
+  // an image of its own.
+  int view_of = -1;
+  std::string view_name;  // the image's name as written
+  uint32_t view_level = 0;
   bool sampled = false;  // usage = "sampled"
   // The sampler of a sampled slot (usage = "sampled"): as VkSamplerCreateInfo takes it.
   bool linear = false;

@@ -256,6 +256,19 @@ else
   echo "FAIL: the [require] run (exit $rc, want 1):"; tail -n 5 "$dir/passes.out" "$dir/passes.err"; fail=1
 fi
 
+# Mip levels bound as views: levels 1 and 2 of one image, each an [[image]] with `view`, checked by
+# its name. The right variant passes; one with a texel of level 2 one too large fails naming the
+# view, its level and the texel.
+"$bench" --manifest="$manifests/wrong/mip_level.toml" --benchmark_min_time=0.01 >"$dir/mip.out" 2>"$dir/mip.err"
+rc=$?
+if [[ $rc -eq 1 ]] && grep -q "1 benchmark(s) FAILED" "$dir/mip.err" &&
+   grep -q "^\[1/2\] manifest_test_mip/right/wg8x8/domain64x64 .*Gelem/s=" "$dir/mip.out" &&
+   grep -q "manifest_test_mip/off_at_1_2/wg8x8/domain64x64: output image 'l2' (level 2 of 'tex') texel (1, 2): got [-0-9.e]*, want [-0-9.e]*" "$dir/mip.err"; then
+  echo "ok: views of an image's levels are checked by their names, and a wrong texel of level 2 fails naming the view and its level"
+else
+  echo "FAIL: the mip levels' run (exit $rc, want 1):"; tail -n 5 "$dir/mip.out" "$dir/mip.err"; fail=1
+fi
+
 # Uniform contents per dispatch: a bitonic sort whose pass gives its uniform buffer each
 # repetition's step (k, j) as expressions of P passes; the same pass given one content for every
 # dispatch by its variant's own uniform table fails naming the keys.

@@ -240,8 +240,7 @@ GpuCase::GuardedResult GpuCase::GuardedRun(std::optional<size_t> zeroed) {
     const ManifestImage& image = m.images[k];
     Data got(ImageBytes(k));
     images[RootOf(k)]->Download(got, LevelOf(k));
-    // An input, or an image (view) of a written one that is no output and is
-    // not swapped: as made.
+    // An input, or an image (view) of a written one that is no output and is not swapped: as made.
     const Data* made = !written_[r]                                      ? &inputs_->host[r]
                        : !image.output && !swapped_.contains(image.name) ? &initial_[r]
                                                                          : nullptr;

@@ -120,8 +120,7 @@ void GpuCase::MakeWritten() {
     const ManifestImage& image = m.images[k];
     const size_t r = buffers_n + k;
     if (!written_[r]) continue;
-    // An image (or view) the kernel reads beside a level it writes starts from
-    // its init too.
+    // An image (or view) the kernel reads beside a level it writes starts from its init too.
     if (image.init_given || swapped_.contains(image.name) || !image.output) {
       initial_[r] = MadeImage(k, device);
       images_[RootOf(k)]->Upload(initial_[r], LevelOf(k));
@@ -189,8 +188,7 @@ std::shared_ptr<Inputs> GpuCase::SharedInputs() {
     if (RootOf(k) != k) continue;
     for (uint32_t copy = 0; copy < made->image_copies; ++copy) made->images[k].push_back(MakeDeviceImage(k));
   }
-  // Each image's texels, and each view's at its level, in every copy of its
-  // image.
+  // Each image's texels, and each view's at its level, in every copy of its image.
   for (size_t k = 0; k < m.images.size(); ++k) {
     const size_t r = buffers_n + k;
     if (written_[r]) continue;

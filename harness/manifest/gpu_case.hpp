@@ -101,15 +101,13 @@ class GpuCase : public Case {
     std::copy(header.begin(), header.end(), data.begin());
     return data;
   }
-  // The image whose device image image k's texels are in (itself, or a view's
-  // image), and its level.
+  // The image whose device image image k's texels are in (itself, or a view's image), and its level.
   size_t RootOf(size_t k) const {
     const int of = manifest_->images[k].view_of;
     return of >= 0 ? static_cast<size_t>(of) : k;
   }
   uint32_t LevelOf(size_t k) const { return manifest_->images[k].view_level; }
-  // Image k's contents from its init (a view's of level 0: its image's, which
-  // it shows).
+  // Image k's contents from its init (a view's of level 0: its image's, which it shows).
   Data MadeImage(size_t k, const DeviceValues& device) const {
     const ManifestImage& image = manifest_->images[k];
     const ManifestImage& made = image.view_of >= 0 && image.view_level == 0 ? manifest_->images[RootOf(k)] : image;
@@ -218,9 +216,8 @@ class GpuCase : public Case {
   Point point_;
   PointValues values_;
   std::set<std::string> swapped_;
-  // Per resource (buffers, then images): written by the sequence (an output, or
-  // swapped). An image and its views share one device image: all of them are
-  // written where one is.
+  // Per resource (buffers, then images): written by the sequence (an output, or swapped). An image and its views share
+  // one device image: all of them are written where one is.
   std::vector<bool> written_ = [this] {
     std::vector<bool> written;
     for (const ManifestBuffer& b : manifest_->buffers) written.push_back(b.output || swapped_.contains(b.name));

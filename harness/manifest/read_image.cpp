@@ -33,8 +33,8 @@ std::string ReadChoice(const Reader& r, const toml::table& t, const std::string&
 
 namespace {
 
-// A view's own keys: where it is bound, whether the kernel writes it, and which
-// level of which image it shows. The rest are its image's.
+// A view's own keys: where it is bound, whether the kernel writes it, and which level of which image it shows. The rest
+// are its image's.
 void ReadView(const Reader &r, const toml::table &t, const toml::node &view, const std::string &where,
               ManifestImage &image) {
   for (const char *key : {"format", "width", "height", "depth", "layers", "levels", "usage", "filter", "address",
@@ -65,8 +65,7 @@ void ReadView(const Reader &r, const toml::table &t, const toml::node &view, con
   image.output = r.Bool(t, where, "output");
 }
 
-// Each view's image found, and its format, size (its level's), layers, usage,
-// sampler and init taken.
+// Each view's image found, and its format, size (its level's), layers, usage, sampler and init taken.
 void ResolveViews(const Reader &r, Manifest &m) {
   for (ManifestImage &view : m.images) {
     if (view.view_name.empty()) continue;
@@ -105,8 +104,7 @@ void ResolveViews(const Reader &r, Manifest &m) {
     view.init = image.init;
     view.value = image.value;
     view.init_expression = image.init_expression;
-    // Its own init is never given: a view the kernel writes starts poisoned, as
-    // an output image does.
+    // Its own init is never given: a view the kernel writes starts poisoned, as an output image does.
     view.init_given = false;
     view.outside_zero = image.outside_zero;
   }

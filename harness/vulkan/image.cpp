@@ -24,9 +24,8 @@ constexpr vk::ImageSubresourceRange kWholeImage{.aspectMask = vk::ImageAspectFla
                                                 .baseArrayLayer = 0,
                                                 .layerCount = VK_REMAINING_ARRAY_LAYERS};
 
-// A piece's copy: its box of level `level` from the staging buffer's offset 0,
-// tightly packed (bufferRowLength and bufferImageHeight 0); an arrayed image's
-// pieces are whole layers, their z the layers.
+// A piece's copy: its box of level `level` from the staging buffer's offset 0, tightly packed (bufferRowLength and
+// bufferImageHeight 0); an arrayed image's pieces are whole layers, their z the layers.
 vk::BufferImageCopy RegionOf(const ImagePiece& piece, uint32_t level, bool arrayed) {
   return {.bufferOffset = 0,
           .bufferRowLength = 0,

@@ -1,5 +1,5 @@
-// Images with layers and mip levels, and views of one level bound as images of their own: sizes,
-// slots, what a view takes from its image, and the load errors.
+// Images with layers and mip levels, and views of one level bound as images of their own: sizes, slots, what a view
+// takes from its image, and the load errors.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -15,8 +15,7 @@
 namespace csbench {
 namespace {
 
-// src (level 0 of a chain) at binding 0, dst[2] (two of its levels) at binding 1, an arrayed input
-// at binding 2.
+// src (level 0 of a chain) at binding 0, dst[2] (two of its levels) at binding 1, an arrayed input at binding 2.
 constexpr std::string_view kShader = R"(#version 450
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(binding = 0, r32f) uniform readonly image2D src;
@@ -182,8 +181,8 @@ TEST_F(ImageLevels, LayersMustMatchTheShadersDeclaration) {
   EXPECT_NE(LoadError(missing).find("[[image]] 'stack' (variant 'v').layers: the shader's"), std::string::npos)
       << LoadError(missing);
   EXPECT_NE(LoadError(missing).find("is an arrayed image (image2DArray)"), std::string::npos);
-  // layers on src, an image2D: its view half, declared first and at an image2D too, is told first, as the view
-  // of src. (The checks then read src at three coordinates, as an image with layers is read.)
+  // layers on src, an image2D: its view half, declared first and at an image2D too, is told first, as the view of src.
+  // (The checks then read src at three coordinates, as an image with layers is read.)
   const std::string extra = Replaced(Replaced(Replaced(kManifest, "levels = 4\n", "levels = 4\nlayers = \"2\"\n"),
                                               "src(2 * x, 2 * y)", "src(2 * x, 2 * y, 0)"),
                                      "src(8 * x, 8 * y)", "src(8 * x, 8 * y, 0)");

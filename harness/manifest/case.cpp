@@ -178,22 +178,24 @@ GpuCase::GuardedResult GpuCase::GuardedRun(std::optional<size_t> zeroed) {
     guards.push_back(GuardPattern(m.name, b.name));
     buffer.Upload(guards.back(), bytes);
   }
+  // One device image per image, its views' levels in it.
+  for (size_t k = 0; k < m.images.size(); ++k) images.push_back(RootOf(k) == k ? MakeDeviceImage(k) : nullptr);
   for (size_t k = 0; k < m.images.size(); ++k) {
     const size_t r = buffers_n + k;
-    images.push_back(MakeDeviceImage(k));
+    Image& image = *images[RootOf(k)];
     if (!written_[r]) {
-      images.back()->Upload(inputs_->host[r]);
+      image.Upload(inputs_->host[r], LevelOf(k));
     } else if (!initial_[r].empty()) {
-      images.back()->Upload(initial_[r]);
+      image.Upload(initial_[r], LevelOf(k));
     } else {
       Data poison(ImageBytes(k));
       PoisonBytes(poison);
-      images.back()->Upload(poison);
+      image.Upload(poison, LevelOf(k));
     }
   }
   auto range = [&](size_t r) -> BufferRange {
     if (r < buffers_n) return {buffers[r].get(), inside ? Bytes(r) + kGuardBytes : Bytes(r)};
-    return {.image = images[r - buffers_n].get()};
+    return {.image = images[RootOf(r - buffers_n)].get(), .level = LevelOf(r - buffers_n)};
   };
   const Plan::Sets sets = plan_->Bind(range);
   context_->Run([&](Commands& c) { plan_->Record(c, sets, [](size_t) { return 0u; }); });
@@ -235,18 +237,21 @@ GpuCase::GuardedResult GpuCase::GuardedRun(std::optional<size_t> zeroed) {
   }
   for (size_t k = 0; k < m.images.size(); ++k) {
     const size_t r = buffers_n + k;
+    const ManifestImage& image = m.images[k];
     Data got(ImageBytes(k));
-    images[k]->Download(got);
-    if (written_[r]) {
-      result.outputs[r] = std::move(got);
-    } else if (result.failure.passed && got != inputs_->host[r]) {
-      const auto byte = static_cast<size_t>(std::mismatch(got.begin(), got.end(), inputs_->host[r].begin()).first -
-                                            got.begin());
+    images[RootOf(k)]->Download(got, LevelOf(k));
+    // An input, or an image (view) of a written one that is no output and is not swapped: as made.
+    const Data* made = !written_[r]                                      ? &inputs_->host[r]
+                       : !image.output && !swapped_.contains(image.name) ? &initial_[r]
+                                                                         : nullptr;
+    if (result.failure.passed && made != nullptr && got != *made) {
+      const auto byte = static_cast<size_t>(std::mismatch(got.begin(), got.end(), made->begin()).first - got.begin());
       result.failure = {.max_relative_error = std::numeric_limits<double>::infinity(),
-                        .message = fmt::format("changed input image '{}' at {}: the kernel wrote an image the "
+                        .message = fmt::format("changed input image {} at {}: the kernel wrote an image the "
                                                "manifest declares an input",
-                                               m.images[k].name, TexelText(k, byte / m.images[k].format.channel_bytes))};
+                                               ImageLabel(k), TexelText(k, byte / image.format.channel_bytes))};
     }
+    if (written_[r]) result.outputs[r] = std::move(got);
   }
   result.buffers = std::move(buffers);
   result.images = std::move(images);

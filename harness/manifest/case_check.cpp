@@ -174,6 +174,7 @@ Reading GpuCase::ReadingOfData(const Data& data, size_t r) const {
     reading.format = &image.format;
     reading.size = values_.image_sizes[r - buffers_n];
     reading.outside_zero = image.outside_zero;
+    reading.three_coordinates = image.three_d || image.arrayed;
     reading.scalars = reading.data->size() / image.format.channel_bytes;
   }
   return reading;
@@ -466,12 +467,21 @@ Comparison GpuCase::Required(const std::vector<Data>& got, const std::string& na
   return {.passed = true};
 }
 
+std::string GpuCase::ImageLabel(size_t k) const {
+  const ManifestImage& image = manifest_->images[k];
+  if (image.view_of < 0) return fmt::format("'{}'", image.name);
+  return fmt::format("'{}' (level {} of '{}')", image.name, image.view_level, manifest_->images[RootOf(k)].name);
+}
+
 std::string GpuCase::TexelText(size_t k, size_t scalar) const {
   const auto& s = values_.image_sizes[k];
   const uint32_t channels = manifest_->images[k].format.channels;
   const size_t texel = scalar / channels;
-  const std::string at = s[2] > 1 ? fmt::format("({}, {}, {})", texel % s[0], texel / s[0] % s[1], texel / (size_t{s[0]} * s[1]))
-                                  : fmt::format("({}, {})", texel % s[0], texel / s[0]);
+  const ManifestImage& image = manifest_->images[k];
+  const size_t z = texel / (size_t{s[0]} * s[1]);
+  const std::string at = image.arrayed ? fmt::format("({}, {}) of layer {}", texel % s[0], texel / s[0] % s[1], z)
+                         : s[2] > 1    ? fmt::format("({}, {}, {})", texel % s[0], texel / s[0] % s[1], z)
+                                       : fmt::format("({}, {})", texel % s[0], texel / s[0]);
   return channels == 1 ? fmt::format("texel {}", at) : fmt::format("texel {} channel {}", at, scalar % channels);
 }
 
@@ -488,9 +498,9 @@ Comparison GpuCase::UnwrittenImage(size_t k, const Data& got) const {
   const double g = Get(t, got, j);
   return {.max_relative_error = std::numeric_limits<double>::infinity(),
           .worst_index = j,
-          .message = poison ? fmt::format("output image '{}' {}: unwritten (still the poison 0x{:08x})", image.name,
+          .message = poison ? fmt::format("output image {} {}: unwritten (still the poison 0x{:08x})", ImageLabel(k),
                                           TexelText(k, j), kPoison)
-                            : fmt::format("output image '{}' {}: got {}, not a finite number", image.name,
+                            : fmt::format("output image {} {}: got {}, not a finite number", ImageLabel(k),
                                           TexelText(k, j), g)};
 }
 
@@ -513,16 +523,16 @@ Comparison GpuCase::CompareImage(size_t k, const Reading& got, const std::vector
   if (!c.passed) {
     const size_t j = c.worst_index;
     const double w = want[worst.index];
-    c.message = exact ? fmt::format("output image '{}' {}: got {}, want {} ({})", image.name, TexelText(k, j), got.At(j),
-                                    w, against)
-                      : fmt::format("output image '{}' {}: got {}, want {} ({}): relative error {:.3g}, tolerance "
-                                    "{:.1g}{}",
-                                    image.name, TexelText(k, j), got.At(j), w, against, c.max_relative_error,
-                                    variant_->tolerance,
-                                    image.format.kind == ImageFormat::Kind::kFloat
-                                        ? ""
-                                        : fmt::format(" (a {} channel is stored in steps of 1/{}: give abs_tolerance)",
-                                                      image.format.glsl, ImageScale(image.format)));
+    c.message = exact
+                    ? fmt::format("output image {} {}: got {}, want {} ({})", ImageLabel(k), TexelText(k, j), got.At(j),
+                                  w, against)
+                    : fmt::format("output image {} {}: got {}, want {} ({}): relative error {:.3g}, tolerance {:.1g}{}",
+                                  ImageLabel(k), TexelText(k, j), got.At(j), w, against, c.max_relative_error,
+                                  variant_->tolerance,
+                                  image.format.kind == ImageFormat::Kind::kFloat
+                                      ? ""
+                                      : fmt::format(" (a {} channel is stored in steps of 1/{}: give abs_tolerance)",
+                                                    image.format.glsl, ImageScale(image.format)));
   }
   return c;
 }

@@ -134,8 +134,7 @@ double ReadCall(const Reading& r, const std::string& name, const double* args, i
     }
     return r.At(static_cast<size_t>(args[0]));
   }
-  const bool three_d = r.size[2] > 1;
-  const int coordinates = three_d ? 3 : 2;
+  const int coordinates = r.three_coordinates || r.size[2] > 1 ? 3 : 2;
   const uint32_t channels = r.format->channels;
   double c = count > coordinates ? args[coordinates] : 0;
   if (!whole(c) || c < 0 || c >= channels) {

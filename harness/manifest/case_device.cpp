@@ -50,13 +50,19 @@ BufferRange GpuCase::TimedRange(size_t r, uint32_t copy) const {
     return written_[r] ? BufferRange{outputs_[r].get(), 0} : BufferRange{&inputs_->device[r]->buffer(), Bytes(r)};
   }
   const size_t k = r - buffers_n;
-  return {.image = written_[r] ? images_[k].get() : inputs_->images[k][copy].get()};
+  const size_t root = RootOf(k);
+  return {.image = written_[r] ? images_[root].get() : inputs_->images[root][copy].get(), .level = LevelOf(k)};
 }
 
 std::unique_ptr<Image> GpuCase::MakeDeviceImage(size_t k) const {
   const ManifestImage& image = manifest_->images[k];
   const FormatSupport support = SupportOf(*context_, static_cast<vk::Format>(image.format.vk_format));
   bool storage = !image.sampled, sampled = image.sampled, linear = image.sampled && image.linear;
+  for (const ManifestImage& view : manifest_->images) {
+    if (view.view_of != static_cast<int>(k)) continue;
+    storage = storage || !view.sampled;
+    sampled = sampled || view.sampled;
+  }
   for (const ManifestVariant* pass : PassesOf(*variant_)) {
     for (const auto& [a, b] : pass->swaps) {
       const std::string& other = a == image.name ? b : b == image.name ? a : image.name;
@@ -75,8 +81,12 @@ std::unique_ptr<Image> GpuCase::MakeDeviceImage(size_t k) const {
   RequireSupport(!linear || support.linear_filter,
                  fmt::format("image '{}': the device cannot filter {} linearly", image.name, image.format.glsl));
   const auto& s = values_.image_sizes[k];
-  return std::make_unique<Image>(*context_, static_cast<vk::Format>(image.format.vk_format), image.format.TexelBytes(),
-                                 s, image.three_d, support.storage, support.sampled);
+  // An arrayed image's third size is its layers.
+  const std::array<uint32_t, 3> extent = image.arrayed ? std::array<uint32_t, 3>{s[0], s[1], 1} : s;
+  return std::make_unique<Image>(
+      *context_, static_cast<vk::Format>(image.format.vk_format), image.format.TexelBytes(), extent, image.three_d,
+      support.storage, support.sampled,
+      ImageLevels{.arrayed = image.arrayed, .layers = image.arrayed ? s[2] : 1, .levels = image.levels});
 }
 
 void GpuCase::MakeWritten() {
@@ -104,13 +114,16 @@ void GpuCase::MakeWritten() {
     }
   }
   for (size_t k = 0; k < m.images.size(); ++k) {
+    if (written_[buffers_n + k] && RootOf(k) == k) images_[k] = MakeDeviceImage(k);
+  }
+  for (size_t k = 0; k < m.images.size(); ++k) {
     const ManifestImage& image = m.images[k];
     const size_t r = buffers_n + k;
     if (!written_[r]) continue;
-    images_[k] = MakeDeviceImage(k);
-    if (image.init_given || swapped_.contains(image.name)) {
-      initial_[r] = MakeImage(m, image, values_.image_sizes[k], point_, device);
-      images_[k]->Upload(initial_[r]);
+    // An image (or view) the kernel reads beside a level it writes starts from its init too.
+    if (image.init_given || swapped_.contains(image.name) || !image.output) {
+      initial_[r] = MadeImage(k, device);
+      images_[RootOf(k)]->Upload(initial_[r], LevelOf(k));
     }
   }
 }
@@ -172,11 +185,15 @@ std::shared_ptr<Inputs> GpuCase::SharedInputs() {
       continue;
     }
     const size_t k = r - buffers_n;
-    made->host[r] = MakeImage(m, m.images[k], values_.image_sizes[k], point_, device);
-    for (uint32_t copy = 0; copy < made->image_copies; ++copy) {
-      made->images[k].push_back(MakeDeviceImage(k));
-      made->images[k].back()->Upload(made->host[r]);
-    }
+    if (RootOf(k) != k) continue;
+    for (uint32_t copy = 0; copy < made->image_copies; ++copy) made->images[k].push_back(MakeDeviceImage(k));
+  }
+  // Each image's texels, and each view's at its level, in every copy of its image.
+  for (size_t k = 0; k < m.images.size(); ++k) {
+    const size_t r = buffers_n + k;
+    if (written_[r]) continue;
+    made->host[r] = MadeImage(k, device);
+    for (const auto& copy : made->images[RootOf(k)]) copy->Upload(made->host[r], LevelOf(k));
   }
   state.inputs = made;
   return made;

@@ -69,7 +69,10 @@ bool GpuCase::DeviceResource(const GuardedResult& run, size_t r, uint32_t bindin
   const ManifestImage& image = m.images[k];
   const ImageFormat& f = image.format;
   if (f.kind == ImageFormat::Kind::kUnorm || f.kind == ImageFormat::Kind::kSnorm) return false;
-  if (run.images.size() <= k || !run.images[k]->storage()) return false;
+  // An image of one level and one layer, its own (not a view of another's level): the shader binds
+  // the image's whole view.
+  if (image.arrayed || image.levels != 1 || image.view_of >= 0) return false;
+  if (run.images.size() <= k || run.images[k] == nullptr || !run.images[k]->storage()) return false;
   if (!BasicStorageFormat(f.glsl)) {
     auto extended = info.capability_features.find("StorageImageExtendedFormats");
     if (extended == info.capability_features.end() || !extended->second) return false;

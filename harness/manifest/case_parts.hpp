@@ -224,7 +224,8 @@ struct Reading {
   const Data* data = nullptr;
   ElementType type;
   const ImageFormat* format = nullptr;  // an image's
-  std::array<uint32_t, 3> size{};      // an image's width, height, depth
+  std::array<uint32_t, 3> size{};       // an image's width, height, depth (or layers)
+  bool three_coordinates = false;       // a 3-D or arrayed image: read at (x, y, z)
   bool outside_zero = false;
   size_t scalars = 0;
   double At(size_t k) const {

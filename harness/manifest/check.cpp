@@ -133,11 +133,14 @@ std::optional<std::string> CallProblem(const Manifest& manifest, const std::stri
       }
     }
     for (const ManifestImage& image : manifest.images) {
-      const int least = image.three_d ? 3 : 2;
+      const int least = image.three_d || image.arrayed ? 3 : 2;
       if (image.name == call.name && (call.arguments < least || call.arguments > least + 1)) {
-        return fmt::format("{}({} argument{}): {}", call.name, call.arguments, call.arguments == 1 ? "" : "s",
-                           image.three_d ? fmt::format("a 3-D image is read as {0}(x, y, z) or {0}(x, y, z, c)", call.name)
-                                         : fmt::format("an image is read as {0}(x, y) or {0}(x, y, c)", call.name));
+        return fmt::format(
+            "{}({} argument{}): {}", call.name, call.arguments, call.arguments == 1 ? "" : "s",
+            image.arrayed
+                ? fmt::format("an image with layers is read as {0}(x, y, layer) or {0}(x, y, layer, c)", call.name)
+            : image.three_d ? fmt::format("a 3-D image is read as {0}(x, y, z) or {0}(x, y, z, c)", call.name)
+                            : fmt::format("an image is read as {0}(x, y) or {0}(x, y, c)", call.name));
       }
     }
   }

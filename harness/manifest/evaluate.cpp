@@ -50,7 +50,9 @@ class PointEvaluator {
       for (const ManifestImage& image : m.images) {
         image_sizes_.push_back(Parse(image.width, fmt::format("[[image]] '{}'.width", image.name), image.line));
         image_sizes_.push_back(Parse(image.height, fmt::format("[[image]] '{}'.height", image.name), image.line));
-        image_sizes_.push_back(Parse(image.depth, fmt::format("[[image]] '{}'.depth", image.name), image.line));
+        image_sizes_.push_back(image.arrayed
+                                   ? Parse(image.layers, fmt::format("[[image]] '{}'.layers", image.name), image.line)
+                                   : Parse(image.depth, fmt::format("[[image]] '{}'.depth", image.name), image.line));
       }
       elements_.push_back(Parse(v.elements, "elements"));
       bytes_.push_back(Parse(v.bytes, "bytes"));
@@ -188,6 +190,17 @@ class PointEvaluator {
         size[k] = static_cast<uint32_t>(value);
       }
       p.image_sizes.push_back(size);
+      // Its mip levels: each half the size of the one before, down to 1x1(x1).
+      const ManifestImage& image = m.images[i];
+      const uint32_t largest = std::max({size[0], size[1], image.three_d ? size[2] : 1u});
+      const uint32_t chain = static_cast<uint32_t>(std::bit_width(largest));
+      if (image.levels > chain) {
+        throw ManifestError{
+            fmt::format("{}:{}: [[image]] '{}'.levels: {}, but an image of {}x{}{} at {} has {} mip level{} (the full "
+                        "chain down to 1x1)",
+                        m.path.string(), image.line, image.name, image.levels, size[0], size[1],
+                        image.three_d ? fmt::format("x{}", size[2]) : "", point(), chain, chain == 1 ? "" : "s")};
+      }
     }
     // A swap trades two resources' slots: they must be alike at every point.
     for (const ManifestVariant* pass : PassesOf(*v_)) {

@@ -105,6 +105,20 @@ class GpuCase : public Case {
     std::copy(header.begin(), header.end(), data.begin());
     return data;
   }
+  // The image whose device image image k's texels are in (itself, or a view's image), and its level.
+  size_t RootOf(size_t k) const {
+    const int of = manifest_->images[k].view_of;
+    return of >= 0 ? static_cast<size_t>(of) : k;
+  }
+  uint32_t LevelOf(size_t k) const { return manifest_->images[k].view_level; }
+  // Image k's contents from its init (a view's of level 0: its image's, which it shows).
+  Data MadeImage(size_t k, const DeviceValues& device) const {
+    const ManifestImage& image = manifest_->images[k];
+    const ManifestImage& made = image.view_of >= 0 && image.view_level == 0 ? manifest_->images[RootOf(k)] : image;
+    return MakeImage(*manifest_, made, values_.image_sizes[k], point_, device);
+  }
+  // 'name', and for a view " (level L of 'image')": how messages name image k.
+  std::string ImageLabel(size_t k) const;
   uint64_t ImageBytes(size_t k) const {
     const auto& s = values_.image_sizes[k];
     return uint64_t{s[0]} * s[1] * s[2] * manifest_->images[k].format.TexelBytes();
@@ -244,11 +258,19 @@ class GpuCase : public Case {
   Point point_;
   PointValues values_;
   std::set<std::string> swapped_;
-  // Per resource (buffers, then images): written by the sequence (an output, or swapped).
+  // Per resource (buffers, then images): written by the sequence (an output, or swapped). An image and its views share
+  // one device image: all of them are written where one is.
   std::vector<bool> written_ = [this] {
     std::vector<bool> written;
     for (const ManifestBuffer& b : manifest_->buffers) written.push_back(b.output || swapped_.contains(b.name));
-    for (const ManifestImage& i : manifest_->images) written.push_back(i.output || swapped_.contains(i.name));
+    const std::vector<ManifestImage>& images = manifest_->images;
+    for (size_t k = 0; k < images.size(); ++k) {
+      bool any = false;
+      for (size_t o = 0; o < images.size(); ++o) {
+        if (RootOf(o) == RootOf(k)) any = any || images[o].output || swapped_.contains(images[o].name);
+      }
+      written.push_back(any);
+    }
     return written;
   }();
   std::shared_ptr<Inputs> inputs_;

@@ -41,7 +41,8 @@ enum class Scalar { kFloat, kInt, kUint };
 // The variables an `init` expression may use, in this order (rand() is read as the last): i, the
 // scalar's index (a struct member's: the element), ..., c, the component (0 for a scalar).
 const std::vector<std::string>& InitVariables();
-// An image's `init` variables: InitVariables', then x, y and z (the texel; i is its index, c the channel).
+// An image's `init` variables: InitVariables', then x, y and z (the texel, z a 3-D image's slice or an arrayed image's
+// layer; i is its index, c the channel).
 const std::vector<std::string>& ImageInitVariables();
 // An `init` expression as the expression parser takes it: each rand() a variable of its own draw.
 std::string InitExpressionText(const std::string& text);
@@ -175,14 +176,29 @@ struct ImageFormat {
 const ImageFormat* FindImageFormat(std::string_view glsl);
 const std::vector<ImageFormat>& ImageFormats();
 
+// The most mip levels an image may have: the full chain of the largest size an image takes (65536).
+inline constexpr uint32_t kMaxImageLevels = 17;
+
 // An image the manifest gives ([[image]]): a storage image (image2D) or a sampled one (sampler2D, a
-// combined image sampler read through the sampler its slot describes).
+// combined image sampler read through the sampler its slot describes); or a view of one level of another (`view`), a
+// resource of its own in one device image with it.
 struct ManifestImage {
   std::string name;
   std::vector<SlotPlace> slots;
   ImageFormat format;
   std::string width = "W", height = "H", depth = "1";  // expressions
   bool three_d = false;  // `depth` is not "1": a 3-D image
+  // `layers`: an expression; given, the image is arrayed (image2DArray, sampler2DArray), its layers held and read as a
+  // 3-D image's slices (z is the layer). Not given: "1", not arrayed.
+  std::string layers = "1";
+  bool arrayed = false;
+  uint32_t levels = 1;  // `levels`: mip levels, level 0 the image's own size
+  // `view = { image = "...", level = L }`: the view of level `view_level` of image `view_of` (an index into
+  // Manifest::images); its size, format, layers, usage, sampler and init are its image's (its size that of the level).
+  // -1: an image of its own.
+  int view_of = -1;
+  std::string view_name;  // the image's name as written
+  uint32_t view_level = 0;
   bool sampled = false;  // usage = "sampled"
   // The sampler of a sampled slot (usage = "sampled"): as VkSamplerCreateInfo takes it.
   bool linear = false;
@@ -453,7 +469,8 @@ std::vector<CheckHeader> CheckHeaders(const Manifest& manifest);
 // The numeric [axes], in CheckVariables after the stats: each the point's value.
 std::vector<std::string> CheckAxes(const Manifest& manifest);
 // The functions a check expression may call: every buffer (`b(j)`, scalar j) and image (`img(x, y)`,
-// `img(x, y, c)`; a 3-D image's `img(x, y, z)`, `img(x, y, z, c)`), by name, buffers first.
+// `img(x, y, c)`; a 3-D image's `img(x, y, z)`, `img(x, y, z, c)`, an arrayed one's the same with z its layer; a view's
+// at its level's coordinates), by name, buffers first.
 std::vector<std::string> CheckFunctions(const Manifest& manifest);
 // Why `text` calls a resource of `manifest` with the wrong number of arguments, if it does.
 std::optional<std::string> CallProblem(const Manifest& manifest, const std::string& text);

@@ -304,7 +304,7 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
     }
     for (const ManifestImage& image : m.images) {
       for (const auto& [text, key] : {std::pair{&image.width, "width"}, std::pair{&image.height, "height"},
-                                      std::pair{&image.depth, "depth"}}) {
+                                      std::pair{&image.depth, "depth"}, std::pair{&image.layers, "layers"}}) {
         r.CheckExpression(*text, names, image.line, fmt::format("[[image]] '{}'.{} (variant {})", image.name, key, v.name));
       }
     }

@@ -31,14 +31,95 @@ std::string ReadChoice(const Reader& r, const toml::table& t, const std::string&
   return *given;
 }
 
+namespace {
+
+// A view's own keys: where it is bound, whether the kernel writes it, and which level of which image it shows. The rest
+// are its image's.
+void ReadView(const Reader &r, const toml::table &t, const toml::node &view, const std::string &where,
+              ManifestImage &image) {
+  for (const char *key : {"format", "width", "height", "depth", "layers", "levels", "usage", "filter", "address",
+                          "border", "unnormalized", "init", "outside"}) {
+    if (t.get(key) != nullptr) {
+      r.Fail(Reader::LineOf(*t.get(key)), fmt::format("{}.{}", where, key),
+             "a view (an [[image]] with `view`) takes its format, size, layers, usage, sampler, init and outside from "
+             "its image: give them there");
+    }
+  }
+  const toml::table *table = view.as_table();
+  const std::string key = where + ".view";
+  if (table == nullptr) r.Fail(Reader::LineOf(view), key, "expected a table: view = { image = \"name\", level = 1 }");
+  r.OnlyKeys(*table, key, {"image", "level"});
+  const toml::node *of = table->get("image");
+  if (of == nullptr || !of->is_string()) {
+    r.Fail(Reader::LineOf(view), key + ".image", "expected the name of the [[image]] this view shows (a string)");
+  }
+  image.view_name = of->as_string()->get();
+  if (const toml::node *level = table->get("level")) {
+    const std::optional<int64_t> value = level->value<int64_t>();
+    if (!level->is_integer() || *value < 0 || *value >= kMaxImageLevels) {
+      r.Fail(Reader::LineOf(*level), key + ".level",
+             fmt::format("expected a mip level from 0 to {} of its image", kMaxImageLevels - 1));
+    }
+    image.view_level = static_cast<uint32_t>(*value);
+  }
+  image.output = r.Bool(t, where, "output");
+}
+
+// Each view's image found, and its format, size (its level's), layers, usage, sampler and init taken.
+void ResolveViews(const Reader &r, Manifest &m) {
+  for (ManifestImage &view : m.images) {
+    if (view.view_name.empty()) continue;
+    const std::string where = fmt::format("[[image]] {}.view.image", Quoted(view.name));
+    auto of = std::find_if(m.images.begin(), m.images.end(), [&](const auto &o) { return o.name == view.view_name; });
+    if (of == m.images.end()) {
+      r.Fail(view.line, where, fmt::format("{}: no [[image]] has this name", Quoted(view.view_name)));
+    }
+    if (!of->view_name.empty()) {
+      r.Fail(view.line, where,
+             fmt::format("{} is itself a view: a view shows a level of an image of its own", Quoted(of->name)));
+    }
+    if (view.view_level >= of->levels) {
+      r.Fail(view.line, fmt::format("[[image]] {}.view.level", Quoted(view.name)),
+             fmt::format("{}, but image {} has {} mip level{} (levels = {}: levels 0 to {})", view.view_level,
+                         Quoted(of->name), of->levels, of->levels == 1 ? "" : "s", of->levels, of->levels - 1));
+    }
+    view.view_of = static_cast<int>(of - m.images.begin());
+    const ManifestImage &image = *of;
+    const uint32_t level = view.view_level;
+    auto halved = [level](const std::string &text) {
+      return level == 0 ? text : fmt::format("max(1, floor(({}) / {}))", text, 1u << level);
+    };
+    view.format = image.format;
+    view.width = halved(image.width);
+    view.height = halved(image.height);
+    view.depth = image.three_d ? halved(image.depth) : image.depth;
+    view.three_d = image.three_d;
+    view.layers = image.layers;
+    view.arrayed = image.arrayed;
+    view.sampled = image.sampled;
+    view.linear = image.linear;
+    view.address = image.address;
+    view.border = image.border;
+    view.unnormalized = image.unnormalized;
+    view.init = image.init;
+    view.value = image.value;
+    view.init_expression = image.init_expression;
+    // Its own init is never given: a view the kernel writes starts poisoned, as an output image does.
+    view.init_given = false;
+    view.outside_zero = image.outside_zero;
+  }
+}
+
+}  // namespace
+
 void ReadImages(const Reader& r, const toml::array& images, Manifest& m) {
   for (const toml::node& node : images) {
     const toml::table& t = *node.as_table();
     ManifestImage image;
     image.line = Reader::LineOf(t);
-    r.OnlyKeys(t, "[[image]]",
-               {"name", "binding", "set", "element", "bindings", "format", "width", "height", "depth", "usage", "filter",
-                "address", "border", "unnormalized", "init", "output", "outside"});
+    r.OnlyKeys(t, "[[image]]", {"name",    "binding", "set",          "element", "bindings", "format", "width",
+                                "height",  "depth",   "layers",       "levels",  "view",     "usage",  "filter",
+                                "address", "border",  "unnormalized", "init",    "output",   "outside"});
     image.name = *r.String(t, "[[image]]", "name", true);
     const std::string where = fmt::format("[[image]] {}", Quoted(image.name));
     if (!IsVariableName(image.name) || kReservedNames.contains(image.name)) {
@@ -50,6 +131,11 @@ void ReadImages(const Reader& r, const toml::array& images, Manifest& m) {
                        std::any_of(m.images.begin(), m.images.end(), [&](const auto& o) { return o.name == image.name; });
     if (taken) r.Fail(image.line, where + ".name", "two resources have this name");
     image.slots = ReadSlots(r, t, where, image.line);
+    if (const toml::node *view = t.get("view")) {
+      ReadView(r, t, *view, where, image);
+      m.images.push_back(std::move(image));
+      continue;
+    }
     const std::string format = *r.String(t, where, "format", true);
     const ImageFormat* found = FindImageFormat(format);
     if (found == nullptr) {
@@ -63,6 +149,24 @@ void ReadImages(const Reader& r, const toml::array& images, Manifest& m) {
     image.height = r.ExpressionText(t.get("height"), where + ".height").value_or("H");
     image.depth = r.ExpressionText(t.get("depth"), where + ".depth").value_or("1");
     image.three_d = image.depth != "1";
+    if (const toml::node *layers = t.get("layers")) {
+      image.layers = *r.ExpressionText(layers, where + ".layers");
+      image.arrayed = true;
+      if (image.three_d) {
+        r.Fail(Reader::LineOf(*layers), where + ".layers",
+               "a 3-D image (depth other than \"1\") has no layers: Vulkan's arrayed images are 1-D and 2-D");
+      }
+    }
+    if (const toml::node *levels = t.get("levels")) {
+      const std::optional<int64_t> value = levels->value<int64_t>();
+      if (!levels->is_integer() || *value < 1 || *value > kMaxImageLevels) {
+        r.Fail(Reader::LineOf(*levels), where + ".levels",
+               fmt::format("expected a whole number of mip levels from 1 to {} (level 0 is the image's own size, each "
+                           "next one half as large)",
+                           kMaxImageLevels));
+      }
+      image.levels = static_cast<uint32_t>(*value);
+    }
     image.sampled = ReadChoice(r, t, where, "usage", {"storage", "sampled"}, "storage") == "sampled";
     for (const char* key : {"filter", "address", "border", "unnormalized"}) {
       if (!image.sampled && t.get(key) != nullptr) {
@@ -83,8 +187,9 @@ void ReadImages(const Reader& r, const toml::array& images, Manifest& m) {
       r.Fail(Reader::LineOf(*t.get("unnormalized")), where + ".unnormalized",
              "Vulkan's unnormalised coordinates take address \"clamp_to_edge\" or \"clamp_to_border\" only");
     }
-    if (image.unnormalized && image.three_d) {
-      r.Fail(Reader::LineOf(*t.get("unnormalized")), where + ".unnormalized", "Vulkan's unnormalised coordinates are for 1-D and 2-D images");
+    if (image.unnormalized && (image.three_d || image.arrayed)) {
+      r.Fail(Reader::LineOf(*t.get("unnormalized")), where + ".unnormalized",
+             "Vulkan's unnormalised coordinates are for 1-D and 2-D images, not 3-D or arrayed ones");
     }
     image.output = r.Bool(t, where, "output");
     image.outside_zero = ReadChoice(r, t, where, "outside", {"clamp", "zero"}, "clamp") == "zero";
@@ -117,6 +222,7 @@ void ReadImages(const Reader& r, const toml::array& images, Manifest& m) {
     }
     m.images.push_back(std::move(image));
   }
+  ResolveViews(r, m);
 }
 
 }  // namespace manifest_detail

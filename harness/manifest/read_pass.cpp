@@ -133,6 +133,16 @@ void ReadPasses(const Reader& r, const toml::node& node, const std::string& wher
                  fmt::format("{} ({}) and {} ({}): a swap trades two buffers of one type or two images of one format",
                              Quoted(a), type_a, Quoted(b), type_b));
         }
+        for (const ManifestImage& image : m.images) {
+          const bool family = image.view_of >= 0 || image.levels > 1;
+          if (family && (image.name == a || image.name == b)) {
+            r.Fail(
+                Reader::LineOf(pair), at + ".swap",
+                fmt::format(
+                    "{}: an image of several mip levels, or a view of one, is not swapped (its levels share one image)",
+                    Quoted(image.name)));
+          }
+        }
         p.swaps.emplace_back(a, b);
       }
     }

@@ -215,12 +215,25 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
                                         sampled ? "give usage = \"sampled\"" : "give usage = \"storage\"")};
       }
       const std::string dim = image.three_d ? "3D" : "2D";
-      if (d->image_dim != dim || d->arrayed || d->multisampled) {
-        throw ManifestError{fmt::format("{}.depth: the shader's {} is a {}{}{} image, and the manifest's is {} (depth "
-                                        "\"1\" makes a 2-D image, another depth a 3-D one; arrays and multisampled "
-                                        "images are not supported)",
-                                        key, Described(*d), d->image_dim, d->arrayed ? " arrayed" : "",
-                                        d->multisampled ? " multisampled" : "", dim)};
+      if (d->image_dim == "2D" && !d->multisampled && d->arrayed != image.arrayed) {
+        // A view's layers are its image's.
+        const std::string named = image.view_of < 0 ? Quoted(image.name)
+                                                    : fmt::format("{} (a view of {})", Quoted(image.name),
+                                                                  Quoted(m.images[image.view_of].name));
+        throw ManifestError{
+            d->arrayed ? fmt::format("{}.layers: the shader's {} is an arrayed image ({}2DArray), and the manifest's "
+                                     "{} has no layers: give layers = \"...\" (an expression of the sizes)",
+                                     key, Described(*d), sampled ? "sampler" : "image", named)
+                       : fmt::format("{}.layers: the manifest's {} has layers, but the shader's {} is not arrayed "
+                                     "(declare it {}2DArray, or give the image no layers)",
+                                     key, named, Described(*d), sampled ? "sampler" : "image")};
+      }
+      if (d->image_dim != dim || d->multisampled) {
+        throw ManifestError{fmt::format(
+            "{}.depth: the shader's {} is a {}{}{} image, and the manifest's is {} (depth \"1\" makes a 2-D image, "
+            "another depth a 3-D one; layers an arrayed 2-D one; multisampled images are not supported)",
+            key, Described(*d), d->image_dim, d->arrayed ? " arrayed" : "", d->multisampled ? " multisampled" : "",
+            dim)};
       }
       const ScalarKind want = image.format.kind == ImageFormat::Kind::kUint  ? ScalarKind::kUint
                               : image.format.kind == ImageFormat::Kind::kInt ? ScalarKind::kInt

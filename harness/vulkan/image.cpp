@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <memory>
 #include <vector>
-
 #include <vulkan/vulkan_format_traits.hpp>
 
 #include "harness/base/error.hpp"
@@ -18,18 +18,26 @@
 namespace csbench {
 namespace {
 
-constexpr vk::ImageSubresourceRange kWholeImage{
-    .aspectMask = vk::ImageAspectFlagBits::eColor, .baseMipLevel = 0, .levelCount = 1, .baseArrayLayer = 0, .layerCount = 1};
+constexpr vk::ImageSubresourceRange kWholeImage{.aspectMask = vk::ImageAspectFlagBits::eColor,
+                                                .baseMipLevel = 0,
+                                                .levelCount = VK_REMAINING_MIP_LEVELS,
+                                                .baseArrayLayer = 0,
+                                                .layerCount = VK_REMAINING_ARRAY_LAYERS};
 
-// A piece's copy: its box of the image from the staging buffer's offset 0, tightly packed
-// (bufferRowLength and bufferImageHeight 0).
-vk::BufferImageCopy RegionOf(const ImagePiece& piece) {
+// A piece's copy: its box of level `level` from the staging buffer's offset 0, tightly packed (bufferRowLength and
+// bufferImageHeight 0); an arrayed image's pieces are whole layers, their z the layers.
+vk::BufferImageCopy RegionOf(const ImagePiece& piece, uint32_t level, bool arrayed) {
   return {.bufferOffset = 0,
           .bufferRowLength = 0,
           .bufferImageHeight = 0,
-          .imageSubresource = {.aspectMask = vk::ImageAspectFlagBits::eColor, .mipLevel = 0, .baseArrayLayer = 0, .layerCount = 1},
-          .imageOffset = {.x = 0, .y = static_cast<int32_t>(piece.offset[1]), .z = static_cast<int32_t>(piece.offset[2])},
-          .imageExtent = {.width = piece.extent[0], .height = piece.extent[1], .depth = piece.extent[2]}};
+          .imageSubresource = {.aspectMask = vk::ImageAspectFlagBits::eColor,
+                               .mipLevel = level,
+                               .baseArrayLayer = arrayed ? piece.offset[2] : 0,
+                               .layerCount = arrayed ? piece.extent[2] : 1},
+          .imageOffset = {.x = 0,
+                          .y = static_cast<int32_t>(piece.offset[1]),
+                          .z = arrayed ? 0 : static_cast<int32_t>(piece.offset[2])},
+          .imageExtent = {.width = piece.extent[0], .height = piece.extent[1], .depth = arrayed ? 1 : piece.extent[2]}};
 }
 
 // Records the image's move from `from` to `to`, after every earlier shader or transfer access and
@@ -86,7 +94,7 @@ FormatSupport SupportOf(const Context& context, vk::Format format) {
 }
 
 Image::Image(Context& context, vk::Format format, uint32_t texel_bytes, std::array<uint32_t, 3> extent, bool three_d,
-             bool storage, bool sampled)
+             bool storage, bool sampled, ImageLevels levels)
     : context_(&context),
       format_(format),
       texel_bytes_(texel_bytes),
@@ -94,12 +102,20 @@ Image::Image(Context& context, vk::Format format, uint32_t texel_bytes, std::arr
       three_d_(three_d),
       storage_(storage),
       sampled_(sampled),
-      bytes_(uint64_t{extent[0]} * extent[1] * extent[2] * texel_bytes) {
+      levels_(levels),
+      bytes_(uint64_t{extent[0]} * extent[1] * extent[2] * levels.layers * texel_bytes) {
   const std::string name = vk::to_string(format);
   const std::string size = fmt::format("{}x{}x{}", extent[0], extent[1], extent[2]);
   Require(storage || sampled, fmt::format("a {} image that is neither a storage nor a sampled image", name));
   Require(extent[0] > 0 && extent[1] > 0 && extent[2] > 0, fmt::format("an empty {} image ({})", name, size));
   Require(three_d || extent[2] == 1, fmt::format("a 2-D {} image of depth {}", name, extent[2]));
+  Require(levels.layers >= 1 && (levels.arrayed || levels.layers == 1) && !(three_d && levels.arrayed),
+          fmt::format("a {} image of {} layers ({})", name, levels.layers,
+                      three_d ? "a 3-D image has one" : "only an arrayed image has more than one"));
+  const uint32_t largest = std::max({extent[0], extent[1], three_d ? extent[2] : 1u});
+  Require(levels.levels >= 1 && levels.levels <= static_cast<uint32_t>(std::bit_width(largest)),
+          fmt::format("a {} image of {} with {} mip levels: its full chain has {}", name, size, levels.levels,
+                      std::bit_width(largest)));
   // A block-compressed format has no texel to upload one at a time.
   Require(!vk::isCompressed(format) && vk::blockSize(format) == texel_bytes,
           fmt::format("{} is not a format of {}-byte texels", name, texel_bytes));
@@ -125,16 +141,23 @@ Image::Image(Context& context, vk::Format format, uint32_t texel_bytes, std::arr
                      extent[2] <= limits.maxExtent.depth,
                  fmt::format("a {} image of {}: the device's largest is {}x{}x{}", name, size, limits.maxExtent.width,
                              limits.maxExtent.height, limits.maxExtent.depth));
-  RequireSupport(bytes_ <= limits.maxResourceSize,
-                 fmt::format("a {} image of {} MiB: the device's largest is {} MiB", name, bytes_ >> 20,
+  uint64_t all_levels = 0;
+  for (uint32_t level = 0; level < levels.levels; ++level) all_levels += LevelBytes(level);
+  RequireSupport(all_levels <= limits.maxResourceSize,
+                 fmt::format("a {} image of {} MiB: the device's largest is {} MiB", name, all_levels >> 20,
                              limits.maxResourceSize >> 20));
+  RequireSupport(levels.layers <= limits.maxArrayLayers, fmt::format("a {} image of {} layers: the device's most is {}",
+                                                                     name, levels.layers, limits.maxArrayLayers));
+  RequireSupport(
+      levels.levels <= limits.maxMipLevels,
+      fmt::format("a {} image of {} mip levels: the device's most is {}", name, levels.levels, limits.maxMipLevels));
 
   image_ = CSBENCH_VK(vk::raii::Image(
       context.device(), vk::ImageCreateInfo{.imageType = type,
                                             .format = format,
                                             .extent = {.width = extent[0], .height = extent[1], .depth = extent[2]},
-                                            .mipLevels = 1,
-                                            .arrayLayers = 1,
+                                            .mipLevels = levels.levels,
+                                            .arrayLayers = levels.layers,
                                             .samples = vk::SampleCountFlagBits::e1,
                                             .tiling = vk::ImageTiling::eOptimal,
                                             .usage = usage,
@@ -152,45 +175,69 @@ Image::Image(Context& context, vk::Format format, uint32_t texel_bytes, std::arr
                              .memoryTypeIndex = context.FindMemoryType(requirements.memoryTypeBits, M::eDeviceLocal,
                                                                        M::eDeviceLocal)}));
   image_.bindMemory(*memory_, 0);
-  view_ = CSBENCH_VK(vk::raii::ImageView(
-      context.device(), vk::ImageViewCreateInfo{.image = *image_,
-                                                .viewType = three_d ? vk::ImageViewType::e3D : vk::ImageViewType::e2D,
-                                                .format = format,
-                                                .subresourceRange = kWholeImage}));
+  const vk::ImageViewType view_type = levels.arrayed ? vk::ImageViewType::e2DArray
+                                      : three_d      ? vk::ImageViewType::e3D
+                                                     : vk::ImageViewType::e2D;
+  for (uint32_t level = 0; level < levels.levels; ++level) {
+    views_.push_back(CSBENCH_VK(vk::raii::ImageView(
+        context.device(), vk::ImageViewCreateInfo{.image = *image_,
+                                                  .viewType = view_type,
+                                                  .format = format,
+                                                  .subresourceRange = {.aspectMask = vk::ImageAspectFlagBits::eColor,
+                                                                       .baseMipLevel = level,
+                                                                       .levelCount = 1,
+                                                                       .baseArrayLayer = 0,
+                                                                       .layerCount = levels.layers}})));
+  }
 
   // Into GENERAL once: its texels are undefined until the first upload (or a kernel's write), as
   // a new buffer's bytes are.
   context.Run([&](Commands& c) { Transition(c, *image_, vk::ImageLayout::eUndefined, vk::ImageLayout::eGeneral); });
 }
 
-void Image::Upload(std::span<const std::byte> texels) {
-  Require(texels.size() == bytes_,
-          fmt::format("{} bytes uploaded to a {} image of {} bytes", texels.size(), vk::to_string(format_), bytes_));
+std::array<uint32_t, 3> Image::LevelExtent(uint32_t level) const {
+  Require(level < levels_.levels, fmt::format("level {} of an image of {} mip levels", level, levels_.levels));
+  return {std::max(1u, extent_[0] >> level), std::max(1u, extent_[1] >> level),
+          levels_.arrayed ? levels_.layers : std::max(1u, extent_[2] >> level)};
+}
+
+uint64_t Image::LevelBytes(uint32_t level) const {
+  const std::array<uint32_t, 3> e = LevelExtent(level);
+  return uint64_t{e[0]} * e[1] * e[2] * texel_bytes_;
+}
+
+void Image::Upload(std::span<const std::byte> texels, uint32_t level) {
+  Require(texels.size() == LevelBytes(level),
+          fmt::format("{} bytes uploaded to level {} of a {} image, of {} bytes", texels.size(), level,
+                      vk::to_string(format_), LevelBytes(level)));
   Staging lease(*context_);
   Buffer& staging = *lease.buffer;
   // Copies in GENERAL work, but the validation layer warns of every one (for performance): each
   // piece's submission moves the image to TRANSFER_DST_OPTIMAL and back.
   using L = vk::ImageLayout;
-  for (const ImagePiece& piece : ImagePieces(extent_, texel_bytes_, staging.size())) {
+  for (const ImagePiece& piece : ImagePieces(LevelExtent(level), texel_bytes_, staging.size())) {
     CopyBytes(staging.mapped().data(), texels.data() + piece.at, piece.bytes);
     context_->Run([&](Commands& c) {
       Transition(c, *image_, L::eGeneral, L::eTransferDstOptimal);
-      c.raw().copyBufferToImage(staging.handle(), *image_, L::eTransferDstOptimal, RegionOf(piece));
+      c.raw().copyBufferToImage(staging.handle(), *image_, L::eTransferDstOptimal,
+                                RegionOf(piece, level, levels_.arrayed));
       Transition(c, *image_, L::eTransferDstOptimal, L::eGeneral);
     });
   }
 }
 
-void Image::Download(std::span<std::byte> texels) const {
-  Require(texels.size() == bytes_,
-          fmt::format("{} bytes downloaded from a {} image of {} bytes", texels.size(), vk::to_string(format_), bytes_));
+void Image::Download(std::span<std::byte> texels, uint32_t level) const {
+  Require(texels.size() == LevelBytes(level),
+          fmt::format("{} bytes downloaded from level {} of a {} image, of {} bytes", texels.size(), level,
+                      vk::to_string(format_), LevelBytes(level)));
   Staging lease(*context_);
   const Buffer& staging = *lease.buffer;
   using L = vk::ImageLayout;
-  for (const ImagePiece& piece : ImagePieces(extent_, texel_bytes_, staging.size())) {
+  for (const ImagePiece& piece : ImagePieces(LevelExtent(level), texel_bytes_, staging.size())) {
     context_->Run([&](Commands& c) {
       Transition(c, *image_, L::eGeneral, L::eTransferSrcOptimal);
-      c.raw().copyImageToBuffer(*image_, L::eTransferSrcOptimal, staging.handle(), RegionOf(piece));
+      c.raw().copyImageToBuffer(*image_, L::eTransferSrcOptimal, staging.handle(),
+                                RegionOf(piece, level, levels_.arrayed));
       Transition(c, *image_, L::eTransferSrcOptimal, L::eGeneral);
     });
     CopyBytes(texels.data() + piece.at, staging.mapped().data(), piece.bytes);

@@ -24,28 +24,46 @@ struct FormatSupport {
 };
 FormatSupport SupportOf(const Context& context, vk::Format format);
 
-// A 2-D (depth 1) or 3-D colour image of one mip level and one layer, in device memory. It is in
-// VK_IMAGE_LAYOUT_GENERAL for its whole life (set right after creation), so that it can be a storage
-// image and a sampled image without layout transitions: the harness's barriers (Commands::Barrier)
-// are memory barriers, which cover images in one layout. Only Upload and Download move it, to a
-// transfer layout and back within each of their own submissions.
+// An image's layers and mip levels. An arrayed image's views are 2-D arrays (image2DArray, sampler2DArray), even of one
+// layer; a 3-D image has one layer. Level k is max(1, extent >> k) in each dimension (a 3-D image's depth too; layers
+// are not halved).
+struct ImageLevels {
+  bool arrayed = false;
+  uint32_t layers = 1;
+  uint32_t levels = 1;
+};
+
+// A 2-D (depth 1) or 3-D colour image, or an arrayed 2-D one, of one or more mip levels, in device memory. It is in
+// VK_IMAGE_LAYOUT_GENERAL for its whole life (set right after creation), so that it can be a storage image and a
+// sampled image without layout transitions: the harness's barriers (Commands::Barrier) are memory barriers, which cover
+// images in one layout. Only Upload and Download move it, to a transfer layout and back within each of their own
+// submissions.
 class Image {
  public:
-  // `texel_bytes`: the format's texel size, checked against it. Usage always includes TRANSFER_SRC
-  // and TRANSFER_DST; `storage` and `sampled` add STORAGE and SAMPLED, at least one of them (the
-  // caller passes only those SupportOf grants; the others throw Unsupported). A 2-D image has
-  // extent[2] == 1.
+  // `texel_bytes`: the format's texel size, checked against it. Usage always includes TRANSFER_SRC and TRANSFER_DST;
+  // `storage` and `sampled` add STORAGE and SAMPLED, at least one of them (the caller passes only those SupportOf
+  // grants; the others throw Unsupported). A 2-D image has extent[2] == 1. `extent` is level 0's; an arrayed image has
+  // extent[2] == 1 and `levels.layers` layers.
   Image(Context& context, vk::Format format, uint32_t texel_bytes, std::array<uint32_t, 3> extent, bool three_d,
-        bool storage, bool sampled);
+        bool storage, bool sampled, ImageLevels levels = {});
 
-  // Texels tightly packed, x fastest, then y, then z: bytes() of them. Both go through the
-  // context's staging buffer in pieces of at most kStagingBytes (ImagePieces), and wait.
-  void Upload(std::span<const std::byte> texels);
-  void Download(std::span<std::byte> texels) const;
+  // Level `level`'s texels tightly packed, x fastest, then y, then z (a 3-D image's slice or an arrayed image's layer):
+  // LevelBytes(level) of them. Both go through the context's staging buffer in pieces of at most kStagingBytes
+  // (ImagePieces), and wait.
+  void Upload(std::span<const std::byte> texels, uint32_t level = 0);
+  void Download(std::span<std::byte> texels, uint32_t level = 0) const;
 
-  uint64_t bytes() const { return bytes_; }
+  uint64_t bytes() const { return bytes_; }  // level 0's
+  // Level `level`'s width, height and depth (an arrayed image's: its layers), and its bytes.
+  std::array<uint32_t, 3> LevelExtent(uint32_t level) const;
+  uint64_t LevelBytes(uint32_t level) const;
   vk::Image handle() const { return *image_; }
-  vk::ImageView view() const { return *view_; }
+  // A view of level `level` and every layer (2-D, 3-D or 2-D array as the image is): what a descriptor binds, a storage
+  // image one level (as Vulkan requires), a sampler LOD 0 of it.
+  vk::ImageView view(uint32_t level = 0) const { return *views_.at(level); }
+  uint32_t levels() const { return levels_.levels; }
+  uint32_t layers() const { return levels_.layers; }
+  bool arrayed() const { return levels_.arrayed; }
   std::array<uint32_t, 3> extent() const { return extent_; }
   vk::Format format() const { return format_; }
   uint32_t texel_bytes() const { return texel_bytes_; }
@@ -61,10 +79,11 @@ class Image {
   bool three_d_;
   bool storage_;
   bool sampled_;
+  ImageLevels levels_;
   uint64_t bytes_;
   vk::raii::Image image_ = nullptr;
   vk::raii::DeviceMemory memory_ = nullptr;
-  vk::raii::ImageView view_ = nullptr;
+  std::vector<vk::raii::ImageView> views_;  // per level
 };
 
 // One copy of an image's transfer: the box from `offset` of `extent` texels, whose texels are the

@@ -226,13 +226,16 @@ Bindings Kernel::Bind(const std::vector<BufferRange>& buffers) const {
         const SamplerSpec& sampling = b.sampler->spec();
         // Vulkan samples only 1-D and 2-D views with unnormalized coordinates (VkSamplerCreateInfo's
         // unnormalizedCoordinates): a 3-D image would be read as the driver likes.
-        Require(!sampling.unnormalized || !image.three_d(),
-                fmt::format("{}: a sampler with unnormalized coordinates on a 3-D image, which Vulkan forbids", where));
+        Require(
+            !sampling.unnormalized || (!image.three_d() && !image.arrayed()),
+            fmt::format("{}: a sampler with unnormalized coordinates on a 3-D or arrayed image, which Vulkan forbids",
+                        where));
         RequireSupport(!sampling.linear || SupportOf(*context_, image.format()).linear_filter,
                        fmt::format("linear filtering of {} images ({})", format, where));
         sampler = b.sampler->handle();
       }
-      image_infos.push_back({.sampler = sampler, .imageView = image.view(), .imageLayout = vk::ImageLayout::eGeneral});
+      image_infos.push_back(
+          {.sampler = sampler, .imageView = image.view(b.level), .imageLayout = vk::ImageLayout::eGeneral});
       write.pImageInfo = &image_infos.back();
     }
     writes.push_back(write);

@@ -89,6 +89,7 @@ struct BufferRange {
   uint64_t range = 0;  // 0: the whole buffer
   const Image* image = nullptr;
   const Sampler* sampler = nullptr;
+  uint32_t level = 0;  // the image's mip level the slot's view shows
 };
 
 // A descriptor set with a kernel's buffers and images bound. Buffers are dynamic, so one set

@@ -85,7 +85,8 @@ families = {name.split("/")[0] for name in listed}
 assert families == {"blur", "saxpy", "stream_manifest", "tile_sum", "histogram", "in_place", "copy_per_thread",
                     "scale_hlsl", "triad_spv", "matvec_f16", "particles", "image_blur", "image_sum",
                     "grayscott_image", "radix_sort", "tiled_matmul", "bitonic_sort", "row_sum", "preamble", "header",
-                    "buffer_array", "image_array", "texture_array", "bindless"}, families
+                    "buffer_array", "image_array", "texture_array", "bindless", "image_layers",
+                    "mip_chain"}, families
 assert any(name.endswith("/domain67x61") for name in listed), listed
 assert any(name.endswith("/domain4099") or name.endswith("/domain4099x1") for name in listed), listed
 results = {b["name"]: b for b in run["benchmarks"]}
@@ -254,6 +255,19 @@ if [[ $rc -eq 1 ]] &&
   echo "ok: [require] passes a sorted output and fails a reversed one; a check reading past its buffer fails naming the read"
 else
   echo "FAIL: the [require] run (exit $rc, want 1):"; tail -n 5 "$dir/passes.out" "$dir/passes.err"; fail=1
+fi
+
+# Mip levels bound as views: levels 1 and 2 of one image, each an [[image]] with `view`, checked by
+# its name. The right variant passes; one with a texel of level 2 one too large fails naming the
+# view, its level and the texel.
+"$bench" --manifest="$manifests/wrong/mip_level.toml" --benchmark_min_time=0.01 >"$dir/mip.out" 2>"$dir/mip.err"
+rc=$?
+if [[ $rc -eq 1 ]] && grep -q "1 benchmark(s) FAILED" "$dir/mip.err" &&
+   grep -q "^\[1/2\] manifest_test_mip/right/wg8x8/domain64x64 .*Gelem/s=" "$dir/mip.out" &&
+   grep -q "manifest_test_mip/off_at_1_2/wg8x8/domain64x64: output image 'l2' (level 2 of 'tex') texel (1, 2): got [-0-9.e]*, want [-0-9.e]*" "$dir/mip.err"; then
+  echo "ok: views of an image's levels are checked by their names, and a wrong texel of level 2 fails naming the view and its level"
+else
+  echo "FAIL: the mip levels' run (exit $rc, want 1):"; tail -n 5 "$dir/mip.out" "$dir/mip.err"; fail=1
 fi
 
 # Uniform contents per dispatch: a bitonic sort whose pass gives its uniform buffer each

@@ -105,6 +105,39 @@ void ExpectTiling(const std::vector<ImagePiece>& pieces, std::array<uint32_t, 3>
   EXPECT_EQ(next, uint64_t{extent[0]} * extent[1] * extent[2] * texel_bytes);
 }
 
+TEST(Image, EachLevelAndLayerComesBackAsUploaded) {
+  Context* context = testing::SharedContext();
+  if (context == nullptr) GTEST_SKIP() << "no Vulkan device";
+  // 37x29 of 3 layers and 4 levels: 37x29, 18x14, 9x7, 4x3, each of 3 layers.
+  Image image(*context, vk::Format::eR32Sfloat, 4, {37, 29, 1}, false, true, true,
+              {.arrayed = true, .layers = 3, .levels = 4});
+  EXPECT_EQ(image.LevelExtent(0), (std::array<uint32_t, 3>{37, 29, 3}));
+  EXPECT_EQ(image.LevelExtent(1), (std::array<uint32_t, 3>{18, 14, 3}));
+  EXPECT_EQ(image.LevelExtent(3), (std::array<uint32_t, 3>{4, 3, 3}));
+  EXPECT_EQ(image.bytes(), 37u * 29 * 3 * 4);
+  EXPECT_EQ(image.LevelBytes(2), 9u * 7 * 3 * 4);
+  std::vector<std::vector<float>> levels;
+  for (uint32_t level = 0; level < 4; ++level) {
+    levels.push_back(Floats(image.LevelBytes(level) / 4));
+    // Each level's values its own: a level written over another would show.
+    for (float& v : levels.back()) v += 1000.0f * static_cast<float>(level);
+    image.Upload(std::as_bytes(std::span(levels.back())), level);
+  }
+  for (uint32_t level = 0; level < 4; ++level) {
+    std::vector<float> back(levels[level].size());
+    image.Download(std::as_writable_bytes(std::span(back)), level);
+    EXPECT_EQ(back, levels[level]) << "level " << level;
+  }
+  // A 3-D image's levels halve its depth too.
+  Image cube(*context, vk::Format::eR32Sfloat, 4, {8, 8, 8}, true, true, false, {.levels = 4});
+  EXPECT_EQ(cube.LevelExtent(2), (std::array<uint32_t, 3>{2, 2, 2}));
+  // More levels than the chain of 8 (8, 4, 2, 1); layers of a 3-D image.
+  EXPECT_THROW(Image(*context, vk::Format::eR32Sfloat, 4, {8, 8, 1}, false, true, false, {.levels = 5}), Error);
+  EXPECT_THROW(Image(*context, vk::Format::eR32Sfloat, 4, {8, 8, 8}, true, true, false, {.arrayed = true, .layers = 2}),
+               Error);
+  testing::ExpectNoNewValidationMessages();
+}
+
 TEST(Image, TransfersAreCutIntoPiecesOfWholeSlicesOrRows) {
   // 7x5x9 texels of 4 bytes, slices of 140 bytes: 3 slices a piece, three pieces.
   const auto slices = ImagePieces({7, 5, 9}, 4, 3 * 140 + 17);

@@ -25,7 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   auto read = [](double j) { return 10 * j + 1; };
   expression->SetCall([&](size_t, const double* args, int count) { return count == 1 ? read(args[0]) : std::nan(""); });
-  for (const auto [x, y] : {std::pair{0.5, 2.0}, std::pair{-1.25, 3.0}, std::pair{3.0, -0.75}}) {
+  for (const auto& point : {std::pair{0.5, 2.0}, std::pair{-1.25, 3.0}, std::pair{3.0, -0.75}}) {
+    const double x = point.first, y = point.second;
     double theirs = std::nan("");
     try {
       theirs = expression->Evaluate({{"x", x}, {"y", y}});

@@ -66,7 +66,8 @@ TEST(CheckGlsl, ParsesAsMuparserDoes) {
   const std::vector<std::pair<double, double>> points = {{0.5, 2},   {-1.25, 3},  {3, -0.75}, {0, 0},
                                                         {7, 7},     {-2, -5.5},  {1e3, 1e-3}, {2.5, -2.5}};
   for (const std::string& text : kTexts) {
-    for (const auto& [x, y] : points) {
+    for (const auto& point : points) {
+      const double x = point.first, y = point.second;
       const std::optional<double> ours = EvaluateParsed(
           text, [&](const std::string& name) { return name == "x" ? x : y; },
           [](const std::string&, const std::vector<double>& args) { return 10 * args[0] + 1; });

@@ -208,7 +208,29 @@ class Parser {
   size_t at_ = 0;
 };
 
-// The value of a part made of numbers and operators alone (2, -3, 3^2), as muparser folds it.
+// A number cut to a whole one as a C++ cast to int does it on the hosts csbench runs on (x86's and
+// ARM's conversions give a NaN or a number out of range as one not 0).
+int64_t Whole(double v) {
+  if (std::isnan(v) || std::abs(v) >= 2147483648.0) return 1;
+  return static_cast<int64_t>(v);
+}
+
+// muparser's built-in function `f` of exact float64 form at `args`.
+double Exact(const std::string& f, const std::vector<double>& args) {
+  if (f == "abs") return std::abs(args[0]);
+  if (f == "floor") return std::floor(args[0]);
+  if (f == "ceil") return std::ceil(args[0]);
+  if (f == "sqrt") return std::sqrt(args[0]);
+  // muparser's rint is floor(v + 0.5): halves go up, not to even.
+  if (f == "rint") return std::floor(args[0] + 0.5);
+  if (f == "sign") return args[0] < 0 ? -1 : args[0] > 0 ? 1 : 0;
+  double v = f == "sum" || f == "avg" ? 0.0 + args[0] : args[0];
+  for (size_t k = 1; k < args.size(); ++k) v = f == "min" ? std::min(v, args[k]) : f == "max" ? std::max(v, args[k]) : v + args[k];
+  return f == "avg" ? v / static_cast<double>(args.size()) : v;
+}
+
+// The value of a part made of numbers and operators alone (2, -3, 3^2), as muparser folds it. Its
+// parts of numbers alone are folded when the text is parsed, the way muparser folds them.
 std::optional<double> Constant(const Node& node) {
   std::vector<double> parts;
   for (const NodePtr& part : node.parts) {
@@ -221,13 +243,28 @@ std::optional<double> Constant(const Node& node) {
       return node.number;
     case Node::Kind::kNegate:
       return -parts[0];
-    case Node::Kind::kBinary:
-      if (node.name == "^") return std::pow(parts[0], parts[1]);
-      if (node.name == "+") return parts[0] + parts[1];
-      if (node.name == "-") return parts[0] - parts[1];
-      if (node.name == "*") return parts[0] * parts[1];
-      if (node.name == "/") return parts[0] / parts[1];
-      return std::nullopt;
+    case Node::Kind::kBinary: {
+      const std::string& op = node.name;
+      const double a = parts[0], b = parts[1];
+      if (op == "^") return std::pow(a, b);
+      if (op == "+") return a + b;
+      if (op == "-") return a - b;
+      if (op == "*") return a * b;
+      if (op == "/") return a / b;
+      // Folded, muparser takes the operands of && and || as whole numbers cut toward zero (0.5 is
+      // false); evaluated, as any number not 0 (0.5 is true).
+      if (op == "&&") return (Whole(a) != 0 && Whole(b) != 0) ? 1 : 0;
+      if (op == "||") return (Whole(a) != 0 || Whole(b) != 0) ? 1 : 0;
+      if (op == "<") return a < b ? 1 : 0;
+      if (op == ">") return a > b ? 1 : 0;
+      if (op == "<=") return a <= b ? 1 : 0;
+      if (op == ">=") return a >= b ? 1 : 0;
+      if (op == "==") return a == b ? 1 : 0;
+      return a != b ? 1 : 0;
+    }
+    case Node::Kind::kCall:
+      if (!ExactFunctions().contains(node.name)) return std::nullopt;
+      return Exact(node.name, parts);
     default:
       return std::nullopt;
   }
@@ -274,6 +311,7 @@ std::string Glsl(const Node& node, const GlslNames& names) {
       const std::string a = Glsl(*node.parts[0], names), b = Glsl(*node.parts[1], names);
       if (op == "+" || op == "-" || op == "*" || op == "/") return fmt::format("({} {} {})", a, op, b);
       if (op == "&&" || op == "||") {
+        if (const std::optional<double> folded = Constant(node)) return Literal(*folded);
         return fmt::format("(({} != 0.0LF) {} ({} != 0.0LF) ? 1.0LF : 0.0LF)", a, op, b);
       }
       return fmt::format("({} {} {} ? 1.0LF : 0.0LF)", a, op, b);
@@ -335,8 +373,10 @@ double Evaluated(const Node& node, const std::function<double(const std::string&
       if (op == "*") return a * b;
       if (op == "/") return a / b;
       if (op == "^") return std::pow(a, b);
-      if (op == "&&") return (a != 0 && b != 0) ? 1 : 0;
-      if (op == "||") return (a != 0 || b != 0) ? 1 : 0;
+      if (op == "&&" || op == "||") {
+        if (const std::optional<double> folded = Constant(node)) return *folded;
+        return op == "&&" ? ((a != 0 && b != 0) ? 1 : 0) : ((a != 0 || b != 0) ? 1 : 0);
+      }
       if (op == "<") return a < b ? 1 : 0;
       if (op == ">") return a > b ? 1 : 0;
       if (op == "<=") return a <= b ? 1 : 0;
@@ -349,15 +389,7 @@ double Evaluated(const Node& node, const std::function<double(const std::string&
       for (size_t k = 0; k < node.parts.size(); ++k) args.push_back(value(k));
       const std::string& f = node.name;
       if (!ExactFunctions().contains(f)) return call(f, args);
-      if (f == "abs") return std::abs(args[0]);
-      if (f == "floor") return std::floor(args[0]);
-      if (f == "ceil") return std::ceil(args[0]);
-      if (f == "sqrt") return std::sqrt(args[0]);
-      if (f == "rint") return std::floor(args[0] + 0.5);
-      if (f == "sign") return args[0] < 0 ? -1 : args[0] > 0 ? 1 : 0;
-      double v = f == "sum" || f == "avg" ? 0.0 + args[0] : args[0];
-      for (size_t k = 1; k < args.size(); ++k) v = f == "min" ? std::min(v, args[k]) : f == "max" ? std::max(v, args[k]) : v + args[k];
-      return f == "avg" ? v / static_cast<double>(args.size()) : v;
+      return Exact(f, args);
     }
   }
   return 0;

@@ -1,11 +1,13 @@
 // A check expression (muparser's syntax, as a manifest writes it) as GLSL: the expected values of
 // a check computed on the device (harness/manifest/case_device_check.cpp) from the same text the
-// host evaluates. The translation keeps muparser's grammar (its precedence, a sign binding looser
-// than ^, comparisons and && || giving 1 or 0, ?: on a value not 0) and computes in float64 in the
-// order the text gives: only the operations GLSL has for doubles, exactly (+ - * /, sqrt, abs,
-// sign, floor, ceil, rint, min, max, sum, avg, ^ to a whole power up to 16). An expression with
-// anything else (sin, exp, log, ^ to another power) has no float64 form on the device: it is
-// refused, with the reason, and the check stays on the host.
+// host evaluates. The translation keeps muparser's grammar and meanings: its precedence, a sign
+// binding looser than ^, comparisons and && || giving 1 or 0, ?: on a value not 0, rint rounding
+// halves up, and && || of numbers alone folded as muparser folds them (their operands cut to
+// whole numbers). It computes in float64 in the order the text gives, with only the operations
+// GLSL has for doubles, exactly (+ - * /, sqrt, abs, sign, floor, ceil, rint, min, max, sum, avg,
+// ^ to a whole power up to 16). An expression with anything else (sin, exp, log, ^ to another
+// power) has no float64 form on the device: it is refused, with the reason, and the check stays on
+// the host.
 #pragma once
 
 #include <functional>

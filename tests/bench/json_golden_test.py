@@ -54,6 +54,9 @@ MEASURED_CONTEXT = {"time_spent", "ceilings", "csbench_revision", "device", "dev
 # asks for huge pages; and whether the validation layer ran.
 NEW_CONTEXT = {"overrides", "experiment", "manifest_sources", "ceilings_mode", "cold_rotation", "huge_pages",
                "validation"}
+# Entry members a manifest's entries gained since the fixtures: where its check expressions were
+# computed (--checks), counted.
+NEW_ENTRY = {"checks_on_device", "checks_on_host"}
 # Entry members that Google Benchmark's versions spell differently.
 LIBRARY_ENTRY = {"error_occurred", "error_message", "skipped", "skip_message", "aggregate_unit"}
 # Entry members whose values are measurements.
@@ -105,7 +108,7 @@ def compare(before, after, label):
         return problems
     for b, a in zip(eb, ea):
         where = f"{label}: {b['name']} ({b['run_type']})"
-        kb, ka = set(b) - LIBRARY_ENTRY, set(a) - LIBRARY_ENTRY
+        kb, ka = set(b) - LIBRARY_ENTRY, set(a) - LIBRARY_ENTRY - NEW_ENTRY
         if kb != ka:
             problems.append(f"{where}: keys {sorted(kb ^ ka)} differ")
         for key in sorted(kb & ka - MEASURED_ENTRY - {"csbench"}):

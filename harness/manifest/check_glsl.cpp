@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <cstdlib>
 #include <memory>
 #include <numbers>
@@ -88,54 +89,26 @@ class Parser {
     node->parts.push_back(std::move(otherwise));
     return node;
   }
-  NodePtr Or() {
-    NodePtr a = And();
-    while (Eat("||")) a = Binary("||", std::move(a), And());
-    return a;
-  }
-  NodePtr And() {
-    NodePtr a = Compare();
-    while (Eat("&&")) a = Binary("&&", std::move(a), Compare());
-    return a;
-  }
-  NodePtr Compare() {
-    NodePtr a = Sum();
+  // Operators of one precedence, left to right, between the parts `next` reads.
+  NodePtr LeftToRight(NodePtr (Parser::*next)(), std::initializer_list<const char*> operators) {
+    NodePtr a = (this->*next)();
     for (;;) {
-      std::string op;
-      for (const char* candidate : {"<=", ">=", "==", "!=", "<", ">"}) {
-        if (Eat(candidate)) {
-          op = candidate;
+      const char* found = nullptr;
+      for (const char* op : operators) {
+        if (Eat(op)) {
+          found = op;
           break;
         }
       }
-      if (op.empty()) return a;
-      a = Binary(op, std::move(a), Sum());
+      if (found == nullptr) return a;
+      a = Binary(found, std::move(a), (this->*next)());
     }
   }
-  NodePtr Sum() {
-    NodePtr a = Product();
-    for (;;) {
-      if (Eat("+")) {
-        a = Binary("+", std::move(a), Product());
-      } else if (Eat("-")) {
-        a = Binary("-", std::move(a), Product());
-      } else {
-        return a;
-      }
-    }
-  }
-  NodePtr Product() {
-    NodePtr a = Signed();
-    for (;;) {
-      if (Eat("*")) {
-        a = Binary("*", std::move(a), Signed());
-      } else if (Eat("/")) {
-        a = Binary("/", std::move(a), Signed());
-      } else {
-        return a;
-      }
-    }
-  }
+  NodePtr Or() { return LeftToRight(&Parser::And, {"||"}); }
+  NodePtr And() { return LeftToRight(&Parser::Compare, {"&&"}); }
+  NodePtr Compare() { return LeftToRight(&Parser::Sum, {"<=", ">=", "==", "!=", "<", ">"}); }
+  NodePtr Sum() { return LeftToRight(&Parser::Product, {"+", "-"}); }
+  NodePtr Product() { return LeftToRight(&Parser::Signed, {"*", "/"}); }
   // A sign binds looser than ^ (muparser's: -2^2 is -4).
   NodePtr Signed() {
     if (Eat("-")) {
@@ -262,9 +235,14 @@ std::optional<double> Constant(const Node& node) {
       if (op == "==") return a == b ? 1 : 0;
       return a != b ? 1 : 0;
     }
-    case Node::Kind::kCall:
-      if (!ExactFunctions().contains(node.name)) return std::nullopt;
+    case Node::Kind::kCall: {
+      auto exact = ExactFunctions().find(node.name);
+      const int count = static_cast<int>(parts.size());
+      if (exact == ExactFunctions().end() || count < exact->second.first || count > exact->second.second) {
+        return std::nullopt;
+      }
       return Exact(node.name, parts);
+    }
     default:
       return std::nullopt;
   }
@@ -388,7 +366,12 @@ double Evaluated(const Node& node, const std::function<double(const std::string&
       std::vector<double> args;
       for (size_t k = 0; k < node.parts.size(); ++k) args.push_back(value(k));
       const std::string& f = node.name;
-      if (!ExactFunctions().contains(f)) return call(f, args);
+      auto exact = ExactFunctions().find(f);
+      if (exact == ExactFunctions().end()) return call(f, args);
+      const int count = static_cast<int>(args.size());
+      if (count < exact->second.first || count > exact->second.second) {
+        throw Refused{fmt::format("{} with {} arguments", f, count)};
+      }
       return Exact(f, args);
     }
   }

@@ -236,11 +236,9 @@ std::optional<double> Constant(const Node& node) {
       return a != b ? 1 : 0;
     }
     case Node::Kind::kCall: {
+      // muparser folds its functions of one argument, not those of any number (min, max, sum, avg).
       auto exact = ExactFunctions().find(node.name);
-      const int count = static_cast<int>(parts.size());
-      if (exact == ExactFunctions().end() || count < exact->second.first || count > exact->second.second) {
-        return std::nullopt;
-      }
+      if (exact == ExactFunctions().end() || exact->second.second != 1 || parts.size() != 1) return std::nullopt;
       return Exact(node.name, parts);
     }
     default:

@@ -38,6 +38,8 @@ const std::vector<std::string> kTexts = {
     "(x - 0.5) && (y + 0.25) || 0.4",
     "-0.9 || x - 0.5",
     "abs(-0.5) && 1 || x && 0.5",
+    "min(0.5) && 1",
+    "avg(0.5, 0.5) && 1 || floor(1.5) * 0.5 && 1",
     "min(x, y, 3)",
     "max(x)",
     "max(x, -y) - min(-x, y)",

@@ -413,7 +413,7 @@ std::optional<double> EvaluateParsed(const std::string& text, const std::functio
     };
     collect(*tree);
     for (const char* inexact : {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh",
-                                "atanh", "log2", "log10", "log", "ln", "exp"}) {
+                                "atanh", "atan2", "log2", "log10", "log", "ln", "exp"}) {
       reads.erase(inexact);
     }
     RefuseInexact(*tree, reads);

@@ -202,6 +202,27 @@ double Exact(const std::string& f, const std::vector<double>& args) {
   return f == "avg" ? v / static_cast<double>(args.size()) : v;
 }
 
+// Binary operator `op` at (a, b), as muparser computes it: `folded`, as it folds numbers alone when
+// it reads the text, taking the operands of && and || as whole numbers cut toward zero (0.5 is
+// false); else as it evaluates, any number not 0 being true (0.5 is true).
+double Apply(const std::string& op, double a, double b, bool folded) {
+  if (op == "^") return std::pow(a, b);
+  if (op == "+") return a + b;
+  if (op == "-") return a - b;
+  if (op == "*") return a * b;
+  if (op == "/") return a / b;
+  if (op == "&&" || op == "||") {
+    const bool x = folded ? Whole(a) != 0 : a != 0, y = folded ? Whole(b) != 0 : b != 0;
+    return (op == "&&" ? (x && y) : (x || y)) ? 1 : 0;
+  }
+  if (op == "<") return a < b ? 1 : 0;
+  if (op == ">") return a > b ? 1 : 0;
+  if (op == "<=") return a <= b ? 1 : 0;
+  if (op == ">=") return a >= b ? 1 : 0;
+  if (op == "==") return a == b ? 1 : 0;
+  return a != b ? 1 : 0;
+}
+
 // The value of a part made of numbers and operators alone (2, -3, 3^2), as muparser folds it. Its
 // parts of numbers alone are folded when the text is parsed, the way muparser folds them.
 std::optional<double> Constant(const Node& node) {
@@ -216,25 +237,8 @@ std::optional<double> Constant(const Node& node) {
       return node.number;
     case Node::Kind::kNegate:
       return -parts[0];
-    case Node::Kind::kBinary: {
-      const std::string& op = node.name;
-      const double a = parts[0], b = parts[1];
-      if (op == "^") return std::pow(a, b);
-      if (op == "+") return a + b;
-      if (op == "-") return a - b;
-      if (op == "*") return a * b;
-      if (op == "/") return a / b;
-      // Folded, muparser takes the operands of && and || as whole numbers cut toward zero (0.5 is
-      // false); evaluated, as any number not 0 (0.5 is true).
-      if (op == "&&") return (Whole(a) != 0 && Whole(b) != 0) ? 1 : 0;
-      if (op == "||") return (Whole(a) != 0 || Whole(b) != 0) ? 1 : 0;
-      if (op == "<") return a < b ? 1 : 0;
-      if (op == ">") return a > b ? 1 : 0;
-      if (op == "<=") return a <= b ? 1 : 0;
-      if (op == ">=") return a >= b ? 1 : 0;
-      if (op == "==") return a == b ? 1 : 0;
-      return a != b ? 1 : 0;
-    }
+    case Node::Kind::kBinary:
+      return Apply(node.name, parts[0], parts[1], true);
     case Node::Kind::kCall: {
       // muparser folds its functions of one argument, not those of any number (min, max, sum, avg).
       auto exact = ExactFunctions().find(node.name);
@@ -341,25 +345,9 @@ double Evaluated(const Node& node, const std::function<double(const std::string&
       return -value(0);
     case Node::Kind::kChoose:
       return value(0) != 0 ? value(1) : value(2);
-    case Node::Kind::kBinary: {
-      const std::string& op = node.name;
-      const double a = value(0), b = value(1);
-      if (op == "+") return a + b;
-      if (op == "-") return a - b;
-      if (op == "*") return a * b;
-      if (op == "/") return a / b;
-      if (op == "^") return std::pow(a, b);
-      if (op == "&&" || op == "||") {
-        if (const std::optional<double> folded = Constant(node)) return *folded;
-        return op == "&&" ? ((a != 0 && b != 0) ? 1 : 0) : ((a != 0 || b != 0) ? 1 : 0);
-      }
-      if (op == "<") return a < b ? 1 : 0;
-      if (op == ">") return a > b ? 1 : 0;
-      if (op == "<=") return a <= b ? 1 : 0;
-      if (op == ">=") return a >= b ? 1 : 0;
-      if (op == "==") return a == b ? 1 : 0;
-      return a != b ? 1 : 0;
-    }
+    case Node::Kind::kBinary:
+      // An && or || of numbers alone is folded, as muparser folds it.
+      return Apply(node.name, value(0), value(1), Constant(node).has_value());
     case Node::Kind::kCall: {
       std::vector<double> args;
       for (size_t k = 0; k < node.parts.size(); ++k) args.push_back(value(k));

@@ -35,6 +35,17 @@ TEST(ParseOptions, TakesCsbenchFlagsAndLeavesTheRest) {
   EXPECT_EQ(args, (std::vector<std::string>{"bench", "--benchmark_filter=reduction", "--benchmark_min_time=0.1"}));
 }
 
+TEST(ParseOptions, ChecksTakeAutoOrHost) {
+  auto args = Args({"--checks=host"});
+  EXPECT_EQ(ParseOptions(args).checks, CheckPlace::kHost);
+  auto none = Args({});
+  EXPECT_EQ(ParseOptions(none).checks, CheckPlace::kAuto);
+  const std::string wrong = Refusal({"--checks=device"});
+  EXPECT_NE(wrong.find("--checks"), std::string::npos) << wrong;
+  EXPECT_NE(wrong.find("auto"), std::string::npos) << wrong;
+  EXPECT_NE(Refusal({"--checks"}).find("--checks needs a value"), std::string::npos);
+}
+
 TEST(ParseOptions, SamplesIsAPlainSwitch) {
   auto args = Args({"--samples", "--benchmark_repetitions=3"});
   EXPECT_TRUE(ParseOptions(args).samples);

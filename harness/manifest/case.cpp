@@ -168,8 +168,8 @@ GpuCase::GuardedResult GpuCase::GuardedRun(std::optional<size_t> zeroed) {
     Buffer& buffer = *buffers.back();
     if (!written_[i]) {
       context_->Run([&](Commands& c) { c.Copy(inputs_->device[i]->buffer(), 0, buffer, 0, bytes); });
-    } else if (!initial_[i].empty()) {
-      buffer.Upload(std::span<const std::byte>(initial_[i]).first(bytes));
+    } else if (initial_[i] != nullptr) {
+      buffer.Upload(std::span<const std::byte>(*initial_[i]).first(bytes));
     } else {
       context_->Run([&](Commands& c) { c.Fill(buffer, zeroed == i ? 0u : kPoison); });
       // The elements poisoned, the header its values (an atomic counter's 0).
@@ -184,13 +184,12 @@ GpuCase::GuardedResult GpuCase::GuardedRun(std::optional<size_t> zeroed) {
     const size_t r = buffers_n + k;
     Image& image = *images[RootOf(k)];
     if (!written_[r]) {
-      image.Upload(inputs_->host[r], LevelOf(k));
-    } else if (!initial_[r].empty()) {
-      image.Upload(initial_[r], LevelOf(k));
+      image.Upload(Host(r), LevelOf(k));
+    } else if (initial_[r] != nullptr) {
+      image.Upload(*initial_[r], LevelOf(k));
     } else {
-      Data poison(ImageBytes(k));
-      PoisonBytes(poison);
-      image.Upload(poison, LevelOf(k));
+      // The poison's bytes as PoisonBytes writes them, filled on the device.
+      image.Fill(kPoison, LevelOf(k));
     }
   }
   auto range = [&](size_t r) -> BufferRange {
@@ -214,17 +213,14 @@ GpuCase::GuardedResult GpuCase::GuardedRun(std::optional<size_t> zeroed) {
                                                inside ? ", in the guard bound inside its range" : "")};
       continue;
     }
-    if (written_[i]) {
-      result.outputs[i].resize(bytes);
-      buffers[i]->Download(result.outputs[i]);
-      continue;
-    }
+    // A written buffer stays on the device (Downloaded reads it back).
+    if (written_[i]) continue;
     // An input compared on the device with the copy it was made from; downloaded only where it
     // changed, to name the first changed scalar.
     if (SameBytes(*context_, inputs_->device[i]->buffer(), *buffers[i], bytes)) continue;
     std::vector<std::byte> got(bytes);
     buffers[i]->Download(got);
-    if (auto changed = std::mismatch(got.begin(), got.end(), inputs_->host[i].begin()); changed.first != got.end()) {
+    if (auto changed = std::mismatch(got.begin(), got.end(), Host(i).begin()); changed.first != got.end()) {
       const auto byte = static_cast<size_t>(changed.first - got.begin());
       const std::optional<size_t> scalar = ScalarAtByte(b.type, byte);
       result.failure = {.max_relative_error = std::numeric_limits<double>::infinity(),
@@ -238,19 +234,26 @@ GpuCase::GuardedResult GpuCase::GuardedRun(std::optional<size_t> zeroed) {
   for (size_t k = 0; k < m.images.size(); ++k) {
     const size_t r = buffers_n + k;
     const ManifestImage& image = m.images[k];
-    Data got(ImageBytes(k));
-    images[RootOf(k)]->Download(got, LevelOf(k));
     // An input, or an image (view) of a written one that is no output and is not swapped: as made.
-    const Data* made = !written_[r]                                      ? &inputs_->host[r]
-                       : !image.output && !swapped_.contains(image.name) ? &initial_[r]
+    const Data* made = !written_[r]                                      ? &Host(r)
+                       : !image.output && !swapped_.contains(image.name) ? &Initial(r)
                                                                          : nullptr;
-    if (result.failure.passed && made != nullptr && got != *made) {
+    // An input compared as it comes back, downloaded whole only where it changed, to name the texel.
+    Data got;
+    const bool differs =
+        result.failure.passed && made != nullptr && (written_[r] || !images[RootOf(k)]->Holds(*made, LevelOf(k)));
+    if (differs) {
+      got.resize(ImageBytes(k));
+      images[RootOf(k)]->Download(got, LevelOf(k));
+    }
+    if (differs && got != *made) {
       const auto byte = static_cast<size_t>(std::mismatch(got.begin(), got.end(), made->begin()).first - got.begin());
       result.failure = {.max_relative_error = std::numeric_limits<double>::infinity(),
                         .message = fmt::format("changed input image {} at {}: the kernel wrote an image the "
                                                "manifest declares an input",
                                                ImageLabel(k), TexelText(k, byte / image.format.channel_bytes))};
     }
+    // A written image's contents stay on the device (Downloaded reads them back), unless read here.
     if (written_[r]) result.outputs[r] = std::move(got);
   }
   result.buffers = std::move(buffers);
@@ -351,12 +354,12 @@ const ManifestVariant* GpuCase::ReferenceVariant() const {
   return nullptr;
 }
 
-const ReferenceOutputs& GpuCase::ReferenceRun(const ManifestVariant& reference) {
+ReferenceOutputs& GpuCase::ReferenceRun(const ManifestVariant& reference) {
   State& state = suite_->Shared<State>(StateKey());
   if (state.reference.key != ReferenceKey()) {
     GpuCase made(*suite_, *manifest_, reference, point_, true);
     GuardedResult run = made.GuardedRun();
-    state.reference = {ReferenceKey(), std::move(run.outputs), run.failure.passed ? "" : run.failure.message};
+    made.KeepReference(run, ReferenceKey());
   }
   return state.reference;
 }

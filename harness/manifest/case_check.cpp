@@ -40,6 +40,7 @@ std::string GpuCase::Explained(size_t i, size_t k, const std::string& seen) {
   const ManifestBuffer& b = manifest_->buffers[i];
   GuardedResult zeroed = GuardedRun(i);
   // A second run that fails otherwise (a guard, an input) tells nothing more.
+  if (zeroed.failure.passed) Downloaded(zeroed);
   if (!zeroed.failure.passed || k >= Scalars(b, zeroed.outputs[i])) return seen;
   const double z = Get(b.type, zeroed.outputs[i], k);
   if (z == 0) return seen + "; it stays 0 when the output starts from zeros: the kernel never writes it";
@@ -54,6 +55,9 @@ std::string GpuCase::Explained(size_t i, size_t k, const std::string& seen) {
 Comparison GpuCase::Checked() {
   GuardedResult run = GuardedRun();
   if (!run.failure.passed) return run.failure;
+  if (PassesOnDevice(run)) return {.passed = true};
+  Downloaded(run);
+  // Moved to the kept reference outputs at the end where this is the reference variant.
   const std::vector<Data>& got = run.outputs;
   const Manifest& m = *manifest_;
   const size_t buffers_n = m.buffers.size();
@@ -62,10 +66,10 @@ Comparison GpuCase::Checked() {
     if (!b.output) continue;
     // Every element written, and a finite float: what the reference variant is checked for
     // at least, and a clearer message than a comparison for the others.
-    Comparison c = Unwritten(b, got[i], !initial_[i].empty());
+    Comparison c = Unwritten(b, got[i], initial_[i] != nullptr);
     if (!c.passed) {
       const size_t k = c.worst_index;
-      if (initial_[i].empty() && (StillPoison(b.type, got[i], k) || std::isnan(Get(b.type, got[i], k)))) {
+      if (initial_[i] == nullptr && (StillPoison(b.type, got[i], k) || std::isnan(Get(b.type, got[i], k)))) {
         c.message = Explained(i, k, c.message);
       }
       return c;
@@ -125,16 +129,15 @@ Comparison GpuCase::Checked() {
   const ManifestVariant* reference = ReferenceVariant();
   // By name: the family's variants are copies of the manifest's.
   if (reference != nullptr && reference->name == variant_->name) {
-    State& state = suite_->Shared<State>(StateKey());
-    state.reference = {ReferenceKey(), got, ""};
+    KeepReference(run, ReferenceKey());
   } else if (reference != nullptr) {
-    const ReferenceOutputs& kept = ReferenceRun(*reference);
+    ReferenceOutputs& kept = ReferenceRun(*reference);
     if (!kept.failure.empty()) {
       return {.max_relative_error = std::numeric_limits<double>::infinity(),
               .message = fmt::format("the reference variant {} fails its own check run: {}", reference->name,
                                      kept.failure)};
     }
-    const std::vector<Data>& want = kept.outputs;
+    const std::vector<Data>& want = ReferenceHost(kept);
     for (size_t i = 0; i < buffers_n; ++i) {
       const ManifestBuffer& b = m.buffers[i];
       if (!b.output) continue;
@@ -143,17 +146,19 @@ Comparison GpuCase::Checked() {
                 .message = fmt::format("output '{}' has {} values, the reference variant's {}", b.name,
                                        Scalars(b, got[i]), Scalars(b, want[i]))};
       }
-      Comparison c = CompareScalars(b, got[i], Numbers(want[i], b), variant_->tolerance, variant_->abs_tolerance,
+      Comparison c = CompareBuffers(b, got[i], want[i], variant_->tolerance, variant_->abs_tolerance,
                                     fmt::format("the reference variant {}", reference->name));
       if (!c.passed) return c;
     }
     for (size_t k = 0; k < m.images.size(); ++k) {
       const size_t r = buffers_n + k;
       if (!m.images[k].output) continue;
+      // Each reference value read where it is compared.
       const Reading reference_reading = ReadingOf(want, r);
-      std::vector<double> values(reference_reading.scalars);
-      for (size_t j = 0; j < values.size(); ++j) values[j] = reference_reading.At(j);
-      Comparison c = CompareImage(k, ReadingOf(got, r), values, fmt::format("the reference variant {}", reference->name));
+      const Reading reading = ReadingOf(got, r);
+      Comparison c = CompareImageWith(k, reading, std::min(reading.scalars, reference_reading.scalars),
+                                      [&](size_t j) { return reference_reading.At(j); },
+                                      fmt::format("the reference variant {}", reference->name));
       if (!c.passed) return c;
     }
   }
@@ -306,7 +311,7 @@ void GpuCase::EvaluateCheck(const std::vector<Data>& got, size_t out_index, int 
   // The header members' values: an output's as the sequence left it, an input's as made.
   std::vector<double> header_values;
   for (const CheckHeader& h : CheckHeaders(m)) {
-    const Data& data = written_[h.buffer] ? got[h.buffer] : inputs_->host[h.buffer];
+    const Data& data = written_[h.buffer] ? got[h.buffer] : Host(h.buffer);
     header_values.push_back(HeaderValue(m.buffers[h.buffer].header_fields[h.field], data));
   }
   // The numeric axes' values at this point: the variant's, where its own define wins.
@@ -506,23 +511,30 @@ Comparison GpuCase::UnwrittenImage(size_t k, const Data& got) const {
 
 Comparison GpuCase::CompareImage(size_t k, const Reading& got, const std::vector<double>& want, const std::string& against,
                                  const std::vector<size_t>* only) const {
+  return CompareImageWith(k, got, only != nullptr ? want.size() : std::min(want.size(), got.scalars),
+                          [&](size_t j) { return want[j]; }, against, only);
+}
+
+Comparison GpuCase::CompareImageWith(size_t k, const Reading& got, size_t n, const std::function<double(size_t)>& want,
+                                     const std::string& against, const std::vector<size_t>* only) const {
   const ManifestImage& image = manifest_->images[k];
   const bool exact = image.format.Integer();
   Comparison c;
   auto scalar = [&](size_t j) { return only != nullptr ? (*only)[j] : j; };
-  const Worst worst = WorstOf(only != nullptr ? want.size() : std::min(want.size(), got.scalars), [&](size_t j) {
+  const Worst worst = WorstOf(n, [&](size_t j) {
     const double g = got.At(scalar(j));
-    if (exact) return g == want[j] ? 0.0 : std::numeric_limits<double>::infinity();
+    const double w = want(j);
+    if (exact) return g == w ? 0.0 : std::numeric_limits<double>::infinity();
     if (!std::isfinite(g)) return std::numeric_limits<double>::infinity();
-    if (std::abs(g - want[j]) <= variant_->abs_tolerance) return 0.0;
-    return std::abs(g - want[j]) / std::max(std::abs(want[j]), 1e-6);
+    if (std::abs(g - w) <= variant_->abs_tolerance) return 0.0;
+    return std::abs(g - w) / std::max(std::abs(w), 1e-6);
   });
   c.max_relative_error = worst.error;
   c.worst_index = scalar(worst.index);
   c.passed = exact ? c.max_relative_error == 0 : c.max_relative_error <= variant_->tolerance;
   if (!c.passed) {
     const size_t j = c.worst_index;
-    const double w = want[worst.index];
+    const double w = want(worst.index);
     c.message = exact
                     ? fmt::format("output image {} {}: got {}, want {} ({})", ImageLabel(k), TexelText(k, j), got.At(j),
                                   w, against)
@@ -535,14 +547,6 @@ Comparison GpuCase::CompareImage(size_t k, const Reading& got, const std::vector
                                                     image.format.glsl, ImageScale(image.format)));
   }
   return c;
-}
-
-std::vector<double> GpuCase::Numbers(const Data& data, const ManifestBuffer& b) {
-  std::vector<double> numbers(Scalars(b, data));
-  ParallelFor(numbers.size(), kScanGrain, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) numbers[i] = Get(b.type, data, i);
-  });
-  return numbers;
 }
 
 }  // namespace manifest_detail

@@ -123,6 +123,15 @@ Comparison CompareScalars(const ManifestBuffer& b, const Data& got, const std::v
                   ExactComparison(b, want.size(), only), tolerance, against, only);
 }
 
+Comparison CompareBuffers(const ManifestBuffer& b, const Data& got, const Data& want, double tolerance,
+                          double abs_tolerance, const std::string& against) {
+  const size_t n = Scalars(b, want);
+  const Worst worst =
+      WorstOf(n, [&](size_t j) { return ScalarError(b.type, got, j, Get(b.type, want, j), abs_tolerance); });
+  return Compared(b, got, {worst.error, worst.index, n == 0 ? 0.0 : Get(b.type, want, worst.index)},
+                  ExactComparison(b, n, nullptr), tolerance, against, nullptr);
+}
+
 double ReadCall(const Reading& r, const std::string& name, const double* args, int count, BadRead& bad) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   auto whole = [](double v) { return std::isfinite(v) && v == std::floor(v); };

@@ -102,15 +102,15 @@ void GpuCase::MakeWritten() {
     outputs_[i] = std::make_unique<Buffer>(*context_, Bytes(i));
     if (b.init_given || swapped_.contains(b.name)) {
       // The timed dispatches start from the same contents as the check run.
-      initial_[i] = MadeInput(i, device);
-      outputs_[i]->Upload(std::as_bytes(std::span(initial_[i])));
+      initial_[i] = Made(i, device);
+      outputs_[i]->Upload(*initial_[i]);
     } else if (!values_.headers[i].empty()) {
       // The header's values (an atomic counter's 0), whatever the elements start from.
       outputs_[i]->Upload(values_.headers[i]);
     }
     if (b.restore) {
       restore_[i] = std::make_unique<Buffer>(*context_, Bytes(i));
-      restore_[i]->Upload(std::as_bytes(std::span(initial_[i])));
+      restore_[i]->Upload(*initial_[i]);
     }
   }
   for (size_t k = 0; k < m.images.size(); ++k) {
@@ -122,10 +122,72 @@ void GpuCase::MakeWritten() {
     if (!written_[r]) continue;
     // An image (or view) the kernel reads beside a level it writes starts from its init too.
     if (image.init_given || swapped_.contains(image.name) || !image.output) {
-      initial_[r] = MadeImage(k, device);
-      images_[RootOf(k)]->Upload(initial_[r], LevelOf(k));
+      initial_[r] = Made(r, device);
+      images_[RootOf(k)]->Upload(*initial_[r], LevelOf(k));
     }
   }
+}
+
+std::string GpuCase::MadeKey(size_t r) const {
+  const Manifest& m = *manifest_;
+  const size_t buffers_n = m.buffers.size();
+  const bool image = r >= buffers_n;
+  std::string key = ResourceName(r);
+  std::vector<std::string> expressions;
+  using Init = ManifestBuffer::Init;
+  if (!image) {
+    const ManifestBuffer& b = m.buffers[r];
+    key += fmt::format("/{}", values_.counts[r]);
+    // A header's values may be expressions of the point's sizes.
+    if (!values_.headers[r].empty()) key += "/h" + BytesText(values_.headers[r]);
+    if (b.init == Init::kExpression) expressions.push_back(b.init_expression);
+    for (const auto& member : b.member_inits) {
+      if (member.second.init == Init::kExpression) expressions.push_back(member.second.expression);
+    }
+  } else {
+    const size_t k = r - buffers_n;
+    const auto& s = values_.image_sizes[k];
+    key += fmt::format("/{}x{}x{}", s[0], s[1], s[2]);
+    // A view of level 0 shows its image's init (MadeImage).
+    const ManifestImage& own = m.images[k];
+    const ManifestImage& made = own.view_of >= 0 && own.view_level == 0 ? m.images[RootOf(k)] : own;
+    if (made.init == Init::kExpression) expressions.push_back(made.init_expression);
+  }
+  // An init expression reads the point's domain (W, H, D) as it likes; its workgroup and subgroup
+  // size only where it names them, so that a sweep of workgroups shares one set of inputs.
+  bool grouped = false;
+  for (const std::string& text : expressions) {
+    const Expression parsed(InitExpressionText(text), image ? ImageInitVariables() : InitVariables());
+    for (const std::string& name : parsed.Used()) {
+      grouped = grouped || name == "WG_X" || name == "WG_Y" || name == "WG_Z" || name == "SUBGROUP_SIZE";
+    }
+  }
+  if (!expressions.empty()) key += "/" + Sized("domain", point_.domain);
+  if (grouped) key += fmt::format("/{}/sg{}", Sized("wg", point_.workgroup), SubgroupOf(point_));
+  return key;
+}
+
+std::shared_ptr<const Data> GpuCase::Made(size_t r, const DeviceValues& device) const {
+  MadeData& made = suite_->Shared<State>(StateKey()).made;
+  const std::string key = MadeKey(r);
+  {
+    std::lock_guard lock(made.lock);
+    for (const auto& [kept_key, data] : made.kept) {
+      if (kept_key == key) return data;
+    }
+  }
+  const size_t buffers_n = manifest_->buffers.size();
+  auto data = std::make_shared<const Data>(r < buffers_n ? MadeInput(r, device) : MadeImage(r - buffers_n, device));
+  // One larger than half the bound is not kept beyond its cases.
+  if (data->size() > kMadeBytes / 2) return data;
+  std::lock_guard lock(made.lock);
+  made.kept.emplace_back(key, data);
+  made.bytes += data->size();
+  while (made.bytes > kMadeBytes) {
+    made.bytes -= made.kept.front().second->size();
+    made.kept.pop_front();
+  }
+  return data;
 }
 
 std::shared_ptr<Inputs> GpuCase::SharedInputs() {
@@ -133,21 +195,11 @@ std::shared_ptr<Inputs> GpuCase::SharedInputs() {
   const size_t buffers_n = m.buffers.size();
   std::string key = suite_->options.cache == CacheMode::kCold ? "cold" : "warm";
   for (size_t r = 0; r < ResourceCount(); ++r) {
-    key += written_[r] ? "/w" : "/r";
-    if (r < buffers_n) {
-      if (!written_[r]) key += fmt::format("{}", values_.counts[r]);
-      // A header's values may be expressions of the point's sizes.
-      if (!written_[r] && !values_.headers[r].empty()) key += "/h" + BytesText(values_.headers[r]);
-    } else {
+    // An input's contents are what MadeKey says they depend on.
+    key += written_[r] ? "/w" : "/r" + MadeKey(r);
+    if (written_[r] && r >= buffers_n) {
       const auto& s = values_.image_sizes[r - buffers_n];
       key += fmt::format("{}x{}x{}", s[0], s[1], s[2]);
-    }
-    // An init expression may read the point's sizes: its inputs are the point's own.
-    const bool expression = r < buffers_n ? m.buffers[r].init == ManifestBuffer::Init::kExpression
-                                          : m.images[r - buffers_n].init == ManifestBuffer::Init::kExpression;
-    if (expression) {
-      key += fmt::format("/{}/{}/sg{}", Sized("wg", point_.workgroup), Sized("domain", point_.domain),
-                         SubgroupOf(point_));
     }
   }
   State& state = suite_->Shared<State>(StateKey());
@@ -179,8 +231,8 @@ std::shared_ptr<Inputs> GpuCase::SharedInputs() {
   for (size_t r = 0; r < ResourceCount(); ++r) {
     if (written_[r]) continue;
     if (r < buffers_n) {
-      made->host[r] = MadeInput(r, device);
-      made->device[r] = std::make_unique<RotatingInput>(*context_, std::as_bytes(std::span(made->host[r])),
+      made->host[r] = Made(r, device);
+      made->device[r] = std::make_unique<RotatingInput>(*context_, std::span<const std::byte>(*made->host[r]),
                                                         suite_->options.cache, made->copies);
       continue;
     }
@@ -192,8 +244,8 @@ std::shared_ptr<Inputs> GpuCase::SharedInputs() {
   for (size_t k = 0; k < m.images.size(); ++k) {
     const size_t r = buffers_n + k;
     if (written_[r]) continue;
-    made->host[r] = MadeImage(k, device);
-    for (const auto& copy : made->images[RootOf(k)]) copy->Upload(made->host[r], LevelOf(k));
+    made->host[r] = Made(r, device);
+    for (const auto& copy : made->images[RootOf(k)]) copy->Upload(*made->host[r], LevelOf(k));
   }
   state.inputs = made;
   return made;

@@ -15,8 +15,6 @@ namespace csbench::manifest_detail {
 
 namespace {
 
-constexpr uint32_t kCheckGroup = 256;
-
 // The storage image formats GLSL reads without StorageImageExtendedFormats.
 bool BasicStorageFormat(const std::string& glsl) {
   static const std::set<std::string> basic = {"rgba32f", "rgba16f", "r32f",    "rgba32i", "rgba16i", "rgba8i",
@@ -33,20 +31,19 @@ std::string GpuCase::CheckNumbers::Add(double value) {
 
 std::string GpuCase::CheckNumbers::Whole(double value) { return fmt::format("uint({})", Add(value)); }
 
-bool GpuCase::DeviceResource(const GuardedResult& run, size_t r, uint32_t binding, std::string& glsl,
-                             CheckNumbers& numbers) const {
+bool GpuCase::DeviceResource(const std::vector<std::unique_ptr<Buffer>>& buffers,
+                             const std::vector<std::unique_ptr<Image>>& images, size_t r, uint32_t binding,
+                             std::string& glsl, CheckNumbers& numbers, const std::string& tag) const {
   const Manifest& m = *manifest_;
   const size_t buffers_n = m.buffers.size();
   const DeviceInfo& info = context_->info();
   if (r < buffers_n) {
     const ManifestBuffer& b = m.buffers[r];
     const ElementType& t = b.type;
-    if (t.is_struct || t.scalar_bytes != 4 || run.buffers.size() <= r || (written_[r] && run.outputs[r].empty())) {
-      return false;
-    }
-    const size_t scalars = written_[r] ? Scalars(b, run.outputs[r]) : Scalars(b, inputs_->host[r]);
+    if (t.is_struct || t.scalar_bytes != 4 || buffers.size() <= r || buffers[r] == nullptr) return false;
+    const size_t scalars = values_.counts[r] * t.Lanes();
     if (scalars >= (size_t{1} << 31)) return false;
-    const std::string word = fmt::format("csb_res{}.w[{}u + k / {}u * {}u + k % {}u]", r, t.array_offset / 4,
+    const std::string word = fmt::format("csb_res{}.w[{}u + k / {}u * {}u + k % {}u]", tag, t.array_offset / 4,
                                          t.components, t.Bytes() / 4, t.components);
     const std::string value = t.scalar == Scalar::kFloat ? fmt::format("double(uintBitsToFloat({}))", word)
                               : t.scalar == Scalar::kInt ? fmt::format("double(int({}))", word)
@@ -62,7 +59,7 @@ bool GpuCase::DeviceResource(const GuardedResult& run, size_t r, uint32_t bindin
         "  if (j != floor(j) || j < 0.0LF || j >= {2}) {{ csb_bad = true; return 0.0LF; }}\n"
         "  return csb_scalar{1}(uint(j));\n"
         "}}\n",
-        binding, r, count, value);
+        binding, tag, count, value);
     return true;
   }
   const size_t k = r - buffers_n;
@@ -72,7 +69,7 @@ bool GpuCase::DeviceResource(const GuardedResult& run, size_t r, uint32_t bindin
   // An image of one level and one layer, its own (not a view of another's level): the shader binds
   // the image's whole view.
   if (image.arrayed || image.levels != 1 || image.view_of >= 0) return false;
-  if (run.images.size() <= k || run.images[k] == nullptr || !run.images[k]->storage()) return false;
+  if (images.size() <= k || images[k] == nullptr || !images[k]->storage()) return false;
   if (!BasicStorageFormat(f.glsl)) {
     auto extended = info.capability_features.find("StorageImageExtendedFormats");
     if (extended == info.capability_features.end() || !extended->second) return false;
@@ -98,7 +95,7 @@ bool GpuCase::DeviceResource(const GuardedResult& run, size_t r, uint32_t bindin
       "  const uint t = k / {6}u;\n"
       "  return csb_texel{3}(int(t % {7}), int(t / {7} % {8}), int(t / ({7} * {8})), k % {6}u);\n"
       "}}\n",
-      binding, f.glsl, type, r, at, count, f.channels, size[0], size[1]);
+      binding, f.glsl, type, tag, at, count, f.channels, size[0], size[1]);
   // A read by coordinates: whole numbers, a channel the format has; outside the image the edge's
   // texel, or 0 where the image's `outside` says so (ReadCall's rules).
   std::string body = fmt::format("  if (vc != floor(vc) || vc < 0.0LF || vc >= {}.0LF) {{ csb_bad = true; return 0.0LF; }}\n"
@@ -115,8 +112,8 @@ bool GpuCase::DeviceResource(const GuardedResult& run, size_t r, uint32_t bindin
     clamped += fmt::format("clamp(p{0}, 0, last{0}), ", axis);
   }
   body += image.outside_zero ? "  if (outside) return 0.0LF;\n" : "";
-  body += fmt::format("  return csb_texel{}({}{}uint(vc));\n", r, clamped, three_d ? "" : "0, ");
-  glsl += fmt::format("double csb_read{}(double vx, double vy{}, double vc) {{\n{}}}\n", r, three_d ? ", double vz" : "",
+  body += fmt::format("  return csb_texel{}({}{}uint(vc));\n", tag, clamped, three_d ? "" : "0, ");
+  glsl += fmt::format("double csb_read{}(double vx, double vy{}, double vc) {{\n{}}}\n", tag, three_d ? ", double vz" : "",
                       body);
   return true;
 }
@@ -151,13 +148,18 @@ GpuCase::DeviceCheck GpuCase::DeviceSuspects(const GuardedResult& run, const std
   // Every number of the point (sizes, the host's sums, tolerances) is read from a buffer, so that
   // one shader, compiled and made into a pipeline once, serves every point and variant alike.
   CheckNumbers numbers;
-  if (!DeviceResource(run, out, 0, resources, numbers)) return {.refused = "the output's type"};
+  if (!DeviceResource(run.buffers, run.images, out, 0, resources, numbers, std::to_string(out))) {
+    return {.refused = "the output's type"};
+  }
   bound.push_back(out);
   readable.insert(out);
   for (size_t r = 0; r < ResourceCount(); ++r) {
     if (r == out) continue;
     std::string declaration;
-    if (!DeviceResource(run, r, static_cast<uint32_t>(bound.size()), declaration, numbers)) continue;
+    if (!DeviceResource(run.buffers, run.images, r, static_cast<uint32_t>(bound.size()), declaration, numbers,
+                        std::to_string(r))) {
+      continue;
+    }
     resources += declaration;
     bound.push_back(r);
     readable.insert(r);
@@ -198,7 +200,7 @@ GpuCase::DeviceCheck GpuCase::DeviceSuspects(const GuardedResult& run, const std
     }
   }
   for (const CheckHeader& h : CheckHeaders(m)) {
-    const Data& data = written_[h.buffer] ? got[h.buffer] : inputs_->host[h.buffer];
+    const Data& data = written_[h.buffer] ? got[h.buffer] : Host(h.buffer);
     const double value = HeaderValue(m.buffers[h.buffer].header_fields[h.field], data);
     if (std::isfinite(value)) names.variables[h.name] = numbers.Add(value);
   }
@@ -224,7 +226,7 @@ GpuCase::DeviceCheck GpuCase::DeviceSuspects(const GuardedResult& run, const std
     exact = image.format.Integer();
   } else {
     const ManifestBuffer& b = m.buffers[out];
-    count = Scalars(b, got[out]);
+    count = values_.counts[out] * b.type.Lanes();
     components = b.type.components;
     exact = b.type.scalar != Scalar::kFloat;
   }
@@ -262,45 +264,13 @@ GpuCase::DeviceCheck GpuCase::DeviceSuspects(const GuardedResult& run, const std
       kCheckGroup, kGlslCheckHelpers, resources, bound.size(), bound.size() + 1, total, components, width, height,
       translated.glsl, out, within, kMostSuspects);
 
-  Context::OwnKernel& own = context_->OwnKernelFor(source, [&] {
-    // Its source alone names what the kernel binds: the resources in `bound`'s order (buffers and
-    // storage images), then the numbers and the list.
-    KernelSpec spec{.label = "a check on the device", .local_size = {kCheckGroup, 1, 1}, .max_sets = 1};
-    spec.local_size_ids = {std::nullopt, std::nullopt, std::nullopt};
-    spec.spirv = &CompileShader({.path = fmt::format("check of {} in {}", ResourceName(out), m.name), .text = source,
-                                 .label = variant_->name});
-    for (size_t r : bound) {
-      spec.slots.push_back({.binding = static_cast<uint32_t>(spec.slots.size()),
-                            .kind = r < buffers_n ? DescriptorSlot::Kind::kStorageBuffer
-                                                  : DescriptorSlot::Kind::kStorageImage});
-    }
-    spec.slots.push_back({.binding = static_cast<uint32_t>(spec.slots.size())});
-    spec.slots.push_back({.binding = static_cast<uint32_t>(spec.slots.size())});
-    return std::make_unique<Kernel>(*context_, spec);
-  });
   std::vector<BufferRange> ranges;
   for (size_t r : bound) {
     ranges.push_back(r < buffers_n ? BufferRange{.buffer = run.buffers[r].get()}
                                    : BufferRange{.image = run.images[r - buffers_n].get()});
   }
-  Buffer constants(*context_, 8 * numbers.values.size());
-  constants.Upload(std::as_bytes(std::span(numbers.values)));
   Buffer suspects(*context_, 4 * (1 + kMostSuspects));
-  ranges.push_back({.buffer = &constants});
-  ranges.push_back({.buffer = &suspects});
-  const uint64_t groups = (count + kCheckGroup - 1) / kCheckGroup;
-  const uint32_t groups_x = static_cast<uint32_t>(std::min<uint64_t>(groups, kMaxGroupsPerDimension));
-  const uint32_t groups_y = static_cast<uint32_t>((groups + groups_x - 1) / groups_x);
-  {
-    std::lock_guard lock(own.lock);
-    const Bindings bindings = own.kernel->Bind(ranges);
-    const std::vector<uint32_t> offsets(own.kernel->dynamic_slots(), 0);
-    context_->Run([&](Commands& c) {
-      c.Fill(suspects, 0);
-      c.Barrier();
-      c.Dispatch(*own.kernel, bindings, {groups_x, groups_y, 1}, offsets);
-    });
-  }
+  RunCheckShader(source, fmt::format("check of {} in {}", ResourceName(out), m.name), ranges, numbers, suspects, count);
   std::vector<uint32_t> words(1 + kMostSuspects);
   suspects.Download(std::as_writable_bytes(std::span(words)));
   DeviceCheck check;

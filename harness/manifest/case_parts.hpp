@@ -37,12 +37,15 @@
 namespace csbench::manifest_detail {
 
 using Data = std::vector<std::byte>;
+// What a resource without contents of a kind reads as (GpuCase::Host, GpuCase::Initial).
+inline const Data kNoData;
 
 // The inputs of the points that share one set of input sizes (successive benchmarks of a
 // domain): their values, and their device copies. One set is kept at a time.
 struct Inputs {
   std::string key;
-  std::vector<Data> host;  // per resource (buffers, then images); empty for one the sequence writes
+  // Per resource (buffers, then images); null for one the sequence writes. Shared with MadeData.
+  std::vector<std::shared_ptr<const Data>> host;
   std::vector<std::unique_ptr<RotatingInput>> device;          // per buffer
   std::vector<std::vector<std::unique_ptr<Image>>> images;     // per image, its copies
   uint32_t copies = 1;
@@ -56,13 +59,32 @@ inline constexpr uint32_t kMaxImageCopies = 64;
 // compared with; those of one point are kept at a time.
 struct ReferenceOutputs {
   std::string key;
-  std::vector<Data> outputs;  // per resource; empty for an input
-  std::string failure;         // why its own check run failed (a guard, an input); empty: it passed
+  // Per resource; empty for an input. Read back from the device copies when first needed
+  // (GpuCase::ReferenceHost): none at all where every variant's verdict is the device's.
+  std::vector<Data> outputs;
+  std::string failure;  // why its own check run failed (a guard, an input); empty: it passed
+  // The written resources' device copies: per buffer (each followed by its guard region), per image
+  // (a view's are its image's); null for the others.
+  std::vector<std::unique_ptr<Buffer>> buffers;
+  std::vector<std::unique_ptr<Image>> images;
 };
+
+// The contents made from the resources' inits (the inputs, and the starting contents of the written
+// resources that have one), kept by everything they depend on (GpuCase::MadeKey), so that the cases
+// of one domain (a sweep of workgroups, the variants that write what others read) make them once:
+// an init expression is evaluated on the host, seconds at 8192x8192. The oldest go first once
+// more than kMadeBytes are kept; the cases made ahead on other threads share them.
+struct MadeData {
+  std::mutex lock;
+  std::deque<std::pair<std::string, std::shared_ptr<const Data>>> kept;
+  uint64_t bytes = 0;
+};
+inline constexpr uint64_t kMadeBytes = uint64_t{2} << 30;
 
 struct State {
   std::shared_ptr<Inputs> inputs;
   ReferenceOutputs reference;
+  MadeData made;
 };
 
 // The bytes of the guard region that follows each storage buffer in the check run: at least a page,
@@ -217,6 +239,11 @@ Comparison Compared(const ManifestBuffer& b, const Data& got, const WorstScalar&
 // host thread. `only`: the scalars want[j] is for (a struct member's); null: want[j] is scalar j's.
 Comparison CompareScalars(const ManifestBuffer& b, const Data& got, const std::vector<double>& want, double tolerance,
                           double abs_tolerance, const std::string& against, const std::vector<size_t>* only = nullptr);
+
+// CompareScalars against the scalars of `want`, a buffer of b's type (the reference variant's output), each read
+// where it is compared.
+Comparison CompareBuffers(const ManifestBuffer& b, const Data& got, const Data& want, double tolerance,
+                          double abs_tolerance, const std::string& against);
 
 // One resource's contents as a check reads them: a buffer's scalars, or an image's channels
 // (normalised as the shader sees them), by scalar index.

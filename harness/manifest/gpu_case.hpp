@@ -55,6 +55,9 @@ class GpuCase : public Case {
     // a check on the device reads.
     std::vector<std::unique_ptr<Buffer>> buffers;
     std::vector<std::unique_ptr<Image>> images;
+    // Whether `outputs` holds the written resources' contents (Downloaded): GuardedRun leaves them
+    // on the device, where PassesOnDevice judges them.
+    bool downloaded = false;
   };
   // `zeroed`: that buffer (an output without `init`) starts from zeros instead of the poison.
   GuardedResult GuardedRun(std::optional<size_t> zeroed = std::nullopt);
@@ -66,6 +69,22 @@ class GpuCase : public Case {
   std::string Explained(size_t i, size_t k, const std::string& seen);
 
   Comparison Check() override;
+
+  // The written resources' contents read back into run.outputs, once.
+  void Downloaded(GuardedResult& run) const;
+
+  // Checked's whole verdict on the device (case_device_verdict.cpp), where it can give it: every
+  // output's unwritten rule and its comparison with the reference variant's outputs (kept on the
+  // device), and every check expression (CheckOnDevice), each found within half the host's
+  // tolerances there. False where any of it needs the host (a scalar found off or near a
+  // tolerance, a check or a type the device cannot take, a [require], a member's or header's
+  // check): the host then reads the outputs back and judges all of it, as it always did. A
+  // reference variant that passes keeps its outputs on the device for the others.
+  bool PassesOnDevice(GuardedResult& run);
+
+  // The reference variant's outputs at this point, kept from `run` under `key` (its written
+  // resources' device copies, and their contents where read back).
+  void KeepReference(GuardedResult& run, const std::string& key) const;
 
   Comparison Checked();
 
@@ -79,7 +98,14 @@ class GpuCase : public Case {
 
   // The reference variant's outputs at this point: kept from its own check, or run now (when a
   // filter left its benchmark out, or it ran at another point last).
-  const ReferenceOutputs& ReferenceRun(const ManifestVariant& reference);
+  ReferenceOutputs& ReferenceRun(const ManifestVariant& reference);
+  // The kept reference outputs' contents, read back from their device copies where not yet.
+  const std::vector<Data>& ReferenceHost(ReferenceOutputs& kept) const;
+
+  // Whether output resource r passes the unwritten rule, and where `reference` is given the
+  // comparison with its copy of r within half the tolerances, scanned on the device; false also
+  // where the device cannot scan it.
+  bool ScanOnDevice(const GuardedResult& run, size_t r, const ReferenceOutputs* reference) const;
 
   size_t ResourceCount() const { return manifest_->buffers.size() + manifest_->images.size(); }
   const std::string& ResourceName(size_t r) const {
@@ -136,16 +162,27 @@ class GpuCase : public Case {
   // The inputs of this point's sizes: the kept ones, or made now (and kept in their place).
   std::shared_ptr<Inputs> SharedInputs();
 
+  // Resource r's contents from its init (MadeInput, MadeImage), kept in the manifest's MadeData by
+  // MadeKey(r): what they depend on (the resource, its sizes and header values, and for an init
+  // expression the point's domain, and its workgroup and subgroup size only where it reads them).
+  std::shared_ptr<const Data> Made(size_t r, const DeviceValues& device) const;
+  std::string MadeKey(size_t r) const;
+
+  // Resource r's contents as made: an input's (Host), a written one's starting ones where it has an
+  // init (Initial); kNoData where it has none.
+  const Data& Host(size_t r) const { return inputs_->host[r] ? *inputs_->host[r] : kNoData; }
+  const Data& Initial(size_t r) const { return initial_[r] ? *initial_[r] : kNoData; }
+
   // A check's view of resource r: written ones as `got` holds them, inputs as made.
   Reading ReadingOf(const std::vector<Data>& got, size_t r) const {
-    return ReadingOfData(written_[r] ? got[r] : inputs_->host[r], r);
+    return ReadingOfData(written_[r] ? got[r] : Host(r), r);
   }
   Reading ReadingOfData(const Data& data, size_t r) const;
 
   // A check input's contents as the check reads them by name: an input's, or an output's initial ones.
   Reading InputReading(const CheckInput& in) const {
     const size_t r = in.image ? manifest_->buffers.size() + in.buffer : in.buffer;
-    return ReadingOfData(written_[r] ? initial_[r] : inputs_->host[r], r);
+    return ReadingOfData(written_[r] ? Initial(r) : Host(r), r);
   }
 
   // The values of `text` at the scalars of resource `out` (buffers, then images): where `field` is -1
@@ -197,17 +234,26 @@ class GpuCase : public Case {
                             const std::string& text) const;
   DeviceCheck DeviceSuspects(const GuardedResult& run, const std::vector<Data>& got, size_t out,
                              const std::string& text) const;
-  // The device check's names for resource r (a buffer or an image of a plain type: float, or an
-  // integer of 4 bytes a scalar; an image of a float or integer format): its binding's
-  // declaration, its scalar-reading function and its read function; false where it has none.
   // The numbers a check's shader reads from a buffer (csb_k.k[N]), in order.
   struct CheckNumbers {
     std::vector<double> values;
     std::string Add(double value);    // a double
     std::string Whole(double value);  // a uint
   };
-  bool DeviceResource(const GuardedResult& run, size_t r, uint32_t binding, std::string& glsl,
-                      CheckNumbers& numbers) const;
+  // The device check's names for resource r (a buffer or an image of a plain type: float, or an
+  // integer of 4 bytes a scalar; an image of a float or integer format): its binding's
+  // declaration, its scalar-reading function and its read function; false where it has none.
+  // `tag` names its GLSL (csb_res<tag>, csb_scalar<tag>, csb_read<tag>); `buffers` and `images`
+  // are a run's device resources (GuardedResult's, or the kept reference's).
+  bool DeviceResource(const std::vector<std::unique_ptr<Buffer>>& buffers,
+                      const std::vector<std::unique_ptr<Image>>& images, size_t r, uint32_t binding,
+                      std::string& glsl, CheckNumbers& numbers, const std::string& tag) const;
+  // Runs a check's compute shader `source` over `count` scalars (one invocation each, in groups of
+  // kCheckGroup): `ranges` (storage buffers and images) at bindings 0 to N-1, then the numbers at
+  // N and `result`, zeroed first, at N+1.
+  static constexpr uint32_t kCheckGroup = 256;
+  void RunCheckShader(const std::string& source, const std::string& label, std::vector<BufferRange> ranges,
+                      const CheckNumbers& numbers, Buffer& result, size_t count) const;
 
   // Expected's values, handed chunk by chunk to `consume` on the threads that evaluate them.
   void ExpectedChunks(const std::vector<Data>& got, size_t out_index, int field, size_t count,
@@ -245,11 +291,13 @@ class GpuCase : public Case {
   // `only`: want[j] is for scalar (*only)[j].
   Comparison CompareImage(size_t k, const Reading& got, const std::vector<double>& want, const std::string& against,
                           const std::vector<size_t>* only = nullptr) const;
+  // The same over `n` values, want(j) the value wanted for the j-th: read where compared, not kept.
+  Comparison CompareImageWith(size_t k, const Reading& got, size_t n, const std::function<double(size_t)>& want,
+                              const std::string& against, const std::vector<size_t>* only = nullptr) const;
 
   // The checks computed on the device and on the host (Checked counts them), for the JSON entry.
   mutable int checks_on_device_ = 0, checks_on_host_ = 0;
 
-  static std::vector<double> Numbers(const Data& data, const ManifestBuffer& b);
 
   Suite* suite_;
   Context* context_;
@@ -277,7 +325,8 @@ class GpuCase : public Case {
   std::unique_ptr<Plan> plan_;  // what the case runs (plan.hpp)
   std::vector<std::unique_ptr<Buffer>> outputs_;  // per buffer written
   std::vector<std::unique_ptr<Image>> images_;    // per image written
-  std::vector<Data> initial_ = std::vector<Data>(manifest_->buffers.size() + manifest_->images.size());
+  std::vector<std::shared_ptr<const Data>> initial_ =
+      std::vector<std::shared_ptr<const Data>>(manifest_->buffers.size() + manifest_->images.size());
   std::vector<std::unique_ptr<Buffer>> restore_;  // per output restored before each timed dispatch
   // The timed loop's descriptor sets: per copy of the input images.
   std::vector<Plan::Sets> timed_;

@@ -226,6 +226,43 @@ void Image::Upload(std::span<const std::byte> texels, uint32_t level) {
   }
 }
 
+bool Image::Holds(std::span<const std::byte> texels, uint32_t level) const {
+  if (texels.size() != LevelBytes(level)) return false;
+  Staging lease(*context_);
+  const Buffer& staging = *lease.buffer;
+  using L = vk::ImageLayout;
+  for (const ImagePiece& piece : ImagePieces(LevelExtent(level), texel_bytes_, staging.size())) {
+    context_->Run([&](Commands& c) {
+      Transition(c, *image_, L::eGeneral, L::eTransferSrcOptimal);
+      c.raw().copyImageToBuffer(*image_, L::eTransferSrcOptimal, staging.handle(),
+                                RegionOf(piece, level, levels_.arrayed));
+      Transition(c, *image_, L::eTransferSrcOptimal, L::eGeneral);
+    });
+    if (!EqualBytes(staging.mapped().data(), texels.data() + piece.at, piece.bytes)) return false;
+  }
+  return true;
+}
+
+void Image::Fill(uint32_t word, uint32_t level, uint64_t piece_bytes) {
+  Staging lease(*context_);
+  const Buffer& staging = *lease.buffer;
+  using L = vk::ImageLayout;
+  const uint64_t most = piece_bytes == 0 ? staging.size() : std::min(piece_bytes, staging.size());
+  for (const ImagePiece& piece : ImagePieces(LevelExtent(level), texel_bytes_, most)) {
+    // A piece starts at any byte of the pattern (rows of a 1- or 2-byte format): the word rotated to it.
+    const uint32_t shift = 8 * static_cast<uint32_t>(piece.at % 4);
+    const uint32_t rotated = shift == 0 ? word : (word >> shift) | (word << (32 - shift));
+    context_->Run([&](Commands& c) {
+      c.Fill(staging, rotated, 0, (piece.bytes + 3) / 4 * 4);
+      c.Barrier();
+      Transition(c, *image_, L::eGeneral, L::eTransferDstOptimal);
+      c.raw().copyBufferToImage(staging.handle(), *image_, L::eTransferDstOptimal,
+                                RegionOf(piece, level, levels_.arrayed));
+      Transition(c, *image_, L::eTransferDstOptimal, L::eGeneral);
+    });
+  }
+}
+
 void Image::Download(std::span<std::byte> texels, uint32_t level) const {
   Require(texels.size() == LevelBytes(level),
           fmt::format("{} bytes downloaded from level {} of a {} image, of {} bytes", texels.size(), level,

@@ -52,6 +52,14 @@ class Image {
   // (ImagePieces), and wait.
   void Upload(std::span<const std::byte> texels, uint32_t level = 0);
   void Download(std::span<std::byte> texels, uint32_t level = 0) const;
+  // Whether level `level`'s texels are `texels` (packed as Upload takes them), compared piece by piece as they come back
+  // through the staging buffer: no host copy of the image is made.
+  bool Holds(std::span<const std::byte> texels, uint32_t level = 0) const;
+  // Level `level` filled with the 32-bit `word` over its tightly packed bytes (byte b of the whole is byte b % 4 of the
+  // word, least significant first, as a host fill of Upload's bytes would make it), the staging buffer filled by the
+  // device: no host copy of the image is made or moved. `piece_bytes` (at most, and by default, kStagingBytes): the
+  // pieces it goes through, less in the tests.
+  void Fill(uint32_t word, uint32_t level = 0, uint64_t piece_bytes = 0);
 
   uint64_t bytes() const { return bytes_; }  // level 0's
   // Level `level`'s width, height and depth (an arrayed image's: its layers), and its bytes.

@@ -358,6 +358,8 @@ if ((device_ok)) && [[ -s $dir/checks_auto.failures ]] && cmp -s "$dir/checks_au
    grep -q "^manifest_test_device_check/off_at_777/wg64x1/domain65536x1: output 'out' index 777: got" "$dir/checks_auto.failures" &&
    grep -q "^manifest_test_device_check/all_off/wg64x1/domain65536x1: output 'out' index [0-9]*: got" "$dir/checks_auto.failures" &&
    grep -q "^manifest_test_image_off/wrong/wg8x8/domain67x45: output image 'dst' texel (5, 3): got" "$dir/checks_auto.failures" &&
+   grep -q "^manifest_test_image_off/unwritten/wg8x8/domain67x45: output image 'dst' texel (3, 1): unwritten (still the poison" "$dir/checks_auto.failures" &&
+   grep -q "^manifest_test_image_off/writes_input/wg8x8/domain67x45: changed input image 'src' at texel (9, 4): the kernel wrote" "$dir/checks_auto.failures" &&
    $python - "$dir/checks_auto.json" "$dir/checks_host.json" <<'PY'
 import json, sys
 auto = {b["name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]}

@@ -82,6 +82,29 @@ TEST(Image, TexelsComeBackAsUploaded) {
   testing::ExpectNoNewValidationMessages();
 }
 
+// A fill of the device writes the word over the packed bytes as a host loop would (byte b is byte
+// b % 4 of the word), also in pieces that start inside the word: rows of 37 one-byte texels.
+TEST(Image, AFillRepeatsTheWordOverThePackedBytes) {
+  Context* context = testing::SharedContext();
+  if (context == nullptr) GTEST_SKIP() << "no Vulkan device";
+  const uint32_t word = 0x7fc0dead;
+  auto expect_pattern = [&](Image& image, uint32_t level, uint64_t piece_bytes) {
+    image.Fill(word, level, piece_bytes);
+    std::vector<std::byte> back(image.LevelBytes(level));
+    image.Download(back, level);
+    size_t wrong = back.size();
+    for (size_t b = 0; b < back.size() && wrong == back.size(); ++b) {
+      if (back[b] != static_cast<std::byte>(word >> (8 * (b % 4)))) wrong = b;
+    }
+    EXPECT_EQ(wrong, back.size()) << "first byte not the pattern's, pieces of " << piece_bytes;
+  };
+  Image r8(*context, vk::Format::eR8Uint, 1, {37, 29, 1}, false, true, false);
+  for (uint64_t piece : {uint64_t{0}, uint64_t{37 * 3}, uint64_t{37 * 5}}) expect_pattern(r8, 0, piece);
+  Image r32f(*context, vk::Format::eR32Sfloat, 4, {37, 29, 1}, false, true, true, {.levels = 3});
+  expect_pattern(r32f, 1, 0);
+  testing::ExpectNoNewValidationMessages();
+}
+
 // The pieces tile the packed bytes in order, each at most the piece size, each a box whose first
 // texel lies at its `at`: whole slices where one fits (3-D), else whole rows of one slice (2-D).
 // Checked on the cut alone: a transfer of more than kStagingBytes takes seconds on lavapipe.

@@ -2,10 +2,10 @@
 # Data files (docs/your-own-kernels.md, "Contents from files"): a manifest whose input comes from a
 # file and whose expected output comes from a file passes; one element of the expected file
 # altered fails the check (exit 1) naming the element, both values and the file, and passes again
-# within an `expect` tolerance that covers it; the same for a texel of an image; a --domain whose
-# size a file does not hold fails its benchmark naming the file and both sizes; the run's JSON
-# hashes the data files with the manifest; the example replay.toml passes. The data is written
-# here, by Python's struct, not kept in the tree.
+# within an `expect` tolerance that covers it; the same for a texel of an image and for a header's
+# member (an integer, exactly); a --domain whose size a file does not hold fails its benchmark
+# naming the file and both sizes; the run's JSON hashes the data files with the manifest; the
+# example replay.toml passes. The data is written here, by Python's struct, not kept in the tree.
 set -uo pipefail
 bench=$1
 . "$(dirname "$0")/check.sh"
@@ -185,6 +185,24 @@ if [[ $rc -eq 1 ]] &&
   echo "ok: a --domain the data files do not fit fails its benchmark naming the file and both sizes"
 else
   echo "FAIL: a --domain of another size (exit $rc, want 1):"; tail -n 5 "$dir/other_domain.err"; fail=1
+fi
+
+# A block with a header (header_array.comp: `{ uint count; float result[]; }`, count = n): the file
+# holds the header's bytes before the elements, and a count off by one fails naming the member.
+$python - "$dir" <<'PY'
+import struct, sys
+d = sys.argv[1]
+x = [i / 8 - 40 for i in range(1000)]
+open(f"{d}/counted.bin", "wb").write(struct.pack("<I1000f", 1001, *[2 * v for v in x]))
+PY
+sed -e 's/files_buffer/files_header/' -e 's|copy.comp|header_array.comp|' -e 's|"out.bin"|"counted.bin"|' \
+  "$dir/buffer.toml" >"$dir/header.toml"
+run header --manifest="$dir/header.toml"
+if [[ $rc -eq 1 ]] &&
+   grep -qF "files_header/plain/wg64x1/domain1000x1: output 'out' header member count: got 1000, want 1001 ([[buffer]] 'out'.expect.file $dir/counted.bin)" "$dir/header.err"; then
+  echo "ok: a header's member in the expected file is compared, an integer exactly"
+else
+  echo "FAIL: the header's expected count (exit $rc, want 1):"; tail -n 5 "$dir/header.err"; fail=1
 fi
 
 # The example: a captured dispatch's floats and an rgba8 picture from files, checked against files.

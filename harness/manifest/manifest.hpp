@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "harness/base/naming.hpp"
+#include "harness/manifest/data_files.hpp"
 #include "harness/measure/points.hpp"
 #include "harness/vulkan/shader_compiler.hpp"
 
@@ -116,20 +117,6 @@ struct BlockField {
   std::string key;    // "[push].values.a", for messages
 };
 
-// A resource's contents in a file (`init = { file = "in0.bin" }`), or the contents the kernel must
-// leave in it (`expect = { file = "out0.bin" }`): raw little-endian bytes as the resource lies in
-// memory (a buffer's header and elements; an image's level 0, row by row, layer by layer). Only
-// named by ParseManifest; LoadManifest finds each file, takes its size and hashes it.
-struct DataFile {
-  std::filesystem::path path;  // resolved against the manifest's folder; empty: none given
-  std::string key;             // "[[buffer]] 'x'.init", for messages
-  uint32_t line = 0;
-  std::optional<uint64_t> bytes;  // the file's size, once loaded
-  // `expect`'s tolerances; not given: the variant's (`tolerance`, `abs_tolerance`).
-  std::optional<double> tolerance, abs_tolerance;
-  bool Given() const { return !path.empty(); }
-};
-
 struct ManifestBuffer {
   std::string name;
   uint32_t set = 0;  // the descriptor set (`set`, default 0); the first of `slots`
@@ -172,8 +159,7 @@ struct ManifestBuffer {
   // resolved; `header_resolved`: the array's offset has been read from a shader.
   std::vector<BlockField> header_fields;
   bool header_resolved = false;
-  // `init = { file = ... }` (its whole contents, header included; then init_given) and `expect`.
-  DataFile init_file, expect;
+  DataFile init_file, expect;  // `init = { file }` (the whole buffer; then init_given), `expect`
 };
 
 // An image's texel format, by GLSL's format qualifier: its Vulkan format, channels, each channel's
@@ -228,8 +214,7 @@ struct ManifestImage {
   bool output = false;
   bool outside_zero = false;  // `outside = "zero"`: a check's read outside gives 0 (else the edge's texel)
   uint32_t line = 0;
-  // `init = { file = ... }` (level 0's texels; then init_given) and `expect` (its own level's).
-  DataFile init_file, expect;
+  DataFile init_file, expect;  // `init = { file }` (level 0's texels; then init_given), `expect`
 };
 
 // A uniform buffer the manifest gives ([[uniform]]): its contents by the block's member names,

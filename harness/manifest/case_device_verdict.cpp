@@ -146,10 +146,10 @@ bool GpuCase::ScanOnDevice(const GuardedResult& run, size_t r, const ReferenceOu
 bool GpuCase::PassesOnDevice(GuardedResult& run) {
   const Manifest& m = *manifest_;
   const DeviceInfo& info = context_->info();
-  if (suite_->options.checks == CheckPlace::kHost || !m.require.empty()) return false;
+  if (suite_->options.checks == CheckPlace::kHost || !m.require.empty() || HasFileExpectations()) return false;
   if (!info.capability_features.contains("Float64") || !info.capability_features.at("Float64")) return false;
   const size_t buffers_n = m.buffers.size();
-  // Checks of a struct's members and of a header's are the host's.
+  // Checks of a struct's members and of a header's are the host's, and so are `expect` files.
   for (size_t i = 0; i < buffers_n; ++i) {
     if (!written_[i]) continue;
     const ManifestBuffer& b = m.buffers[i];

@@ -22,6 +22,7 @@
 #include "harness/base/half.hpp"
 #include "harness/base/provenance.hpp"
 #include "harness/manifest/case_parts.hpp"
+#include "harness/manifest/data_files.hpp"
 #include "harness/manifest/expression.hpp"
 #include "harness/vulkan/buffer.hpp"
 #include "harness/vulkan/commands.hpp"
@@ -129,6 +130,8 @@ void Fill(const Manifest& m, const ManifestBuffer& b, const ManifestBuffer::Memb
 
 Data MakeInput(const Manifest& m, const ManifestBuffer& b, uint64_t count, const Point& point,
                const DeviceValues& device) {
+  // A file holds the whole buffer, its header's bytes too (case_files.cpp).
+  if (b.init_file.Given()) return ReadDataFile(b.init_file, fmt::format("buffer '{}'", b.name), BufferShape(b, count));
   const ElementType& t = b.type;
   // A header's bytes first (zero here: the case writes the header's values), then the elements.
   Data data(t.array_offset + count * t.Bytes());
@@ -214,6 +217,9 @@ double ImageStored(const ImageFormat& f, double value) {
 
 Data MakeImage(const Manifest& m, const ManifestImage& image, std::array<uint32_t, 3> size, const Point& point,
                const DeviceValues& device) {
+  if (image.init_file.Given()) {
+    return ReadDataFile(image.init_file, fmt::format("image '{}'", image.name), ImageShape(image, size));
+  }
   const ImageFormat& f = image.format;
   const ElementType t = ImageElement(f);
   const uint64_t texels = uint64_t{size[0]} * size[1] * size[2];

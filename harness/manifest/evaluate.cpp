@@ -176,7 +176,10 @@ class PointEvaluator {
       }
       p.counts.push_back(static_cast<uint64_t>(count));
       p.headers.emplace_back();
-      if (b.type.array_offset != 0) p.headers.back() = BlockBytes(headers_[i], header_fields_[i], b.type.array_offset, point);
+      // An init file holds the header's bytes too.
+      if (b.type.array_offset != 0 && !b.init_file.Given()) {
+        p.headers.back() = BlockBytes(headers_[i], header_fields_[i], b.type.array_offset, point);
+      }
     }
     for (size_t i = 0; i < m.images.size(); ++i) {
       std::array<uint32_t, 3> size{};
@@ -561,7 +564,7 @@ void EvaluateEveryPoint(const Reader& r, Manifest& m) {
           for (Extent d : domains) {
             if (!evaluator.Allowed(wg, d)) continue;
             ++allowed;
-            evaluator.At(wg, d);
+            CheckDataFileSizes(m, evaluator.At(wg, d), v.name, wg, d);  // once the files are loaded
             for (auto& reference : references) reference->At(wg, d);
           }
         }

@@ -90,6 +90,9 @@ class GpuCase : public Case {
 
   void Measure(benchmark::State& state) override;
 
+  // Whether some output has an `expect` file (case_files.cpp), which only the host compares.
+  bool HasFileExpectations() const;
+
  private:
   std::string StateKey() const { return "manifest:" + manifest_->name; }
   std::string ReferenceKey() const;
@@ -288,12 +291,18 @@ class GpuCase : public Case {
 
   // Image k's channels against `want` (normalised values): floats within the tolerances, integer
   // formats exactly.
-  // `only`: want[j] is for scalar (*only)[j].
+  // `only`: want[j] is for scalar (*only)[j]. `tolerances`: relative and absolute (none: the variant's).
   Comparison CompareImage(size_t k, const Reading& got, const std::vector<double>& want, const std::string& against,
-                          const std::vector<size_t>* only = nullptr) const;
+                          const std::vector<size_t>* only = nullptr,
+                          std::optional<std::array<double, 2>> tolerances = std::nullopt) const;
   // The same over `n` values, want(j) the value wanted for the j-th: read where compared, not kept.
   Comparison CompareImageWith(size_t k, const Reading& got, size_t n, const std::function<double(size_t)>& want,
-                              const std::string& against, const std::vector<size_t>* only = nullptr) const;
+                              const std::string& against, const std::vector<size_t>* only = nullptr,
+                              std::optional<std::array<double, 2>> tolerances = std::nullopt) const;
+
+  // Each output with an `expect` file against the file's contents, as the reference variant's outputs are
+  // compared, within the file's tolerances (case_files.cpp).
+  Comparison FileExpectations(const std::vector<Data>& got) const;
 
   // The checks computed on the device and on the host (Checked counts them), for the JSON entry.
   mutable int checks_on_device_ = 0, checks_on_host_ = 0;

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "harness/base/naming.hpp"
+#include "harness/manifest/data_files.hpp"
 #include "harness/measure/points.hpp"
 #include "harness/vulkan/shader_compiler.hpp"
 
@@ -158,6 +159,7 @@ struct ManifestBuffer {
   // resolved; `header_resolved`: the array's offset has been read from a shader.
   std::vector<BlockField> header_fields;
   bool header_resolved = false;
+  DataFile init_file, expect;  // `init = { file }` (the whole buffer; then init_given), `expect`
 };
 
 // An image's texel format, by GLSL's format qualifier: its Vulkan format, channels, each channel's
@@ -212,6 +214,7 @@ struct ManifestImage {
   bool output = false;
   bool outside_zero = false;  // `outside = "zero"`: a check's read outside gives 0 (else the edge's texel)
   uint32_t line = 0;
+  DataFile init_file, expect;  // `init = { file }` (level 0's texels; then init_given), `expect`
 };
 
 // A uniform buffer the manifest gives ([[uniform]]): its contents by the block's member names,

@@ -401,6 +401,8 @@ Manifest LoadManifest(const std::filesystem::path& path) {
   }
   LoadPreambleFiles(m);
   ResolveShaders(m);
+  // The data files found and hashed, their sizes then held against every point's (read_files.cpp).
+  const std::string data_digests = LoadDataFiles(m);
   // Again with the workgroups and constants the shaders gave.
   EvaluateEveryPoint(Reader(path), m);
   // What the run's JSON says it measured: the manifest's text and each source it names, once.
@@ -423,6 +425,7 @@ Manifest LoadManifest(const std::filesystem::path& path) {
       }
     }
   }
+  files += data_digests;  // each data file's digest, once a file
   NoteManifest({.path = path.string(), .sha256 = Sha256Hex(files)});
   return m;
 }

@@ -136,7 +136,7 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
     const toml::table& t = *node.as_table();
     const uint32_t line = Reader::LineOf(t);
     r.OnlyKeys(t, "[[buffer]]", {"name", "binding", "set", "element", "bindings", "type", "count", "init", "output", "restore",
-                                   "header"});
+                                   "header", "expect"});
     ManifestBuffer b;
     b.line = line;
     b.name = *r.String(t, "[[buffer]]", "name", true);
@@ -172,7 +172,9 @@ void ReadBuffers(const Reader& r, const toml::array& buffers, Manifest& m) {
     if (!count) r.Fail(line, where + ".count", "missing: expected the number of elements (e.g. \"W * H\")");
     b.count = *count;
     b.output = r.Bool(t, where, "output");
-    if (const toml::node* init = t.get("init")) {
+    // `init = { file = ... }` and `expect` (read_files.cpp); a file init is read there alone.
+    const bool init_file = ReadBufferFiles(r, t, where, b);
+    if (const toml::node* init = t.get("init"); init != nullptr && !init_file) {
       b.init_given = true;
       if (init->is_table() && b.type.is_struct) {
         for (auto&& [key, value] : *init->as_table()) {

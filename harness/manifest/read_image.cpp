@@ -119,7 +119,7 @@ void ReadImages(const Reader& r, const toml::array& images, Manifest& m) {
     image.line = Reader::LineOf(t);
     r.OnlyKeys(t, "[[image]]", {"name",    "binding", "set",          "element", "bindings", "format", "width",
                                 "height",  "depth",   "layers",       "levels",  "view",     "usage",  "filter",
-                                "address", "border",  "unnormalized", "init",    "output",   "outside"});
+                                "address", "border",  "unnormalized", "init",    "output",   "outside", "expect"});
     image.name = *r.String(t, "[[image]]", "name", true);
     const std::string where = fmt::format("[[image]] {}", Quoted(image.name));
     if (!IsVariableName(image.name) || kReservedNames.contains(image.name)) {
@@ -133,6 +133,7 @@ void ReadImages(const Reader& r, const toml::array& images, Manifest& m) {
     image.slots = ReadSlots(r, t, where, image.line);
     if (const toml::node *view = t.get("view")) {
       ReadView(r, t, *view, where, image);
+      ReadImageFiles(r, t, where, image);  // `expect` (a view takes no init)
       m.images.push_back(std::move(image));
       continue;
     }
@@ -193,7 +194,9 @@ void ReadImages(const Reader& r, const toml::array& images, Manifest& m) {
     }
     image.output = r.Bool(t, where, "output");
     image.outside_zero = ReadChoice(r, t, where, "outside", {"clamp", "zero"}, "clamp") == "zero";
-    if (const toml::node* init = t.get("init")) {
+    // `init = { file = ... }` and `expect` (read_files.cpp); a file init is read there alone.
+    const bool init_file = ReadImageFiles(r, t, where, image);
+    if (const toml::node* init = t.get("init"); init != nullptr && !init_file) {
       image.init_given = true;
       if (init->is_string() && init->as_string()->get() != "random" && init->as_string()->get() != "zero" &&
           init->as_string()->get() != "iota") {

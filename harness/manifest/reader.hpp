@@ -223,6 +223,26 @@ bool ImageCoordinateName(const std::string& name);
 
 void ReadImages(const Reader& r, const toml::array& images, Manifest& m);
 
+// ---- read_files.cpp
+
+// A [[buffer]]'s `init = { file = "..." }` and `expect = { file = "...", ... }` (b.output read):
+// true where its init is a file (the other forms of init are then not read). Refuses a file with a
+// member's init beside it, with `header`, and `expect` on a buffer that is no output.
+bool ReadBufferFiles(const Reader& r, const toml::table& t, const std::string& where, ManifestBuffer& b);
+
+// An [[image]]'s (or a view's) the same (image.output and image.levels read); refuses a file init
+// on an image of more than one level.
+bool ReadImageFiles(const Reader& r, const toml::table& t, const std::string& where, ManifestImage& image);
+
+// Finds every data file of `m`, sets its size and hashes it (once a file): the hashes in order, for
+// the run's provenance. A file that is missing or cannot be read is a ManifestError naming it.
+std::string LoadDataFiles(Manifest& m);
+
+// Each data file of known size against its resource's bytes at a point `p` of variant `variant`: a
+// ManifestError naming the file, both sizes and the point where one differs.
+void CheckDataFileSizes(const Manifest& m, const PointValues& p, const std::string& variant, Extent workgroup,
+                        Extent domain);
+
 // ---- read_uniform.cpp
 
 // A `values` table: member name = an expression (a string, a number, true or false), or a list of

@@ -1,0 +1,342 @@
+#include "capture/tool/manifest_writer.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <set>
+
+#include "harness/base/error.hpp"
+#include "harness/base/half.hpp"
+#include "harness/vulkan/interface.hpp"
+
+namespace csbench::capture {
+
+namespace {
+
+// The manifest's `requires` names of the SPIR-V capabilities that show them
+// (docs/your-own-kernels.md, "Requirements").
+const std::map<std::string, std::string>& RequirementOf() {
+  static const std::map<std::string, std::string> kTable = {
+      {"GroupNonUniform", "subgroup_basic"},
+      {"GroupNonUniformVote", "subgroup_vote"},
+      {"GroupNonUniformArithmetic", "subgroup_arithmetic"},
+      {"GroupNonUniformBallot", "subgroup_ballot"},
+      {"GroupNonUniformShuffle", "subgroup_shuffle"},
+      {"GroupNonUniformShuffleRelative", "subgroup_shuffle_relative"},
+      {"GroupNonUniformClustered", "subgroup_clustered"},
+      {"GroupNonUniformQuad", "subgroup_quad"},
+      {"Float16", "float16"},
+      {"Float64", "float64"},
+      {"Int8", "int8"},
+      {"Int16", "int16"},
+      {"Int64", "int64"},
+      {"StorageBuffer8BitAccess", "storage_buffer_8bit"},
+      {"UniformAndStorageBuffer8BitAccess", "uniform_buffer_8bit"},
+      {"StoragePushConstant8", "push_constant_8bit"},
+      {"StorageBuffer16BitAccess", "storage_buffer_16bit"},
+      {"UniformAndStorageBuffer16BitAccess", "uniform_buffer_16bit"},
+      {"StoragePushConstant16", "push_constant_16bit"},
+      {"Int64Atomics", "int64_atomics"},
+      {"AtomicFloat32AddEXT", "float_atomic_add"},
+      {"AtomicFloat64AddEXT", "float64_atomic_add"},
+      {"VulkanMemoryModel", "vulkan_memory_model"},
+      {"RuntimeDescriptorArray", "runtime_descriptor_array"},
+      {"StorageBufferArrayNonUniformIndexing", "storage_buffer_array_non_uniform_indexing"},
+  };
+  return kTable;
+}
+
+// Capabilities whose data a capture cannot see.
+const std::map<std::string, std::string>& UnseenOf() {
+  static const std::map<std::string, std::string> kTable = {
+      {"PhysicalStorageBufferAddresses", "buffer device addresses (memory reached through an address is not captured)"},
+      {"VariablePointers", "variable pointers"},
+  };
+  return kTable;
+}
+
+uint64_t Little(const std::vector<uint8_t>& bytes, size_t width) {
+  uint64_t value = 0;
+  for (size_t i = 0; i < std::min(width, bytes.size()); ++i) value |= uint64_t{bytes[i]} << (8 * i);
+  return value;
+}
+
+// A specialization constant's value as the manifest writes it; nullopt for a value it cannot hold.
+std::optional<std::string> SpecValue(const SpecConstant& constant, const std::vector<uint8_t>& bytes) {
+  const ScalarType& t = constant.type;
+  uint64_t raw = Little(bytes, t.kind == ScalarKind::kBool ? 4 : t.bits / 8);
+  switch (t.kind) {
+    case ScalarKind::kBool: return raw != 0 ? "true" : "false";
+    case ScalarKind::kUint: return fmt::format("\"{}\"", raw);
+    case ScalarKind::kInt: {
+      int64_t value = static_cast<int64_t>(raw << (64 - t.bits)) >> (64 - t.bits);
+      return fmt::format("\"{}\"", value);
+    }
+    case ScalarKind::kFloat: {
+      double value = 0;
+      if (t.bits == 16) value = HalfToFloat(static_cast<uint16_t>(raw));
+      if (t.bits == 32) {
+        float f = 0;
+        uint32_t word = static_cast<uint32_t>(raw);
+        std::memcpy(&f, &word, 4);
+        value = f;
+        if (!std::isfinite(f)) return std::nullopt;
+        return fmt::format("\"{}\"", f);
+      }
+      if (t.bits == 64) std::memcpy(&value, &raw, 8);
+      if (!std::isfinite(value)) return std::nullopt;
+      return fmt::format("\"{}\"", value);
+    }
+  }
+  return std::nullopt;
+}
+
+// The `vulkan` key a module's SPIR-V version needs.
+std::string VulkanOf(const std::vector<uint32_t>& spirv) {
+  uint32_t minor = spirv.size() > 1 ? (spirv[1] >> 8) & 0xff : 0;
+  return minor <= 3 ? "1.1" : minor <= 5 ? "1.2" : "1.3";
+}
+
+bool ValidName(const std::string& name) {
+  static const std::set<std::string> kReserved = {"W", "H", "WG_X", "WG_Y", "SUBGROUP_SIZE", "VENDOR_ID", "DEVICE_ID", "i"};
+  if (name.empty() || name.size() > 60 || kReserved.contains(name) || std::isdigit(static_cast<unsigned char>(name[0])))
+    return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
+
+void WriteFile(const std::filesystem::path& path, const uint8_t* data, size_t size) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+// How one binding's data is laid out for the manifest: its element type and bytes.
+struct Layout {
+  std::string type;       // the [[buffer]] type, or "" when the block cannot be given
+  uint64_t stride = 0;    // bytes of one element
+  uint64_t header = 0;    // bytes before the runtime array
+  ScalarType scalar;      // what the tolerances follow
+  std::string why;        // when type is ""
+};
+
+Layout LayoutOf(const Resource& resource, bool has_names) {
+  const TypeLayout& block = resource.type;
+  if (block.kind != TypeLayout::Kind::kStruct || block.members.empty()) return {.why = "its block is not a struct"};
+  const Member& last = block.members.back();
+  const TypeLayout& member = last.type;
+  if (member.kind == TypeLayout::Kind::kRuntimeArray && member.element != nullptr) {
+    const TypeLayout& element = *member.element;
+    Layout layout{.stride = member.array_stride, .header = last.offset, .scalar = element.scalar};
+    if (element.kind == TypeLayout::Kind::kScalar || element.kind == TypeLayout::Kind::kVector)
+      layout.type = element.glsl;
+    else if (element.kind == TypeLayout::Kind::kStruct && has_names)
+      layout.type = "struct";
+    else
+      layout.why = fmt::format("its runtime array holds {}, which a [[buffer]] cannot take", element.glsl);
+    if (layout.stride == 0) layout = {.why = "its runtime array has no stride"};
+    return layout;
+  }
+  if (block.members.size() == 1 && (member.kind == TypeLayout::Kind::kScalar || member.kind == TypeLayout::Kind::kVector))
+    return {.type = member.glsl, .stride = member.size, .scalar = member.scalar};
+  return {.why = "its block has no runtime array and more than one scalar or vector member"};
+}
+
+std::string Tolerance(const ScalarType& scalar, const std::string& type) {
+  Tolerances t;
+  if (type != "struct" && scalar.kind != ScalarKind::kFloat) return "";
+  if (scalar.bits == 16) return fmt::format(", tolerance = {}, abs_tolerance = {}", t.f16, t.f16_abs);
+  if (scalar.bits == 64) return fmt::format(", tolerance = {}, abs_tolerance = {}", t.f64, t.f64_abs);
+  return fmt::format(", tolerance = {}, abs_tolerance = {}", t.f32, t.f32_abs);
+}
+
+}  // namespace
+
+Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& raw_dir, const Chosen& chosen,
+                      const std::filesystem::path& folder, const std::string& family, const std::string& command,
+                      const std::string& hash) {
+  Written written;
+  std::filesystem::create_directories(folder);
+  WriteFile(folder / "shader.spv", reinterpret_cast<const uint8_t*>(capture.spirv.data()), capture.spirv.size() * 4);
+  for (const std::string& note : capture.notes)
+    if (note.starts_with("not captured:")) written.skipped.push_back(note.substr(14));
+  ShaderInterface shader;
+  try {
+    shader = ReflectInterface(capture.spirv);
+  } catch (const std::exception& e) {
+    written.skipped.push_back(std::string("its SPIR-V cannot be read: ") + e.what());
+    return written;
+  }
+  for (const std::string& capability : shader.capabilities)
+    if (auto it = UnseenOf().find(capability); it != UnseenOf().end())
+      written.skipped.push_back(fmt::format("the shader uses {} (SPIR-V {})", it->second, capability));
+  // Notes of descriptors the shader does not declare are left out: they change nothing.
+  std::set<std::pair<uint32_t, uint32_t>> declared;
+  for (const Resource& r : shader.resources) declared.insert({r.set, r.binding});
+  for (const std::string& note : capture.notes) {
+    uint32_t set = 0, binding = 0;
+    if (note.starts_with("note:")) written.notes.push_back(note.substr(6));
+    if (std::sscanf(note.c_str(), "binding set %u binding %u", &set, &binding) == 2 && declared.contains({set, binding}))
+      written.notes.push_back(note);
+  }
+
+  std::string buffers, requires_list;
+  uint64_t total_bytes = 0;
+  bool any_output = false;
+  std::set<std::string> names;
+  int file = 0;
+  for (const Resource& r : shader.resources) {
+    std::string where = fmt::format("set {} binding {}", r.set, r.binding);
+    if (r.kind != ResourceKind::kStorageBuffer) {
+      written.skipped.push_back(fmt::format("{}: a {}, which capture does not take yet (storage buffers only)", where,
+                                            KindName(r.kind)));
+      continue;
+    }
+    Layout layout = LayoutOf(r, shader.has_names);
+    if (layout.type.empty()) {
+      written.skipped.push_back(fmt::format("{}: {}", where, layout.why));
+      continue;
+    }
+    for (const RawBinding& b : capture.bindings) {
+      if (b.set != r.set || b.binding != r.binding || (r.count != 0 && b.element >= r.count)) continue;
+      bool array = r.count != 1;
+      std::string name = ValidName(r.variable) ? r.variable : fmt::format("set{}_binding{}", r.set, r.binding);
+      if (array) name += fmt::format("_{}", b.element);
+      if (!names.insert(name).second) name = fmt::format("set{}_binding{}_{}", r.set, r.binding, b.element);
+      names.insert(name);
+      std::string stem = fmt::format("s{}b{}e{}", b.set, b.binding, b.element);
+      uint64_t count = b.bytes > layout.header ? (b.bytes - layout.header) / layout.stride : 0;
+      if (!b.data || count == 0) {
+        written.skipped.push_back(fmt::format("{}{}: {}", where, array ? fmt::format(" element {}", b.element) : "",
+                                              b.data ? fmt::format("{} bytes bound, less than one element", b.bytes)
+                                                     : "its data was not captured"));
+        continue;
+      }
+      uint64_t used = layout.header + count * layout.stride;
+      std::vector<uint8_t> before = ReadFileBytes(raw_dir / (stem + ".before"));
+      std::vector<uint8_t> after = ReadFileBytes(raw_dir / (stem + ".after"));
+      if (before.size() < used || after.size() < used) {
+        written.skipped.push_back(fmt::format("{}: its data files are short", where));
+        continue;
+      }
+      bool output = !r.readonly;
+      std::string in = fmt::format("in{}.bin", file), out = fmt::format("out{}.bin", file);
+      ++file;
+      WriteFile(folder / in, before.data(), used);
+      total_bytes += used;
+      buffers += fmt::format("\n# {}{}: {} bytes bound by the program ({} {}{}{})\n", where,
+                             array ? fmt::format(" element {}", b.element) : "", b.bytes, r.block.empty() ? "block" : r.block,
+                             r.variable, r.readonly ? ", readonly" : "", b.bytes > used ? fmt::format("; the last {} bytes, less than an element, are left out", b.bytes - used) : "");
+      buffers += fmt::format("[[buffer]]\nname = \"{}\"\nset = {}\nbinding = {}\n", name, r.set, r.binding);
+      if (array) buffers += fmt::format("element = {}\n", b.element);
+      buffers += fmt::format("type = \"{}\"\ncount = \"{}\"\n", layout.type, count);
+      if (layout.header > 0)
+        buffers += fmt::format("# its file holds the {} header bytes before the array too\n", layout.header);
+      buffers += fmt::format("init = {{ file = \"{}\" }}  # its bytes before the dispatch\n", in);
+      if (output) {
+        any_output = true;
+        WriteFile(folder / out, after.data(), used);
+        total_bytes += used;
+        bool changed = std::memcmp(before.data(), after.data(), used) != 0;
+        buffers += fmt::format("output = true  # the shader may write it{}\n",
+                               changed ? "" : " (the program's dispatch left it unchanged)");
+        buffers += fmt::format("expect = {{ file = \"{}\"{} }}  # its bytes after the program's dispatch\n", out,
+                               Tolerance(layout.scalar, layout.type));
+      }
+    }
+  }
+  if (!any_output && written.skipped.empty())
+    written.skipped.push_back("the shader writes no storage buffer: there is nothing to check");
+  for (const std::string& capability : shader.capabilities)
+    if (auto it = RequirementOf().find(capability); it != RequirementOf().end())
+      requires_list += fmt::format("{}\"{}\"", requires_list.empty() ? "" : ", ", it->second);
+
+  // The workgroup: literal dimensions stay in the shader; those taken from constants get the
+  // values the program gave them.
+  std::array<uint32_t, 3> local = shader.local_size.literal;
+  bool by_constants = false;
+  std::set<uint32_t> local_ids;
+  for (int d = 0; d < 3; ++d)
+    if (const auto& id = shader.local_size.constant_id[d]) {
+      by_constants = true;
+      local_ids.insert(*id);
+      if (auto it = capture.spec.find(*id); it != capture.spec.end()) local[d] = static_cast<uint32_t>(Little(it->second, 4));
+    }
+  std::string spec;
+  for (const SpecConstant& c : shader.constants) {
+    if (local_ids.contains(c.id)) continue;
+    auto it = capture.spec.find(c.id);
+    if (it == capture.spec.end()) continue;
+    std::optional<std::string> value = SpecValue(c, it->second);
+    if (!value) {
+      written.skipped.push_back(fmt::format("specialization constant {}: a value the manifest cannot hold", c.id));
+      continue;
+    }
+    spec += fmt::format("{} = {}  # {}the program's value\n", c.id, *value,
+                        c.names.empty() ? "" : c.names.front() + ": ");
+  }
+
+  std::string push;
+  if (shader.push) {
+    uint32_t size = shader.push->size;
+    if (size % 4 != 0) {
+      written.skipped.push_back(fmt::format("its push-constant block has {} bytes, not a whole number of 32-bit words", size));
+    } else {
+      if (capture.push.size() < size)
+        written.notes.push_back(fmt::format("the program pushed {} of the push block's {} bytes; the rest are 0 here",
+                                            capture.push.size(), size));
+      std::vector<uint8_t> bytes(capture.push.begin(), capture.push.begin() + std::min<size_t>(size, capture.push.size()));
+      bytes.resize(size);
+      push = fmt::format("\n# The {} bytes the program pushed, as 32-bit words (as a float: ", size);
+      std::string words;
+      for (uint32_t i = 0; i < size; i += 4) {
+        uint32_t word = static_cast<uint32_t>(Little({bytes.begin() + i, bytes.begin() + i + 4}, 4));
+        float f = 0;
+        std::memcpy(&f, &word, 4);
+        push += fmt::format("{}{}", i == 0 ? "" : ", ", f);
+        words += fmt::format("{}\"{}\"", i == 0 ? "" : ", ", word);
+      }
+      push += ")\n[push]\nconstants = [" + words + "]\n";
+    }
+  }
+  if (!written.skipped.empty()) return written;
+
+  const auto& g = capture.groups;
+  uint64_t invocations = uint64_t{g[0]} * g[1] * g[2] * local[0] * local[1] * local[2];
+  uint64_t domain = invocations <= 4294967295ull ? invocations : uint64_t{g[0]} * g[1] * g[2];
+  std::string text = fmt::format(
+      "# Captured by csbench-capture from: {}\n"
+      "# {} (pipeline {}, SPIR-V SHA-256 {}).\n"
+      "# Replay: csbench --manifest=<this folder>. Each input starts from the bytes the program's\n"
+      "# buffer held before the dispatch; each output is checked against what the program's own\n"
+      "# dispatch left there.\n\n"
+      "[family]\nname = \"{}\"\n"
+      "# One domain: the dispatch's invocations ({}), counted as its elements.\n"
+      "domains = [\"{}\"]\nelements = \"W\"\n"
+      "# Every binding's bytes once: inputs read, outputs written.\nbytes = \"{}\"\n",
+      command, chosen.why, capture.pipeline, hash, family,
+      invocations <= 4294967295ull ? "workgroups x local size" : "too many: the workgroups instead", domain, total_bytes);
+  if (by_constants)
+    text += fmt::format("# The local size the program's specialization constants gave.\nworkgroups = [\"{}x{}{}\"]\n",
+                        local[0], local[1], shader.local_size.constant_id[2] ? fmt::format("x{}", local[2]) : "");
+  text += buffers + push;
+  text += fmt::format("\n# The workgroups the program dispatched.\n[dispatch]\ngroups = [\"{}\", \"{}\", \"{}\"]\n", g[0],
+                      g[1], g[2]);
+  if (!spec.empty()) text += "\n# The constants the program set (by constant_id); the others keep their defaults.\n[specialization]\n" + spec;
+  text += fmt::format("\n[[variant]]\nname = \"captured\"\nsource = \"shader.spv\"\nentry = \"{}\"\n"
+                      "# SPIR-V {}.{}\nvulkan = \"{}\"\n",
+                      capture.entry, capture.spirv.size() > 1 ? (capture.spirv[1] >> 16) & 0xff : 0,
+                      capture.spirv.size() > 1 ? (capture.spirv[1] >> 8) & 0xff : 0, VulkanOf(capture.spirv));
+  if (!requires_list.empty()) text += "# What the shader's SPIR-V capabilities ask of a device.\nrequires = [" + requires_list + "]\n";
+  written.path = folder / (folder.filename().string() + ".toml");
+  std::ofstream out(written.path, std::ios::trunc);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + written.path.string());
+  written.manifest = true;
+  return written;
+}
+
+}  // namespace csbench::capture

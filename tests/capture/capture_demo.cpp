@@ -1,0 +1,271 @@
+// A small Vulkan compute program for the capture test, written as an application would be: two
+// compute pipelines (scale: a local size and a scale by specialization constants, n and an offset
+// by push constants; accumulate: a literal local size, in place), dispatched at a few sizes.
+//
+//   capture_demo [--exit=N] [--no-dispatch] [--indirect] [--sleep=S]
+//
+// It checks its own results and exits 0, or N where --exit says so (after its dispatches).
+// --no-dispatch makes a device and no dispatch; --indirect adds an indirect dispatch; --sleep
+// waits S seconds before exiting (a program that hangs, for the capture's timeout).
+#include <vulkan/vulkan.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "capture_demo_accumulate.h"
+#include "capture_demo_scale.h"
+
+namespace {
+
+void Check(VkResult result, const char* what) {
+  if (result != VK_SUCCESS) {
+    std::fprintf(stderr, "capture_demo: %s failed: %d\n", what, static_cast<int>(result));
+    std::exit(10);
+  }
+}
+
+struct Gpu {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t family = 0;
+  VkCommandPool pool = VK_NULL_HANDLE;
+};
+
+struct HostBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  void* data = nullptr;
+};
+
+Gpu MakeGpu() {
+  Gpu gpu;
+  VkApplicationInfo app{.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "capture_demo",
+                        .apiVersion = VK_API_VERSION_1_1};
+  VkInstanceCreateInfo info{.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app};
+  Check(vkCreateInstance(&info, nullptr, &gpu.instance), "vkCreateInstance");
+  uint32_t count = 1;
+  VkResult listed = vkEnumeratePhysicalDevices(gpu.instance, &count, &gpu.physical);
+  if (count == 0 || (listed != VK_SUCCESS && listed != VK_INCOMPLETE)) Check(VK_ERROR_INITIALIZATION_FAILED, "a device");
+  uint32_t families = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(gpu.physical, &families, nullptr);
+  std::vector<VkQueueFamilyProperties> props(families);
+  vkGetPhysicalDeviceQueueFamilyProperties(gpu.physical, &families, props.data());
+  for (uint32_t i = 0; i < families; ++i)
+    if (props[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+      gpu.family = i;
+      break;
+    }
+  float priority = 1;
+  VkDeviceQueueCreateInfo queue{.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = gpu.family,
+                                .queueCount = 1, .pQueuePriorities = &priority};
+  VkDeviceCreateInfo device{.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1,
+                            .pQueueCreateInfos = &queue};
+  Check(vkCreateDevice(gpu.physical, &device, nullptr, &gpu.device), "vkCreateDevice");
+  vkGetDeviceQueue(gpu.device, gpu.family, 0, &gpu.queue);
+  VkCommandPoolCreateInfo pool{.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                               .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, .queueFamilyIndex = gpu.family};
+  Check(vkCreateCommandPool(gpu.device, &pool, nullptr, &gpu.pool), "vkCreateCommandPool");
+  return gpu;
+}
+
+HostBuffer MakeBuffer(const Gpu& gpu, VkDeviceSize size, VkBufferUsageFlags usage) {
+  HostBuffer b;
+  VkBufferCreateInfo info{.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size, .usage = usage,
+                          .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+  Check(vkCreateBuffer(gpu.device, &info, nullptr, &b.buffer), "vkCreateBuffer");
+  VkMemoryRequirements needs;
+  vkGetBufferMemoryRequirements(gpu.device, b.buffer, &needs);
+  VkPhysicalDeviceMemoryProperties memory;
+  vkGetPhysicalDeviceMemoryProperties(gpu.physical, &memory);
+  const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  uint32_t type = 0;
+  while (type < memory.memoryTypeCount &&
+         !((needs.memoryTypeBits & (1u << type)) && (memory.memoryTypes[type].propertyFlags & want) == want))
+    ++type;
+  VkMemoryAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = needs.size,
+                                .memoryTypeIndex = type};
+  Check(vkAllocateMemory(gpu.device, &allocate, nullptr, &b.memory), "vkAllocateMemory");
+  Check(vkBindBufferMemory(gpu.device, b.buffer, b.memory, 0), "vkBindBufferMemory");
+  Check(vkMapMemory(gpu.device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.data), "vkMapMemory");
+  return b;
+}
+
+struct Kernel {
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+};
+
+Kernel MakeKernel(const Gpu& gpu, VkDescriptorPool pool, const uint32_t* code, size_t bytes, uint32_t push_bytes,
+                  const VkSpecializationInfo* spec, const HostBuffer& a, const HostBuffer& b) {
+  Kernel k;
+  VkDescriptorSetLayoutBinding bindings[2] = {
+      {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
+       .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
+      {.binding = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
+       .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT}};
+  VkDescriptorSetLayoutCreateInfo set_info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                           .bindingCount = 2, .pBindings = bindings};
+  Check(vkCreateDescriptorSetLayout(gpu.device, &set_info, nullptr, &k.set_layout), "vkCreateDescriptorSetLayout");
+  VkPushConstantRange range{.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .offset = 0, .size = push_bytes};
+  VkPipelineLayoutCreateInfo layout_info{.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
+                                         .pSetLayouts = &k.set_layout, .pushConstantRangeCount = 1,
+                                         .pPushConstantRanges = &range};
+  Check(vkCreatePipelineLayout(gpu.device, &layout_info, nullptr, &k.layout), "vkCreatePipelineLayout");
+  VkShaderModuleCreateInfo module_info{.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = bytes,
+                                       .pCode = code};
+  VkShaderModule module;
+  Check(vkCreateShaderModule(gpu.device, &module_info, nullptr, &module), "vkCreateShaderModule");
+  VkComputePipelineCreateInfo pipeline{
+      .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+      .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                .module = module, .pName = "main", .pSpecializationInfo = spec},
+      .layout = k.layout};
+  Check(vkCreateComputePipelines(gpu.device, VK_NULL_HANDLE, 1, &pipeline, nullptr, &k.pipeline),
+        "vkCreateComputePipelines");
+  // As many programs do: the module is gone once the pipeline is made.
+  vkDestroyShaderModule(gpu.device, module, nullptr);
+  VkDescriptorSetAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                       .descriptorPool = pool, .descriptorSetCount = 1, .pSetLayouts = &k.set_layout};
+  Check(vkAllocateDescriptorSets(gpu.device, &allocate, &k.set), "vkAllocateDescriptorSets");
+  VkDescriptorBufferInfo infos[2] = {{a.buffer, 0, VK_WHOLE_SIZE}, {b.buffer, 0, VK_WHOLE_SIZE}};
+  VkWriteDescriptorSet write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = k.set, .dstBinding = 0,
+                             .descriptorCount = 2, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                             .pBufferInfo = infos};
+  vkUpdateDescriptorSets(gpu.device, 1, &write, 0, nullptr);
+  return k;
+}
+
+void Bind(VkCommandBuffer cb, const Kernel& k, const void* push, uint32_t push_bytes) {
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.pipeline);
+  vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout, 0, 1, &k.set, 0, nullptr);
+  vkCmdPushConstants(cb, k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
+}
+
+void Barrier(VkCommandBuffer cb) {
+  VkMemoryBarrier barrier{.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+                          .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier,
+                       0, nullptr, 0, nullptr);
+}
+
+void Run(const Gpu& gpu, VkCommandBuffer cb) {
+  VkSubmitInfo submit{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb};
+  Check(vkQueueSubmit(gpu.queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
+  Check(vkQueueWaitIdle(gpu.queue), "vkQueueWaitIdle");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int exit_code = 0;
+  bool dispatch = true, indirect = false;
+  double sleep_s = 0;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.starts_with("--exit=")) exit_code = std::atoi(arg.c_str() + 7);
+    else if (arg == "--no-dispatch") dispatch = false;
+    else if (arg == "--indirect") indirect = true;
+    else if (arg.starts_with("--sleep=")) sleep_s = std::atof(arg.c_str() + 8);
+    else {
+      std::fprintf(stderr, "capture_demo: unknown argument %s\n", argv[i]);
+      return 2;
+    }
+  }
+  Gpu gpu = MakeGpu();
+  constexpr uint32_t kN = 4096;
+  HostBuffer x = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  HostBuffer y = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  HostBuffer src = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  HostBuffer acc = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  HostBuffer args = MakeBuffer(gpu, 12, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  for (uint32_t i = 0; i < kN; ++i) {
+    static_cast<float*>(x.data)[i] = 1.0f + 0.25f * static_cast<float>(i % 1000);
+    static_cast<uint32_t*>(src.data)[i] = i;
+    static_cast<uint32_t*>(acc.data)[i] = 7;
+  }
+  const uint32_t group_count[3] = {4, 1, 1};
+  std::memcpy(args.data, group_count, sizeof group_count);
+
+  VkDescriptorPoolSize sizes{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4};
+  VkDescriptorPoolCreateInfo pool_info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 2,
+                                       .poolSizeCount = 1, .pPoolSizes = &sizes};
+  VkDescriptorPool pool;
+  Check(vkCreateDescriptorPool(gpu.device, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
+  struct {
+    uint32_t local = 64;
+    float scale = 2.5f;
+  } spec_data;
+  VkSpecializationMapEntry entries[2] = {{0, 0, 4}, {1, 4, 4}};
+  VkSpecializationInfo spec{.mapEntryCount = 2, .pMapEntries = entries, .dataSize = sizeof spec_data, .pData = &spec_data};
+  Kernel scale = MakeKernel(gpu, pool, kScaleSpirv, sizeof kScaleSpirv, 8, &spec, x, y);
+  Kernel accumulate = MakeKernel(gpu, pool, kAccumulateSpirv, sizeof kAccumulateSpirv, 4, nullptr, src, acc);
+
+  VkCommandBuffer cb;
+  VkCommandBufferAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = gpu.pool,
+                                       .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1};
+  Check(vkAllocateCommandBuffers(gpu.device, &allocate, &cb), "vkAllocateCommandBuffers");
+  VkCommandBufferBeginInfo begin{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  bool ok = true;
+  if (dispatch) {
+    // A first, smaller scale: 1000 elements in 16 workgroups of 64.
+    struct {
+      uint32_t n;
+      float add;
+    } push{1000, 0.5f};
+    Check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+    Bind(cb, scale, &push, 8);
+    vkCmdDispatch(cb, 16, 1, 1);
+    Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+    Run(gpu, cb);
+    // Then three rounds of both kernels over every element, each round's offset its own.
+    for (uint32_t round = 0; round < 3; ++round) {
+      push = {kN, static_cast<float>(round)};
+      uint32_t n = kN;
+      Check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+      Bind(cb, scale, &push, 8);
+      vkCmdDispatch(cb, kN / 64, 1, 1);
+      Barrier(cb);
+      Bind(cb, accumulate, &n, 4);
+      vkCmdDispatch(cb, kN / 32, 1, 1);
+      if (indirect) {
+        Barrier(cb);
+        vkCmdDispatchIndirect(cb, args.buffer, 0);
+      }
+      Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+      Run(gpu, cb);
+    }
+    // The indirect dispatch adds to acc again: only the plain run's results are checked.
+    for (uint32_t i = 0; i < kN && !indirect; ++i) {
+      float want_y = static_cast<float*>(x.data)[i] * 2.5f + 2.0f;
+      uint32_t want_acc = 7 + 3 * 2 * i;
+      ok = ok && static_cast<float*>(y.data)[i] == want_y && static_cast<uint32_t*>(acc.data)[i] == want_acc;
+    }
+  }
+  if (!ok) std::fprintf(stderr, "capture_demo: wrong results\n");
+  vkDeviceWaitIdle(gpu.device);
+  for (HostBuffer* b : {&x, &y, &src, &acc, &args}) {
+    vkDestroyBuffer(gpu.device, b->buffer, nullptr);
+    vkFreeMemory(gpu.device, b->memory, nullptr);
+  }
+  for (Kernel* k : {&scale, &accumulate}) {
+    vkDestroyPipeline(gpu.device, k->pipeline, nullptr);
+    vkDestroyPipelineLayout(gpu.device, k->layout, nullptr);
+    vkDestroyDescriptorSetLayout(gpu.device, k->set_layout, nullptr);
+  }
+  vkDestroyDescriptorPool(gpu.device, pool, nullptr);
+  vkDestroyCommandPool(gpu.device, gpu.pool, nullptr);
+  vkDestroyDevice(gpu.device, nullptr);
+  vkDestroyInstance(gpu.instance, nullptr);
+  if (sleep_s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(sleep_s));
+  if (!ok) return 9;
+  return exit_code;
+}

@@ -203,7 +203,10 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
     for (const RawBinding& b : capture.bindings) {
       if (b.set != r.set || b.binding != r.binding || (r.count != 0 && b.element >= r.count)) continue;
       bool array = r.count != 1;
-      std::string name = ValidName(r.variable) ? r.variable : fmt::format("set{}_binding{}", r.set, r.binding);
+      // The variable's name, else its block's (GLSL's nameless blocks), else where it is bound.
+      std::string name = ValidName(r.variable) ? r.variable
+                         : ValidName(r.block)  ? r.block
+                                               : fmt::format("set{}_binding{}", r.set, r.binding);
       if (array) name += fmt::format("_{}", b.element);
       if (!names.insert(name).second) name = fmt::format("set{}_binding{}_{}", r.set, r.binding, b.element);
       names.insert(name);
@@ -227,9 +230,13 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       ++file;
       WriteFile(folder / in, before.data(), used);
       total_bytes += used;
-      buffers += fmt::format("\n# {}{}: {} bytes bound by the program ({} {}{}{})\n", where,
-                             array ? fmt::format(" element {}", b.element) : "", b.bytes, r.block.empty() ? "block" : r.block,
-                             r.variable, r.readonly ? ", readonly" : "", b.bytes > used ? fmt::format("; the last {} bytes, less than an element, are left out", b.bytes - used) : "");
+      std::string declared_as = r.block.empty() ? "a nameless block" : "block " + r.block;
+      if (!r.variable.empty()) declared_as += " " + r.variable;
+      buffers += fmt::format("\n# {}{}: {} bytes bound by the program; the shader's {}{}\n", where,
+                             array ? fmt::format(" element {}", b.element) : "", b.bytes, declared_as,
+                             r.readonly ? ", readonly" : r.writeonly ? ", writeonly" : "");
+      if (b.bytes > used)
+        buffers += fmt::format("# the last {} bytes bound, less than an element, are left out\n", b.bytes - used);
       buffers += fmt::format("[[buffer]]\nname = \"{}\"\nset = {}\nbinding = {}\n", name, r.set, r.binding);
       if (array) buffers += fmt::format("element = {}\n", b.element);
       buffers += fmt::format("type = \"{}\"\ncount = \"{}\"\n", layout.type, count);
@@ -290,16 +297,22 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
                                             capture.push.size(), size));
       std::vector<uint8_t> bytes(capture.push.begin(), capture.push.begin() + std::min<size_t>(size, capture.push.size()));
       bytes.resize(size);
-      push = fmt::format("\n# The {} bytes the program pushed, as 32-bit words (as a float: ", size);
-      std::string words;
-      for (uint32_t i = 0; i < size; i += 4) {
-        uint32_t word = static_cast<uint32_t>(Little({bytes.begin() + i, bytes.begin() + i + 4}, 4));
-        float f = 0;
-        std::memcpy(&f, &word, 4);
-        push += fmt::format("{}{}", i == 0 ? "" : ", ", f);
-        words += fmt::format("{}\"{}\"", i == 0 ? "" : ", ", word);
+      push = fmt::format("\n# The {} bytes the program pushed, as 32-bit words; its block's members:\n", size);
+      for (const Member& m : shader.push->members) {
+        std::vector<uint8_t> value(bytes.begin() + std::min<size_t>(m.offset, size),
+                                   bytes.begin() + std::min<size_t>(m.offset + 8, size));
+        std::string shown = "see the words";
+        if (m.type.kind == TypeLayout::Kind::kScalar && m.type.scalar.bits == 32) {
+          SpecConstant as{.type = m.type.scalar};
+          shown = SpecValue(as, value).value_or("not a finite number");
+        }
+        push += fmt::format("#   {} {} at byte {}: {}\n", m.type.glsl, m.name.empty() ? "(nameless)" : m.name, m.offset,
+                            shown);
       }
-      push += ")\n[push]\nconstants = [" + words + "]\n";
+      std::string words;
+      for (uint32_t i = 0; i < size; i += 4)
+        words += fmt::format("{}\"{}\"", i == 0 ? "" : ", ", Little({bytes.begin() + i, bytes.begin() + i + 4}, 4));
+      push += "[push]\nconstants = [" + words + "]\n";
     }
   }
   if (!written.skipped.empty()) return written;

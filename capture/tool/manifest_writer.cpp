@@ -230,9 +230,9 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       ++file;
       WriteFile(folder / in, before.data(), used);
       total_bytes += used;
-      std::string declared_as = r.block.empty() ? "a nameless block" : "block " + r.block;
+      std::string declared_as = r.block.empty() ? "a block without a name" : "block " + r.block;
       if (!r.variable.empty()) declared_as += " " + r.variable;
-      buffers += fmt::format("\n# {}{}: {} bytes bound by the program; the shader's {}{}\n", where,
+      buffers += fmt::format("\n# {}{}: {} bytes bound by the program; the shader declares {}{}\n", where,
                              array ? fmt::format(" element {}", b.element) : "", b.bytes, declared_as,
                              r.readonly ? ", readonly" : r.writeonly ? ", writeonly" : "");
       if (b.bytes > used)

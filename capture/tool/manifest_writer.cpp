@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <set>
 
-#include "harness/base/error.hpp"
 #include "harness/base/half.hpp"
 #include "harness/vulkan/interface.hpp"
 

@@ -68,6 +68,7 @@ check "the captured manifests' other keys load and run in bench" 0 '\[2/2\] capt
 
 # The manifests as written, once bench reads data files (init = { file }, expect = { file }).
 if "$bench" --manifest="$dir/c/p0_64x1x1" --benchmark_list_tests >/dev/null 2>&1; then
+  replay_with_data=1
   check "replay: the capture passes against the program's own output" 0 'capture_demo_p0_64x1x1/captured' -- \
     "$bench" --manifest="$dir/c/p0_64x1x1" --manifest="$dir/c/p1_128x1x1" --benchmark_min_time=0.01
   cp -r "$dir/c/p0_64x1x1" "$dir/altered"
@@ -81,6 +82,32 @@ open(path, 'wb').write(data)" "$dir/altered/out1.bin"
     "$bench" --manifest="$dir/altered" --benchmark_min_time=0.01
 else
   echo "skip: bench does not read init = { file } and expect = { file } yet; the replay with data waits for them"
+fi
+
+# The copies and barriers the layer records pass the validation layer's synchronization checks,
+# where that layer is installed.
+if [[ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]]; then
+  out=$(VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT \
+        VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$capture" -o "$dir/sync" -- "$demo" 2>&1)
+  if [[ $? -ne 0 || $out == *"Validation Error"* || $out != *"2 of 2 selected"* ]]; then
+    echo "FAIL: the capture under synchronization validation:"
+    echo "$out" | head -20
+    fail=1
+  else
+    echo "ok: the capture's copies pass synchronization validation"
+  fi
+fi
+
+# csbench itself is a Vulkan program: a run of an example is captured, every dispatch it selects
+# written as a manifest (and replayed once bench reads data files).
+check "capturing csbench running an example" 0 'selected dispatches written as manifests' -- \
+  "$capture" -o "$dir/bench" -- "$bench" --manifest="$root/examples/saxpy.toml" --domain=4096 \
+  --benchmark_filter=saxpy/scalar/wg64x1 --benchmark_min_time=0.01
+if [[ -n ${replay_with_data:-} ]]; then
+  for folder in "$dir"/bench/p*/; do
+    check "replay of csbench's own dispatch $(basename "$folder")" 0 'captured' -- \
+      "$bench" --manifest="$folder" --benchmark_min_time=0.01
+  done
 fi
 
 # The other selections.

@@ -87,8 +87,14 @@ int NoteDispatch(Layer& layer, Device& device, VkCommandBuffer cb, RecordedDispa
   if (layer.config.mode == Config::Mode::kCapture && pipeline != layer.pipelines.end()) {
     for (uint32_t t = 0; t < layer.config.targets.size(); ++t) {
       const Config::Target& target = layer.config.targets[t];
-      if (target.serial != state.serial || target.ordinal != ordinal) continue;
-      PendingCapture capture{.target = t, .submission = target.submission, .device = device.handle,
+      if (layer.targets_done.contains(t)) continue;
+      if (target.by_key ? target.signature != pipeline->second.signature || target.groups != dispatch.groups ||
+                              dispatch.kind == RecordedDispatch::Kind::kIndirect
+                        : target.serial != state.serial || target.ordinal != ordinal)
+        continue;
+      // A key's dispatch is read after its recording's first submission; several recordings may
+      // hold one before any runs, and the first to finish is written.
+      PendingCapture capture{.target = t, .submission = target.by_key ? 1 : target.submission, .device = device.handle,
                              .pipeline = dispatch.pipeline, .groups = dispatch.groups,
                              .push = {state.push.begin(), state.push.begin() + state.push_end}};
       if (dispatch.kind == RecordedDispatch::Kind::kIndirect)

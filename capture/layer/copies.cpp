@@ -200,8 +200,9 @@ void RecordCaptureAfter(Device& device, VkCommandBuffer cb, const PendingCapture
 
 void FinishCapture(Layer& layer, Device&, PendingCapture& capture) {
   if (capture.done) return;
-  WriteCapture(layer, capture);
   capture.done = true;
+  if (!layer.targets_done.insert(capture.target).second) return;
+  WriteCapture(layer, capture);
 }
 
 void ReleaseCaptures(Layer& layer, Device& device) {

@@ -34,16 +34,27 @@ Config ReadConfig() {
     std::istringstream in(nth);
     for (std::string item; std::getline(in, item, ',');) config.nth.insert(ParseNumber(item.c_str(), 0));
   }
-  // serial:ordinal:submission,...
+  // at:SERIAL:ORDINAL:SUBMISSION or key:SIGNATURE(hex):X:Y:Z, separated by commas; a target the
+  // layer cannot read keeps its place in the list (its folder number) and matches nothing.
   if (const char* targets = std::getenv("CSBENCH_CAPTURE_TARGETS")) {
     std::istringstream in(targets);
     for (std::string item; std::getline(in, item, ',');) {
-      Config::Target target;
-      char colon1 = 0, colon2 = 0;
+      Config::Target target{.serial = UINT64_MAX};
       std::istringstream parts(item);
-      if (parts >> target.serial >> colon1 >> target.ordinal >> colon2 >> target.submission && colon1 == ':' &&
-          colon2 == ':')
-        config.targets.push_back(target);
+      std::string kind;
+      std::getline(parts, kind, ':');
+      std::vector<std::string> fields;
+      for (std::string field; std::getline(parts, field, ':');) fields.push_back(field);
+      if (kind == "at" && fields.size() == 3) {
+        target.serial = ParseNumber(fields[0].c_str(), UINT64_MAX);
+        target.ordinal = static_cast<uint32_t>(ParseNumber(fields[1].c_str(), 0));
+        target.submission = static_cast<uint32_t>(ParseNumber(fields[2].c_str(), 1));
+      } else if (kind == "key" && fields.size() == 4) {
+        target.by_key = true;
+        target.signature = std::strtoull(fields[0].c_str(), nullptr, 16);
+        for (int d = 0; d < 3; ++d) target.groups[d] = static_cast<uint32_t>(ParseNumber(fields[d + 1].c_str(), 0));
+      }
+      config.targets.push_back(target);
     }
   }
   return config;

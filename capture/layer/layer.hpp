@@ -16,11 +16,17 @@ struct Config {
   std::filesystem::path dir;  // where the summary or the captures go
   // Count: the global dispatch indices (from 0, in submission order) whose places are noted.
   std::set<uint64_t> nth;
-  // Capture: each target is a recording (the serial of its vkBeginCommandBuffer), a dispatch in
-  // it (ordinal from 0) and the submission of that recording after which its data is read.
+  // Capture: a target is either a place (the Nth dispatch): a recording (the serial of its
+  // vkBeginCommandBuffer), a dispatch in it (ordinal from 0) and the submission of that recording
+  // after which its data is read; or a key: the first dispatch to run of a pipeline (by its
+  // signature) at these workgroup counts, whatever recording it is in. Keys do not depend on the
+  // order a program's threads record or make pipelines in, so pass 2 finds them where places move.
   struct Target {
+    bool by_key = false;
     uint64_t serial = 0;
     uint32_t ordinal = 0, submission = 1;
+    uint64_t signature = 0;
+    std::array<uint32_t, 3> groups{};
   };
   std::vector<Target> targets;
   uint64_t max_bytes = 256ull << 20;
@@ -77,6 +83,7 @@ struct Layer {
 
   // Capture mode.
   std::vector<PendingCapture> captures;
+  std::set<uint32_t> targets_done;  // written: no further dispatch is taken for them
 
   ~Layer();
 };

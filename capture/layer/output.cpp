@@ -1,7 +1,8 @@
 // The files the layer writes for csbench-capture, which reads them back (capture/tool/raw.cpp):
 // plain lines of words, one fact a line, beside the SPIR-V and the data as raw bytes.
 //
-//   DIR/summary.txt           pass 1: every compute pipeline dispatched and each (pipeline,
+//   DIR/summary.txt           pass 1: every compute pipeline dispatched (id, signature, entry
+//                             point) and each (pipeline,
 //   DIR/pipeline<ID>.spv      workgroup counts) with its count and where it first ran
 //   DIR/capture<T>/info.txt   pass 2: one captured dispatch: pipeline, entry point, workgroup
 //   DIR/capture<T>/shader.spv counts, specialization, push bytes, bindings, notes; each binding's
@@ -48,7 +49,9 @@ void WriteSummary(Layer& layer) {
     std::ofstream out(temporary, std::ios::trunc);
     out << "dispatches " << layer.dispatches << "\n";
     for (const Pipeline* p : layer.pipeline_by_id)
-      if (p->written) out << "pipeline " << p->id << " " << (p->spirv != nullptr ? "spirv" : "nospirv") << " " << p->entry << "\n";
+      if (p->written)
+        out << fmt::format("pipeline {} {:016x} {} {}\n", p->id, p->signature, p->spirv != nullptr ? "spirv" : "nospirv",
+                           p->entry);
     for (const auto& [key, count] : layer.keys)
       out << fmt::format("key {} {} {} {} {} {} {} {} {}\n", key.pipeline, key.groups[0], key.groups[1], key.groups[2],
                          count.count, count.first.serial, count.first.ordinal, count.first.submission,
@@ -77,6 +80,7 @@ void WriteCapture(const Layer& layer, const PendingCapture& capture) {
   out << fmt::format("groups {} {} {}\n", capture.groups[0], capture.groups[1], capture.groups[2]);
   if (pipeline != nullptr) {
     out << "entry " << pipeline->entry << "\n";
+    out << fmt::format("signature {:016x}\n", pipeline->signature);
     if (pipeline->spirv != nullptr) WriteBytes(dir / "shader.spv", pipeline->spirv->data(), pipeline->spirv->size() * 4);
     for (const VkSpecializationMapEntry& e : pipeline->spec_entries) {
       if (e.offset + e.size > pipeline->spec_data.size()) continue;

@@ -76,6 +76,9 @@ struct Pipeline {
   std::vector<VkSpecializationMapEntry> spec_entries;
   std::vector<uint8_t> spec_data;
   VkPipelineLayout layout = VK_NULL_HANDLE;
+  // FNV-1a of its SPIR-V, entry point and specialization: the same pipeline in both passes,
+  // whatever order the program made its pipelines in.
+  uint64_t signature = 0;
   bool written = false;  // its SPIR-V is in the summary's folder
 };
 

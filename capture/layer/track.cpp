@@ -54,6 +54,20 @@ std::shared_ptr<const std::vector<uint32_t>> StageCode(Layer& layer, const VkPip
   return nullptr;
 }
 
+uint64_t Signature(const Pipeline& pipeline) {
+  uint64_t hash = 14695981039346656037ull;
+  auto add = [&](const void* data, size_t size) {
+    for (size_t i = 0; i < size; ++i) hash = (hash ^ static_cast<const uint8_t*>(data)[i]) * 1099511628211ull;
+  };
+  if (pipeline.spirv != nullptr) add(pipeline.spirv->data(), pipeline.spirv->size() * 4);
+  add(pipeline.entry.data(), pipeline.entry.size() + 1);
+  for (const VkSpecializationMapEntry& e : pipeline.spec_entries) {
+    add(&e.constantID, 4);
+    if (e.offset + e.size <= pipeline.spec_data.size()) add(pipeline.spec_data.data() + e.offset, e.size);
+  }
+  return hash;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
                                                       const VkComputePipelineCreateInfo* infos,
                                                       const VkAllocationCallbacks* allocator, VkPipeline* pipelines) {
@@ -76,6 +90,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
       auto* bytes = static_cast<const uint8_t*>(spec->pData);
       pipeline.spec_data.assign(bytes, bytes + spec->dataSize);
     }
+    pipeline.signature = Signature(pipeline);
     auto [it, _] = layer.pipelines.insert_or_assign(pipelines[i], std::move(pipeline));
     layer.pipeline_by_id.push_back(&it->second);
   }

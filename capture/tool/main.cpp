@@ -196,10 +196,17 @@ int Main(int argc, char** argv) {
     Usage(e.what());
   }
 
+  // The Nth dispatch is found again by its place; the others by their pipeline's signature and
+  // workgroup counts, which a program's thread timing does not move.
   std::string targets;
-  for (const Chosen& c : chosen)
-    targets += fmt::format("{}{}:{}:{}", targets.empty() ? "" : ",", c.row.first.serial, c.row.first.ordinal,
-                           c.row.first.submission);
+  for (const Chosen& c : chosen) {
+    targets += targets.empty() ? "" : ",";
+    if (c.by_index)
+      targets += fmt::format("at:{}:{}:{}", c.row.first.serial, c.row.first.ordinal, c.row.first.submission);
+    else
+      targets += fmt::format("key:{}:{}:{}:{}", summary->signatures[c.row.pipeline], c.row.groups[0], c.row.groups[1],
+                             c.row.groups[2]);
+  }
   RunPass(options, layer,
           {{"CSBENCH_CAPTURE_MODE", "capture"}, {"CSBENCH_CAPTURE_DIR", (raw / "capture").string()},
            {"CSBENCH_CAPTURE_TARGETS", targets}, {"CSBENCH_CAPTURE_MAX_BYTES", std::to_string(options.max_bytes)}},
@@ -214,10 +221,10 @@ int Main(int argc, char** argv) {
     std::optional<RawCapture> capture = ReadCapture(from);
     if (!capture) {
       entry.written.skipped.push_back("pass 2 never ran it: the program ran differently the second time");
-    } else if (capture->pipeline != c.row.pipeline || capture->groups != c.row.groups) {
+    } else if (capture->signature != summary->signatures[c.row.pipeline] || capture->groups != c.row.groups) {
       entry.written.skipped.push_back(fmt::format(
-          "pass 2 found pipeline {} at {}x{}x{} in its place: the program ran differently the second time",
-          capture->pipeline, capture->groups[0], capture->groups[1], capture->groups[2]));
+          "pass 2 found another pipeline or size ({}x{}x{}) in its place: the program ran differently the second time",
+          capture->groups[0], capture->groups[1], capture->groups[2]));
     } else {
       try {
         entry.written = WriteDispatch(*capture, from, c, dir / c.name, program + "_" + c.name,

@@ -145,6 +145,25 @@ Layout LayoutOf(const Resource& resource, bool has_names) {
   return {.why = "its block has no runtime array and more than one scalar or vector member"};
 }
 
+// How many of the 32- or 64-bit floats in bytes [from, to) are NaN or infinite.
+uint64_t NonFinite(const std::vector<uint8_t>& bytes, uint64_t from, uint64_t to, const Layout& layout) {
+  const uint32_t bits = layout.scalar.bits;
+  if (layout.type == "struct" || layout.scalar.kind != ScalarKind::kFloat || (bits != 32 && bits != 64)) return 0;
+  uint64_t count = 0;
+  for (uint64_t at = from; at + bits / 8 <= to; at += bits / 8) {
+    double value = 0;
+    if (bits == 32) {
+      float f = 0;
+      std::memcpy(&f, bytes.data() + at, 4);
+      value = f;
+    } else {
+      std::memcpy(&value, bytes.data() + at, 8);
+    }
+    count += std::isfinite(value) ? 0 : 1;
+  }
+  return count;
+}
+
 std::string Tolerance(const ScalarType& scalar, const std::string& type) {
   Tolerances t;
   if (type != "struct" && scalar.kind != ScalarKind::kFloat) return "";
@@ -248,6 +267,10 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
         WriteFile(folder / out, after.data(), used);
         total_bytes += used;
         bool changed = std::memcmp(before.data(), after.data(), used) != 0;
+        if (uint64_t bad = NonFinite(after, layout.header, used, layout))
+          written.notes.push_back(fmt::format(
+              "output '{}' holds {} NaN or infinite values after the program's dispatch (also in padding, if any); "
+              "a replay refuses an output that is not finite", name, bad));
         buffers += fmt::format("output = true  # the shader may write it{}\n",
                                changed ? "" : " (the program's dispatch left it unchanged)");
         buffers += fmt::format("expect = {{ file = \"{}\"{} }}  # its bytes after the program's dispatch\n", out,
@@ -330,7 +353,7 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       "# One domain: the dispatch's invocations ({}), counted as its elements.\n"
       "domains = [\"{}\"]\nelements = \"W\"\n"
       "# Every binding's bytes once: inputs read, outputs written.\nbytes = \"{}\"\n",
-      command, chosen.why, capture.pipeline, hash, family,
+      command, chosen.why, chosen.row.pipeline, hash, family,
       invocations <= 4294967295ull ? "workgroups x local size" : "too many: the workgroups instead", domain, total_bytes);
   if (by_constants)
     text += fmt::format("# The local size the program's specialization constants gave.\nworkgroups = [\"{}x{}{}\"]\n",

@@ -40,8 +40,9 @@ std::optional<Summary> ReadSummary(const std::filesystem::path& dir) {
       words >> summary.dispatches;
     } else if (what == "pipeline") {
       uint32_t id = 0;
-      std::string spirv;
-      words >> id >> spirv;
+      std::string signature, spirv;
+      words >> id >> signature >> spirv;
+      summary.signatures[id] = signature;
       if (spirv == "spirv") summary.pipelines[id] = Rest(words);
     } else if (what == "key") {
       KeyRow row;
@@ -79,6 +80,8 @@ std::optional<RawCapture> ReadCapture(const std::filesystem::path& dir) {
       words >> capture.pipeline;
     } else if (what == "groups") {
       words >> capture.groups[0] >> capture.groups[1] >> capture.groups[2];
+    } else if (what == "signature") {
+      words >> capture.signature;
     } else if (what == "entry") {
       capture.entry = Rest(words);
     } else if (what == "spec") {

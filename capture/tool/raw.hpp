@@ -30,6 +30,7 @@ struct KeyRow {
 struct Summary {
   uint64_t dispatches = 0;
   std::map<uint32_t, std::string> pipelines;  // id -> entry point, for those with SPIR-V
+  std::map<uint32_t, std::string> signatures;  // id -> the layer's signature of it (hex)
   std::vector<KeyRow> keys;
   std::map<uint32_t, uint64_t> indirect, based;
   std::map<uint64_t, KeyRow> nth;  // index -> its key and place (count unused)
@@ -49,6 +50,7 @@ struct RawCapture {
   uint32_t pipeline = 0;
   std::array<uint32_t, 3> groups{};
   std::string entry = "main";
+  std::string signature;
   std::map<uint32_t, std::vector<uint8_t>> spec;  // constant id -> its bytes
   std::vector<uint8_t> push;
   std::vector<RawBinding> bindings;

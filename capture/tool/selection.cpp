@@ -72,8 +72,8 @@ std::vector<Chosen> Resolve(const std::vector<SelectionItem>& items, const Summa
                             const std::map<uint32_t, std::string>& hashes) {
   std::vector<Chosen> chosen;
   std::set<std::string> names;
-  auto add = [&](const KeyRow& row, std::string why, std::string name) {
-    if (names.insert(name).second) chosen.push_back({row, std::move(why), std::move(name)});
+  auto add = [&](const KeyRow& row, std::string why, std::string name, bool by_index = false) {
+    if (names.insert(name).second) chosen.push_back({row, std::move(why), std::move(name), by_index});
   };
   auto add_pipeline = [&](uint32_t pipeline, const std::string& why) {
     std::optional<KeyRow> row = MostFrequent(summary, pipeline);
@@ -105,7 +105,7 @@ std::vector<Chosen> Resolve(const std::vector<SelectionItem>& items, const Summa
       case SelectionItem::Kind::kIndex:
         if (auto it = summary.nth.find(item.number); it != summary.nth.end()) {
           add(it->second, fmt::format("dispatch {}", item.number),
-              fmt::format("d{}_{}", item.number, KeyName(it->second)));
+              fmt::format("d{}_{}", item.number, KeyName(it->second)), true);
           found = true;
         }
         break;

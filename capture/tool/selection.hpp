@@ -29,6 +29,7 @@ struct Chosen {
   KeyRow row;        // pipeline, workgroup counts, how often, where it first ran (or the Nth ran)
   std::string why;   // "pipeline 1's most frequent size", "dispatch 12"
   std::string name;  // the folder: p<pipeline>_<X>x<Y>x<Z>, or d<N>_p<pipeline>_... for an index
+  bool by_index = false;  // the Nth dispatch, found again by its place; else by its key
 };
 
 // The dispatches the items select, each once, in pipeline order. `hashes` maps each pipeline to

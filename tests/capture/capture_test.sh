@@ -100,13 +100,26 @@ fi
 
 # csbench itself is a Vulkan program: a run of an example is captured, every dispatch it selects
 # written as a manifest (and replayed once bench reads data files).
+# --guard=outside: the check run's guard is not inside the bound range, so the output the
+# dispatch writes is the whole range. Its ceilings' copies move bytes that are not all finite
+# floats, which the report notes and a replay refuses: those are not replayed here.
 check "capturing csbench running an example" 0 'selected dispatches written as manifests' -- \
   "$capture" -o "$dir/bench" -- "$bench" --manifest="$root/examples/saxpy.toml" --domain=4096 \
-  --benchmark_filter=saxpy/scalar/wg64x1 --benchmark_min_time=0.01
+  --benchmark_filter=saxpy/scalar/wg64x1 --benchmark_min_time=0.01 --guard=outside
+replayable=$($python - "$dir/bench/report.txt" <<'PY'
+import re, sys
+sections = open(sys.argv[1]).read().split('\n\n')
+for s in sections:
+    m = re.match(r'(p\S+): ', s)
+    if m and '  written: ' in s and 'NaN or infinite' not in s:
+        print(m.group(1))
+PY
+)
+[[ -n $replayable ]] || { echo "FAIL: no dispatch of csbench's run is replayable"; fail=1; }
 if [[ -n ${replay_with_data:-} ]]; then
-  for folder in "$dir"/bench/p*/; do
-    check "replay of csbench's own dispatch $(basename "$folder")" 0 'captured' -- \
-      "$bench" --manifest="$folder" --benchmark_min_time=0.01
+  for name in $replayable; do
+    check "replay of csbench's own dispatch $name" 0 'captured' -- \
+      "$bench" --manifest="$dir/bench/$name" --benchmark_min_time=0.01
   done
 fi
 

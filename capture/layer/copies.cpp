@@ -1,12 +1,12 @@
 // The copies around a captured dispatch. Into the program's own command buffer, at the dispatch,
 // the layer records: a barrier after everything before (all commands' writes made visible to
-// transfers), a copy of each bound storage buffer's range into a host-visible staging buffer of
-// its own, a barrier from those copies to the compute shader, the program's dispatch, a barrier
-// from the shader's writes to transfers, the copy of each range after it, and a barrier that
-// makes the copies visible to the host and keeps the program's later commands from overwriting a
-// range before it is copied. The data is thus exactly what the dispatch read and wrote, in the
-// program's own order of work; the submission that holds it is waited for, and the staging
-// buffers read (commands.cpp). Only the captured dispatch gets any of this.
+// transfers), a copy of each bound storage or uniform buffer's range into a host-visible staging
+// buffer of its own, a barrier from those copies to the compute shader, the program's dispatch, a
+// barrier from the shader's writes to transfers, the copy of each range after it, and a barrier
+// that makes the copies visible to the host and keeps the program's later commands from
+// overwriting a range before it is copied. The data is thus exactly what the dispatch read and
+// wrote, in the program's own order of work; the submission that holds it is waited for, and the
+// staging buffers read (commands.cpp). Only the captured dispatch gets any of this.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -33,8 +33,10 @@ const char* TypeName(VkDescriptorType type) {
   }
 }
 
-bool IsStorageBuffer(VkDescriptorType type) {
-  return type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+// Storage and uniform buffers: the descriptors whose bytes a capture copies.
+bool IsCopied(VkDescriptorType type) {
+  return type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC ||
+         type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
 }
 
 struct Source {
@@ -44,7 +46,7 @@ struct Source {
   VkDeviceSize memory_offset = 0;
 };
 
-// The storage buffer ranges the dispatch sees, by the pipeline's layout and the bound sets; what
+// The storage and uniform buffer ranges the dispatch sees, by the pipeline's layout and the bound sets; what
 // cannot be captured becomes a "not captured:" note.
 std::vector<Source> FindBindings(Layer& layer, const CommandBuffer& state, const Pipeline& pipeline,
                                  PendingCapture& capture) {
@@ -66,7 +68,7 @@ std::vector<Source> FindBindings(Layer& layer, const CommandBuffer& state, const
     for (const LayoutBinding& b : set_layout.bindings) {
       bool is_dynamic =
           b.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC || b.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-      if (!IsStorageBuffer(b.type)) {
+      if (!IsCopied(b.type)) {
         if (b.count > 0)
           capture.notes.push_back(fmt::format("binding set {} binding {}: {}: not captured", s, b.binding, TypeName(b.type)));
         dynamic += is_dynamic ? b.count : 0;

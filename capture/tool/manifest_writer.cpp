@@ -8,7 +8,7 @@
 #include <fstream>
 #include <set>
 
-#include "harness/base/half.hpp"
+#include "capture/tool/block_values.hpp"
 #include "harness/vulkan/interface.hpp"
 
 namespace csbench::capture {
@@ -64,33 +64,12 @@ uint64_t Little(const std::vector<uint8_t>& bytes, size_t width) {
 }
 
 // A specialization constant's value as the manifest writes it; nullopt for a value it cannot hold.
-std::optional<std::string> SpecValue(const SpecConstant& constant, const std::vector<uint8_t>& bytes) {
-  const ScalarType& t = constant.type;
-  uint64_t raw = Little(bytes, t.kind == ScalarKind::kBool ? 4 : t.bits / 8);
-  switch (t.kind) {
-    case ScalarKind::kBool: return raw != 0 ? "true" : "false";
-    case ScalarKind::kUint: return fmt::format("\"{}\"", raw);
-    case ScalarKind::kInt: {
-      int64_t value = static_cast<int64_t>(raw << (64 - t.bits)) >> (64 - t.bits);
-      return fmt::format("\"{}\"", value);
-    }
-    case ScalarKind::kFloat: {
-      double value = 0;
-      if (t.bits == 16) value = HalfToFloat(static_cast<uint16_t>(raw));
-      if (t.bits == 32) {
-        float f = 0;
-        uint32_t word = static_cast<uint32_t>(raw);
-        std::memcpy(&f, &word, 4);
-        value = f;
-        if (!std::isfinite(f)) return std::nullopt;
-        return fmt::format("\"{}\"", f);
-      }
-      if (t.bits == 64) std::memcpy(&value, &raw, 8);
-      if (!std::isfinite(value)) return std::nullopt;
-      return fmt::format("\"{}\"", value);
-    }
-  }
-  return std::nullopt;
+std::optional<std::string> SpecValue(const SpecConstant& constant, std::vector<uint8_t> bytes) {
+  bytes.resize(8, 0);
+  if (constant.type.kind == ScalarKind::kBool) return Little(bytes, 4) != 0 ? "true" : "false";
+  std::optional<std::string> text = ScalarText(constant.type, bytes.data(), bytes.size());
+  if (!text) return std::nullopt;
+  return "\"" + *text + "\"";
 }
 
 // The `vulkan` key a module's SPIR-V version needs.
@@ -172,6 +151,36 @@ std::string Tolerance(const ScalarType& scalar, const std::string& type) {
   return fmt::format(", tolerance = {}, abs_tolerance = {}", t.f32, t.f32_abs);
 }
 
+// A uniform buffer (each element of an array of them) as a [[uniform]] whose values are the bytes
+// the program's buffer held before the dispatch, member by member.
+void WriteUniform(const Resource& r, const RawCapture& capture, const std::filesystem::path& raw_dir,
+                  std::string& uniforms, Written& written) {
+  std::string where = fmt::format("set {} binding {}", r.set, r.binding);
+  bool found = false;
+  for (const RawBinding& b : capture.bindings) {
+    if (b.set != r.set || b.binding != r.binding || (r.count != 0 && b.element >= r.count)) continue;
+    found = true;
+    std::string element = r.count != 1 ? fmt::format(" element {}", b.element) : "";
+    if (!b.data) {
+      written.skipped.push_back(fmt::format("{}{}: its data was not captured", where, element));
+      continue;
+    }
+    std::vector<uint8_t> bytes = ReadFileBytes(raw_dir / fmt::format("s{}b{}e{}.before", b.set, b.binding, b.element));
+    try {
+      std::string values = ValuesToml(BlockValues(r.type.members, bytes.data(), bytes.size()));
+      std::string name = ValidName(r.block) ? r.block : fmt::format("uniform_set{}_binding{}", r.set, r.binding);
+      if (r.count != 1) name += fmt::format("_{}", b.element);
+      uniforms += fmt::format("\n# {}{}: a uniform buffer of {} bytes; its members as the program's buffer held them\n"
+                              "[[uniform]]\nname = \"{}\"\nset = {}\nbinding = {}\n{}[uniform.values]\n{}",
+                              where, element, b.bytes, name, r.set, r.binding,
+                              r.count != 1 ? fmt::format("element = {}\n", b.element) : "", values);
+    } catch (const std::exception& e) {
+      written.skipped.push_back(fmt::format("{}{}: a uniform buffer: {}", where, element, e.what()));
+    }
+  }
+  if (!found) written.skipped.push_back(fmt::format("{}: a uniform buffer the program left unbound", where));
+}
+
 }  // namespace
 
 Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& raw_dir, const Chosen& chosen,
@@ -202,13 +211,17 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       written.notes.push_back(note);
   }
 
-  std::string buffers, requires_list;
+  std::string buffers, uniforms, requires_list;
   uint64_t total_bytes = 0;
   bool any_output = false;
   std::set<std::string> names;
   int file = 0;
   for (const Resource& r : shader.resources) {
     std::string where = fmt::format("set {} binding {}", r.set, r.binding);
+    if (r.kind == ResourceKind::kUniformBuffer) {
+      WriteUniform(r, capture, raw_dir, uniforms, written);
+      continue;
+    }
     if (r.kind != ResourceKind::kStorageBuffer) {
       written.skipped.push_back(fmt::format("{}: a {}, which capture does not take yet (storage buffers only)", where,
                                             KindName(r.kind)));
@@ -312,23 +325,27 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
   std::string push;
   if (shader.push) {
     uint32_t size = shader.push->size;
+    if (capture.push.size() < size)
+      written.notes.push_back(fmt::format("the program pushed {} of the push block's {} bytes; the rest are 0 here",
+                                          capture.push.size(), size));
+    std::vector<uint8_t> bytes(capture.push.begin(), capture.push.begin() + std::min<size_t>(size, capture.push.size()));
+    bytes.resize(size);
     if (size % 4 != 0) {
-      written.skipped.push_back(fmt::format("its push-constant block has {} bytes, not a whole number of 32-bit words", size));
+      // Not a whole number of 32-bit words: the block's members by name.
+      try {
+        push = fmt::format("\n# The {} bytes the program pushed, by the block's members.\n[push.values]\n", size) +
+               ValuesToml(BlockValues(shader.push->members, bytes.data(), bytes.size()));
+      } catch (const std::exception& e) {
+        written.skipped.push_back(fmt::format("its push constants: {}", e.what()));
+      }
     } else {
-      if (capture.push.size() < size)
-        written.notes.push_back(fmt::format("the program pushed {} of the push block's {} bytes; the rest are 0 here",
-                                            capture.push.size(), size));
-      std::vector<uint8_t> bytes(capture.push.begin(), capture.push.begin() + std::min<size_t>(size, capture.push.size()));
-      bytes.resize(size);
       push = fmt::format("\n# The {} bytes the program pushed, as 32-bit words; its block's members:\n", size);
       for (const Member& m : shader.push->members) {
         std::vector<uint8_t> value(bytes.begin() + std::min<size_t>(m.offset, size),
                                    bytes.begin() + std::min<size_t>(m.offset + 8, size));
         std::string shown = "see the words";
-        if (m.type.kind == TypeLayout::Kind::kScalar && m.type.scalar.bits == 32) {
-          SpecConstant as{.type = m.type.scalar};
-          shown = SpecValue(as, value).value_or("not a finite number");
-        }
+        if (m.type.kind == TypeLayout::Kind::kScalar && m.type.scalar.bits == 32 && value.size() >= 4)
+          shown = ScalarText(m.type.scalar, value.data(), value.size()).value_or("not a finite number");
         push += fmt::format("#   {} {} at byte {}: {}\n", m.type.glsl, m.name.empty() ? "(nameless)" : m.name, m.offset,
                             shown);
       }
@@ -358,7 +375,7 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
   if (by_constants)
     text += fmt::format("# The local size the program's specialization constants gave.\nworkgroups = [\"{}x{}{}\"]\n",
                         local[0], local[1], shader.local_size.constant_id[2] ? fmt::format("x{}", local[2]) : "");
-  text += buffers + push;
+  text += buffers + uniforms + push;
   text += fmt::format("\n# The workgroups the program dispatched.\n[dispatch]\ngroups = [\"{}\", \"{}\", \"{}\"]\n", g[0],
                       g[1], g[2]);
   if (!spec.empty()) text += "\n# The constants the program set (by constant_id); the others keep their defaults.\n[specialization]\n" + spec;

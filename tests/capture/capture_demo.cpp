@@ -1,6 +1,7 @@
 // A small Vulkan compute program for the capture test, written as an application would be: two
 // compute pipelines (scale: a local size and a scale by specialization constants, n and an offset
-// by push constants; accumulate: a literal local size, in place), dispatched at a few sizes.
+// by push constants; accumulate: a literal local size, in place, a uniform buffer), dispatched at
+// a few sizes.
 //
 //   capture_demo [--exit=N] [--no-dispatch] [--indirect] [--sleep=S]
 //
@@ -104,16 +105,20 @@ struct Kernel {
   VkDescriptorSet set = VK_NULL_HANDLE;
 };
 
+// Storage buffers a and b at bindings 0 and 1, and a uniform buffer at 2 where given.
 Kernel MakeKernel(const Gpu& gpu, VkDescriptorPool pool, const uint32_t* code, size_t bytes, uint32_t push_bytes,
-                  const VkSpecializationInfo* spec, const HostBuffer& a, const HostBuffer& b) {
+                  const VkSpecializationInfo* spec, const HostBuffer& a, const HostBuffer& b,
+                  const HostBuffer* uniform = nullptr) {
   Kernel k;
-  VkDescriptorSetLayoutBinding bindings[2] = {
+  VkDescriptorSetLayoutBinding bindings[3] = {
       {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
        .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
       {.binding = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
+       .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
+      {.binding = 2, .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, .descriptorCount = 1,
        .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT}};
   VkDescriptorSetLayoutCreateInfo set_info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                           .bindingCount = 2, .pBindings = bindings};
+                                           .bindingCount = uniform != nullptr ? 3u : 2u, .pBindings = bindings};
   Check(vkCreateDescriptorSetLayout(gpu.device, &set_info, nullptr, &k.set_layout), "vkCreateDescriptorSetLayout");
   VkPushConstantRange range{.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .offset = 0, .size = push_bytes};
   VkPipelineLayoutCreateInfo layout_info{.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
@@ -141,6 +146,13 @@ Kernel MakeKernel(const Gpu& gpu, VkDescriptorPool pool, const uint32_t* code, s
                              .descriptorCount = 2, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                              .pBufferInfo = infos};
   vkUpdateDescriptorSets(gpu.device, 1, &write, 0, nullptr);
+  if (uniform != nullptr) {
+    VkDescriptorBufferInfo info{uniform->buffer, 0, VK_WHOLE_SIZE};
+    VkWriteDescriptorSet one{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = k.set, .dstBinding = 2,
+                             .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+                             .pBufferInfo = &info};
+    vkUpdateDescriptorSets(gpu.device, 1, &one, 0, nullptr);
+  }
   return k;
 }
 
@@ -187,6 +199,12 @@ int main(int argc, char** argv) {
   HostBuffer src = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   HostBuffer acc = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   HostBuffer args = MakeBuffer(gpu, 12, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  HostBuffer factor = MakeBuffer(gpu, 16, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+  const struct {
+    uint32_t factor;
+    float unused, pair[2];
+  } factor_values{2, -1.0f, {0.25f, 0.75f}};
+  std::memcpy(factor.data, &factor_values, sizeof factor_values);
   for (uint32_t i = 0; i < kN; ++i) {
     static_cast<float*>(x.data)[i] = 1.0f + 0.25f * static_cast<float>(i % 1000);
     static_cast<uint32_t*>(src.data)[i] = i;
@@ -195,9 +213,9 @@ int main(int argc, char** argv) {
   const uint32_t group_count[3] = {4, 1, 1};
   std::memcpy(args.data, group_count, sizeof group_count);
 
-  VkDescriptorPoolSize sizes{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4};
+  VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}};
   VkDescriptorPoolCreateInfo pool_info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 2,
-                                       .poolSizeCount = 1, .pPoolSizes = &sizes};
+                                       .poolSizeCount = 2, .pPoolSizes = sizes};
   VkDescriptorPool pool;
   Check(vkCreateDescriptorPool(gpu.device, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
   struct {
@@ -207,7 +225,7 @@ int main(int argc, char** argv) {
   VkSpecializationMapEntry entries[2] = {{0, 0, 4}, {1, 4, 4}};
   VkSpecializationInfo spec{.mapEntryCount = 2, .pMapEntries = entries, .dataSize = sizeof spec_data, .pData = &spec_data};
   Kernel scale = MakeKernel(gpu, pool, kScaleSpirv, sizeof kScaleSpirv, 8, &spec, x, y);
-  Kernel accumulate = MakeKernel(gpu, pool, kAccumulateSpirv, sizeof kAccumulateSpirv, 4, nullptr, src, acc);
+  Kernel accumulate = MakeKernel(gpu, pool, kAccumulateSpirv, sizeof kAccumulateSpirv, 4, nullptr, src, acc, &factor);
 
   VkCommandBuffer cb;
   VkCommandBufferAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = gpu.pool,
@@ -246,13 +264,13 @@ int main(int argc, char** argv) {
     // The indirect dispatch adds to acc again: only the plain run's results are checked.
     for (uint32_t i = 0; i < kN && !indirect; ++i) {
       float want_y = static_cast<float*>(x.data)[i] * 2.5f + 2.0f;
-      uint32_t want_acc = 7 + 3 * 2 * i;
+      uint32_t want_acc = 7 + 3 * (2 * i + 1);
       ok = ok && static_cast<float*>(y.data)[i] == want_y && static_cast<uint32_t*>(acc.data)[i] == want_acc;
     }
   }
   if (!ok) std::fprintf(stderr, "capture_demo: wrong results\n");
   vkDeviceWaitIdle(gpu.device);
-  for (HostBuffer* b : {&x, &y, &src, &acc, &args}) {
+  for (HostBuffer* b : {&x, &y, &src, &acc, &args, &factor}) {
     vkDestroyBuffer(gpu.device, b->buffer, nullptr);
     vkFreeMemory(gpu.device, b->memory, nullptr);
   }

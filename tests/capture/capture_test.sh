@@ -30,7 +30,7 @@ check "the report says indirect dispatches are not captured" 0 'indirect dispatc
   cat "$dir/c/report.txt"
 
 # The data: the demo's x and y around its first full-size scale (SCALE 2.5, add 0), and its
-# accumulator around the first accumulate (7 before, 7 + 2 i after).
+# accumulator around the first accumulate (7 before, 7 + 2 i + 1 after).
 check "the captured bytes are the demo's" 0 '^data ok$' -- $python - "$dir/c" <<'PY'
 import struct, sys
 root = sys.argv[1]
@@ -45,13 +45,15 @@ assert all(x[i] == 1 + 0.25 * (i % 1000) for i in range(4096)), 'x'
 assert all(y[i] == f32(x[i] * 2.5) for i in range(4096)), 'y'
 assert src == tuple(range(4096)), 'src'
 assert before == (7,) * 4096, 'acc before'
-assert after == tuple(7 + 2 * i for i in range(4096)), 'acc after'
+assert after == tuple(7 + 2 * i + 1 for i in range(4096)), 'acc after'
 print('data ok')
 PY
 check "the manifest names where its values came from" 0 '1 = "2.5"  # SCALE: the program' -- \
   cat "$dir/c/p0_64x1x1/p0_64x1x1.toml"
 check "the push constants are the program's" 0 'constants = \["4096", "0"\]' -- \
   cat "$dir/c/p0_64x1x1/p0_64x1x1.toml"
+check "a uniform buffer's members are the program's" 0 '"pair" = \["0.25", "0.75"\]' -- \
+  cat "$dir/c/p1_128x1x1/p1_128x1x1.toml"
 
 # Everything but the data keys, through bench: the same manifests with random inputs and the
 # demo's arithmetic as checks (y poisoned, as an output without init; acc from random values).
@@ -62,7 +64,7 @@ for m in "$dir"/keys/*/*.toml; do
 done
 sed -i '/^name = "Out"/,/^init/{/^init/d}' "$dir/keys/p0_64x1x1/p0_64x1x1.toml"
 printf '\n[check]\nOut = "In * 2.5"\n' >>"$dir/keys/p0_64x1x1/p0_64x1x1.toml"
-printf '\n[check]\nAcc = "Acc + 2 * Src"\n' >>"$dir/keys/p1_128x1x1/p1_128x1x1.toml"
+printf '\n[check]\nAcc = "Acc + 2 * Src + 1"\n' >>"$dir/keys/p1_128x1x1/p1_128x1x1.toml"
 check "the captured manifests' other keys load and run in bench" 0 '\[2/2\] capture_demo_p1_128x1x1/captured/wg32x1/domain4096x1 ' -- \
   "$bench" --manifest="$dir/keys/p0_64x1x1" --manifest="$dir/keys/p1_128x1x1" --benchmark_min_time=0.01
 

@@ -54,7 +54,8 @@ VKAPI_ATTR void VKAPI_CALL CmdBindDescriptorSets(VkCommandBuffer cb, VkPipelineB
       if (layout == layer.set_layouts.end()) continue;
       for (const LayoutBinding& b : layout->second.bindings)
         if (b.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC || b.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC)
-          for (uint32_t e = 0; e < b.count && used < dynamic_count; ++e) bound.dynamic_offsets.push_back(dynamic[used++]);
+          for (uint32_t e = 0; e < b.count && used < dynamic_count; ++e)
+            bound.dynamic_offsets.push_back(dynamic[used++]);
     }
   }
   lock.unlock();
@@ -94,8 +95,11 @@ int NoteDispatch(Layer& layer, Device& device, VkCommandBuffer cb, RecordedDispa
         continue;
       // A key's dispatch is read after its recording's first submission; several recordings may
       // hold one before any runs, and the first to finish is written.
-      PendingCapture capture{.target = t, .submission = target.by_key ? 1 : target.submission, .device = device.handle,
-                             .pipeline = dispatch.pipeline, .groups = dispatch.groups,
+      PendingCapture capture{.target = t,
+                             .submission = target.by_key ? 1 : target.submission,
+                             .device = device.handle,
+                             .pipeline = dispatch.pipeline,
+                             .groups = dispatch.groups,
                              .push = {state.push.begin(), state.push.begin() + state.push_end}};
       if (dispatch.kind == RecordedDispatch::Kind::kIndirect)
         capture.notes.push_back("not captured: an indirect dispatch (its workgroup counts are in a buffer)");
@@ -262,12 +266,20 @@ PFN_vkVoidFunction CommandFunction(const char* name) {
     const char* name;
     PFN_vkVoidFunction function;
   };
-#define CSBENCH_ENTRY(name) {"vk" #name, reinterpret_cast<PFN_vkVoidFunction>(&name)}
+#define CSBENCH_ENTRY(name) \
+  { "vk" #name, reinterpret_cast<PFN_vkVoidFunction>(&name) }
   static const Entry kEntries[] = {
-      CSBENCH_ENTRY(BeginCommandBuffer), CSBENCH_ENTRY(CmdBindPipeline),     CSBENCH_ENTRY(CmdBindDescriptorSets),
-      CSBENCH_ENTRY(CmdPushConstants),   CSBENCH_ENTRY(CmdDispatch),         CSBENCH_ENTRY(CmdDispatchBase),
-      CSBENCH_ENTRY(CmdDispatchIndirect), CSBENCH_ENTRY(CmdExecuteCommands), CSBENCH_ENTRY(QueueSubmit),
-      CSBENCH_ENTRY(QueueSubmit2),       CSBENCH_ENTRY(QueueSubmit2KHR),
+      CSBENCH_ENTRY(BeginCommandBuffer),
+      CSBENCH_ENTRY(CmdBindPipeline),
+      CSBENCH_ENTRY(CmdBindDescriptorSets),
+      CSBENCH_ENTRY(CmdPushConstants),
+      CSBENCH_ENTRY(CmdDispatch),
+      CSBENCH_ENTRY(CmdDispatchBase),
+      CSBENCH_ENTRY(CmdDispatchIndirect),
+      CSBENCH_ENTRY(CmdExecuteCommands),
+      CSBENCH_ENTRY(QueueSubmit),
+      CSBENCH_ENTRY(QueueSubmit2),
+      CSBENCH_ENTRY(QueueSubmit2KHR),
       {"vkCmdDispatchBaseKHR", reinterpret_cast<PFN_vkVoidFunction>(&CmdDispatchBase)},
   };
 #undef CSBENCH_ENTRY

@@ -19,17 +19,28 @@ namespace {
 
 const char* TypeName(VkDescriptorType type) {
   switch (type) {
-    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER: return "storage buffer";
-    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC: return "dynamic storage buffer";
-    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: return "uniform buffer";
-    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: return "dynamic uniform buffer";
-    case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: return "storage image";
-    case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE: return "sampled image";
-    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: return "combined image sampler";
-    case VK_DESCRIPTOR_TYPE_SAMPLER: return "sampler";
-    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER: return "uniform texel buffer";
-    case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER: return "storage texel buffer";
-    default: return "descriptor of another kind";
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+      return "storage buffer";
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+      return "dynamic storage buffer";
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+      return "uniform buffer";
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+      return "dynamic uniform buffer";
+    case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+      return "storage image";
+    case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+      return "sampled image";
+    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+      return "combined image sampler";
+    case VK_DESCRIPTOR_TYPE_SAMPLER:
+      return "sampler";
+    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+      return "uniform texel buffer";
+    case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+      return "storage texel buffer";
+    default:
+      return "descriptor of another kind";
   }
 }
 
@@ -70,7 +81,8 @@ std::vector<Source> FindBindings(Layer& layer, const CommandBuffer& state, const
           b.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC || b.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
       if (!IsCopied(b.type)) {
         if (b.count > 0)
-          capture.notes.push_back(fmt::format("binding set {} binding {}: {}: not captured", s, b.binding, TypeName(b.type)));
+          capture.notes.push_back(
+              fmt::format("binding set {} binding {}: {}: not captured", s, b.binding, TypeName(b.type)));
         dynamic += is_dynamic ? b.count : 0;
         continue;
       }
@@ -80,17 +92,19 @@ std::vector<Source> FindBindings(Layer& layer, const CommandBuffer& state, const
         auto slot = set.slots.find({b.binding, e});
         auto buffer = slot == set.slots.end() ? layer.buffers.end() : layer.buffers.find(slot->second.buffer);
         if (buffer == layer.buffers.end()) {
-          capture.notes.push_back(fmt::format("binding set {} binding {} element {}: no buffer written there (left "
-                                              "unbound or partially bound): not captured", s, b.binding, e));
+          capture.notes.push_back(
+              fmt::format("binding set {} binding {} element {}: no buffer written there (left "
+                          "unbound or partially bound): not captured",
+                          s, b.binding, e));
           continue;
         }
         VkDeviceSize offset = slot->second.offset + extra;
-        VkDeviceSize range = slot->second.range == VK_WHOLE_SIZE ? buffer->second.size - slot->second.offset
-                                                                 : slot->second.range;
+        VkDeviceSize range =
+            slot->second.range == VK_WHOLE_SIZE ? buffer->second.size - slot->second.offset : slot->second.range;
         range = std::min(range, buffer->second.size > offset ? buffer->second.size - offset : 0);
         if ((buffer->second.usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) != 0)
-          capture.notes.push_back(fmt::format("note: set {} binding {} element {}: its buffer has a device address",
-                                              s, b.binding, e));
+          capture.notes.push_back(
+              fmt::format("note: set {} binding {} element {}: its buffer has a device address", s, b.binding, e));
         capture.bindings.push_back({.set = s, .binding = b.binding, .element = e, .bytes = range});
         sources.push_back({slot->second.buffer, offset, buffer->second.memory, buffer->second.memory_offset + offset});
       }
@@ -105,9 +119,10 @@ std::vector<Source> FindBindings(Layer& layer, const CommandBuffer& state, const
                      a.memory_offset < b.memory_offset + capture.bindings[j].bytes &&
                      b.memory_offset < a.memory_offset + capture.bindings[i].bytes;
       if (overlap)
-        capture.notes.push_back(fmt::format(
-            "not captured: memory aliasing: set {} binding {} and set {} binding {} share memory",
-            capture.bindings[i].set, capture.bindings[i].binding, capture.bindings[j].set, capture.bindings[j].binding));
+        capture.notes.push_back(
+            fmt::format("not captured: memory aliasing: set {} binding {} and set {} binding {} share memory",
+                        capture.bindings[i].set, capture.bindings[i].binding, capture.bindings[j].set,
+                        capture.bindings[j].binding));
     }
   return sources;
 }
@@ -129,14 +144,16 @@ uint32_t HostMemoryType(const Device& device, uint32_t allowed) {
 
 bool MakeStaging(const Device& device, CapturedBinding& binding) {
   const DeviceTable& t = device.table;
-  VkBufferCreateInfo info{.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = 2 * binding.bytes,
-                          .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT, .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+  VkBufferCreateInfo info{.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                          .size = 2 * binding.bytes,
+                          .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                          .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
   if (t.CreateBuffer(device.handle, &info, nullptr, &binding.staging) != VK_SUCCESS) return false;
   VkMemoryRequirements needs{};
   t.GetBufferMemoryRequirements(device.handle, binding.staging, &needs);
   uint32_t type = HostMemoryType(device, needs.memoryTypeBits);
-  VkMemoryAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = needs.size,
-                                .memoryTypeIndex = type};
+  VkMemoryAllocateInfo allocate{
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = needs.size, .memoryTypeIndex = type};
   if (type == UINT32_MAX || t.AllocateMemory(device.handle, &allocate, nullptr, &binding.memory) != VK_SUCCESS)
     return false;
   if (t.BindBufferMemory(device.handle, binding.staging, binding.memory, 0) != VK_SUCCESS) return false;
@@ -145,8 +162,8 @@ bool MakeStaging(const Device& device, CapturedBinding& binding) {
 
 void Barrier(const Device& device, VkCommandBuffer cb, VkPipelineStageFlags from, VkAccessFlags from_access,
              VkPipelineStageFlags to, VkAccessFlags to_access) {
-  VkMemoryBarrier barrier{.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = from_access,
-                          .dstAccessMask = to_access};
+  VkMemoryBarrier barrier{
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = from_access, .dstAccessMask = to_access};
   device.table.CmdPipelineBarrier(cb, from, to, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
@@ -164,13 +181,12 @@ void RecordCaptureBefore(Layer& layer, Device& device, VkCommandBuffer cb, Pendi
   const CommandBuffer& state = layer.command_buffers[cb];
   const Pipeline& pipeline = layer.pipelines[state.pipeline];
   std::vector<Source> sources = FindBindings(layer, state, pipeline, capture);
-  if (device.buffer_device_address)
-    capture.notes.push_back("note: the device has buffer device addresses enabled");
+  if (device.buffer_device_address) capture.notes.push_back("note: the device has buffer device addresses enabled");
   uint64_t total = 0;
   for (const CapturedBinding& b : capture.bindings) total += b.bytes;
   if (total > layer.config.max_bytes)
-    capture.notes.push_back(fmt::format("not captured: the bindings hold {} bytes, over --max-bytes={}", total,
-                                        layer.config.max_bytes));
+    capture.notes.push_back(
+        fmt::format("not captured: the bindings hold {} bytes, over --max-bytes={}", total, layer.config.max_bytes));
   for (const std::string& note : capture.notes)
     if (note.starts_with("not captured:")) return;
   for (CapturedBinding& b : capture.bindings)

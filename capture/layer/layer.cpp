@@ -99,8 +99,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, 
   auto table = std::make_unique<InstanceTable>();
   table->GetInstanceProcAddr = next;
   table->DestroyInstance = reinterpret_cast<PFN_vkDestroyInstance>(next(*instance, "vkDestroyInstance"));
-  table->GetPhysicalDeviceMemoryProperties = reinterpret_cast<PFN_vkGetPhysicalDeviceMemoryProperties>(
-      next(*instance, "vkGetPhysicalDeviceMemoryProperties"));
+  table->GetPhysicalDeviceMemoryProperties =
+      reinterpret_cast<PFN_vkGetPhysicalDeviceMemoryProperties>(next(*instance, "vkGetPhysicalDeviceMemoryProperties"));
   auto enumerate = reinterpret_cast<PFN_vkEnumeratePhysicalDevices>(next(*instance, "vkEnumeratePhysicalDevices"));
   Layer& layer = TheLayer();
   std::lock_guard lock(layer.mutex);
@@ -143,10 +143,8 @@ bool EnablesDeviceAddress(const VkDeviceCreateInfo* info) {
   return false;
 }
 
-#define CSBENCH_LOAD(name) \
-  t.name = reinterpret_cast<PFN_vk##name>(next(*device, "vk" #name))
-#define CSBENCH_LOAD_AS(field, name) \
-  t.field = reinterpret_cast<decltype(t.field)>(next(*device, name))
+#define CSBENCH_LOAD(name) t.name = reinterpret_cast<PFN_vk##name>(next(*device, "vk" #name))
+#define CSBENCH_LOAD_AS(field, name) t.field = reinterpret_cast<decltype(t.field)>(next(*device, name))
 
 void LoadDeviceTable(DeviceTable& t, PFN_vkGetDeviceProcAddr next, const VkDevice* device) {
   t.GetDeviceProcAddr = next;
@@ -189,8 +187,10 @@ void LoadDeviceTable(DeviceTable& t, PFN_vkGetDeviceProcAddr next, const VkDevic
   // A device of Vulkan 1.0 may offer these by their extensions' names only.
   if (t.CmdDispatchBase == nullptr) CSBENCH_LOAD_AS(CmdDispatchBase, "vkCmdDispatchBaseKHR");
   if (t.QueueSubmit2 == nullptr) t.QueueSubmit2 = t.QueueSubmit2KHR;
-  if (t.UpdateDescriptorSetWithTemplate == nullptr) t.UpdateDescriptorSetWithTemplate = t.UpdateDescriptorSetWithTemplateKHR;
-  if (t.CreateDescriptorUpdateTemplate == nullptr) t.CreateDescriptorUpdateTemplate = t.CreateDescriptorUpdateTemplateKHR;
+  if (t.UpdateDescriptorSetWithTemplate == nullptr)
+    t.UpdateDescriptorSetWithTemplate = t.UpdateDescriptorSetWithTemplateKHR;
+  if (t.CreateDescriptorUpdateTemplate == nullptr)
+    t.CreateDescriptorUpdateTemplate = t.CreateDescriptorUpdateTemplateKHR;
 }
 
 #undef CSBENCH_LOAD

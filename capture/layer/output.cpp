@@ -50,8 +50,8 @@ void WriteSummary(Layer& layer) {
     out << "dispatches " << layer.dispatches << "\n";
     for (const Pipeline* p : layer.pipeline_by_id)
       if (p->written)
-        out << fmt::format("pipeline {} {:016x} {} {}\n", p->id, p->signature, p->spirv != nullptr ? "spirv" : "nospirv",
-                           p->entry);
+        out << fmt::format("pipeline {} {:016x} {} {}\n", p->id, p->signature,
+                           p->spirv != nullptr ? "spirv" : "nospirv", p->entry);
     for (const auto& [key, count] : layer.keys)
       out << fmt::format("key {} {} {} {} {} {} {} {} {}\n", key.pipeline, key.groups[0], key.groups[1], key.groups[2],
                          count.count, count.first.serial, count.first.ordinal, count.first.submission,
@@ -73,15 +73,16 @@ void WriteCapture(const Layer& layer, const PendingCapture& capture) {
   std::filesystem::path dir = layer.config.dir / fmt::format("capture{}", capture.target);
   std::error_code ignored;
   std::filesystem::create_directories(dir, ignored);
-  const Pipeline* pipeline = capture.pipeline < layer.pipeline_by_id.size() ? layer.pipeline_by_id[capture.pipeline]
-                                                                             : nullptr;
+  const Pipeline* pipeline =
+      capture.pipeline < layer.pipeline_by_id.size() ? layer.pipeline_by_id[capture.pipeline] : nullptr;
   std::ofstream out(dir / "info.txt.part", std::ios::trunc);
   out << "pipeline " << capture.pipeline << "\n";
   out << fmt::format("groups {} {} {}\n", capture.groups[0], capture.groups[1], capture.groups[2]);
   if (pipeline != nullptr) {
     out << "entry " << pipeline->entry << "\n";
     out << fmt::format("signature {:016x}\n", pipeline->signature);
-    if (pipeline->spirv != nullptr) WriteBytes(dir / "shader.spv", pipeline->spirv->data(), pipeline->spirv->size() * 4);
+    if (pipeline->spirv != nullptr)
+      WriteBytes(dir / "shader.spv", pipeline->spirv->data(), pipeline->spirv->size() * 4);
     for (const VkSpecializationMapEntry& e : pipeline->spec_entries) {
       if (e.offset + e.size > pipeline->spec_data.size()) continue;
       out << "spec " << e.constantID << " " << Hex(pipeline->spec_data.data() + e.offset, e.size) << "\n";
@@ -89,7 +90,8 @@ void WriteCapture(const Layer& layer, const PendingCapture& capture) {
   }
   out << "push " << Hex(capture.push.data(), capture.push.size()) << "\n";
   for (const CapturedBinding& b : capture.bindings) {
-    out << fmt::format("binding {} {} {} {} {}\n", b.set, b.binding, b.element, b.bytes, capture.data ? "data" : "nodata");
+    out << fmt::format("binding {} {} {} {} {}\n", b.set, b.binding, b.element, b.bytes,
+                       capture.data ? "data" : "nodata");
     if (!capture.data || b.bytes == 0) continue;
     auto* bytes = static_cast<const uint8_t*>(b.mapped);
     std::string stem = fmt::format("s{}b{}e{}", b.set, b.binding, b.element);

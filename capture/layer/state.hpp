@@ -132,7 +132,7 @@ struct RecordedDispatch {
 };
 
 struct CommandBuffer {
-  uint64_t serial = 0;      // the order of its vkBeginCommandBuffer among the process's
+  uint64_t serial = 0;       // the order of its vkBeginCommandBuffer among the process's
   uint32_t submissions = 0;  // since that begin
   VkPipeline pipeline = VK_NULL_HANDLE;
   std::array<BoundSet, 32> sets{};
@@ -155,7 +155,7 @@ struct CapturedBinding {
 
 // A dispatch chosen for capture, from its recording to the files written after its submission.
 struct PendingCapture {
-  uint32_t target = 0;  // its place in CSBENCH_CAPTURE_TARGETS, and its folder's number
+  uint32_t target = 0;      // its place in CSBENCH_CAPTURE_TARGETS, and its folder's number
   uint32_t submission = 0;  // which submission of its recording the data is read after
   VkDevice device = VK_NULL_HANDLE;
   uint32_t pipeline = 0;
@@ -163,7 +163,7 @@ struct PendingCapture {
   std::vector<uint8_t> push;
   std::vector<CapturedBinding> bindings;
   std::vector<std::string> notes;  // what is not captured, one line each
-  bool data = false;  // copies were recorded
+  bool data = false;               // copies were recorded
   bool done = false;
 };
 

@@ -83,8 +83,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
   for (uint32_t i = 0; i < count; ++i) {
     if (pipelines[i] == VK_NULL_HANDLE) continue;
     const VkPipelineShaderStageCreateInfo& stage = infos[i].stage;
-    Pipeline pipeline{.id = layer.next_pipeline++, .spirv = StageCode(layer, stage),
-                      .entry = stage.pName != nullptr ? stage.pName : "main", .layout = infos[i].layout};
+    Pipeline pipeline{.id = layer.next_pipeline++,
+                      .spirv = StageCode(layer, stage),
+                      .entry = stage.pName != nullptr ? stage.pName : "main",
+                      .layout = infos[i].layout};
     if (const VkSpecializationInfo* spec = stage.pSpecializationInfo) {
       pipeline.spec_entries.assign(spec->pMapEntries, spec->pMapEntries + spec->mapEntryCount);
       auto* bytes = static_cast<const uint8_t*>(spec->pData);
@@ -369,7 +371,8 @@ PFN_vkVoidFunction TrackedFunction(const char* name) {
     const char* name;
     PFN_vkVoidFunction function;
   };
-#define CSBENCH_ENTRY(name) {"vk" #name, reinterpret_cast<PFN_vkVoidFunction>(&name)}
+#define CSBENCH_ENTRY(name) \
+  { "vk" #name, reinterpret_cast<PFN_vkVoidFunction>(&name) }
   static const Entry kEntries[] = {
       CSBENCH_ENTRY(CreateShaderModule),
       CSBENCH_ENTRY(DestroyShaderModule),

@@ -39,8 +39,8 @@ void Collect(const std::vector<Member>& members, uint32_t base, const std::strin
     }
     if (type->kind != TypeLayout::Kind::kScalar && type->kind != TypeLayout::Kind::kVector &&
         type->kind != TypeLayout::Kind::kMatrix)
-      throw std::runtime_error(fmt::format("member {} is a {}, which a manifest cannot give values for", name,
-                                           type->glsl));
+      throw std::runtime_error(
+          fmt::format("member {} is a {}, which a manifest cannot give values for", name, type->glsl));
     const uint32_t scalar_bytes = type->scalar.kind == ScalarKind::kBool ? 4 : type->scalar.bits / 8;
     const uint32_t columns = type->kind == TypeLayout::Kind::kMatrix ? type->columns : 1;
     MemberValues values{.name = name, .glsl = array ? fmt::format("{}[{}]", type->glsl, count) : type->glsl};
@@ -48,8 +48,8 @@ void Collect(const std::vector<Member>& members, uint32_t base, const std::strin
       for (uint32_t c = 0; c < columns; ++c)
         for (uint32_t r = 0; r < type->components; ++r) {
           const uint32_t inner = type->kind != TypeLayout::Kind::kMatrix ? r * scalar_bytes
-                                 : type->row_major ? r * type->matrix_stride + c * scalar_bytes
-                                                   : c * type->matrix_stride + r * scalar_bytes;
+                                 : type->row_major                       ? r * type->matrix_stride + c * scalar_bytes
+                                                                         : c * type->matrix_stride + r * scalar_bytes;
           const size_t at = size_t{base} + member.offset + size_t{e} * stride + inner;
           if (at + scalar_bytes > size)
             throw std::runtime_error(fmt::format("member {} lies past the {} bytes the program gave", name, size));
@@ -69,7 +69,8 @@ std::optional<std::string> ScalarText(const ScalarType& type, const uint8_t* dat
   // Expressions are evaluated in double: integers are exact up to 2^53.
   constexpr uint64_t kExact = 1ull << 53;
   switch (type.kind) {
-    case ScalarKind::kBool: return raw != 0 ? "1" : "0";
+    case ScalarKind::kBool:
+      return raw != 0 ? "1" : "0";
     case ScalarKind::kUint:
       if (raw > kExact) return std::nullopt;
       return fmt::format("{}", raw);

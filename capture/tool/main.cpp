@@ -48,7 +48,11 @@ uint64_t ParseBytes(const std::string& text) {
     Usage(fmt::format("--max-bytes: '{}' is not a number of bytes (e.g. 1048576, 64K, 256M, 2G)", text));
   }
   std::string unit = text.substr(used);
-  uint64_t scale = unit.empty() ? 1 : unit == "K" ? 1ull << 10 : unit == "M" ? 1ull << 20 : unit == "G" ? 1ull << 30 : 0;
+  uint64_t scale = unit.empty()  ? 1
+                   : unit == "K" ? 1ull << 10
+                   : unit == "M" ? 1ull << 20
+                   : unit == "G" ? 1ull << 30
+                                 : 0;
   if (scale == 0 || text[0] == '-' || value == 0 || value > (1ull << 50) / scale)
     Usage(fmt::format("--max-bytes: '{}' is not a number of bytes from 1 (e.g. 1048576, 64K, 256M, 2G)", text));
   return value * scale;
@@ -125,7 +129,8 @@ void RunPass(const Options& options, const std::filesystem::path& layer, std::ma
   switch (result.end) {
     case ProgramResult::End::kExited:
       if (result.code == 0) return;
-      std::cerr << fmt::format("csbench-capture: {} exited with code {} ({}); nothing captured\n", name, result.code, pass);
+      std::cerr << fmt::format("csbench-capture: {} exited with code {} ({}); nothing captured\n", name, result.code,
+                               pass);
       std::exit(kExitProgramFailed);
     case ProgramResult::End::kSignalled:
       std::cerr << fmt::format("csbench-capture: {} was killed by signal {} ({}, {}); nothing captured\n", name,
@@ -168,7 +173,9 @@ int Main(int argc, char** argv) {
   std::string nth;
   for (uint64_t index : IndicesOf(selection)) nth += (nth.empty() ? "" : ",") + std::to_string(index);
   RunPass(options, layer,
-          {{"CSBENCH_CAPTURE_MODE", "count"}, {"CSBENCH_CAPTURE_DIR", (raw / "count").string()}, {"CSBENCH_CAPTURE_NTH", nth}},
+          {{"CSBENCH_CAPTURE_MODE", "count"},
+           {"CSBENCH_CAPTURE_DIR", (raw / "count").string()},
+           {"CSBENCH_CAPTURE_NTH", nth}},
           "pass 1, counting dispatches");
   std::optional<Summary> summary = ReadSummary(raw / "count");
   Report report{.command = options.program, .max_bytes = options.max_bytes};
@@ -178,8 +185,8 @@ int Main(int argc, char** argv) {
     std::string indirect;
     if (summary && !summary->indirect.empty()) indirect = " (only indirect dispatches, which are not captured)";
     std::cerr << fmt::format("csbench-capture: {} made no compute dispatch{}{}; see {}\n", options.program.front(),
-                             summary ? indirect : " (no Vulkan instance with the capture layer)",
-                             "", (dir / "report.txt").string());
+                             summary ? indirect : " (no Vulkan instance with the capture layer)", "",
+                             (dir / "report.txt").string());
     std::filesystem::remove_all(raw, error);
     return kExitNoDispatch;
   }
@@ -208,8 +215,10 @@ int Main(int argc, char** argv) {
                              c.row.groups[2]);
   }
   RunPass(options, layer,
-          {{"CSBENCH_CAPTURE_MODE", "capture"}, {"CSBENCH_CAPTURE_DIR", (raw / "capture").string()},
-           {"CSBENCH_CAPTURE_TARGETS", targets}, {"CSBENCH_CAPTURE_MAX_BYTES", std::to_string(options.max_bytes)}},
+          {{"CSBENCH_CAPTURE_MODE", "capture"},
+           {"CSBENCH_CAPTURE_DIR", (raw / "capture").string()},
+           {"CSBENCH_CAPTURE_TARGETS", targets},
+           {"CSBENCH_CAPTURE_MAX_BYTES", std::to_string(options.max_bytes)}},
           "pass 2, capturing");
 
   std::vector<DispatchReport> dispatches;
@@ -227,8 +236,9 @@ int Main(int argc, char** argv) {
           capture->groups[0], capture->groups[1], capture->groups[2]));
     } else {
       try {
-        entry.written = WriteDispatch(*capture, from, c, dir / c.name, program + "_" + c.name,
-                                      fmt::format("{}", fmt::join(options.program, " ")), report.hashes[c.row.pipeline]);
+        entry.written =
+            WriteDispatch(*capture, from, c, dir / c.name, program + "_" + c.name,
+                          fmt::format("{}", fmt::join(options.program, " ")), report.hashes[c.row.pipeline]);
       } catch (const std::exception& e) {
         entry.written.skipped.push_back(e.what());
       }

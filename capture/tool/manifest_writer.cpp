@@ -79,7 +79,8 @@ std::string VulkanOf(const std::vector<uint32_t>& spirv) {
 }
 
 bool ValidName(const std::string& name) {
-  static const std::set<std::string> kReserved = {"W", "H", "WG_X", "WG_Y", "SUBGROUP_SIZE", "VENDOR_ID", "DEVICE_ID", "i"};
+  static const std::set<std::string> kReserved = {"W",         "H",         "WG_X", "WG_Y", "SUBGROUP_SIZE",
+                                                  "VENDOR_ID", "DEVICE_ID", "i"};
   if (name.empty() || name.size() > 60 || kReserved.contains(name) || std::isdigit(static_cast<unsigned char>(name[0])))
     return false;
   for (char c : name)
@@ -95,11 +96,11 @@ void WriteFile(const std::filesystem::path& path, const uint8_t* data, size_t si
 
 // How one binding's data is laid out for the manifest: its element type and bytes.
 struct Layout {
-  std::string type;       // the [[buffer]] type, or "" when the block cannot be given
-  uint64_t stride = 0;    // bytes of one element
-  uint64_t header = 0;    // bytes before the runtime array
-  ScalarType scalar;      // what the tolerances follow
-  std::string why;        // when type is ""
+  std::string type;     // the [[buffer]] type, or "" when the block cannot be given
+  uint64_t stride = 0;  // bytes of one element
+  uint64_t header = 0;  // bytes before the runtime array
+  ScalarType scalar;    // what the tolerances follow
+  std::string why;      // when type is ""
 };
 
 Layout LayoutOf(const Resource& resource, bool has_names) {
@@ -119,7 +120,8 @@ Layout LayoutOf(const Resource& resource, bool has_names) {
     if (layout.stride == 0) layout = {.why = "its runtime array has no stride"};
     return layout;
   }
-  if (block.members.size() == 1 && (member.kind == TypeLayout::Kind::kScalar || member.kind == TypeLayout::Kind::kVector))
+  if (block.members.size() == 1 &&
+      (member.kind == TypeLayout::Kind::kScalar || member.kind == TypeLayout::Kind::kVector))
     return {.type = member.glsl, .stride = member.size, .scalar = member.scalar};
   return {.why = "its block has no runtime array and more than one scalar or vector member"};
 }
@@ -170,10 +172,11 @@ void WriteUniform(const Resource& r, const RawCapture& capture, const std::files
       std::string values = ValuesToml(BlockValues(r.type.members, bytes.data(), bytes.size()));
       std::string name = ValidName(r.block) ? r.block : fmt::format("uniform_set{}_binding{}", r.set, r.binding);
       if (r.count != 1) name += fmt::format("_{}", b.element);
-      uniforms += fmt::format("\n# {}{}: a uniform buffer of {} bytes; its members as the program's buffer held them\n"
-                              "[[uniform]]\nname = \"{}\"\nset = {}\nbinding = {}\n{}[uniform.values]\n{}",
-                              where, element, b.bytes, name, r.set, r.binding,
-                              r.count != 1 ? fmt::format("element = {}\n", b.element) : "", values);
+      uniforms += fmt::format(
+          "\n# {}{}: a uniform buffer of {} bytes; its members as the program's buffer held them\n"
+          "[[uniform]]\nname = \"{}\"\nset = {}\nbinding = {}\n{}[uniform.values]\n{}",
+          where, element, b.bytes, name, r.set, r.binding, r.count != 1 ? fmt::format("element = {}\n", b.element) : "",
+          values);
     } catch (const std::exception& e) {
       written.skipped.push_back(fmt::format("{}{}: a uniform buffer: {}", where, element, e.what()));
     }
@@ -207,7 +210,8 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
   for (const std::string& note : capture.notes) {
     uint32_t set = 0, binding = 0;
     if (note.starts_with("note:")) written.notes.push_back(note.substr(6));
-    if (std::sscanf(note.c_str(), "binding set %u binding %u", &set, &binding) == 2 && declared.contains({set, binding}))
+    if (std::sscanf(note.c_str(), "binding set %u binding %u", &set, &binding) == 2 &&
+        declared.contains({set, binding}))
       written.notes.push_back(note);
   }
 
@@ -223,8 +227,8 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       continue;
     }
     if (r.kind != ResourceKind::kStorageBuffer) {
-      written.skipped.push_back(fmt::format("{}: a {}, which capture does not take yet (storage buffers only)", where,
-                                            KindName(r.kind)));
+      written.skipped.push_back(
+          fmt::format("{}: a {}, which capture does not take yet (storage buffers only)", where, KindName(r.kind)));
       continue;
     }
     Layout layout = LayoutOf(r, shader.has_names);
@@ -245,9 +249,9 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       std::string stem = fmt::format("s{}b{}e{}", b.set, b.binding, b.element);
       uint64_t count = b.bytes > layout.header ? (b.bytes - layout.header) / layout.stride : 0;
       if (!b.data || count == 0) {
-        written.skipped.push_back(fmt::format("{}{}: {}", where, array ? fmt::format(" element {}", b.element) : "",
-                                              b.data ? fmt::format("{} bytes bound, less than one element", b.bytes)
-                                                     : "its data was not captured"));
+        written.skipped.push_back(fmt::format(
+            "{}{}: {}", where, array ? fmt::format(" element {}", b.element) : "",
+            b.data ? fmt::format("{} bytes bound, less than one element", b.bytes) : "its data was not captured"));
         continue;
       }
       uint64_t used = layout.header + count * layout.stride;
@@ -266,7 +270,9 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       if (!r.variable.empty()) declared_as += " " + r.variable;
       buffers += fmt::format("\n# {}{}: {} bytes bound by the program; the shader declares {}{}\n", where,
                              array ? fmt::format(" element {}", b.element) : "", b.bytes, declared_as,
-                             r.readonly ? ", readonly" : r.writeonly ? ", writeonly" : "");
+                             r.readonly    ? ", readonly"
+                             : r.writeonly ? ", writeonly"
+                                           : "");
       if (b.bytes > used)
         buffers += fmt::format("# the last {} bytes bound, less than an element, are left out\n", b.bytes - used);
       buffers += fmt::format("[[buffer]]\nname = \"{}\"\nset = {}\nbinding = {}\n", name, r.set, r.binding);
@@ -283,7 +289,8 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
         if (uint64_t bad = NonFinite(after, layout.header, used, layout))
           written.notes.push_back(fmt::format(
               "output '{}' holds {} NaN or infinite values after the program's dispatch (also in padding, if any); "
-              "a replay refuses an output that is not finite", name, bad));
+              "a replay refuses an output that is not finite",
+              name, bad));
         buffers += fmt::format("output = true  # the shader may write it{}\n",
                                changed ? "" : " (the program's dispatch left it unchanged)");
         buffers += fmt::format("expect = {{ file = \"{}\"{} }}  # its bytes after the program's dispatch\n", out,
@@ -306,7 +313,8 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
     if (const auto& id = shader.local_size.constant_id[d]) {
       by_constants = true;
       local_ids.insert(*id);
-      if (auto it = capture.spec.find(*id); it != capture.spec.end()) local[d] = static_cast<uint32_t>(Little(it->second, 4));
+      if (auto it = capture.spec.find(*id); it != capture.spec.end())
+        local[d] = static_cast<uint32_t>(Little(it->second, 4));
     }
   std::string spec;
   for (const SpecConstant& c : shader.constants) {
@@ -318,8 +326,8 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       written.skipped.push_back(fmt::format("specialization constant {}: a value the manifest cannot hold", c.id));
       continue;
     }
-    spec += fmt::format("{} = {}  # {}the program's value\n", c.id, *value,
-                        c.names.empty() ? "" : c.names.front() + ": ");
+    spec +=
+        fmt::format("{} = {}  # {}the program's value\n", c.id, *value, c.names.empty() ? "" : c.names.front() + ": ");
   }
 
   std::string push;
@@ -328,7 +336,8 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
     if (capture.push.size() < size)
       written.notes.push_back(fmt::format("the program pushed {} of the push block's {} bytes; the rest are 0 here",
                                           capture.push.size(), size));
-    std::vector<uint8_t> bytes(capture.push.begin(), capture.push.begin() + std::min<size_t>(size, capture.push.size()));
+    std::vector<uint8_t> bytes(capture.push.begin(),
+                               capture.push.begin() + std::min<size_t>(size, capture.push.size()));
     bytes.resize(size);
     if (size % 4 != 0) {
       // Not a whole number of 32-bit words: the block's members by name.
@@ -371,19 +380,24 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       "domains = [\"{}\"]\nelements = \"W\"\n"
       "# Every binding's bytes once: inputs read, outputs written.\nbytes = \"{}\"\n",
       command, chosen.why, chosen.row.pipeline, hash, family,
-      invocations <= 4294967295ull ? "workgroups x local size" : "too many: the workgroups instead", domain, total_bytes);
+      invocations <= 4294967295ull ? "workgroups x local size" : "too many: the workgroups instead", domain,
+      total_bytes);
   if (by_constants)
     text += fmt::format("# The local size the program's specialization constants gave.\nworkgroups = [\"{}x{}{}\"]\n",
                         local[0], local[1], shader.local_size.constant_id[2] ? fmt::format("x{}", local[2]) : "");
   text += buffers + uniforms + push;
-  text += fmt::format("\n# The workgroups the program dispatched.\n[dispatch]\ngroups = [\"{}\", \"{}\", \"{}\"]\n", g[0],
-                      g[1], g[2]);
-  if (!spec.empty()) text += "\n# The constants the program set (by constant_id); the others keep their defaults.\n[specialization]\n" + spec;
-  text += fmt::format("\n[[variant]]\nname = \"captured\"\nsource = \"shader.spv\"\nentry = \"{}\"\n"
-                      "# SPIR-V {}.{}\nvulkan = \"{}\"\n",
-                      capture.entry, capture.spirv.size() > 1 ? (capture.spirv[1] >> 16) & 0xff : 0,
-                      capture.spirv.size() > 1 ? (capture.spirv[1] >> 8) & 0xff : 0, VulkanOf(capture.spirv));
-  if (!requires_list.empty()) text += "# What the shader's SPIR-V capabilities ask of a device.\nrequires = [" + requires_list + "]\n";
+  text += fmt::format("\n# The workgroups the program dispatched.\n[dispatch]\ngroups = [\"{}\", \"{}\", \"{}\"]\n",
+                      g[0], g[1], g[2]);
+  if (!spec.empty())
+    text += "\n# The constants the program set (by constant_id); the others keep their defaults.\n[specialization]\n" +
+            spec;
+  text += fmt::format(
+      "\n[[variant]]\nname = \"captured\"\nsource = \"shader.spv\"\nentry = \"{}\"\n"
+      "# SPIR-V {}.{}\nvulkan = \"{}\"\n",
+      capture.entry, capture.spirv.size() > 1 ? (capture.spirv[1] >> 16) & 0xff : 0,
+      capture.spirv.size() > 1 ? (capture.spirv[1] >> 8) & 0xff : 0, VulkanOf(capture.spirv));
+  if (!requires_list.empty())
+    text += "# What the shader's SPIR-V capabilities ask of a device.\nrequires = [" + requires_list + "]\n";
   written.path = folder / (folder.filename().string() + ".toml");
   std::ofstream out(written.path, std::ios::trunc);
   out << text;

@@ -13,10 +13,10 @@
 namespace csbench::capture {
 
 struct Written {
-  bool manifest = false;            // a manifest that replays the dispatch with its data
-  std::filesystem::path path;       // the manifest, where written
-  std::vector<std::string> skipped; // why there is no manifest, one reason a line
-  std::vector<std::string> notes;   // what the capture says beside it
+  bool manifest = false;             // a manifest that replays the dispatch with its data
+  std::filesystem::path path;        // the manifest, where written
+  std::vector<std::string> skipped;  // why there is no manifest, one reason a line
+  std::vector<std::string> notes;    // what the capture says beside it
 };
 
 struct Tolerances {

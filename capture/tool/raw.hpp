@@ -29,7 +29,7 @@ struct KeyRow {
 
 struct Summary {
   uint64_t dispatches = 0;
-  std::map<uint32_t, std::string> pipelines;  // id -> entry point, for those with SPIR-V
+  std::map<uint32_t, std::string> pipelines;   // id -> entry point, for those with SPIR-V
   std::map<uint32_t, std::string> signatures;  // id -> the layer's signature of it (hex)
   std::vector<KeyRow> keys;
   std::map<uint32_t, uint64_t> indirect, based;

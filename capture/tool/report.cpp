@@ -6,11 +6,12 @@
 
 namespace csbench::capture {
 
-void WriteReport(const std::filesystem::path& dir, const Report& report, const std::vector<DispatchReport>& dispatches) {
+void WriteReport(const std::filesystem::path& dir, const Report& report,
+                 const std::vector<DispatchReport>& dispatches) {
   std::ofstream out(dir / "report.txt", std::ios::trunc);
   const Summary& s = report.summary;
-  out << fmt::format("csbench-capture report\ncommand: {}\nmax bytes a dispatch: {}\n\n", fmt::join(report.command, " "),
-                     report.max_bytes);
+  out << fmt::format("csbench-capture report\ncommand: {}\nmax bytes a dispatch: {}\n\n",
+                     fmt::join(report.command, " "), report.max_bytes);
   out << fmt::format("Pass 1: {} dispatches submitted, {} compute pipelines dispatched\n", s.dispatches,
                      s.pipelines.size());
   for (const auto& [id, entry] : s.pipelines) {

@@ -12,7 +12,8 @@ namespace csbench::capture {
 namespace {
 
 bool AllDigits(const std::string& text) {
-  return !text.empty() && text.size() <= 18 && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return !text.empty() && text.size() <= 18 &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // The most frequent direct dispatch of a pipeline (the first to run among equals).
@@ -47,17 +48,21 @@ std::vector<SelectionItem> ParseSelection(const std::string& text) {
       item.kind = SelectionItem::Kind::kPipeline;
       item.number = std::stoull(part.substr(9));
     } else if (part.starts_with("hash:") && part.size() > 5 && part.size() <= 5 + 64 &&
-               std::all_of(part.begin() + 5, part.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); })) {
+               std::all_of(part.begin() + 5, part.end(),
+                           [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); })) {
       item.kind = SelectionItem::Kind::kHash;
       item.hash = part.substr(5);
-      std::transform(item.hash.begin(), item.hash.end(), item.hash.begin(), [](char c) { return static_cast<char>(std::tolower(c)); });
+      std::transform(item.hash.begin(), item.hash.end(), item.hash.begin(),
+                     [](char c) { return static_cast<char>(std::tolower(c)); });
     } else {
       throw std::invalid_argument(fmt::format(
-          "--dispatches: '{}' is not a selection (default, all, N, pipeline:K or hash:HEX, separated by commas)", part));
+          "--dispatches: '{}' is not a selection (default, all, N, pipeline:K or hash:HEX, separated by commas)",
+          part));
     }
     items.push_back(item);
   }
-  if (items.empty()) throw std::invalid_argument("--dispatches: empty selection (default, all, N, pipeline:K or hash:HEX)");
+  if (items.empty())
+    throw std::invalid_argument("--dispatches: empty selection (default, all, N, pipeline:K or hash:HEX)");
   return items;
 }
 
@@ -78,8 +83,9 @@ std::vector<Chosen> Resolve(const std::vector<SelectionItem>& items, const Summa
   auto add_pipeline = [&](uint32_t pipeline, const std::string& why) {
     std::optional<KeyRow> row = MostFrequent(summary, pipeline);
     if (!row) return false;
-    add(*row, fmt::format("{}: pipeline {}'s most frequent workgroup counts ({} of its dispatches)", why, pipeline,
-                          row->count),
+    add(*row,
+        fmt::format("{}: pipeline {}'s most frequent workgroup counts ({} of its dispatches)", why, pipeline,
+                    row->count),
         KeyName(*row));
     return true;
   };
@@ -111,10 +117,10 @@ std::vector<Chosen> Resolve(const std::vector<SelectionItem>& items, const Summa
         break;
     }
     if (!found)
-      throw std::invalid_argument(fmt::format(
-          "--dispatches: '{}' selects no dispatch the program made ({} dispatches, {} compute pipelines{})", item.text,
-          summary.dispatches, summary.pipelines.size(),
-          item.kind == SelectionItem::Kind::kIndex ? "; indices count from 0" : ""));
+      throw std::invalid_argument(
+          fmt::format("--dispatches: '{}' selects no dispatch the program made ({} dispatches, {} compute pipelines{})",
+                      item.text, summary.dispatches, summary.pipelines.size(),
+                      item.kind == SelectionItem::Kind::kIndex ? "; indices count from 0" : ""));
   }
   return chosen;
 }

@@ -26,9 +26,9 @@ std::vector<SelectionItem> ParseSelection(const std::string& text);
 std::set<uint64_t> IndicesOf(const std::vector<SelectionItem>& items);
 
 struct Chosen {
-  KeyRow row;        // pipeline, workgroup counts, how often, where it first ran (or the Nth ran)
-  std::string why;   // "pipeline 1's most frequent size", "dispatch 12"
-  std::string name;  // the folder: p<pipeline>_<X>x<Y>x<Z>, or d<N>_p<pipeline>_... for an index
+  KeyRow row;             // pipeline, workgroup counts, how often, where it first ran (or the Nth ran)
+  std::string why;        // "pipeline 1's most frequent size", "dispatch 12"
+  std::string name;       // the folder: p<pipeline>_<X>x<Y>x<Z>, or d<N>_p<pipeline>_... for an index
   bool by_index = false;  // the Nth dispatch, found again by its place; else by its key
 };
 

@@ -47,13 +47,15 @@ struct HostBuffer {
 
 Gpu MakeGpu() {
   Gpu gpu;
-  VkApplicationInfo app{.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "capture_demo",
+  VkApplicationInfo app{.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+                        .pApplicationName = "capture_demo",
                         .apiVersion = VK_API_VERSION_1_1};
   VkInstanceCreateInfo info{.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app};
   Check(vkCreateInstance(&info, nullptr, &gpu.instance), "vkCreateInstance");
   uint32_t count = 1;
   VkResult listed = vkEnumeratePhysicalDevices(gpu.instance, &count, &gpu.physical);
-  if (count == 0 || (listed != VK_SUCCESS && listed != VK_INCOMPLETE)) Check(VK_ERROR_INITIALIZATION_FAILED, "a device");
+  if (count == 0 || (listed != VK_SUCCESS && listed != VK_INCOMPLETE))
+    Check(VK_ERROR_INITIALIZATION_FAILED, "a device");
   uint32_t families = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(gpu.physical, &families, nullptr);
   std::vector<VkQueueFamilyProperties> props(families);
@@ -64,21 +66,26 @@ Gpu MakeGpu() {
       break;
     }
   float priority = 1;
-  VkDeviceQueueCreateInfo queue{.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = gpu.family,
-                                .queueCount = 1, .pQueuePriorities = &priority};
-  VkDeviceCreateInfo device{.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1,
-                            .pQueueCreateInfos = &queue};
+  VkDeviceQueueCreateInfo queue{.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+                                .queueFamilyIndex = gpu.family,
+                                .queueCount = 1,
+                                .pQueuePriorities = &priority};
+  VkDeviceCreateInfo device{
+      .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1, .pQueueCreateInfos = &queue};
   Check(vkCreateDevice(gpu.physical, &device, nullptr, &gpu.device), "vkCreateDevice");
   vkGetDeviceQueue(gpu.device, gpu.family, 0, &gpu.queue);
   VkCommandPoolCreateInfo pool{.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-                               .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, .queueFamilyIndex = gpu.family};
+                               .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+                               .queueFamilyIndex = gpu.family};
   Check(vkCreateCommandPool(gpu.device, &pool, nullptr, &gpu.pool), "vkCreateCommandPool");
   return gpu;
 }
 
 HostBuffer MakeBuffer(const Gpu& gpu, VkDeviceSize size, VkBufferUsageFlags usage) {
   HostBuffer b;
-  VkBufferCreateInfo info{.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size, .usage = usage,
+  VkBufferCreateInfo info{.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                          .size = size,
+                          .usage = usage,
                           .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
   Check(vkCreateBuffer(gpu.device, &info, nullptr, &b.buffer), "vkCreateBuffer");
   VkMemoryRequirements needs;
@@ -90,8 +97,8 @@ HostBuffer MakeBuffer(const Gpu& gpu, VkDeviceSize size, VkBufferUsageFlags usag
   while (type < memory.memoryTypeCount &&
          !((needs.memoryTypeBits & (1u << type)) && (memory.memoryTypes[type].propertyFlags & want) == want))
     ++type;
-  VkMemoryAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = needs.size,
-                                .memoryTypeIndex = type};
+  VkMemoryAllocateInfo allocate{
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = needs.size, .memoryTypeIndex = type};
   Check(vkAllocateMemory(gpu.device, &allocate, nullptr, &b.memory), "vkAllocateMemory");
   Check(vkBindBufferMemory(gpu.device, b.buffer, b.memory, 0), "vkBindBufferMemory");
   Check(vkMapMemory(gpu.device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.data), "vkMapMemory");
@@ -110,46 +117,64 @@ Kernel MakeKernel(const Gpu& gpu, VkDescriptorPool pool, const uint32_t* code, s
                   const VkSpecializationInfo* spec, const HostBuffer& a, const HostBuffer& b,
                   const HostBuffer* uniform = nullptr) {
   Kernel k;
-  VkDescriptorSetLayoutBinding bindings[3] = {
-      {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
-       .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
-      {.binding = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
-       .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
-      {.binding = 2, .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, .descriptorCount = 1,
-       .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT}};
+  VkDescriptorSetLayoutBinding bindings[3] = {{.binding = 0,
+                                               .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                               .descriptorCount = 1,
+                                               .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
+                                              {.binding = 1,
+                                               .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                               .descriptorCount = 1,
+                                               .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
+                                              {.binding = 2,
+                                               .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+                                               .descriptorCount = 1,
+                                               .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT}};
   VkDescriptorSetLayoutCreateInfo set_info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                           .bindingCount = uniform != nullptr ? 3u : 2u, .pBindings = bindings};
+                                           .bindingCount = uniform != nullptr ? 3u : 2u,
+                                           .pBindings = bindings};
   Check(vkCreateDescriptorSetLayout(gpu.device, &set_info, nullptr, &k.set_layout), "vkCreateDescriptorSetLayout");
   VkPushConstantRange range{.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .offset = 0, .size = push_bytes};
-  VkPipelineLayoutCreateInfo layout_info{.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-                                         .pSetLayouts = &k.set_layout, .pushConstantRangeCount = 1,
+  VkPipelineLayoutCreateInfo layout_info{.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                         .setLayoutCount = 1,
+                                         .pSetLayouts = &k.set_layout,
+                                         .pushConstantRangeCount = 1,
                                          .pPushConstantRanges = &range};
   Check(vkCreatePipelineLayout(gpu.device, &layout_info, nullptr, &k.layout), "vkCreatePipelineLayout");
-  VkShaderModuleCreateInfo module_info{.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = bytes,
-                                       .pCode = code};
+  VkShaderModuleCreateInfo module_info{
+      .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = bytes, .pCode = code};
   VkShaderModule module;
   Check(vkCreateShaderModule(gpu.device, &module_info, nullptr, &module), "vkCreateShaderModule");
-  VkComputePipelineCreateInfo pipeline{
-      .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-      .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                .module = module, .pName = "main", .pSpecializationInfo = spec},
-      .layout = k.layout};
+  VkComputePipelineCreateInfo pipeline{.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+                                       .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                                                 .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                                                 .module = module,
+                                                 .pName = "main",
+                                                 .pSpecializationInfo = spec},
+                                       .layout = k.layout};
   Check(vkCreateComputePipelines(gpu.device, VK_NULL_HANDLE, 1, &pipeline, nullptr, &k.pipeline),
         "vkCreateComputePipelines");
   // As many programs do: the module is gone once the pipeline is made.
   vkDestroyShaderModule(gpu.device, module, nullptr);
   VkDescriptorSetAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                       .descriptorPool = pool, .descriptorSetCount = 1, .pSetLayouts = &k.set_layout};
+                                       .descriptorPool = pool,
+                                       .descriptorSetCount = 1,
+                                       .pSetLayouts = &k.set_layout};
   Check(vkAllocateDescriptorSets(gpu.device, &allocate, &k.set), "vkAllocateDescriptorSets");
   VkDescriptorBufferInfo infos[2] = {{a.buffer, 0, VK_WHOLE_SIZE}, {b.buffer, 0, VK_WHOLE_SIZE}};
-  VkWriteDescriptorSet write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = k.set, .dstBinding = 0,
-                             .descriptorCount = 2, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+  VkWriteDescriptorSet write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                             .dstSet = k.set,
+                             .dstBinding = 0,
+                             .descriptorCount = 2,
+                             .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                              .pBufferInfo = infos};
   vkUpdateDescriptorSets(gpu.device, 1, &write, 0, nullptr);
   if (uniform != nullptr) {
     VkDescriptorBufferInfo info{uniform->buffer, 0, VK_WHOLE_SIZE};
-    VkWriteDescriptorSet one{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = k.set, .dstBinding = 2,
-                             .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+    VkWriteDescriptorSet one{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                             .dstSet = k.set,
+                             .dstBinding = 2,
+                             .descriptorCount = 1,
+                             .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
                              .pBufferInfo = &info};
     vkUpdateDescriptorSets(gpu.device, 1, &one, 0, nullptr);
   }
@@ -163,7 +188,8 @@ void Bind(VkCommandBuffer cb, const Kernel& k, const void* push, uint32_t push_b
 }
 
 void Barrier(VkCommandBuffer cb) {
-  VkMemoryBarrier barrier{.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+  VkMemoryBarrier barrier{.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                          .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
                           .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier,
                        0, nullptr, 0, nullptr);
@@ -183,10 +209,14 @@ int main(int argc, char** argv) {
   double sleep_s = 0;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg.starts_with("--exit=")) exit_code = std::atoi(arg.c_str() + 7);
-    else if (arg == "--no-dispatch") dispatch = false;
-    else if (arg == "--indirect") indirect = true;
-    else if (arg.starts_with("--sleep=")) sleep_s = std::atof(arg.c_str() + 8);
+    if (arg.starts_with("--exit="))
+      exit_code = std::atoi(arg.c_str() + 7);
+    else if (arg == "--no-dispatch")
+      dispatch = false;
+    else if (arg == "--indirect")
+      indirect = true;
+    else if (arg.starts_with("--sleep="))
+      sleep_s = std::atof(arg.c_str() + 8);
     else {
       std::fprintf(stderr, "capture_demo: unknown argument %s\n", argv[i]);
       return 2;
@@ -214,8 +244,8 @@ int main(int argc, char** argv) {
   std::memcpy(args.data, group_count, sizeof group_count);
 
   VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}};
-  VkDescriptorPoolCreateInfo pool_info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 2,
-                                       .poolSizeCount = 2, .pPoolSizes = sizes};
+  VkDescriptorPoolCreateInfo pool_info{
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 2, .poolSizeCount = 2, .pPoolSizes = sizes};
   VkDescriptorPool pool;
   Check(vkCreateDescriptorPool(gpu.device, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
   struct {
@@ -223,13 +253,16 @@ int main(int argc, char** argv) {
     float scale = 2.5f;
   } spec_data;
   VkSpecializationMapEntry entries[2] = {{0, 0, 4}, {1, 4, 4}};
-  VkSpecializationInfo spec{.mapEntryCount = 2, .pMapEntries = entries, .dataSize = sizeof spec_data, .pData = &spec_data};
+  VkSpecializationInfo spec{
+      .mapEntryCount = 2, .pMapEntries = entries, .dataSize = sizeof spec_data, .pData = &spec_data};
   Kernel scale = MakeKernel(gpu, pool, kScaleSpirv, sizeof kScaleSpirv, 8, &spec, x, y);
   Kernel accumulate = MakeKernel(gpu, pool, kAccumulateSpirv, sizeof kAccumulateSpirv, 4, nullptr, src, acc, &factor);
 
   VkCommandBuffer cb;
-  VkCommandBufferAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = gpu.pool,
-                                       .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1};
+  VkCommandBufferAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                       .commandPool = gpu.pool,
+                                       .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                       .commandBufferCount = 1};
   Check(vkAllocateCommandBuffers(gpu.device, &allocate, &cb), "vkAllocateCommandBuffers");
   VkCommandBufferBeginInfo begin{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   bool ok = true;

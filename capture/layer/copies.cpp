@@ -11,6 +11,7 @@
 
 #include <algorithm>
 
+#include "capture/layer/formats.hpp"
 #include "capture/layer/layer.hpp"
 
 namespace csbench::capture {
@@ -57,6 +58,53 @@ struct Source {
   VkDeviceSize memory_offset = 0;
 };
 
+// A storage image's view as one level and layer of a 2-D image in a listed format, in the general
+// layout: what a manifest's [[image]] can replay. Anything else is a "not captured:" note.
+void AddImage(Layer& layer, const BufferDescriptor* slot, uint32_t s, uint32_t binding, uint32_t e,
+              PendingCapture& capture, std::vector<Source>& sources) {
+  const ImageView* view = nullptr;
+  const Image* image = nullptr;
+  if (slot != nullptr)
+    if (auto v = layer.views.find(slot->view); v != layer.views.end()) {
+      view = &v->second;
+      if (auto i = layer.images.find(view->image); i != layer.images.end()) image = &i->second;
+    }
+  std::string where = fmt::format("set {} binding {} element {}: a storage image", s, binding, e);
+  if (image == nullptr) {
+    capture.notes.push_back(fmt::format("not captured: {} not written or not seen", where));
+    return;
+  }
+  uint32_t levels = view->range.levelCount == VK_REMAINING_MIP_LEVELS ? image->levels - view->range.baseMipLevel
+                                                                      : view->range.levelCount;
+  uint32_t layers = view->range.layerCount == VK_REMAINING_ARRAY_LAYERS ? image->layers - view->range.baseArrayLayer
+                                                                        : view->range.layerCount;
+  const FormatInfo* format = FindFormat(view->format);
+  std::string why;
+  if (image->type != VK_IMAGE_TYPE_2D || view->type != VK_IMAGE_VIEW_TYPE_2D || levels != 1 || layers != 1)
+    why = "not a 2-D view of one level and layer";
+  else if (image->samples != VK_SAMPLE_COUNT_1_BIT)
+    why = "multisampled";
+  else if (format == nullptr || view->format != image->format)
+    why = fmt::format("of format {} (view) and {} (image): not a listed storage format", static_cast<int>(view->format),
+                      static_cast<int>(image->format));
+  else if (slot->layout != VK_IMAGE_LAYOUT_GENERAL)
+    why = "in a layout other than the general one";
+  if (!why.empty()) {
+    capture.notes.push_back(fmt::format("not captured: {} {}", where, why));
+    return;
+  }
+  CapturedBinding b{.set = s, .binding = binding, .element = e};
+  b.image = view->image;
+  b.layout = slot->layout;
+  b.level = view->range.baseMipLevel;
+  b.layer = view->range.baseArrayLayer;
+  b.extent = {std::max(1u, image->extent.width >> b.level), std::max(1u, image->extent.height >> b.level), 1};
+  b.format = view->format;
+  b.bytes = VkDeviceSize{b.extent.width} * b.extent.height * format->bytes;
+  capture.bindings.push_back(b);
+  sources.push_back({});
+}
+
 // The storage and uniform buffer ranges the dispatch sees, by the pipeline's layout and the bound sets; what
 // cannot be captured becomes a "not captured:" note.
 std::vector<Source> FindBindings(Layer& layer, const CommandBuffer& state, const Pipeline& pipeline,
@@ -79,6 +127,13 @@ std::vector<Source> FindBindings(Layer& layer, const CommandBuffer& state, const
     for (const LayoutBinding& b : set_layout.bindings) {
       bool is_dynamic =
           b.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC || b.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+      if (b.type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE) {
+        for (uint32_t e = 0; e < b.count; ++e) {
+          auto slot = set.slots.find({b.binding, e});
+          AddImage(layer, slot == set.slots.end() ? nullptr : &slot->second, s, b.binding, e, capture, sources);
+        }
+        continue;
+      }
       if (!IsCopied(b.type)) {
         if (b.count > 0)
           capture.notes.push_back(
@@ -170,6 +225,14 @@ void Barrier(const Device& device, VkCommandBuffer cb, VkPipelineStageFlags from
 void CopyBindings(const Device& device, VkCommandBuffer cb, const PendingCapture& capture, bool after) {
   for (const CapturedBinding& b : capture.bindings) {
     if (b.bytes == 0) continue;
+    if (b.image != VK_NULL_HANDLE) {
+      // Rows and nothing between them (a row length of 0): the texels as a manifest's file holds them.
+      VkBufferImageCopy region{.bufferOffset = after ? b.bytes : 0,
+                               .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, b.level, b.layer, 1},
+                               .imageExtent = b.extent};
+      device.table.CmdCopyImageToBuffer(cb, b.image, b.layout, b.staging, 1, &region);
+      continue;
+    }
     VkBufferCopy region{.srcOffset = b.source_offset, .dstOffset = after ? b.bytes : 0, .size = b.bytes};
     device.table.CmdCopyBuffer(cb, b.source, b.staging, 1, &region);
   }

@@ -179,6 +179,11 @@ void LoadDeviceTable(DeviceTable& t, PFN_vkGetDeviceProcAddr next, const VkDevic
   CSBENCH_LOAD(CmdDispatchIndirect);
   CSBENCH_LOAD(CmdPipelineBarrier);
   CSBENCH_LOAD(CmdCopyBuffer);
+  CSBENCH_LOAD(CmdCopyImageToBuffer);
+  CSBENCH_LOAD(CreateImage);
+  CSBENCH_LOAD(DestroyImage);
+  CSBENCH_LOAD(CreateImageView);
+  CSBENCH_LOAD(DestroyImageView);
   CSBENCH_LOAD(CmdExecuteCommands);
   CSBENCH_LOAD(QueueSubmit);
   CSBENCH_LOAD(QueueSubmit2);
@@ -237,6 +242,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCall
 PFN_vkVoidFunction OwnDeviceFunction(const char* name) {
   if (std::strcmp(name, "vkDestroyDevice") == 0) return reinterpret_cast<PFN_vkVoidFunction>(&DestroyDevice);
   if (PFN_vkVoidFunction f = TrackedFunction(name)) return f;
+  if (PFN_vkVoidFunction f = ImageFunction(name)) return f;
   return CommandFunction(name);
 }
 

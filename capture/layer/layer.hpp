@@ -69,6 +69,8 @@ struct Layer {
   std::unordered_map<VkDescriptorSet, DescriptorSet> sets;
   std::unordered_map<VkDescriptorUpdateTemplate, Template> templates;
   std::unordered_map<VkBuffer, Buffer> buffers;
+  std::unordered_map<VkImage, Image> images;
+  std::unordered_map<VkImageView, ImageView> views;
   std::unordered_map<VkCommandBuffer, CommandBuffer> command_buffers;
   uint64_t next_serial = 0;
 
@@ -101,6 +103,7 @@ void WriteCapture(const Layer& layer, const PendingCapture& capture);
 // capture/layer/track.cpp and capture/layer/commands.cpp: the intercepted device functions by
 // name, or nullptr.
 PFN_vkVoidFunction TrackedFunction(const char* name);
+PFN_vkVoidFunction ImageFunction(const char* name);
 PFN_vkVoidFunction CommandFunction(const char* name);
 
 // capture/layer/copies.cpp: records the copies around a captured dispatch and reads them back.

@@ -90,8 +90,11 @@ void WriteCapture(const Layer& layer, const PendingCapture& capture) {
   }
   out << "push " << Hex(capture.push.data(), capture.push.size()) << "\n";
   for (const CapturedBinding& b : capture.bindings) {
-    out << fmt::format("binding {} {} {} {} {}\n", b.set, b.binding, b.element, b.bytes,
+    out << fmt::format("binding {} {} {} {} {}", b.set, b.binding, b.element, b.bytes,
                        capture.data ? "data" : "nodata");
+    if (b.image != VK_NULL_HANDLE)
+      out << fmt::format(" image {} {} {}", b.extent.width, b.extent.height, static_cast<int>(b.format));
+    out << "\n";
     if (!capture.data || b.bytes == 0) continue;
     auto* bytes = static_cast<const uint8_t*>(b.mapped);
     std::string stem = fmt::format("s{}b{}e{}", b.set, b.binding, b.element);

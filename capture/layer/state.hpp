@@ -60,6 +60,11 @@ struct DeviceTable {
   PFN_vkCmdDispatchIndirect CmdDispatchIndirect = nullptr;
   PFN_vkCmdPipelineBarrier CmdPipelineBarrier = nullptr;
   PFN_vkCmdCopyBuffer CmdCopyBuffer = nullptr;
+  PFN_vkCmdCopyImageToBuffer CmdCopyImageToBuffer = nullptr;
+  PFN_vkCreateImage CreateImage = nullptr;
+  PFN_vkDestroyImage DestroyImage = nullptr;
+  PFN_vkCreateImageView CreateImageView = nullptr;
+  PFN_vkDestroyImageView DestroyImageView = nullptr;
   PFN_vkCmdExecuteCommands CmdExecuteCommands = nullptr;
   PFN_vkQueueSubmit QueueSubmit = nullptr;
   PFN_vkQueueSubmit2 QueueSubmit2 = nullptr;
@@ -102,6 +107,23 @@ struct BufferDescriptor {
   VkDescriptorType type = VK_DESCRIPTOR_TYPE_MAX_ENUM;
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceSize offset = 0, range = 0;
+  VkImageView view = VK_NULL_HANDLE;  // a storage image's, with the layout it is used in
+  VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
+};
+
+struct Image {
+  VkImageType type = VK_IMAGE_TYPE_2D;
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  VkExtent3D extent{};
+  uint32_t levels = 1, layers = 1;
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+};
+
+struct ImageView {
+  VkImage image = VK_NULL_HANDLE;
+  VkImageViewType type = VK_IMAGE_VIEW_TYPE_2D;
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  VkImageSubresourceRange range{};
 };
 
 struct DescriptorSet {
@@ -148,6 +170,12 @@ struct CapturedBinding {
   VkDeviceSize bytes = 0;
   VkBuffer source = VK_NULL_HANDLE;  // the program's buffer, and where the range starts in it
   VkDeviceSize source_offset = 0;
+  // A storage image instead: its level and layer copied, tightly packed, and what it holds.
+  VkImage image = VK_NULL_HANDLE;
+  VkImageLayout layout = VK_IMAGE_LAYOUT_GENERAL;
+  uint32_t level = 0, layer = 0;
+  VkExtent3D extent{};
+  VkFormat format = VK_FORMAT_UNDEFINED;
   VkBuffer staging = VK_NULL_HANDLE;  // before at offset 0, after at offset `bytes`
   VkDeviceMemory memory = VK_NULL_HANDLE;
   void* mapped = nullptr;

@@ -179,7 +179,8 @@ bool IsBuffer(VkDescriptorType type) {
 }
 
 // Writes `count` descriptors from `binding`, `element` on: a write past a binding's end goes on
-// to the next binding, as Vulkan's consecutive binding updates do.
+// to the next binding, as Vulkan's consecutive binding updates do. `get(i)` points at the i-th
+// descriptor's VkDescriptorBufferInfo or VkDescriptorImageInfo.
 template <typename Get>
 void WriteSlots(Layer& layer, DescriptorSet& set, uint32_t binding, uint32_t element, uint32_t count,
                 VkDescriptorType type, Get get) {
@@ -194,10 +195,14 @@ void WriteSlots(Layer& layer, DescriptorSet& set, uint32_t binding, uint32_t ele
         }
     BufferDescriptor slot{.type = type};
     if (IsBuffer(type)) {
-      const VkDescriptorBufferInfo& info = get(i);
+      const auto& info = *static_cast<const VkDescriptorBufferInfo*>(get(i));
       slot.buffer = info.buffer;
       slot.offset = info.offset;
       slot.range = info.range;
+    } else if (type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE) {
+      const auto& info = *static_cast<const VkDescriptorImageInfo*>(get(i));
+      slot.view = info.imageView;
+      slot.layout = info.imageLayout;
     }
     set.slots[{binding, element}] = slot;
     ++element;
@@ -210,7 +215,10 @@ void Update(Layer& layer, uint32_t writes, const VkWriteDescriptorSet* write, ui
     const VkWriteDescriptorSet& one = write[w];
     DescriptorSet& set = layer.sets[one.dstSet];
     WriteSlots(layer, set, one.dstBinding, one.dstArrayElement, one.descriptorCount, one.descriptorType,
-               [&](uint32_t i) -> const VkDescriptorBufferInfo& { return one.pBufferInfo[i]; });
+               [&](uint32_t i) -> const void* {
+                 return IsBuffer(one.descriptorType) ? static_cast<const void*>(one.pBufferInfo + i)
+                                                     : static_cast<const void*>(one.pImageInfo + i);
+               });
   }
   for (uint32_t c = 0; c < copies; ++c) {
     const VkCopyDescriptorSet& one = copy[c];
@@ -277,9 +285,7 @@ void UpdateWithTemplate(Layer& layer, VkDescriptorSet target, VkDescriptorUpdate
   for (const VkDescriptorUpdateTemplateEntry& e : it->second.entries) {
     auto* base = static_cast<const uint8_t*>(bytes) + e.offset;
     WriteSlots(layer, set, e.dstBinding, e.dstArrayElement, e.descriptorCount, e.descriptorType,
-               [&](uint32_t i) -> const VkDescriptorBufferInfo& {
-                 return *reinterpret_cast<const VkDescriptorBufferInfo*>(base + i * e.stride);
-               });
+               [&](uint32_t i) -> const void* { return base + i * e.stride; });
   }
 }
 

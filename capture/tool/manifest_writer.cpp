@@ -8,6 +8,7 @@
 #include <fstream>
 #include <set>
 
+#include "capture/layer/formats.hpp"
 #include "capture/tool/block_values.hpp"
 #include "harness/vulkan/interface.hpp"
 
@@ -79,8 +80,9 @@ std::string VulkanOf(const std::vector<uint32_t>& spirv) {
 }
 
 bool ValidName(const std::string& name) {
-  static const std::set<std::string> kReserved = {"W",         "H",         "WG_X", "WG_Y", "SUBGROUP_SIZE",
-                                                  "VENDOR_ID", "DEVICE_ID", "i"};
+  // The expressions' variables, and x, y, z and c, which a family with an image may not use.
+  static const std::set<std::string> kReserved = {
+      "W", "H", "WG_X", "WG_Y", "SUBGROUP_SIZE", "VENDOR_ID", "DEVICE_ID", "i", "x", "y", "z", "c"};
   if (name.empty() || name.size() > 60 || kReserved.contains(name) || std::isdigit(static_cast<unsigned char>(name[0])))
     return false;
   for (char c : name)
@@ -184,6 +186,83 @@ void WriteUniform(const Resource& r, const RawCapture& capture, const std::files
   if (!found) written.skipped.push_back(fmt::format("{}: a uniform buffer the program left unbound", where));
 }
 
+// What the manifest's resources share while they are written: the folder, the data files'
+// numbers, the names taken, the bytes and whether anything is checked.
+struct Files {
+  std::filesystem::path folder;
+  int next = 0;
+  std::set<std::string> names;
+  uint64_t bytes = 0;
+  bool any_output = false;
+};
+
+// The tolerances of an image's channels: a float format's as a buffer's of its width; a
+// normalised one an absolute step of its bits (a driver may round a channel either way);
+// integers none (compared exactly).
+std::string ImageTolerance(const std::string& format) {
+  Tolerances t;
+  if (format.ends_with("ui") || format.ends_with("i")) return "";
+  if (format.ends_with("16f")) return fmt::format(", tolerance = {}, abs_tolerance = {}", t.f16, t.f16_abs);
+  if (format.ends_with("32f")) return fmt::format(", tolerance = {}, abs_tolerance = {}", t.f32, t.f32_abs);
+  bool eight = format.find("16") == std::string::npos;
+  return fmt::format(", tolerance = 0, abs_tolerance = {}", eight ? "0.004" : "0.00002");
+}
+
+// A storage image (each element of an array of them) as an [[image]] of the captured level and
+// layer, its texels before the dispatch and, where the shader may write it, after.
+void WriteImage(const Resource& r, const RawCapture& capture, const std::filesystem::path& raw_dir, Files& files,
+                std::string& images, Written& written) {
+  std::string where = fmt::format("set {} binding {}", r.set, r.binding);
+  if (r.image_dim != "2D" || r.arrayed || r.multisampled) {
+    written.skipped.push_back(fmt::format("{}: a storage image {}{}: only 2-D images are captured", where, r.image_dim,
+                                          r.arrayed ? " array" : ""));
+    return;
+  }
+  for (const RawBinding& b : capture.bindings) {
+    if (b.set != r.set || b.binding != r.binding || (r.count != 0 && b.element >= r.count)) continue;
+    std::string element = r.count != 1 ? fmt::format(" element {}", b.element) : "";
+    const FormatInfo* format = FindFormat(static_cast<VkFormat>(b.format));
+    if (!b.image || !b.data || format == nullptr) {
+      written.skipped.push_back(fmt::format("{}{}: a storage image whose texels were not captured", where, element));
+      continue;
+    }
+    if (r.image_format != "unknown" && r.image_format != format->glsl) {
+      written.skipped.push_back(fmt::format("{}{}: the shader declares {}, the program's view is {}", where, element,
+                                            r.image_format, format->glsl));
+      continue;
+    }
+    std::string name = ValidName(r.variable) ? r.variable : fmt::format("set{}_binding{}", r.set, r.binding);
+    if (r.count != 1) name += fmt::format("_{}", b.element);
+    if (!files.names.insert(name).second) name = fmt::format("set{}_binding{}_{}", r.set, r.binding, b.element);
+    files.names.insert(name);
+    std::string stem = fmt::format("s{}b{}e{}", b.set, b.binding, b.element);
+    std::vector<uint8_t> before = ReadFileBytes(raw_dir / (stem + ".before"));
+    std::vector<uint8_t> after = ReadFileBytes(raw_dir / (stem + ".after"));
+    if (before.size() != b.bytes || after.size() != b.bytes) {
+      written.skipped.push_back(fmt::format("{}{}: its data files are short", where, element));
+      continue;
+    }
+    std::string in = fmt::format("in{}.bin", files.next), out = fmt::format("out{}.bin", files.next);
+    ++files.next;
+    WriteFile(files.folder / in, before.data(), before.size());
+    files.bytes += b.bytes;
+    images += fmt::format(
+        "\n# {}{}: a storage image of {}x{} {} texels, the level and layer the program's view shows\n"
+        "[[image]]\nname = \"{}\"\nset = {}\nbinding = {}\n{}format = \"{}\"\nwidth = \"{}\"\nheight = \"{}\"\n"
+        "init = {{ file = \"{}\" }}  # its texels before the dispatch, row by row\n",
+        where, element, b.width, b.height, format->glsl, name, r.set, r.binding,
+        r.count != 1 ? fmt::format("element = {}\n", b.element) : "", format->glsl, b.width, b.height, in);
+    if (r.readonly) continue;
+    files.any_output = true;
+    WriteFile(files.folder / out, after.data(), after.size());
+    files.bytes += b.bytes;
+    images += fmt::format(
+        "output = true  # the shader may write it\n"
+        "expect = {{ file = \"{}\"{} }}  # its texels after the program's dispatch\n",
+        out, ImageTolerance(format->glsl));
+  }
+}
+
 }  // namespace
 
 Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& raw_dir, const Chosen& chosen,
@@ -226,9 +305,19 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       WriteUniform(r, capture, raw_dir, uniforms, written);
       continue;
     }
+    if (r.kind == ResourceKind::kStorageImage) {
+      Files files{.folder = folder, .next = file, .names = names, .bytes = total_bytes, .any_output = any_output};
+      WriteImage(r, capture, raw_dir, files, uniforms, written);
+      file = files.next;
+      names = files.names;
+      total_bytes = files.bytes;
+      any_output = files.any_output;
+      continue;
+    }
     if (r.kind != ResourceKind::kStorageBuffer) {
       written.skipped.push_back(
-          fmt::format("{}: a {}, which capture does not take yet (storage buffers only)", where, KindName(r.kind)));
+          fmt::format("{}: a {}, which capture does not take yet (storage and uniform buffers and storage images only)",
+                      where, KindName(r.kind)));
       continue;
     }
     Layout layout = LayoutOf(r, shader.has_names);
@@ -299,7 +388,7 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
     }
   }
   if (!any_output && written.skipped.empty())
-    written.skipped.push_back("the shader writes no storage buffer: there is nothing to check");
+    written.skipped.push_back("the shader writes no storage buffer or image: there is nothing to check");
   for (const std::string& capability : shader.capabilities)
     if (auto it = RequirementOf().find(capability); it != RequirementOf().end())
       requires_list += fmt::format("{}\"{}\"", requires_list.empty() ? "" : ", ", it->second);

@@ -97,8 +97,13 @@ std::optional<RawCapture> ReadCapture(const std::filesystem::path& dir) {
     } else if (what == "binding") {
       RawBinding b;
       std::string data;
-      words >> b.set >> b.binding >> b.element >> b.bytes >> data;
+      std::string image;
+      words >> b.set >> b.binding >> b.element >> b.bytes >> data >> image;
       b.data = data == "data";
+      if (image == "image") {
+        b.image = true;
+        words >> b.width >> b.height >> b.format;
+      }
       capture.bindings.push_back(b);
     } else if (what == "note") {
       capture.notes.push_back(Rest(words));

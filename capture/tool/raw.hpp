@@ -44,6 +44,10 @@ struct RawBinding {
   uint32_t set = 0, binding = 0, element = 0;
   uint64_t bytes = 0;
   bool data = false;
+  // A storage image's level and layer, its texels tightly packed: size and VkFormat.
+  bool image = false;
+  uint32_t width = 0, height = 0;
+  int format = 0;
 };
 
 struct RawCapture {

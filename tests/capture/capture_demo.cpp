@@ -1,7 +1,7 @@
 // A small Vulkan compute program for the capture test, written as an application would be: two
 // compute pipelines (scale: a local size and a scale by specialization constants, n and an offset
-// by push constants; accumulate: a literal local size, in place, a uniform buffer), dispatched at
-// a few sizes.
+// by push constants; accumulate: a literal local size, in place, a uniform buffer; invert: an
+// rgba8 storage image in place), dispatched at a few sizes.
 //
 //   capture_demo [--exit=N] [--no-dispatch] [--indirect] [--sleep=S]
 //
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "capture_demo_accumulate.h"
+#include "capture_demo_invert.h"
 #include "capture_demo_scale.h"
 
 namespace {
@@ -181,6 +182,110 @@ Kernel MakeKernel(const Gpu& gpu, VkDescriptorPool pool, const uint32_t* code, s
   return k;
 }
 
+// A storage image of 64x16 rgba8 texels in the general layout, filled with a pattern from `staging`
+// (texel byte k holds k * 7 mod 256), and the invert kernel over it.
+struct Picture {
+  VkImage image = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkImageView view = VK_NULL_HANDLE;
+  Kernel kernel;
+};
+constexpr uint32_t kPictureWidth = 64, kPictureHeight = 16;
+
+Picture MakePicture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, const HostBuffer& staging) {
+  Picture p;
+  VkImageCreateInfo info{.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+                         .imageType = VK_IMAGE_TYPE_2D,
+                         .format = VK_FORMAT_R8G8B8A8_UNORM,
+                         .extent = {kPictureWidth, kPictureHeight, 1},
+                         .mipLevels = 1,
+                         .arrayLayers = 1,
+                         .samples = VK_SAMPLE_COUNT_1_BIT,
+                         .tiling = VK_IMAGE_TILING_OPTIMAL,
+                         .usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT};
+  Check(vkCreateImage(gpu.device, &info, nullptr, &p.image), "vkCreateImage");
+  VkMemoryRequirements needs;
+  vkGetImageMemoryRequirements(gpu.device, p.image, &needs);
+  uint32_t type = 0;
+  while (!(needs.memoryTypeBits & (1u << type))) ++type;
+  VkMemoryAllocateInfo allocate{
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = needs.size, .memoryTypeIndex = type};
+  Check(vkAllocateMemory(gpu.device, &allocate, nullptr, &p.memory), "vkAllocateMemory");
+  Check(vkBindImageMemory(gpu.device, p.image, p.memory, 0), "vkBindImageMemory");
+  VkImageViewCreateInfo view{.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                             .image = p.image,
+                             .viewType = VK_IMAGE_VIEW_TYPE_2D,
+                             .format = VK_FORMAT_R8G8B8A8_UNORM,
+                             .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+  Check(vkCreateImageView(gpu.device, &view, nullptr, &p.view), "vkCreateImageView");
+  for (uint32_t k = 0; k < kPictureWidth * kPictureHeight * 4; ++k)
+    static_cast<uint8_t*>(staging.data)[k] = static_cast<uint8_t>(k * 7);
+  // To the general layout, the pattern copied in, and made visible to the compute shader.
+  VkCommandBufferBeginInfo begin{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  Check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+  VkImageMemoryBarrier to_general{.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                                  .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                                  .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+                                  .newLayout = VK_IMAGE_LAYOUT_GENERAL,
+                                  .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                  .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                  .image = p.image,
+                                  .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr,
+                       1, &to_general);
+  VkBufferImageCopy region{.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                           .imageExtent = {kPictureWidth, kPictureHeight, 1}};
+  vkCmdCopyBufferToImage(cb, staging.buffer, p.image, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+  VkMemoryBarrier copied{.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                         .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                         .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &copied, 0,
+                       nullptr, 0, nullptr);
+  Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+  VkSubmitInfo submit{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb};
+  Check(vkQueueSubmit(gpu.queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
+  Check(vkQueueWaitIdle(gpu.queue), "vkQueueWaitIdle");
+
+  VkDescriptorSetLayoutBinding binding{.binding = 0,
+                                       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                                       .descriptorCount = 1,
+                                       .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
+  VkDescriptorSetLayoutCreateInfo set_info{
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 1, .pBindings = &binding};
+  Kernel& k = p.kernel;
+  Check(vkCreateDescriptorSetLayout(gpu.device, &set_info, nullptr, &k.set_layout), "vkCreateDescriptorSetLayout");
+  VkPipelineLayoutCreateInfo layout_info{
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1, .pSetLayouts = &k.set_layout};
+  Check(vkCreatePipelineLayout(gpu.device, &layout_info, nullptr, &k.layout), "vkCreatePipelineLayout");
+  VkShaderModuleCreateInfo module_info{
+      .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = sizeof kInvertSpirv, .pCode = kInvertSpirv};
+  VkShaderModule module;
+  Check(vkCreateShaderModule(gpu.device, &module_info, nullptr, &module), "vkCreateShaderModule");
+  VkComputePipelineCreateInfo pipeline{.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+                                       .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                                                 .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                                                 .module = module,
+                                                 .pName = "main"},
+                                       .layout = k.layout};
+  Check(vkCreateComputePipelines(gpu.device, VK_NULL_HANDLE, 1, &pipeline, nullptr, &k.pipeline),
+        "vkCreateComputePipelines");
+  vkDestroyShaderModule(gpu.device, module, nullptr);
+  VkDescriptorSetAllocateInfo allocate_set{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                           .descriptorPool = pool,
+                                           .descriptorSetCount = 1,
+                                           .pSetLayouts = &k.set_layout};
+  Check(vkAllocateDescriptorSets(gpu.device, &allocate_set, &k.set), "vkAllocateDescriptorSets");
+  VkDescriptorImageInfo image_info{.imageView = p.view, .imageLayout = VK_IMAGE_LAYOUT_GENERAL};
+  VkWriteDescriptorSet write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                             .dstSet = k.set,
+                             .dstBinding = 0,
+                             .descriptorCount = 1,
+                             .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                             .pImageInfo = &image_info};
+  vkUpdateDescriptorSets(gpu.device, 1, &write, 0, nullptr);
+  return p;
+}
+
 void Bind(VkCommandBuffer cb, const Kernel& k, const void* push, uint32_t push_bytes) {
   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.pipeline);
   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout, 0, 1, &k.set, 0, nullptr);
@@ -243,9 +348,11 @@ int main(int argc, char** argv) {
   const uint32_t group_count[3] = {4, 1, 1};
   std::memcpy(args.data, group_count, sizeof group_count);
 
-  VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}};
+  VkDescriptorPoolSize sizes[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4},
+                                   {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
+                                   {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1}};
   VkDescriptorPoolCreateInfo pool_info{
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 2, .poolSizeCount = 2, .pPoolSizes = sizes};
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 3, .poolSizeCount = 3, .pPoolSizes = sizes};
   VkDescriptorPool pool;
   Check(vkCreateDescriptorPool(gpu.device, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
   struct {
@@ -264,6 +371,8 @@ int main(int argc, char** argv) {
                                        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                        .commandBufferCount = 1};
   Check(vkAllocateCommandBuffers(gpu.device, &allocate, &cb), "vkAllocateCommandBuffers");
+  HostBuffer pixels = MakeBuffer(gpu, kPictureWidth * kPictureHeight * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+  Picture picture = MakePicture(gpu, pool, cb, pixels);
   VkCommandBufferBeginInfo begin{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   bool ok = true;
   if (dispatch) {
@@ -277,7 +386,7 @@ int main(int argc, char** argv) {
     vkCmdDispatch(cb, 16, 1, 1);
     Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
     Run(gpu, cb);
-    // Then three rounds of both kernels over every element, each round's offset its own.
+    // Then three rounds of the three kernels over every element, each round's offset its own.
     for (uint32_t round = 0; round < 3; ++round) {
       push = {kN, static_cast<float>(round)};
       uint32_t n = kN;
@@ -287,8 +396,13 @@ int main(int argc, char** argv) {
       Barrier(cb);
       Bind(cb, accumulate, &n, 4);
       vkCmdDispatch(cb, kN / 32, 1, 1);
+      vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, picture.kernel.pipeline);
+      vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, picture.kernel.layout, 0, 1, &picture.kernel.set, 0,
+                              nullptr);
+      vkCmdDispatch(cb, kPictureWidth / 8, kPictureHeight / 8, 1);
       if (indirect) {
         Barrier(cb);
+        Bind(cb, accumulate, &n, 4);
         vkCmdDispatchIndirect(cb, args.buffer, 0);
       }
       Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
@@ -303,11 +417,14 @@ int main(int argc, char** argv) {
   }
   if (!ok) std::fprintf(stderr, "capture_demo: wrong results\n");
   vkDeviceWaitIdle(gpu.device);
-  for (HostBuffer* b : {&x, &y, &src, &acc, &args, &factor}) {
+  vkDestroyImageView(gpu.device, picture.view, nullptr);
+  vkDestroyImage(gpu.device, picture.image, nullptr);
+  vkFreeMemory(gpu.device, picture.memory, nullptr);
+  for (HostBuffer* b : {&x, &y, &src, &acc, &args, &factor, &pixels}) {
     vkDestroyBuffer(gpu.device, b->buffer, nullptr);
     vkFreeMemory(gpu.device, b->memory, nullptr);
   }
-  for (Kernel* k : {&scale, &accumulate}) {
+  for (Kernel* k : {&scale, &accumulate, &picture.kernel}) {
     vkDestroyPipeline(gpu.device, k->pipeline, nullptr);
     vkDestroyPipelineLayout(gpu.device, k->layout, nullptr);
     vkDestroyDescriptorSetLayout(gpu.device, k->set_layout, nullptr);

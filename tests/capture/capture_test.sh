@@ -16,10 +16,11 @@ if ! "$demo" >/dev/null 2>&1; then
   exit 77
 fi
 
-check "default selection: both pipelines captured" 0 '2 of 2 selected dispatches written' -- \
+check "default selection: the three pipelines captured" 0 '3 of 3 selected dispatches written' -- \
   "$capture" -o "$dir/c" -- "$demo" --indirect
 for f in p0_64x1x1/p0_64x1x1.toml p0_64x1x1/shader.spv p0_64x1x1/in0.bin p0_64x1x1/in1.bin p0_64x1x1/out1.bin \
-         p1_128x1x1/p1_128x1x1.toml p1_128x1x1/in0.bin p1_128x1x1/in1.bin p1_128x1x1/out1.bin report.txt; do
+         p1_128x1x1/p1_128x1x1.toml p1_128x1x1/in0.bin p1_128x1x1/in1.bin p1_128x1x1/out1.bin \
+         p2_8x2x1/p2_8x2x1.toml p2_8x2x1/in0.bin p2_8x2x1/out0.bin report.txt; do
   [[ -s $dir/c/$f ]] || { echo "FAIL: $f was not written"; fail=1; }
 done
 [[ ! -e $dir/c/p0_64x1x1/out0.bin ]] || { echo "FAIL: a readonly binding got an expected file"; fail=1; }
@@ -29,9 +30,10 @@ check "the report counts each pipeline's sizes" 0 '64x1x1 workgroups: 3 dispatch
 check "the report says indirect dispatches are not captured" 0 'indirect dispatches: 3 \(not captured' -- \
   cat "$dir/c/report.txt"
 
-# The data: the demo's x and y around its first full-size scale (SCALE 2.5, add 0), and its
-# accumulator around the first accumulate (7 before, 7 + 2 i + 1 after).
-check "the captured bytes are the demo's" 0 '^data ok$' -- $python - "$dir/c" <<'PY'
+# The data: the demo's x and y around its first full-size scale (SCALE 2.5, add 0), its
+# accumulator around the first accumulate (7 before, 7 + 2 i + 1 after), and its picture around
+# the first invert (byte k holds 7 k mod 256 before, 255 minus that after).
+check "the captured bytes and texels are the demo's" 0 '^data ok$' -- $python - "$dir/c" <<'PY'
 import struct, sys
 root = sys.argv[1]
 def floats(path): data = open(path, 'rb').read(); return struct.unpack('<%df' % (len(data) // 4), data)
@@ -46,6 +48,9 @@ assert all(y[i] == f32(x[i] * 2.5) for i in range(4096)), 'y'
 assert src == tuple(range(4096)), 'src'
 assert before == (7,) * 4096, 'acc before'
 assert after == tuple(7 + 2 * i + 1 for i in range(4096)), 'acc after'
+before = open(root + '/p2_8x2x1/in0.bin', 'rb').read(); after = open(root + '/p2_8x2x1/out0.bin', 'rb').read()
+assert len(before) == len(after) == 64 * 16 * 4, 'picture size'
+assert all(before[k] == 7 * k % 256 and after[k] == 255 - before[k] for k in range(len(before))), 'picture'
 print('data ok')
 PY
 check "the manifest names where its values came from" 0 '1 = "2.5"  # SCALE: the program' -- \
@@ -58,21 +63,24 @@ check "a uniform buffer's members are the program's" 0 '"pair" = \["0.25", "0.75
 # Everything but the data keys, through bench: the same manifests with random inputs and the
 # demo's arithmetic as checks (y poisoned, as an output without init; acc from random values).
 mkdir -p "$dir/keys"
-cp -r "$dir/c/p0_64x1x1" "$dir/c/p1_128x1x1" "$dir/keys/"
+cp -r "$dir/c/p0_64x1x1" "$dir/c/p1_128x1x1" "$dir/c/p2_8x2x1" "$dir/keys/"
 for m in "$dir"/keys/*/*.toml; do
   sed -i -e '/^expect = /d' -e 's/^init = { file = .*/init = "random"/' "$m"
 done
 sed -i '/^name = "Out"/,/^init/{/^init/d}' "$dir/keys/p0_64x1x1/p0_64x1x1.toml"
 printf '\n[check]\nOut = "In * 2.5"\n' >>"$dir/keys/p0_64x1x1/p0_64x1x1.toml"
 printf '\n[check]\nAcc = "Acc + 2 * Src + 1"\n' >>"$dir/keys/p1_128x1x1/p1_128x1x1.toml"
-check "the captured manifests' other keys load and run in bench" 0 '\[2/2\] capture_demo_p1_128x1x1/captured/wg32x1/domain4096x1 ' -- \
-  "$bench" --manifest="$dir/keys/p0_64x1x1" --manifest="$dir/keys/p1_128x1x1" --benchmark_min_time=0.01
+printf '\n[check]\npicture = "1 - picture"\n' >>"$dir/keys/p2_8x2x1/p2_8x2x1.toml"
+check "the captured manifests' other keys load and run in bench" 0 '\[3/3\] capture_demo_p2_8x2x1/captured/wg8x8/domain1024x1 ' -- \
+  "$bench" --manifest="$dir/keys/p0_64x1x1" --manifest="$dir/keys/p1_128x1x1" --manifest="$dir/keys/p2_8x2x1" \
+  --benchmark_min_time=0.01
 
 # The manifests as written, once bench reads data files (init = { file }, expect = { file }).
 if "$bench" --manifest="$dir/c/p0_64x1x1" --benchmark_list_tests >/dev/null 2>&1; then
   replay_with_data=1
-  check "replay: the capture passes against the program's own output" 0 'capture_demo_p0_64x1x1/captured' -- \
-    "$bench" --manifest="$dir/c/p0_64x1x1" --manifest="$dir/c/p1_128x1x1" --benchmark_min_time=0.01
+  check "replay: the capture passes against the program's own output" 0 '\[3/3\] capture_demo_p2_8x2x1/captured' -- \
+    "$bench" --manifest="$dir/c/p0_64x1x1" --manifest="$dir/c/p1_128x1x1" --manifest="$dir/c/p2_8x2x1" \
+    --benchmark_min_time=0.01
   cp -r "$dir/c/p0_64x1x1" "$dir/altered"
   $python -c "
 import struct, sys
@@ -82,6 +90,10 @@ data[400:404] = struct.pack('<f', struct.unpack('<f', data[400:404])[0] + 1.0)
 open(path, 'wb').write(data)" "$dir/altered/out1.bin"
   check "replay: an expected file altered by one element fails" 1 'Out' -- \
     "$bench" --manifest="$dir/altered" --benchmark_min_time=0.01
+  cp -r "$dir/c/p2_8x2x1" "$dir/altered_image"
+  printf '\x10' | dd of="$dir/altered_image/out0.bin" bs=1 seek=100 conv=notrunc status=none
+  check "replay: an expected image altered by one texel fails" 1 "picture" -- \
+    "$bench" --manifest="$dir/altered_image" --benchmark_min_time=0.01
 else
   echo "skip: bench does not read init = { file } and expect = { file } yet; the replay with data waits for them"
 fi
@@ -91,7 +103,7 @@ fi
 if [[ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]]; then
   out=$(VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT \
         VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$capture" -o "$dir/sync" -- "$demo" 2>&1)
-  if [[ $? -ne 0 || $out == *"Validation Error"* || $out != *"2 of 2 selected"* ]]; then
+  if [[ $? -ne 0 || $out == *"Validation Error"* || $out != *"3 of 3 selected"* ]]; then
     echo "FAIL: the capture under synchronization validation:"
     echo "$out" | head -20
     fail=1
@@ -129,12 +141,13 @@ fi
 check "--dispatches=N: the Nth dispatch, from 0" 0 'captured d0_p0_16x1x1' -- \
   "$capture" -o "$dir/nth" --dispatches=0 -- "$demo"
 check "--dispatches=pipeline:K" 0 '1 of 1 selected' -- "$capture" -o "$dir/pipe" --dispatches=pipeline:1 -- "$demo"
+check "--dispatches=all: every pipeline and size" 0 '4 of 4 selected' -- "$capture" -o "$dir/all" --dispatches=all -- "$demo"
 [[ -d $dir/pipe/p1_128x1x1 && ! -e $dir/pipe/p0_64x1x1 ]] || { echo "FAIL: pipeline:1 wrote other folders"; fail=1; }
 hash=$(sed -n 's/.*pipeline 0: entry main, SPIR-V SHA-256 \(........\).*/\1/p' "$dir/c/report.txt")
 check "--dispatches=hash:HEX" 0 'captured p0_64x1x1' -- "$capture" -o "$dir/hash" --dispatches=hash:$hash -- "$demo"
-check "an indirect dispatch is said not captured, never replayed" 1 'not replayable d3_p1_0x0x0: an indirect dispatch' -- \
-  "$capture" -o "$dir/indirect" --dispatches=3 -- "$demo" --indirect
-[[ ! -e $dir/indirect/d3_p1_0x0x0/d3_p1_0x0x0.toml ]] || { echo "FAIL: an indirect dispatch got a manifest"; fail=1; }
+check "an indirect dispatch is said not captured, never replayed" 1 'not replayable d4_p1_0x0x0: an indirect dispatch' -- \
+  "$capture" -o "$dir/indirect" --dispatches=4 -- "$demo" --indirect
+[[ ! -e $dir/indirect/d4_p1_0x0x0/d4_p1_0x0x0.toml ]] || { echo "FAIL: an indirect dispatch got a manifest"; fail=1; }
 check "--max-bytes: a dispatch over it is left out, and said" 1 'over --max-bytes=1024' -- \
   "$capture" -o "$dir/small" --max-bytes=1K -- "$demo"
 

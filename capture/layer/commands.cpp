@@ -14,6 +14,8 @@ namespace {
 
 Device* Lookup(Layer& layer, const void* handle) { return DeviceOf(layer, handle); }
 
+constexpr long kMaxPendingPerKey = 4;
+
 VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo* info) {
   Layer& layer = TheLayer();
   std::unique_lock lock(layer.mutex);
@@ -89,6 +91,12 @@ int NoteDispatch(Layer& layer, Device& device, VkCommandBuffer cb, RecordedDispa
     for (uint32_t t = 0; t < layer.config.targets.size(); ++t) {
       const Config::Target& target = layer.config.targets[t];
       if (layer.targets_done.contains(t)) continue;
+      // A program that records many command buffers before it submits one would otherwise get
+      // staging copies in each: a few are enough for the first to run.
+      if (target.by_key && std::count_if(layer.captures.begin(), layer.captures.end(), [&](const PendingCapture& c) {
+            return c.target == t && !c.done;
+          }) >= kMaxPendingPerKey)
+        continue;
       if (target.by_key ? target.signature != pipeline->second.signature || target.groups != dispatch.groups ||
                               dispatch.kind == RecordedDispatch::Kind::kIndirect
                         : target.serial != state.serial || target.ordinal != ordinal)

@@ -294,11 +294,8 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       written.notes.push_back(note);
   }
 
-  std::string buffers, uniforms, requires_list;
-  uint64_t total_bytes = 0;
-  bool any_output = false;
-  std::set<std::string> names;
-  int file = 0;
+  std::string buffers, images, uniforms, requires_list;
+  Files files{.folder = folder};
   for (const Resource& r : shader.resources) {
     std::string where = fmt::format("set {} binding {}", r.set, r.binding);
     if (r.kind == ResourceKind::kUniformBuffer) {
@@ -306,12 +303,7 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       continue;
     }
     if (r.kind == ResourceKind::kStorageImage) {
-      Files files{.folder = folder, .next = file, .names = names, .bytes = total_bytes, .any_output = any_output};
-      WriteImage(r, capture, raw_dir, files, uniforms, written);
-      file = files.next;
-      names = files.names;
-      total_bytes = files.bytes;
-      any_output = files.any_output;
+      WriteImage(r, capture, raw_dir, files, images, written);
       continue;
     }
     if (r.kind != ResourceKind::kStorageBuffer) {
@@ -333,8 +325,8 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
                          : ValidName(r.block)  ? r.block
                                                : fmt::format("set{}_binding{}", r.set, r.binding);
       if (array) name += fmt::format("_{}", b.element);
-      if (!names.insert(name).second) name = fmt::format("set{}_binding{}_{}", r.set, r.binding, b.element);
-      names.insert(name);
+      if (!files.names.insert(name).second) name = fmt::format("set{}_binding{}_{}", r.set, r.binding, b.element);
+      files.names.insert(name);
       std::string stem = fmt::format("s{}b{}e{}", b.set, b.binding, b.element);
       uint64_t count = b.bytes > layout.header ? (b.bytes - layout.header) / layout.stride : 0;
       if (!b.data || count == 0) {
@@ -351,10 +343,10 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
         continue;
       }
       bool output = !r.readonly;
-      std::string in = fmt::format("in{}.bin", file), out = fmt::format("out{}.bin", file);
-      ++file;
+      std::string in = fmt::format("in{}.bin", files.next), out = fmt::format("out{}.bin", files.next);
+      ++files.next;
       WriteFile(folder / in, before.data(), used);
-      total_bytes += used;
+      files.bytes += used;
       std::string declared_as = r.block.empty() ? "a block without a name" : "block " + r.block;
       if (!r.variable.empty()) declared_as += " " + r.variable;
       buffers += fmt::format("\n# {}{}: {} bytes bound by the program; the shader declares {}{}\n", where,
@@ -371,9 +363,9 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
         buffers += fmt::format("# its file holds the {} header bytes before the array too\n", layout.header);
       buffers += fmt::format("init = {{ file = \"{}\" }}  # its bytes before the dispatch\n", in);
       if (output) {
-        any_output = true;
+        files.any_output = true;
         WriteFile(folder / out, after.data(), used);
-        total_bytes += used;
+        files.bytes += used;
         bool changed = std::memcmp(before.data(), after.data(), used) != 0;
         if (uint64_t bad = NonFinite(after, layout.header, used, layout))
           written.notes.push_back(fmt::format(
@@ -387,7 +379,7 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       }
     }
   }
-  if (!any_output && written.skipped.empty())
+  if (!files.any_output && written.skipped.empty())
     written.skipped.push_back("the shader writes no storage buffer or image: there is nothing to check");
   for (const std::string& capability : shader.capabilities)
     if (auto it = RequirementOf().find(capability); it != RequirementOf().end())
@@ -470,11 +462,11 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       "# Every binding's bytes once: inputs read, outputs written.\nbytes = \"{}\"\n",
       command, chosen.why, chosen.row.pipeline, hash, family,
       invocations <= 4294967295ull ? "workgroups x local size" : "too many: the workgroups instead", domain,
-      total_bytes);
+      files.bytes);
   if (by_constants)
     text += fmt::format("# The local size the program's specialization constants gave.\nworkgroups = [\"{}x{}{}\"]\n",
                         local[0], local[1], shader.local_size.constant_id[2] ? fmt::format("x{}", local[2]) : "");
-  text += buffers + uniforms + push;
+  text += buffers + images + uniforms + push;
   text += fmt::format("\n# The workgroups the program dispatched.\n[dispatch]\ngroups = [\"{}\", \"{}\", \"{}\"]\n",
                       g[0], g[1], g[2]);
   if (!spec.empty())

@@ -255,7 +255,6 @@ void WriteImage(const Resource& r, const RawCapture& capture, const std::filesys
     if (r.readonly) continue;
     files.any_output = true;
     WriteFile(files.folder / out, after.data(), after.size());
-    files.bytes += b.bytes;
     images += fmt::format(
         "output = true  # the shader may write it\n"
         "expect = {{ file = \"{}\"{} }}  # its texels after the program's dispatch\n",
@@ -365,7 +364,6 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       if (output) {
         files.any_output = true;
         WriteFile(folder / out, after.data(), used);
-        files.bytes += used;
         bool changed = std::memcmp(before.data(), after.data(), used) != 0;
         if (uint64_t bad = NonFinite(after, layout.header, used, layout))
           written.notes.push_back(fmt::format(

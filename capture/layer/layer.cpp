@@ -4,6 +4,9 @@
 // without it, every call passes through.
 #include "capture/layer/layer.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -26,6 +29,17 @@ Config ReadConfig() {
   const char* mode = std::getenv("CSBENCH_CAPTURE_MODE");
   const char* dir = std::getenv("CSBENCH_CAPTURE_DIR");
   if (mode == nullptr || dir == nullptr || *dir == '\0') return config;
+  // The processes a program starts inherit the environment (a wrapper script's program, a
+  // launcher's children): the first of them to make a Vulkan instance claims the folder, and the
+  // others pass every call through rather than write over its files.
+  std::error_code ignored;
+  std::filesystem::create_directories(dir, ignored);
+  int claim = open((std::filesystem::path(dir) / "claimed").c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
+  if (claim < 0) return config;
+  std::string pid = std::to_string(getpid()) + "\n";
+  ssize_t written = write(claim, pid.data(), pid.size());
+  (void)written;
+  close(claim);
   if (std::strcmp(mode, "count") == 0) config.mode = Config::Mode::kCount;
   if (std::strcmp(mode, "capture") == 0) config.mode = Config::Mode::kCapture;
   config.dir = dir;

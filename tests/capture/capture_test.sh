@@ -151,6 +151,11 @@ check "an indirect dispatch is said not captured, never replayed" 1 'not replaya
 check "--max-bytes: a dispatch over it is left out, and said" 1 'over --max-bytes=1024' -- \
   "$capture" -o "$dir/small" --max-bytes=1K -- "$demo"
 
+# A program started by a wrapper, beside another Vulkan process: the first to make an instance is
+# captured, and the other writes nothing over it.
+check "a program behind a wrapper script" 0 '3 of 3 selected' -- \
+  "$capture" -o "$dir/wrapped" -- sh -c '"$1"; "$1" --no-dispatch' sh "$demo"
+
 # Errors, each with its exit code.
 check "a program that fails: its exit code, exit 4" 4 'capture_demo exited with code 3' -- \
   "$capture" -o "$dir/e1" -- "$demo" --exit=3

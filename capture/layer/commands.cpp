@@ -94,8 +94,8 @@ int NoteDispatch(Layer& layer, Device& device, VkCommandBuffer cb, RecordedDispa
       // A program that records many command buffers before it submits one would otherwise get
       // staging copies in each: a few are enough for the first to run.
       if (target.by_key && std::count_if(layer.captures.begin(), layer.captures.end(), [&](const PendingCapture& c) {
-            return c.target == t && !c.done;
-          }) >= kMaxPendingPerKey)
+                             return c.target == t && !c.done;
+                           }) >= kMaxPendingPerKey)
         continue;
       if (target.by_key ? target.signature != pipeline->second.signature || target.groups != dispatch.groups ||
                               dispatch.kind == RecordedDispatch::Kind::kIndirect

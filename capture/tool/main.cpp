@@ -119,13 +119,18 @@ std::filesystem::path LayerFolder(const char* argv0) {
   std::exit(kExitUsage);
 }
 
-// Runs one pass; returns on success, ends the process with the program's failure otherwise.
+// Runs one pass; returns on success, ends the process with the program's failure otherwise
+// (the layer's raw files removed first).
 void RunPass(const Options& options, const std::filesystem::path& layer, std::map<std::string, std::string> env,
-             const char* pass) {
+             const std::filesystem::path& raw, const char* pass) {
   std::map<std::string, std::string> all = LayerEnvironment(layer.string());
   all.merge(env);
   ProgramResult result = RunProgram(options.program, all, options.timeout_s);
   const std::string& name = options.program.front();
+  if (result.end != ProgramResult::End::kExited || result.code != 0) {
+    std::error_code ignored;
+    std::filesystem::remove_all(raw, ignored);
+  }
   switch (result.end) {
     case ProgramResult::End::kExited:
       if (result.code == 0) return;
@@ -176,7 +181,7 @@ int Main(int argc, char** argv) {
           {{"CSBENCH_CAPTURE_MODE", "count"},
            {"CSBENCH_CAPTURE_DIR", (raw / "count").string()},
            {"CSBENCH_CAPTURE_NTH", nth}},
-          "pass 1, counting dispatches");
+          raw, "pass 1, counting dispatches");
   std::optional<Summary> summary = ReadSummary(raw / "count");
   Report report{.command = options.program, .max_bytes = options.max_bytes};
   if (summary) report.summary = *summary;
@@ -219,7 +224,7 @@ int Main(int argc, char** argv) {
            {"CSBENCH_CAPTURE_DIR", (raw / "capture").string()},
            {"CSBENCH_CAPTURE_TARGETS", targets},
            {"CSBENCH_CAPTURE_MAX_BYTES", std::to_string(options.max_bytes)}},
-          "pass 2, capturing");
+          raw, "pass 2, capturing");
 
   std::vector<DispatchReport> dispatches;
   std::string program = Sanitized(std::filesystem::path(options.program.front()).filename().string());

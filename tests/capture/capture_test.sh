@@ -167,6 +167,9 @@ check "a program that does not start: exit 4" 4 'cannot run ./no-such-program' -
   "$capture" -o "$dir/e4" -- ./no-such-program
 check "a program past --timeout: exit 5" 5 'ran past --timeout=1 s' -- \
   "$capture" -o "$dir/e5" --timeout=1 -- "$demo" --sleep=30
+[[ ! -e $dir/e5/.raw && ! -e $dir/e1/.raw ]] || { echo "FAIL: a failed capture left the layer's raw files"; fail=1; }
+check "a program killed by a signal: exit 4" 4 'was killed by signal 9' -- \
+  "$capture" -o "$dir/e10" -- sh -c 'kill -9 $$'
 check "a bad selection: exit 2" 2 "'pipeline:x' is not a selection" -- \
   "$capture" -o "$dir/e6" --dispatches=pipeline:x -- "$demo"
 check "a selection of nothing: exit 2" 2 "'pipeline:7' selects no dispatch" -- \

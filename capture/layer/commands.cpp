@@ -97,8 +97,9 @@ int NoteDispatch(Layer& layer, Device& device, VkCommandBuffer cb, RecordedDispa
                              return c.target == t && !c.done;
                            }) >= kMaxPendingPerKey)
         continue;
+      // Pass 1 counted direct dispatches only under a pipeline and size: so does the key.
       if (target.by_key ? target.signature != pipeline->second.signature || target.groups != dispatch.groups ||
-                              dispatch.kind == RecordedDispatch::Kind::kIndirect
+                              dispatch.kind != RecordedDispatch::Kind::kDirect
                         : target.serial != state.serial || target.ordinal != ordinal)
         continue;
       // A key's dispatch is read after its recording's first submission; several recordings may

@@ -20,7 +20,13 @@ VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer cb, const VkCo
   Layer& layer = TheLayer();
   std::unique_lock lock(layer.mutex);
   Device* device = Lookup(layer, cb);
-  if (layer.config.mode != Config::Mode::kOff) layer.command_buffers[cb] = {.serial = layer.next_serial++};
+  if (layer.config.mode != Config::Mode::kOff) {
+    // A recording begun again before it ran: its captures are dropped (their staging buffers stay
+    // until the device goes), so a later recording may take them.
+    for (PendingCapture& c : layer.captures)
+      if (c.cb == cb && !c.done) c.done = true;
+    layer.command_buffers[cb] = {.serial = layer.next_serial++};
+  }
   lock.unlock();
   return device->table.BeginCommandBuffer(cb, info);
 }
@@ -107,6 +113,7 @@ int NoteDispatch(Layer& layer, Device& device, VkCommandBuffer cb, RecordedDispa
       PendingCapture capture{.target = t,
                              .submission = target.by_key ? 1 : target.submission,
                              .device = device.handle,
+                             .cb = cb,
                              .pipeline = dispatch.pipeline,
                              .groups = dispatch.groups,
                              .push = {state.push.begin(), state.push.begin() + state.push_end}};

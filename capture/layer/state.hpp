@@ -186,6 +186,7 @@ struct PendingCapture {
   uint32_t target = 0;      // its place in CSBENCH_CAPTURE_TARGETS, and its folder's number
   uint32_t submission = 0;  // which submission of its recording the data is read after
   VkDevice device = VK_NULL_HANDLE;
+  VkCommandBuffer cb = VK_NULL_HANDLE;  // the command buffer of the recording it is in
   uint32_t pipeline = 0;
   std::array<uint32_t, 3> groups{};
   std::vector<uint8_t> push;

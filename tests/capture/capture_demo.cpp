@@ -1,13 +1,14 @@
-// A small Vulkan compute program for the capture test, written as an application would be: two
+// A small Vulkan compute program for the capture test, written as an application would be: three
 // compute pipelines (scale: a local size and a scale by specialization constants, n and an offset
 // by push constants; accumulate: a literal local size, in place, a uniform buffer; invert: an
 // rgba8 storage image in place), dispatched at a few sizes.
 //
-//   capture_demo [--exit=N] [--no-dispatch] [--indirect] [--sleep=S]
+//   capture_demo [--exit=N] [--no-dispatch] [--indirect] [--rerecord=K] [--sleep=S]
 //
 // It checks its own results and exits 0, or N where --exit says so (after its dispatches).
-// --no-dispatch makes a device and no dispatch; --indirect adds an indirect dispatch; --sleep
-// waits S seconds before exiting (a program that hangs, for the capture's timeout).
+// --no-dispatch makes a device and no dispatch; --indirect adds an indirect dispatch; --rerecord
+// records each round's command buffer K more times before it submits it; --sleep waits S seconds
+// before exiting (a program that hangs, for the capture's timeout).
 #include <vulkan/vulkan.h>
 
 #include <chrono>
@@ -312,6 +313,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   bool dispatch = true, indirect = false;
   double sleep_s = 0;
+  int rerecord = 0;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg.starts_with("--exit="))
@@ -320,6 +322,8 @@ int main(int argc, char** argv) {
       dispatch = false;
     else if (arg == "--indirect")
       indirect = true;
+    else if (arg.starts_with("--rerecord="))
+      rerecord = std::atoi(arg.c_str() + 11);
     else if (arg.starts_with("--sleep="))
       sleep_s = std::atof(arg.c_str() + 8);
     else {
@@ -390,6 +394,13 @@ int main(int argc, char** argv) {
     for (uint32_t round = 0; round < 3; ++round) {
       push = {kN, static_cast<float>(round)};
       uint32_t n = kN;
+      // Recorded again and again before it runs, as a program that rebuilds its work might.
+      for (int again = 0; again < rerecord; ++again) {
+        Check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+        Bind(cb, scale, &push, 8);
+        vkCmdDispatch(cb, kN / 64, 1, 1);
+        Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+      }
       Check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
       Bind(cb, scale, &push, 8);
       vkCmdDispatch(cb, kN / 64, 1, 1);

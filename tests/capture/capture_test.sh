@@ -156,6 +156,11 @@ check "--max-bytes: a dispatch over it is left out, and said" 1 'over --max-byte
 check "a program behind a wrapper script" 0 '3 of 3 selected' -- \
   "$capture" -o "$dir/wrapped" -- sh -c '"$1"; "$1" --no-dispatch' sh "$demo"
 
+# A command buffer recorded six times before it runs: the copies of the recordings begun again
+# are dropped, and the one that runs is captured.
+check "a command buffer recorded again before it runs" 0 '3 of 3 selected' -- \
+  "$capture" -o "$dir/rerecorded" -- "$demo" --rerecord=6
+
 # Errors, each with its exit code.
 check "a program that fails: its exit code, exit 4" 4 'capture_demo exited with code 3' -- \
   "$capture" -o "$dir/e1" -- "$demo" --exit=3

@@ -191,7 +191,7 @@ int Main(int argc, char** argv) {
     if (summary && !summary->indirect.empty()) indirect = " (only indirect dispatches, which are not captured)";
     std::cerr << fmt::format("csbench-capture: {} made no compute dispatch{}{}; see {}\n", options.program.front(),
                              summary ? indirect : " (no Vulkan instance with the capture layer)", "",
-                             (dir / "report.txt").string());
+                             (options.dir / "report.txt").string());
     std::filesystem::remove_all(raw, error);
     return kExitNoDispatch;
   }
@@ -256,13 +256,15 @@ int Main(int argc, char** argv) {
   for (const DispatchReport& d : dispatches) {
     if (d.written.manifest) {
       ++written;
-      std::cout << fmt::format("captured {}: {}\n", d.chosen.name, d.written.path.string());
+      // Paths as the user named the folder.
+      std::cout << fmt::format("captured {}: {}\n", d.chosen.name,
+                               (options.dir / std::filesystem::relative(d.written.path, dir)).string());
     } else {
       std::cout << fmt::format("not replayable {}: {}\n", d.chosen.name, fmt::join(d.written.skipped, "; "));
     }
   }
   std::cout << fmt::format("{} of {} selected dispatches written as manifests; report: {}\n", written,
-                           dispatches.size(), (dir / "report.txt").string());
+                           dispatches.size(), (options.dir / "report.txt").string());
   return written == static_cast<int>(dispatches.size()) ? kExitOk : kExitPartial;
 }
 

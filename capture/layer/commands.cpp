@@ -1,0 +1,307 @@
+// Command buffers and submissions: the bound compute state each command buffer carries, the
+// dispatches recorded in it, and, at each submission, their count (pass 1) or the reading of a
+// captured dispatch's copies (pass 2). A dispatch that is not captured costs one small record at
+// recording and a count at submission; nothing is added to the command buffer for it.
+#include <algorithm>
+#include <cstring>
+#include <functional>
+
+#include "capture/layer/layer.hpp"
+
+namespace csbench::capture {
+
+namespace {
+
+Device* Lookup(Layer& layer, const void* handle) { return DeviceOf(layer, handle); }
+
+constexpr long kMaxPendingPerKey = 4;
+
+VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo* info) {
+  Layer& layer = TheLayer();
+  std::unique_lock lock(layer.mutex);
+  Device* device = Lookup(layer, cb);
+  if (layer.config.mode != Config::Mode::kOff) {
+    // A recording begun again before it ran: its captures are dropped (their staging buffers stay
+    // until the device goes), so a later recording may take them.
+    for (PendingCapture& c : layer.captures)
+      if (c.cb == cb && !c.done) c.done = true;
+    layer.command_buffers[cb] = {.serial = layer.next_serial++};
+  }
+  lock.unlock();
+  return device->table.BeginCommandBuffer(cb, info);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipeline pipeline) {
+  Layer& layer = TheLayer();
+  std::unique_lock lock(layer.mutex);
+  Device* device = Lookup(layer, cb);
+  if (layer.config.mode != Config::Mode::kOff && point == VK_PIPELINE_BIND_POINT_COMPUTE)
+    layer.command_buffers[cb].pipeline = pipeline;
+  lock.unlock();
+  device->table.CmdBindPipeline(cb, point, pipeline);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdBindDescriptorSets(VkCommandBuffer cb, VkPipelineBindPoint point,
+                                                 VkPipelineLayout pipeline_layout, uint32_t first, uint32_t count,
+                                                 const VkDescriptorSet* sets, uint32_t dynamic_count,
+                                                 const uint32_t* dynamic) {
+  Layer& layer = TheLayer();
+  std::unique_lock lock(layer.mutex);
+  Device* device = Lookup(layer, cb);
+  if (layer.config.mode == Config::Mode::kCapture && point == VK_PIPELINE_BIND_POINT_COMPUTE) {
+    CommandBuffer& state = layer.command_buffers[cb];
+    // Dynamic offsets go to the sets in order, each taking one per dynamic descriptor it holds.
+    uint32_t used = 0;
+    for (uint32_t i = 0; i < count && first + i < state.sets.size(); ++i) {
+      BoundSet& bound = state.sets[first + i];
+      bound.set = sets[i];
+      bound.dynamic_offsets.clear();
+      auto set = layer.sets.find(sets[i]);
+      if (set == layer.sets.end()) continue;
+      auto layout = layer.set_layouts.find(set->second.layout);
+      if (layout == layer.set_layouts.end()) continue;
+      for (const LayoutBinding& b : layout->second.bindings)
+        if (b.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC || b.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC)
+          for (uint32_t e = 0; e < b.count && used < dynamic_count; ++e)
+            bound.dynamic_offsets.push_back(dynamic[used++]);
+    }
+  }
+  lock.unlock();
+  device->table.CmdBindDescriptorSets(cb, point, pipeline_layout, first, count, sets, dynamic_count, dynamic);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdPushConstants(VkCommandBuffer cb, VkPipelineLayout pipeline_layout,
+                                            VkShaderStageFlags stages, uint32_t offset, uint32_t size,
+                                            const void* values) {
+  Layer& layer = TheLayer();
+  std::unique_lock lock(layer.mutex);
+  Device* device = Lookup(layer, cb);
+  if (layer.config.mode == Config::Mode::kCapture && (stages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
+      offset + size <= 256) {
+    CommandBuffer& state = layer.command_buffers[cb];
+    std::memcpy(state.push.data() + offset, values, size);
+    state.push_end = std::max(state.push_end, offset + size);
+  }
+  lock.unlock();
+  device->table.CmdPushConstants(cb, pipeline_layout, stages, offset, size, values);
+}
+
+// Notes a dispatch in its command buffer; in capture mode, the one a target names is made a
+// pending capture, with its copies recorded around it. Returns the capture's slot, or -1.
+int NoteDispatch(Layer& layer, Device& device, VkCommandBuffer cb, RecordedDispatch dispatch) {
+  CommandBuffer& state = layer.command_buffers[cb];
+  auto pipeline = layer.pipelines.find(state.pipeline);
+  dispatch.pipeline = pipeline == layer.pipelines.end() ? UINT32_MAX : pipeline->second.id;
+  uint32_t ordinal = static_cast<uint32_t>(state.dispatches.size());
+  if (layer.config.mode == Config::Mode::kCapture && pipeline != layer.pipelines.end()) {
+    for (uint32_t t = 0; t < layer.config.targets.size(); ++t) {
+      const Config::Target& target = layer.config.targets[t];
+      if (layer.targets_done.contains(t)) continue;
+      // A program that records many command buffers before it submits one would otherwise get
+      // staging copies in each: a few are enough for the first to run.
+      if (target.by_key && std::count_if(layer.captures.begin(), layer.captures.end(), [&](const PendingCapture& c) {
+                             return c.target == t && !c.done;
+                           }) >= kMaxPendingPerKey)
+        continue;
+      // Pass 1 counted direct dispatches only under a pipeline and size: so does the key.
+      if (target.by_key ? target.signature != pipeline->second.signature || target.groups != dispatch.groups ||
+                              dispatch.kind != RecordedDispatch::Kind::kDirect
+                        : target.serial != state.serial || target.ordinal != ordinal)
+        continue;
+      // A key's dispatch is read after its recording's first submission; several recordings may
+      // hold one before any runs, and the first to finish is written.
+      PendingCapture capture{.target = t,
+                             .submission = target.by_key ? 1 : target.submission,
+                             .device = device.handle,
+                             .cb = cb,
+                             .pipeline = dispatch.pipeline,
+                             .groups = dispatch.groups,
+                             .push = {state.push.begin(), state.push.begin() + state.push_end}};
+      if (dispatch.kind == RecordedDispatch::Kind::kIndirect)
+        capture.notes.push_back("not captured: an indirect dispatch (its workgroup counts are in a buffer)");
+      else if (dispatch.kind == RecordedDispatch::Kind::kBase)
+        capture.notes.push_back("not captured: a dispatch with a base workgroup (vkCmdDispatchBase)");
+      else
+        RecordCaptureBefore(layer, device, cb, capture);
+      dispatch.capture = static_cast<int>(layer.captures.size());
+      layer.captures.push_back(std::move(capture));
+      break;
+    }
+  }
+  state.dispatches.push_back(dispatch);
+  return dispatch.capture;
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z) {
+  Layer& layer = TheLayer();
+  std::unique_lock lock(layer.mutex);
+  Device* device = Lookup(layer, cb);
+  int capture = -1;
+  if (layer.config.mode != Config::Mode::kOff) capture = NoteDispatch(layer, *device, cb, {.groups = {x, y, z}});
+  if (capture < 0 || !layer.captures[capture].data) {
+    lock.unlock();
+    device->table.CmdDispatch(cb, x, y, z);
+    return;
+  }
+  // The copies around it go into the same command buffer, so the lock stays held until they are.
+  device->table.CmdDispatch(cb, x, y, z);
+  RecordCaptureAfter(*device, cb, layer.captures[capture]);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x,
+                                           uint32_t y, uint32_t z) {
+  Layer& layer = TheLayer();
+  std::unique_lock lock(layer.mutex);
+  Device* device = Lookup(layer, cb);
+  if (layer.config.mode != Config::Mode::kOff) {
+    RecordedDispatch d{.groups = {x, y, z}, .kind = RecordedDispatch::Kind::kBase};
+    if (bx == 0 && by == 0 && bz == 0) d.kind = RecordedDispatch::Kind::kDirect;
+    int capture = NoteDispatch(layer, *device, cb, d);
+    if (capture >= 0 && layer.captures[capture].data) {
+      device->table.CmdDispatchBase(cb, bx, by, bz, x, y, z);
+      RecordCaptureAfter(*device, cb, layer.captures[capture]);
+      return;
+    }
+  }
+  lock.unlock();
+  device->table.CmdDispatchBase(cb, bx, by, bz, x, y, z);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset) {
+  Layer& layer = TheLayer();
+  std::unique_lock lock(layer.mutex);
+  Device* device = Lookup(layer, cb);
+  if (layer.config.mode != Config::Mode::kOff)
+    NoteDispatch(layer, *device, cb, {.kind = RecordedDispatch::Kind::kIndirect});
+  lock.unlock();
+  device->table.CmdDispatchIndirect(cb, buffer, offset);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdExecuteCommands(VkCommandBuffer cb, uint32_t count, const VkCommandBuffer* secondaries) {
+  Layer& layer = TheLayer();
+  std::unique_lock lock(layer.mutex);
+  Device* device = Lookup(layer, cb);
+  if (layer.config.mode != Config::Mode::kOff) layer.command_buffers[cb].secondaries += count;
+  lock.unlock();
+  device->table.CmdExecuteCommands(cb, count, secondaries);
+}
+
+// Counts one submission of a command buffer; returns the captures to read once it has run.
+void NoteSubmission(Layer& layer, VkCommandBuffer cb, std::vector<int>& finish) {
+  auto it = layer.command_buffers.find(cb);
+  if (it == layer.command_buffers.end()) return;
+  CommandBuffer& state = it->second;
+  ++state.submissions;
+  if (state.secondaries > 0)
+    layer.notes.insert("dispatches in secondary command buffers (vkCmdExecuteCommands) are not counted or captured");
+  for (uint32_t ordinal = 0; ordinal < state.dispatches.size(); ++ordinal) {
+    const RecordedDispatch& d = state.dispatches[ordinal];
+    uint64_t index = layer.dispatches++;
+    if (layer.config.mode == Config::Mode::kCapture) {
+      if (d.capture >= 0 && layer.captures[d.capture].submission == state.submissions) finish.push_back(d.capture);
+      continue;
+    }
+    if (d.pipeline == UINT32_MAX) continue;
+    Locator where{.serial = state.serial, .ordinal = ordinal, .submission = state.submissions, .index = index};
+    const Pipeline* pipeline = layer.pipeline_by_id[d.pipeline];
+    if (!pipeline->written) {
+      WritePipeline(layer, *pipeline);
+      const_cast<Pipeline*>(pipeline)->written = true;
+    }
+    layer.summary_dirty = true;
+    if (d.kind == RecordedDispatch::Kind::kIndirect) ++layer.indirect[d.pipeline];
+    if (d.kind == RecordedDispatch::Kind::kBase) ++layer.based[d.pipeline];
+    DispatchKey key{.pipeline = d.pipeline, .groups = d.groups};
+    if (layer.config.nth.contains(index)) layer.nth[index] = {key, where};
+    if (d.kind != RecordedDispatch::Kind::kDirect) continue;
+    KeyCount& count = layer.keys[key];
+    if (count.count++ == 0) count.first = where;
+  }
+}
+
+VkResult Submit(VkQueue queue, const std::vector<VkCommandBuffer>& cbs, const std::function<VkResult()>& down) {
+  Layer& layer = TheLayer();
+  std::unique_lock lock(layer.mutex);
+  Device* device = Lookup(layer, queue);
+  std::vector<int> finish;
+  if (layer.config.mode != Config::Mode::kOff)
+    for (VkCommandBuffer cb : cbs) NoteSubmission(layer, cb, finish);
+  lock.unlock();
+  VkResult result = down();
+  if (finish.empty() || result != VK_SUCCESS) return result;
+  // The captured dispatch's copies are read once its submission has finished: the queue is waited
+  // for here, once, in the submission that holds a captured dispatch.
+  device->table.QueueWaitIdle(queue);
+  lock.lock();
+  for (int slot : finish) FinishCapture(layer, *device, layer.captures[slot]);
+  return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, uint32_t count, const VkSubmitInfo* submits, VkFence fence) {
+  std::vector<VkCommandBuffer> cbs;
+  for (uint32_t s = 0; s < count; ++s)
+    cbs.insert(cbs.end(), submits[s].pCommandBuffers, submits[s].pCommandBuffers + submits[s].commandBufferCount);
+  Layer& layer = TheLayer();
+  PFN_vkQueueSubmit next = nullptr;
+  {
+    std::lock_guard lock(layer.mutex);
+    next = Lookup(layer, queue)->table.QueueSubmit;
+  }
+  return Submit(queue, cbs, [&] { return next(queue, count, submits, fence); });
+}
+
+VkResult Submit2(VkQueue queue, uint32_t count, const VkSubmitInfo2* submits, VkFence fence, bool khr) {
+  std::vector<VkCommandBuffer> cbs;
+  for (uint32_t s = 0; s < count; ++s)
+    for (uint32_t c = 0; c < submits[s].commandBufferInfoCount; ++c)
+      cbs.push_back(submits[s].pCommandBufferInfos[c].commandBuffer);
+  Layer& layer = TheLayer();
+  PFN_vkQueueSubmit2 next = nullptr;
+  {
+    std::lock_guard lock(layer.mutex);
+    Device* device = Lookup(layer, queue);
+    next = khr ? device->table.QueueSubmit2KHR : device->table.QueueSubmit2;
+  }
+  return Submit(queue, cbs, [&] { return next(queue, count, submits, fence); });
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, uint32_t count, const VkSubmitInfo2* submits,
+                                            VkFence fence) {
+  return Submit2(queue, count, submits, fence, false);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2KHR(VkQueue queue, uint32_t count, const VkSubmitInfo2* submits,
+                                               VkFence fence) {
+  return Submit2(queue, count, submits, fence, true);
+}
+
+}  // namespace
+
+PFN_vkVoidFunction CommandFunction(const char* name) {
+  struct Entry {
+    const char* name;
+    PFN_vkVoidFunction function;
+  };
+#define CSBENCH_ENTRY(name) \
+  { "vk" #name, reinterpret_cast<PFN_vkVoidFunction>(&name) }
+  static const Entry kEntries[] = {
+      CSBENCH_ENTRY(BeginCommandBuffer),
+      CSBENCH_ENTRY(CmdBindPipeline),
+      CSBENCH_ENTRY(CmdBindDescriptorSets),
+      CSBENCH_ENTRY(CmdPushConstants),
+      CSBENCH_ENTRY(CmdDispatch),
+      CSBENCH_ENTRY(CmdDispatchBase),
+      CSBENCH_ENTRY(CmdDispatchIndirect),
+      CSBENCH_ENTRY(CmdExecuteCommands),
+      CSBENCH_ENTRY(QueueSubmit),
+      CSBENCH_ENTRY(QueueSubmit2),
+      CSBENCH_ENTRY(QueueSubmit2KHR),
+      {"vkCmdDispatchBaseKHR", reinterpret_cast<PFN_vkVoidFunction>(&CmdDispatchBase)},
+  };
+#undef CSBENCH_ENTRY
+  for (const Entry& e : kEntries)
+    if (std::strcmp(e.name, name) == 0) return e.function;
+  return nullptr;
+}
+
+}  // namespace csbench::capture

@@ -1,0 +1,301 @@
+// The copies around a captured dispatch. Into the program's own command buffer, at the dispatch,
+// the layer records: a barrier after everything before (all commands' writes made visible to
+// transfers), a copy of each bound storage or uniform buffer's range into a host-visible staging
+// buffer of its own, a barrier from those copies to the compute shader, the program's dispatch, a
+// barrier from the shader's writes to transfers, the copy of each range after it, and a barrier
+// that makes the copies visible to the host and keeps the program's later commands from
+// overwriting a range before it is copied. The data is thus exactly what the dispatch read and
+// wrote, in the program's own order of work; the submission that holds it is waited for, and the
+// staging buffers read (commands.cpp). Only the captured dispatch gets any of this.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "capture/layer/formats.hpp"
+#include "capture/layer/layer.hpp"
+
+namespace csbench::capture {
+
+namespace {
+
+const char* TypeName(VkDescriptorType type) {
+  switch (type) {
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+      return "storage buffer";
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+      return "dynamic storage buffer";
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+      return "uniform buffer";
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+      return "dynamic uniform buffer";
+    case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+      return "storage image";
+    case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+      return "sampled image";
+    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+      return "combined image sampler";
+    case VK_DESCRIPTOR_TYPE_SAMPLER:
+      return "sampler";
+    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+      return "uniform texel buffer";
+    case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+      return "storage texel buffer";
+    default:
+      return "descriptor of another kind";
+  }
+}
+
+// Storage and uniform buffers: the descriptors whose bytes a capture copies.
+bool IsCopied(VkDescriptorType type) {
+  return type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC ||
+         type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+}
+
+struct Source {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkDeviceSize memory_offset = 0;
+};
+
+// A storage image's view as one level and layer of a 2-D image in a listed format, in the general
+// layout: what a manifest's [[image]] can replay. Anything else is a "not captured:" note.
+void AddImage(Layer& layer, const BufferDescriptor* slot, uint32_t s, uint32_t binding, uint32_t e,
+              PendingCapture& capture, std::vector<Source>& sources) {
+  const ImageView* view = nullptr;
+  const Image* image = nullptr;
+  if (slot != nullptr)
+    if (auto v = layer.views.find(slot->view); v != layer.views.end()) {
+      view = &v->second;
+      if (auto i = layer.images.find(view->image); i != layer.images.end()) image = &i->second;
+    }
+  std::string where = fmt::format("set {} binding {} element {}: a storage image", s, binding, e);
+  if (image == nullptr) {
+    capture.notes.push_back(fmt::format("not captured: {} not written or not seen", where));
+    return;
+  }
+  uint32_t levels = view->range.levelCount == VK_REMAINING_MIP_LEVELS ? image->levels - view->range.baseMipLevel
+                                                                      : view->range.levelCount;
+  uint32_t layers = view->range.layerCount == VK_REMAINING_ARRAY_LAYERS ? image->layers - view->range.baseArrayLayer
+                                                                        : view->range.layerCount;
+  const FormatInfo* format = FindFormat(view->format);
+  std::string why;
+  if (image->type != VK_IMAGE_TYPE_2D || view->type != VK_IMAGE_VIEW_TYPE_2D || levels != 1 || layers != 1)
+    why = "not a 2-D view of one level and layer";
+  else if (image->samples != VK_SAMPLE_COUNT_1_BIT)
+    why = "multisampled";
+  else if (format == nullptr || view->format != image->format)
+    why = fmt::format("of format {} (view) and {} (image): not a listed storage format", static_cast<int>(view->format),
+                      static_cast<int>(image->format));
+  else if (slot->layout != VK_IMAGE_LAYOUT_GENERAL)
+    why = "in a layout other than the general one";
+  if (!why.empty()) {
+    capture.notes.push_back(fmt::format("not captured: {} {}", where, why));
+    return;
+  }
+  CapturedBinding b{.set = s, .binding = binding, .element = e};
+  b.image = view->image;
+  b.layout = slot->layout;
+  b.level = view->range.baseMipLevel;
+  b.layer = view->range.baseArrayLayer;
+  b.extent = {std::max(1u, image->extent.width >> b.level), std::max(1u, image->extent.height >> b.level), 1};
+  b.format = view->format;
+  b.bytes = VkDeviceSize{b.extent.width} * b.extent.height * format->bytes;
+  capture.bindings.push_back(b);
+  sources.push_back({});
+}
+
+// The storage and uniform buffer ranges the dispatch sees, by the pipeline's layout and the bound sets; what
+// cannot be captured becomes a "not captured:" note.
+std::vector<Source> FindBindings(Layer& layer, const CommandBuffer& state, const Pipeline& pipeline,
+                                 PendingCapture& capture) {
+  std::vector<Source> sources;
+  auto layout = layer.pipeline_layouts.find(pipeline.layout);
+  if (layout == layer.pipeline_layouts.end()) {
+    capture.notes.push_back("not captured: the pipeline's layout was not seen");
+    return sources;
+  }
+  for (uint32_t s = 0; s < layout->second.sets.size(); ++s) {
+    const SetLayout& set_layout = layer.set_layouts[layout->second.sets[s]];
+    if (set_layout.push_descriptor) {
+      capture.notes.push_back(fmt::format("not captured: set {} takes push descriptors", s));
+      continue;
+    }
+    const BoundSet& bound = state.sets[s];
+    const DescriptorSet& set = layer.sets[bound.set];
+    uint32_t dynamic = 0;
+    for (const LayoutBinding& b : set_layout.bindings) {
+      bool is_dynamic =
+          b.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC || b.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+      if (b.type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE) {
+        for (uint32_t e = 0; e < b.count; ++e) {
+          auto slot = set.slots.find({b.binding, e});
+          AddImage(layer, slot == set.slots.end() ? nullptr : &slot->second, s, b.binding, e, capture, sources);
+        }
+        continue;
+      }
+      if (!IsCopied(b.type)) {
+        if (b.count > 0)
+          capture.notes.push_back(
+              fmt::format("binding set {} binding {}: {}: not captured", s, b.binding, TypeName(b.type)));
+        dynamic += is_dynamic ? b.count : 0;
+        continue;
+      }
+      for (uint32_t e = 0; e < b.count; ++e) {
+        uint32_t extra = is_dynamic && dynamic < bound.dynamic_offsets.size() ? bound.dynamic_offsets[dynamic] : 0;
+        dynamic += is_dynamic ? 1 : 0;
+        auto slot = set.slots.find({b.binding, e});
+        auto buffer = slot == set.slots.end() ? layer.buffers.end() : layer.buffers.find(slot->second.buffer);
+        if (buffer == layer.buffers.end()) {
+          capture.notes.push_back(
+              fmt::format("binding set {} binding {} element {}: no buffer written there (left "
+                          "unbound or partially bound): not captured",
+                          s, b.binding, e));
+          continue;
+        }
+        VkDeviceSize offset = slot->second.offset + extra;
+        VkDeviceSize range =
+            slot->second.range == VK_WHOLE_SIZE ? buffer->second.size - slot->second.offset : slot->second.range;
+        range = std::min(range, buffer->second.size > offset ? buffer->second.size - offset : 0);
+        if ((buffer->second.usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) != 0)
+          capture.notes.push_back(
+              fmt::format("note: set {} binding {} element {}: its buffer has a device address", s, b.binding, e));
+        capture.bindings.push_back({.set = s, .binding = b.binding, .element = e, .bytes = range});
+        sources.push_back({slot->second.buffer, offset, buffer->second.memory, buffer->second.memory_offset + offset});
+      }
+    }
+  }
+  // Two bindings over the same memory: replayed as two buffers, they would not alias.
+  for (size_t i = 0; i < sources.size(); ++i)
+    for (size_t j = i + 1; j < sources.size(); ++j) {
+      const Source& a = sources[i];
+      const Source& b = sources[j];
+      bool overlap = a.memory != VK_NULL_HANDLE && a.memory == b.memory &&
+                     a.memory_offset < b.memory_offset + capture.bindings[j].bytes &&
+                     b.memory_offset < a.memory_offset + capture.bindings[i].bytes;
+      if (overlap)
+        capture.notes.push_back(
+            fmt::format("not captured: memory aliasing: set {} binding {} and set {} binding {} share memory",
+                        capture.bindings[i].set, capture.bindings[i].binding, capture.bindings[j].set,
+                        capture.bindings[j].binding));
+    }
+  return sources;
+}
+
+uint32_t HostMemoryType(const Device& device, uint32_t allowed) {
+  VkPhysicalDeviceMemoryProperties properties{};
+  device.instance->GetPhysicalDeviceMemoryProperties(device.physical, &properties);
+  const VkMemoryPropertyFlags need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  uint32_t found = UINT32_MAX;
+  for (uint32_t i = 0; i < properties.memoryTypeCount; ++i) {
+    VkMemoryPropertyFlags flags = properties.memoryTypes[i].propertyFlags;
+    if ((allowed & (1u << i)) == 0 || (flags & need) != need) continue;
+    // Cached memory reads back faster; any coherent host-visible type will do.
+    if ((flags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) != 0) return i;
+    if (found == UINT32_MAX) found = i;
+  }
+  return found;
+}
+
+bool MakeStaging(const Device& device, CapturedBinding& binding) {
+  const DeviceTable& t = device.table;
+  VkBufferCreateInfo info{.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                          .size = 2 * binding.bytes,
+                          .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                          .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+  if (t.CreateBuffer(device.handle, &info, nullptr, &binding.staging) != VK_SUCCESS) return false;
+  VkMemoryRequirements needs{};
+  t.GetBufferMemoryRequirements(device.handle, binding.staging, &needs);
+  uint32_t type = HostMemoryType(device, needs.memoryTypeBits);
+  VkMemoryAllocateInfo allocate{
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = needs.size, .memoryTypeIndex = type};
+  if (type == UINT32_MAX || t.AllocateMemory(device.handle, &allocate, nullptr, &binding.memory) != VK_SUCCESS)
+    return false;
+  if (t.BindBufferMemory(device.handle, binding.staging, binding.memory, 0) != VK_SUCCESS) return false;
+  return t.MapMemory(device.handle, binding.memory, 0, VK_WHOLE_SIZE, 0, &binding.mapped) == VK_SUCCESS;
+}
+
+void Barrier(const Device& device, VkCommandBuffer cb, VkPipelineStageFlags from, VkAccessFlags from_access,
+             VkPipelineStageFlags to, VkAccessFlags to_access) {
+  VkMemoryBarrier barrier{
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = from_access, .dstAccessMask = to_access};
+  device.table.CmdPipelineBarrier(cb, from, to, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
+void CopyBindings(const Device& device, VkCommandBuffer cb, const PendingCapture& capture, bool after) {
+  for (const CapturedBinding& b : capture.bindings) {
+    if (b.bytes == 0) continue;
+    if (b.image != VK_NULL_HANDLE) {
+      // Rows and nothing between them (a row length of 0): the texels as a manifest's file holds them.
+      VkBufferImageCopy region{.bufferOffset = after ? b.bytes : 0,
+                               .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, b.level, b.layer, 1},
+                               .imageExtent = b.extent};
+      device.table.CmdCopyImageToBuffer(cb, b.image, b.layout, b.staging, 1, &region);
+      continue;
+    }
+    VkBufferCopy region{.srcOffset = b.source_offset, .dstOffset = after ? b.bytes : 0, .size = b.bytes};
+    device.table.CmdCopyBuffer(cb, b.source, b.staging, 1, &region);
+  }
+}
+
+}  // namespace
+
+void RecordCaptureBefore(Layer& layer, Device& device, VkCommandBuffer cb, PendingCapture& capture) {
+  const CommandBuffer& state = layer.command_buffers[cb];
+  const Pipeline& pipeline = layer.pipelines[state.pipeline];
+  std::vector<Source> sources = FindBindings(layer, state, pipeline, capture);
+  if (device.buffer_device_address) capture.notes.push_back("note: the device has buffer device addresses enabled");
+  uint64_t total = 0;
+  for (const CapturedBinding& b : capture.bindings) total += b.bytes;
+  if (total > layer.config.max_bytes)
+    capture.notes.push_back(
+        fmt::format("not captured: the bindings hold {} bytes, over --max-bytes={}", total, layer.config.max_bytes));
+  for (const std::string& note : capture.notes)
+    if (note.starts_with("not captured:")) return;
+  for (CapturedBinding& b : capture.bindings)
+    if (b.bytes > 0 && !MakeStaging(device, b)) {
+      capture.notes.push_back("not captured: no host-visible memory for the copies");
+      return;
+    }
+  for (size_t i = 0; i < sources.size(); ++i) {
+    capture.bindings[i].source = sources[i].buffer;
+    capture.bindings[i].source_offset = sources[i].offset;
+  }
+  Barrier(device, cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+          VK_ACCESS_TRANSFER_READ_BIT);
+  CopyBindings(device, cb, capture, false);
+  // The dispatch may overwrite what was just copied: its shader waits for the copies.
+  Barrier(device, cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  capture.data = true;
+}
+
+void RecordCaptureAfter(Device& device, VkCommandBuffer cb, const PendingCapture& capture) {
+  Barrier(device, cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+          VK_ACCESS_TRANSFER_READ_BIT);
+  CopyBindings(device, cb, capture, true);
+  // The host reads the copies; the program's later commands wait for them before writing the ranges.
+  Barrier(device, cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+          VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_HOST_READ_BIT);
+}
+
+void FinishCapture(Layer& layer, Device&, PendingCapture& capture) {
+  if (capture.done) return;
+  capture.done = true;
+  if (!layer.targets_done.insert(capture.target).second) return;
+  WriteCapture(layer, capture);
+}
+
+void ReleaseCaptures(Layer& layer, Device& device) {
+  for (PendingCapture& capture : layer.captures) {
+    if (capture.device != device.handle) continue;
+    for (CapturedBinding& b : capture.bindings) {
+      if (b.staging != VK_NULL_HANDLE) device.table.DestroyBuffer(device.handle, b.staging, nullptr);
+      if (b.memory != VK_NULL_HANDLE) device.table.FreeMemory(device.handle, b.memory, nullptr);
+      b.staging = VK_NULL_HANDLE;
+      b.memory = VK_NULL_HANDLE;
+    }
+  }
+}
+
+}  // namespace csbench::capture

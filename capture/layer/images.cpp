@@ -1,0 +1,78 @@
+// Images and image views, tracked for the storage images a captured dispatch binds: their format,
+// size, levels and layers, and what each view shows. In capture mode every image is made with the
+// transfer-source usage added, so that its texels can be copied out around the dispatch.
+#include <cstring>
+
+#include "capture/layer/layer.hpp"
+
+namespace csbench::capture {
+
+namespace {
+
+Device* Find(Layer& layer, VkDevice device) {
+  std::lock_guard lock(layer.mutex);
+  return DeviceOf(layer, device);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateImage(VkDevice device, const VkImageCreateInfo* info,
+                                           const VkAllocationCallbacks* allocator, VkImage* image) {
+  Layer& layer = TheLayer();
+  Device* data = Find(layer, device);
+  VkImageCreateInfo changed = *info;
+  if (layer.config.mode == Config::Mode::kCapture && (info->usage & VK_IMAGE_USAGE_STORAGE_BIT) != 0)
+    changed.usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  VkResult result = data->table.CreateImage(device, &changed, allocator, image);
+  if (result != VK_SUCCESS || layer.config.mode == Config::Mode::kOff) return result;
+  std::lock_guard lock(layer.mutex);
+  layer.images[*image] = {.type = info->imageType,
+                          .format = info->format,
+                          .extent = info->extent,
+                          .levels = info->mipLevels,
+                          .layers = info->arrayLayers,
+                          .samples = info->samples};
+  return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyImage(VkDevice device, VkImage image, const VkAllocationCallbacks* allocator) {
+  Layer& layer = TheLayer();
+  Device* data = Find(layer, device);
+  {
+    std::lock_guard lock(layer.mutex);
+    layer.images.erase(image);
+  }
+  data->table.DestroyImage(device, image, allocator);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateImageView(VkDevice device, const VkImageViewCreateInfo* info,
+                                               const VkAllocationCallbacks* allocator, VkImageView* view) {
+  Layer& layer = TheLayer();
+  Device* data = Find(layer, device);
+  VkResult result = data->table.CreateImageView(device, info, allocator, view);
+  if (result != VK_SUCCESS || layer.config.mode == Config::Mode::kOff) return result;
+  std::lock_guard lock(layer.mutex);
+  layer.views[*view] = {
+      .image = info->image, .type = info->viewType, .format = info->format, .range = info->subresourceRange};
+  return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyImageView(VkDevice device, VkImageView view, const VkAllocationCallbacks* allocator) {
+  Layer& layer = TheLayer();
+  Device* data = Find(layer, device);
+  {
+    std::lock_guard lock(layer.mutex);
+    layer.views.erase(view);
+  }
+  data->table.DestroyImageView(device, view, allocator);
+}
+
+}  // namespace
+
+PFN_vkVoidFunction ImageFunction(const char* name) {
+  if (std::strcmp(name, "vkCreateImage") == 0) return reinterpret_cast<PFN_vkVoidFunction>(&CreateImage);
+  if (std::strcmp(name, "vkDestroyImage") == 0) return reinterpret_cast<PFN_vkVoidFunction>(&DestroyImage);
+  if (std::strcmp(name, "vkCreateImageView") == 0) return reinterpret_cast<PFN_vkVoidFunction>(&CreateImageView);
+  if (std::strcmp(name, "vkDestroyImageView") == 0) return reinterpret_cast<PFN_vkVoidFunction>(&DestroyImageView);
+  return nullptr;
+}
+
+}  // namespace csbench::capture

@@ -1,0 +1,117 @@
+// The capture layer's process-wide state and the functions its entry points share. One lock
+// guards all of it: the layer's work is small beside the calls it wraps, and a program's threads
+// seldom record at the same instant.
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+
+#include "capture/layer/state.hpp"
+
+namespace csbench::capture {
+
+// What the capture tool asks of this run, from the environment (capture/layer/config.cpp).
+struct Config {
+  enum class Mode { kOff, kCount, kCapture } mode = Mode::kOff;
+  std::filesystem::path dir;  // where the summary or the captures go
+  // Count: the global dispatch indices (from 0, in submission order) whose places are noted.
+  std::set<uint64_t> nth;
+  // Capture: a target is either a place (the Nth dispatch): a recording (the serial of its
+  // vkBeginCommandBuffer), a dispatch in it (ordinal from 0) and the submission of that recording
+  // after which its data is read; or a key: the first dispatch to run of a pipeline (by its
+  // signature) at these workgroup counts, whatever recording it is in. Keys do not depend on the
+  // order a program's threads record or make pipelines in, so pass 2 finds them where places move.
+  struct Target {
+    bool by_key = false;
+    uint64_t serial = 0;
+    uint32_t ordinal = 0, submission = 1;
+    uint64_t signature = 0;
+    std::array<uint32_t, 3> groups{};
+  };
+  std::vector<Target> targets;
+  uint64_t max_bytes = 256ull << 20;
+};
+Config ReadConfig();
+
+// Where a dispatch was: its recording, its place there, and the submission of that recording.
+struct Locator {
+  uint64_t serial = 0;
+  uint32_t ordinal = 0, submission = 0;
+  uint64_t index = 0;  // among every dispatch submitted, from 0
+};
+
+struct DispatchKey {
+  uint32_t pipeline = 0;
+  std::array<uint32_t, 3> groups{};
+  auto operator<=>(const DispatchKey&) const = default;
+};
+
+struct KeyCount {
+  uint64_t count = 0;
+  Locator first;
+};
+
+struct Layer {
+  std::mutex mutex;
+  Config config;
+  std::unordered_map<void*, std::unique_ptr<InstanceTable>> instances;  // by dispatch key
+  std::unordered_map<void*, std::unique_ptr<Device>> devices;           // by dispatch key
+  std::unordered_map<VkInstance, InstanceTable*> instance_of;
+  std::unordered_map<VkPhysicalDevice, InstanceTable*> physical_of;
+
+  std::unordered_map<VkShaderModule, std::shared_ptr<const std::vector<uint32_t>>> modules;
+  std::unordered_map<VkPipeline, Pipeline> pipelines;
+  std::vector<const Pipeline*> pipeline_by_id;  // kept alive in retired when destroyed
+  std::vector<std::unique_ptr<Pipeline>> retired;
+  uint32_t next_pipeline = 0;
+  std::unordered_map<VkDescriptorSetLayout, SetLayout> set_layouts;
+  std::unordered_map<VkPipelineLayout, PipelineLayout> pipeline_layouts;
+  std::unordered_map<VkDescriptorSet, DescriptorSet> sets;
+  std::unordered_map<VkDescriptorUpdateTemplate, Template> templates;
+  std::unordered_map<VkBuffer, Buffer> buffers;
+  std::unordered_map<VkImage, Image> images;
+  std::unordered_map<VkImageView, ImageView> views;
+  std::unordered_map<VkCommandBuffer, CommandBuffer> command_buffers;
+  uint64_t next_serial = 0;
+
+  // Count mode.
+  uint64_t dispatches = 0;
+  std::map<DispatchKey, KeyCount> keys;
+  std::map<uint32_t, uint64_t> indirect, based;  // by pipeline
+  std::map<uint64_t, std::pair<DispatchKey, Locator>> nth;
+  std::set<std::string> notes;
+  uint32_t secondaries = 0;
+  bool summary_dirty = false;
+
+  // Capture mode.
+  std::vector<PendingCapture> captures;
+  std::set<uint32_t> targets_done;  // written: no further dispatch is taken for them
+
+  ~Layer();
+};
+
+Layer& TheLayer();
+
+inline void* DispatchKeyOf(const void* handle) { return *static_cast<void* const*>(handle); }
+Device* DeviceOf(Layer& layer, const void* dispatchable);
+
+// capture/layer/output.cpp
+void WriteSummary(Layer& layer);
+void WritePipeline(const Layer& layer, const Pipeline& pipeline);
+void WriteCapture(const Layer& layer, const PendingCapture& capture);
+
+// capture/layer/track.cpp and capture/layer/commands.cpp: the intercepted device functions by
+// name, or nullptr.
+PFN_vkVoidFunction TrackedFunction(const char* name);
+PFN_vkVoidFunction ImageFunction(const char* name);
+PFN_vkVoidFunction CommandFunction(const char* name);
+
+// capture/layer/copies.cpp: records the copies around a captured dispatch and reads them back.
+void RecordCaptureBefore(Layer& layer, Device& device, VkCommandBuffer cb, PendingCapture& capture);
+void RecordCaptureAfter(Device& device, VkCommandBuffer cb, const PendingCapture& capture);
+void FinishCapture(Layer& layer, Device& device, PendingCapture& capture);
+// Frees the staging copies of the device's captures (kept until then: a command buffer submitted
+// again still copies into them).
+void ReleaseCaptures(Layer& layer, Device& device);
+
+}  // namespace csbench::capture

@@ -1,0 +1,212 @@
+// What the capture layer keeps of a program's Vulkan objects: the shaders behind each compute
+// pipeline, the descriptor layouts, what each descriptor set holds, the buffers and where their
+// memory is, and each command buffer's bound state and recorded dispatches. Only what a dispatch's
+// capture needs is kept; everything else passes through untouched.
+#pragma once
+
+#include <vulkan/vk_layer.h>
+#include <vulkan/vulkan.h>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace csbench::capture {
+
+// The next layer's functions, for one instance or one device.
+struct InstanceTable {
+  PFN_vkGetInstanceProcAddr GetInstanceProcAddr = nullptr;
+  PFN_vkDestroyInstance DestroyInstance = nullptr;
+  PFN_vkGetPhysicalDeviceMemoryProperties GetPhysicalDeviceMemoryProperties = nullptr;
+};
+
+struct DeviceTable {
+  PFN_vkGetDeviceProcAddr GetDeviceProcAddr = nullptr;
+  PFN_vkDestroyDevice DestroyDevice = nullptr;
+  PFN_vkCreateShaderModule CreateShaderModule = nullptr;
+  PFN_vkDestroyShaderModule DestroyShaderModule = nullptr;
+  PFN_vkCreateComputePipelines CreateComputePipelines = nullptr;
+  PFN_vkDestroyPipeline DestroyPipeline = nullptr;
+  PFN_vkCreateDescriptorSetLayout CreateDescriptorSetLayout = nullptr;
+  PFN_vkCreatePipelineLayout CreatePipelineLayout = nullptr;
+  PFN_vkAllocateDescriptorSets AllocateDescriptorSets = nullptr;
+  PFN_vkUpdateDescriptorSets UpdateDescriptorSets = nullptr;
+  PFN_vkCreateDescriptorUpdateTemplate CreateDescriptorUpdateTemplate = nullptr;
+  PFN_vkCreateDescriptorUpdateTemplate CreateDescriptorUpdateTemplateKHR = nullptr;
+  PFN_vkUpdateDescriptorSetWithTemplate UpdateDescriptorSetWithTemplate = nullptr;
+  PFN_vkUpdateDescriptorSetWithTemplate UpdateDescriptorSetWithTemplateKHR = nullptr;
+  PFN_vkCreateBuffer CreateBuffer = nullptr;
+  PFN_vkDestroyBuffer DestroyBuffer = nullptr;
+  PFN_vkBindBufferMemory BindBufferMemory = nullptr;
+  PFN_vkBindBufferMemory2 BindBufferMemory2 = nullptr;
+  PFN_vkBindBufferMemory2 BindBufferMemory2KHR = nullptr;
+  PFN_vkGetBufferMemoryRequirements GetBufferMemoryRequirements = nullptr;
+  PFN_vkAllocateMemory AllocateMemory = nullptr;
+  PFN_vkFreeMemory FreeMemory = nullptr;
+  PFN_vkMapMemory MapMemory = nullptr;
+  PFN_vkBeginCommandBuffer BeginCommandBuffer = nullptr;
+  PFN_vkCmdBindPipeline CmdBindPipeline = nullptr;
+  PFN_vkCmdBindDescriptorSets CmdBindDescriptorSets = nullptr;
+  PFN_vkCmdPushConstants CmdPushConstants = nullptr;
+  PFN_vkCmdDispatch CmdDispatch = nullptr;
+  PFN_vkCmdDispatchBase CmdDispatchBase = nullptr;
+  PFN_vkCmdDispatchIndirect CmdDispatchIndirect = nullptr;
+  PFN_vkCmdPipelineBarrier CmdPipelineBarrier = nullptr;
+  PFN_vkCmdCopyBuffer CmdCopyBuffer = nullptr;
+  PFN_vkCmdCopyImageToBuffer CmdCopyImageToBuffer = nullptr;
+  PFN_vkCreateImage CreateImage = nullptr;
+  PFN_vkDestroyImage DestroyImage = nullptr;
+  PFN_vkCreateImageView CreateImageView = nullptr;
+  PFN_vkDestroyImageView DestroyImageView = nullptr;
+  PFN_vkCmdExecuteCommands CmdExecuteCommands = nullptr;
+  PFN_vkQueueSubmit QueueSubmit = nullptr;
+  PFN_vkQueueSubmit2 QueueSubmit2 = nullptr;
+  PFN_vkQueueSubmit2 QueueSubmit2KHR = nullptr;
+  PFN_vkQueueWaitIdle QueueWaitIdle = nullptr;
+};
+
+// A compute pipeline as the program made it: its SPIR-V (copied, since the module may be
+// destroyed right after), entry point, specialization and layout.
+struct Pipeline {
+  uint32_t id = 0;  // creation order among the process's compute pipelines, from 0
+  std::shared_ptr<const std::vector<uint32_t>> spirv;
+  std::string entry;
+  std::vector<VkSpecializationMapEntry> spec_entries;
+  std::vector<uint8_t> spec_data;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  // FNV-1a of its SPIR-V, entry point and specialization: the same pipeline in both passes,
+  // whatever order the program made its pipelines in.
+  uint64_t signature = 0;
+  bool written = false;  // its SPIR-V is in the summary's folder
+};
+
+struct LayoutBinding {
+  uint32_t binding = 0;
+  VkDescriptorType type = VK_DESCRIPTOR_TYPE_MAX_ENUM;
+  uint32_t count = 0;
+};
+
+struct SetLayout {
+  std::vector<LayoutBinding> bindings;  // by binding number
+  bool push_descriptor = false;
+};
+
+struct PipelineLayout {
+  std::vector<VkDescriptorSetLayout> sets;
+};
+
+// One buffer descriptor of a set, as the program wrote it.
+struct BufferDescriptor {
+  VkDescriptorType type = VK_DESCRIPTOR_TYPE_MAX_ENUM;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0, range = 0;
+  VkImageView view = VK_NULL_HANDLE;  // a storage image's, with the layout it is used in
+  VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
+};
+
+struct Image {
+  VkImageType type = VK_IMAGE_TYPE_2D;
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  VkExtent3D extent{};
+  uint32_t levels = 1, layers = 1;
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+};
+
+struct ImageView {
+  VkImage image = VK_NULL_HANDLE;
+  VkImageViewType type = VK_IMAGE_VIEW_TYPE_2D;
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  VkImageSubresourceRange range{};
+};
+
+struct DescriptorSet {
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  // (binding, element) -> what it holds; non-buffer descriptors keep only their type
+  std::map<std::pair<uint32_t, uint32_t>, BufferDescriptor> slots;
+};
+
+struct Buffer {
+  VkDeviceSize size = 0;
+  VkBufferUsageFlags usage = 0;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkDeviceSize memory_offset = 0;
+};
+
+struct BoundSet {
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  std::vector<uint32_t> dynamic_offsets;
+};
+
+// One dispatch as recorded: which pipeline, how many workgroups, and, where it is captured, the
+// slot of its pending capture.
+struct RecordedDispatch {
+  uint32_t pipeline = 0;
+  std::array<uint32_t, 3> groups{};
+  enum class Kind { kDirect, kIndirect, kBase } kind = Kind::kDirect;
+  int capture = -1;  // index into Layer::captures, or -1
+};
+
+struct CommandBuffer {
+  uint64_t serial = 0;       // the order of its vkBeginCommandBuffer among the process's
+  uint32_t submissions = 0;  // since that begin
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  std::array<BoundSet, 32> sets{};
+  std::array<uint8_t, 256> push{};
+  uint32_t push_end = 0;  // bytes of push given so far, from 0
+  std::vector<RecordedDispatch> dispatches;
+  uint32_t secondaries = 0;  // vkCmdExecuteCommands calls, whose dispatches are not seen
+};
+
+// The copies of one binding, made around a captured dispatch.
+struct CapturedBinding {
+  uint32_t set = 0, binding = 0, element = 0;
+  VkDeviceSize bytes = 0;
+  VkBuffer source = VK_NULL_HANDLE;  // the program's buffer, and where the range starts in it
+  VkDeviceSize source_offset = 0;
+  // A storage image instead: its level and layer copied, tightly packed, and what it holds.
+  VkImage image = VK_NULL_HANDLE;
+  VkImageLayout layout = VK_IMAGE_LAYOUT_GENERAL;
+  uint32_t level = 0, layer = 0;
+  VkExtent3D extent{};
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  VkBuffer staging = VK_NULL_HANDLE;  // before at offset 0, after at offset `bytes`
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  void* mapped = nullptr;
+};
+
+// A dispatch chosen for capture, from its recording to the files written after its submission.
+struct PendingCapture {
+  uint32_t target = 0;      // its place in CSBENCH_CAPTURE_TARGETS, and its folder's number
+  uint32_t submission = 0;  // which submission of its recording the data is read after
+  VkDevice device = VK_NULL_HANDLE;
+  VkCommandBuffer cb = VK_NULL_HANDLE;  // the command buffer of the recording it is in
+  uint32_t pipeline = 0;
+  std::array<uint32_t, 3> groups{};
+  std::vector<uint8_t> push;
+  std::vector<CapturedBinding> bindings;
+  std::vector<std::string> notes;  // what is not captured, one line each
+  bool data = false;               // copies were recorded
+  bool done = false;
+};
+
+struct Device {
+  VkDevice handle = VK_NULL_HANDLE;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  DeviceTable table;
+  InstanceTable* instance = nullptr;
+  bool buffer_device_address = false;  // the feature is enabled: shaders may reach memory unseen
+};
+
+struct Template {
+  std::vector<VkDescriptorUpdateTemplateEntry> entries;
+  VkDescriptorUpdateTemplateType type = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET;
+};
+
+}  // namespace csbench::capture

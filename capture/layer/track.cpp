@@ -1,0 +1,407 @@
+// The objects a capture needs to know, tracked as the program makes them: shader modules and the
+// compute pipelines made of them, descriptor set and pipeline layouts, what each descriptor set
+// holds (written directly, copied or through a template), and the buffers with their memory.
+// Buffers get the transfer-source usage added in capture mode, so that their bytes can be
+// copied out around a captured dispatch.
+#include <algorithm>
+#include <cstring>
+
+#include "capture/layer/layer.hpp"
+
+namespace csbench::capture {
+
+namespace {
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo* info,
+                                                  const VkAllocationCallbacks* allocator, VkShaderModule* module) {
+  Layer& layer = TheLayer();
+  Device* data = nullptr;
+  {
+    std::lock_guard lock(layer.mutex);
+    data = DeviceOf(layer, device);
+  }
+  VkResult result = data->table.CreateShaderModule(device, info, allocator, module);
+  if (result != VK_SUCCESS || layer.config.mode == Config::Mode::kOff) return result;
+  auto words = std::make_shared<std::vector<uint32_t>>(info->pCode, info->pCode + info->codeSize / 4);
+  std::lock_guard lock(layer.mutex);
+  layer.modules[*module] = std::move(words);
+  return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyShaderModule(VkDevice device, VkShaderModule module,
+                                               const VkAllocationCallbacks* allocator) {
+  Layer& layer = TheLayer();
+  Device* data = nullptr;
+  {
+    std::lock_guard lock(layer.mutex);
+    data = DeviceOf(layer, device);
+    layer.modules.erase(module);
+  }
+  data->table.DestroyShaderModule(device, module, allocator);
+}
+
+// The module's SPIR-V: the tracked module's, or a module given inline in the stage's pNext.
+std::shared_ptr<const std::vector<uint32_t>> StageCode(Layer& layer, const VkPipelineShaderStageCreateInfo& stage) {
+  if (stage.module != VK_NULL_HANDLE) {
+    auto it = layer.modules.find(stage.module);
+    return it == layer.modules.end() ? nullptr : it->second;
+  }
+  for (auto* next = static_cast<const VkBaseInStructure*>(stage.pNext); next != nullptr; next = next->pNext)
+    if (next->sType == VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO) {
+      auto* info = reinterpret_cast<const VkShaderModuleCreateInfo*>(next);
+      return std::make_shared<std::vector<uint32_t>>(info->pCode, info->pCode + info->codeSize / 4);
+    }
+  return nullptr;
+}
+
+uint64_t Signature(const Pipeline& pipeline) {
+  uint64_t hash = 14695981039346656037ull;
+  auto add = [&](const void* data, size_t size) {
+    for (size_t i = 0; i < size; ++i) hash = (hash ^ static_cast<const uint8_t*>(data)[i]) * 1099511628211ull;
+  };
+  if (pipeline.spirv != nullptr) add(pipeline.spirv->data(), pipeline.spirv->size() * 4);
+  add(pipeline.entry.data(), pipeline.entry.size() + 1);
+  for (const VkSpecializationMapEntry& e : pipeline.spec_entries) {
+    add(&e.constantID, 4);
+    if (e.offset + e.size <= pipeline.spec_data.size()) add(pipeline.spec_data.data() + e.offset, e.size);
+  }
+  return hash;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
+                                                      const VkComputePipelineCreateInfo* infos,
+                                                      const VkAllocationCallbacks* allocator, VkPipeline* pipelines) {
+  Layer& layer = TheLayer();
+  Device* data = nullptr;
+  {
+    std::lock_guard lock(layer.mutex);
+    data = DeviceOf(layer, device);
+  }
+  VkResult result = data->table.CreateComputePipelines(device, cache, count, infos, allocator, pipelines);
+  if (layer.config.mode == Config::Mode::kOff) return result;
+  std::lock_guard lock(layer.mutex);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (pipelines[i] == VK_NULL_HANDLE) continue;
+    const VkPipelineShaderStageCreateInfo& stage = infos[i].stage;
+    Pipeline pipeline{.id = layer.next_pipeline++,
+                      .spirv = StageCode(layer, stage),
+                      .entry = stage.pName != nullptr ? stage.pName : "main",
+                      .layout = infos[i].layout};
+    if (const VkSpecializationInfo* spec = stage.pSpecializationInfo) {
+      pipeline.spec_entries.assign(spec->pMapEntries, spec->pMapEntries + spec->mapEntryCount);
+      auto* bytes = static_cast<const uint8_t*>(spec->pData);
+      pipeline.spec_data.assign(bytes, bytes + spec->dataSize);
+    }
+    pipeline.signature = Signature(pipeline);
+    auto [it, _] = layer.pipelines.insert_or_assign(pipelines[i], std::move(pipeline));
+    layer.pipeline_by_id.push_back(&it->second);
+  }
+  return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyPipeline(VkDevice device, VkPipeline pipeline,
+                                           const VkAllocationCallbacks* allocator) {
+  Layer& layer = TheLayer();
+  Device* data = nullptr;
+  {
+    std::lock_guard lock(layer.mutex);
+    data = DeviceOf(layer, device);
+    auto it = layer.pipelines.find(pipeline);
+    if (it != layer.pipelines.end()) {
+      // Its id stays valid for the summary: the record moves to the retired list.
+      auto kept = std::make_unique<Pipeline>(std::move(it->second));
+      layer.pipeline_by_id[kept->id] = kept.get();
+      layer.retired.push_back(std::move(kept));
+      layer.pipelines.erase(it);
+    }
+  }
+  data->table.DestroyPipeline(device, pipeline, allocator);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreateInfo* info,
+                                                         const VkAllocationCallbacks* allocator,
+                                                         VkDescriptorSetLayout* layout) {
+  Layer& layer = TheLayer();
+  Device* data = nullptr;
+  {
+    std::lock_guard lock(layer.mutex);
+    data = DeviceOf(layer, device);
+  }
+  VkResult result = data->table.CreateDescriptorSetLayout(device, info, allocator, layout);
+  if (result != VK_SUCCESS || layer.config.mode == Config::Mode::kOff) return result;
+  SetLayout set;
+  set.push_descriptor = (info->flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR) != 0;
+  for (uint32_t i = 0; i < info->bindingCount; ++i) {
+    const VkDescriptorSetLayoutBinding& b = info->pBindings[i];
+    set.bindings.push_back({.binding = b.binding, .type = b.descriptorType, .count = b.descriptorCount});
+  }
+  std::sort(set.bindings.begin(), set.bindings.end(),
+            [](const LayoutBinding& a, const LayoutBinding& b) { return a.binding < b.binding; });
+  std::lock_guard lock(layer.mutex);
+  layer.set_layouts[*layout] = std::move(set);
+  return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo* info,
+                                                    const VkAllocationCallbacks* allocator, VkPipelineLayout* layout) {
+  Layer& layer = TheLayer();
+  Device* data = nullptr;
+  {
+    std::lock_guard lock(layer.mutex);
+    data = DeviceOf(layer, device);
+  }
+  VkResult result = data->table.CreatePipelineLayout(device, info, allocator, layout);
+  if (result != VK_SUCCESS || layer.config.mode == Config::Mode::kOff) return result;
+  std::lock_guard lock(layer.mutex);
+  layer.pipeline_layouts[*layout].sets.assign(info->pSetLayouts, info->pSetLayouts + info->setLayoutCount);
+  return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL AllocateDescriptorSets(VkDevice device, const VkDescriptorSetAllocateInfo* info,
+                                                      VkDescriptorSet* sets) {
+  Layer& layer = TheLayer();
+  Device* data = nullptr;
+  {
+    std::lock_guard lock(layer.mutex);
+    data = DeviceOf(layer, device);
+  }
+  VkResult result = data->table.AllocateDescriptorSets(device, info, sets);
+  if (result != VK_SUCCESS || layer.config.mode == Config::Mode::kOff) return result;
+  std::lock_guard lock(layer.mutex);
+  // A handle may be reused after its pool was reset: it starts empty.
+  for (uint32_t i = 0; i < info->descriptorSetCount; ++i) layer.sets[sets[i]] = {.layout = info->pSetLayouts[i]};
+  return result;
+}
+
+bool IsBuffer(VkDescriptorType type) {
+  return type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC ||
+         type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+}
+
+// Writes `count` descriptors from `binding`, `element` on: a write past a binding's end goes on
+// to the next binding, as Vulkan's consecutive binding updates do. `get(i)` points at the i-th
+// descriptor's VkDescriptorBufferInfo or VkDescriptorImageInfo.
+template <typename Get>
+void WriteSlots(Layer& layer, DescriptorSet& set, uint32_t binding, uint32_t element, uint32_t count,
+                VkDescriptorType type, Get get) {
+  const SetLayout* layout = nullptr;
+  if (auto it = layer.set_layouts.find(set.layout); it != layer.set_layouts.end()) layout = &it->second;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (layout != nullptr)
+      for (const LayoutBinding& b : layout->bindings)
+        if (b.binding == binding && element >= b.count && b.count > 0) {
+          ++binding;
+          element = 0;
+        }
+    BufferDescriptor slot{.type = type};
+    if (IsBuffer(type)) {
+      const auto& info = *static_cast<const VkDescriptorBufferInfo*>(get(i));
+      slot.buffer = info.buffer;
+      slot.offset = info.offset;
+      slot.range = info.range;
+    } else if (type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE) {
+      const auto& info = *static_cast<const VkDescriptorImageInfo*>(get(i));
+      slot.view = info.imageView;
+      slot.layout = info.imageLayout;
+    }
+    set.slots[{binding, element}] = slot;
+    ++element;
+  }
+}
+
+void Update(Layer& layer, uint32_t writes, const VkWriteDescriptorSet* write, uint32_t copies,
+            const VkCopyDescriptorSet* copy) {
+  for (uint32_t w = 0; w < writes; ++w) {
+    const VkWriteDescriptorSet& one = write[w];
+    DescriptorSet& set = layer.sets[one.dstSet];
+    WriteSlots(layer, set, one.dstBinding, one.dstArrayElement, one.descriptorCount, one.descriptorType,
+               [&](uint32_t i) -> const void* {
+                 return IsBuffer(one.descriptorType) ? static_cast<const void*>(one.pBufferInfo + i)
+                                                     : static_cast<const void*>(one.pImageInfo + i);
+               });
+  }
+  for (uint32_t c = 0; c < copies; ++c) {
+    const VkCopyDescriptorSet& one = copy[c];
+    DescriptorSet& source = layer.sets[one.srcSet];
+    DescriptorSet& target = layer.sets[one.dstSet];
+    for (uint32_t i = 0; i < one.descriptorCount; ++i) {
+      auto it = source.slots.find({one.srcBinding, one.srcArrayElement + i});
+      if (it != source.slots.end()) target.slots[{one.dstBinding, one.dstArrayElement + i}] = it->second;
+    }
+  }
+}
+
+VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSets(VkDevice device, uint32_t writes, const VkWriteDescriptorSet* write,
+                                                uint32_t copies, const VkCopyDescriptorSet* copy) {
+  Layer& layer = TheLayer();
+  Device* data = nullptr;
+  {
+    std::lock_guard lock(layer.mutex);
+    data = DeviceOf(layer, device);
+    if (layer.config.mode != Config::Mode::kOff) Update(layer, writes, write, copies, copy);
+  }
+  data->table.UpdateDescriptorSets(device, writes, write, copies, copy);
+}
+
+VkResult CreateTemplate(PFN_vkCreateDescriptorUpdateTemplate next, VkDevice device,
+                        const VkDescriptorUpdateTemplateCreateInfo* info, const VkAllocationCallbacks* allocator,
+                        VkDescriptorUpdateTemplate* made) {
+  VkResult result = next(device, info, allocator, made);
+  Layer& layer = TheLayer();
+  if (result != VK_SUCCESS || layer.config.mode == Config::Mode::kOff) return result;
+  std::lock_guard lock(layer.mutex);
+  Template& t = layer.templates[*made];
+  t.entries.assign(info->pDescriptorUpdateEntries, info->pDescriptorUpdateEntries + info->descriptorUpdateEntryCount);
+  t.type = info->templateType;
+  return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorUpdateTemplate(VkDevice device,
+                                                              const VkDescriptorUpdateTemplateCreateInfo* info,
+                                                              const VkAllocationCallbacks* allocator,
+                                                              VkDescriptorUpdateTemplate* made) {
+  Layer& layer = TheLayer();
+  std::unique_lock lock(layer.mutex);
+  PFN_vkCreateDescriptorUpdateTemplate next = DeviceOf(layer, device)->table.CreateDescriptorUpdateTemplate;
+  lock.unlock();
+  return CreateTemplate(next, device, info, allocator, made);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorUpdateTemplateKHR(VkDevice device,
+                                                                 const VkDescriptorUpdateTemplateCreateInfo* info,
+                                                                 const VkAllocationCallbacks* allocator,
+                                                                 VkDescriptorUpdateTemplate* made) {
+  Layer& layer = TheLayer();
+  std::unique_lock lock(layer.mutex);
+  PFN_vkCreateDescriptorUpdateTemplate next = DeviceOf(layer, device)->table.CreateDescriptorUpdateTemplateKHR;
+  lock.unlock();
+  return CreateTemplate(next, device, info, allocator, made);
+}
+
+void UpdateWithTemplate(Layer& layer, VkDescriptorSet target, VkDescriptorUpdateTemplate made, const void* bytes) {
+  auto it = layer.templates.find(made);
+  if (it == layer.templates.end() || it->second.type != VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET) return;
+  DescriptorSet& set = layer.sets[target];
+  for (const VkDescriptorUpdateTemplateEntry& e : it->second.entries) {
+    auto* base = static_cast<const uint8_t*>(bytes) + e.offset;
+    WriteSlots(layer, set, e.dstBinding, e.dstArrayElement, e.descriptorCount, e.descriptorType,
+               [&](uint32_t i) -> const void* { return base + i * e.stride; });
+  }
+}
+
+VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSetWithTemplate(VkDevice device, VkDescriptorSet set,
+                                                           VkDescriptorUpdateTemplate made, const void* bytes) {
+  Layer& layer = TheLayer();
+  std::unique_lock lock(layer.mutex);
+  Device* data = DeviceOf(layer, device);
+  if (layer.config.mode != Config::Mode::kOff) UpdateWithTemplate(layer, set, made, bytes);
+  lock.unlock();
+  data->table.UpdateDescriptorSetWithTemplate(device, set, made, bytes);
+}
+
+VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSetWithTemplateKHR(VkDevice device, VkDescriptorSet set,
+                                                              VkDescriptorUpdateTemplate made, const void* bytes) {
+  Layer& layer = TheLayer();
+  std::unique_lock lock(layer.mutex);
+  Device* data = DeviceOf(layer, device);
+  if (layer.config.mode != Config::Mode::kOff) UpdateWithTemplate(layer, set, made, bytes);
+  lock.unlock();
+  data->table.UpdateDescriptorSetWithTemplateKHR(device, set, made, bytes);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateBuffer(VkDevice device, const VkBufferCreateInfo* info,
+                                            const VkAllocationCallbacks* allocator, VkBuffer* buffer) {
+  Layer& layer = TheLayer();
+  Device* data = nullptr;
+  {
+    std::lock_guard lock(layer.mutex);
+    data = DeviceOf(layer, device);
+  }
+  VkBufferCreateInfo changed = *info;
+  // A copy out of the buffer needs the transfer-source usage; it is added in capture mode only,
+  // where it may change the buffer's memory requirements, which the program asks for after this.
+  if (layer.config.mode == Config::Mode::kCapture) changed.usage |= VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+  VkResult result = data->table.CreateBuffer(device, &changed, allocator, buffer);
+  if (result != VK_SUCCESS || layer.config.mode == Config::Mode::kOff) return result;
+  std::lock_guard lock(layer.mutex);
+  layer.buffers[*buffer] = {.size = info->size, .usage = info->usage};
+  return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyBuffer(VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* allocator) {
+  Layer& layer = TheLayer();
+  Device* data = nullptr;
+  {
+    std::lock_guard lock(layer.mutex);
+    data = DeviceOf(layer, device);
+    layer.buffers.erase(buffer);
+  }
+  data->table.DestroyBuffer(device, buffer, allocator);
+}
+
+void NoteMemory(Layer& layer, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize offset) {
+  if (auto it = layer.buffers.find(buffer); it != layer.buffers.end()) {
+    it->second.memory = memory;
+    it->second.memory_offset = offset;
+  }
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL BindBufferMemory(VkDevice device, VkBuffer buffer, VkDeviceMemory memory,
+                                                VkDeviceSize offset) {
+  Layer& layer = TheLayer();
+  Device* data = nullptr;
+  {
+    std::lock_guard lock(layer.mutex);
+    data = DeviceOf(layer, device);
+    NoteMemory(layer, buffer, memory, offset);
+  }
+  return data->table.BindBufferMemory(device, buffer, memory, offset);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL BindBufferMemory2(VkDevice device, uint32_t count, const VkBindBufferMemoryInfo* infos) {
+  Layer& layer = TheLayer();
+  Device* data = nullptr;
+  {
+    std::lock_guard lock(layer.mutex);
+    data = DeviceOf(layer, device);
+    for (uint32_t i = 0; i < count; ++i) NoteMemory(layer, infos[i].buffer, infos[i].memory, infos[i].memoryOffset);
+  }
+  return data->table.BindBufferMemory2 != nullptr ? data->table.BindBufferMemory2(device, count, infos)
+                                                  : data->table.BindBufferMemory2KHR(device, count, infos);
+}
+
+}  // namespace
+
+PFN_vkVoidFunction TrackedFunction(const char* name) {
+  struct Entry {
+    const char* name;
+    PFN_vkVoidFunction function;
+  };
+#define CSBENCH_ENTRY(name) \
+  { "vk" #name, reinterpret_cast<PFN_vkVoidFunction>(&name) }
+  static const Entry kEntries[] = {
+      CSBENCH_ENTRY(CreateShaderModule),
+      CSBENCH_ENTRY(DestroyShaderModule),
+      CSBENCH_ENTRY(CreateComputePipelines),
+      CSBENCH_ENTRY(DestroyPipeline),
+      CSBENCH_ENTRY(CreateDescriptorSetLayout),
+      CSBENCH_ENTRY(CreatePipelineLayout),
+      CSBENCH_ENTRY(AllocateDescriptorSets),
+      CSBENCH_ENTRY(UpdateDescriptorSets),
+      CSBENCH_ENTRY(CreateDescriptorUpdateTemplate),
+      CSBENCH_ENTRY(CreateDescriptorUpdateTemplateKHR),
+      CSBENCH_ENTRY(UpdateDescriptorSetWithTemplate),
+      CSBENCH_ENTRY(UpdateDescriptorSetWithTemplateKHR),
+      CSBENCH_ENTRY(CreateBuffer),
+      CSBENCH_ENTRY(DestroyBuffer),
+      CSBENCH_ENTRY(BindBufferMemory),
+      CSBENCH_ENTRY(BindBufferMemory2),
+      {"vkBindBufferMemory2KHR", reinterpret_cast<PFN_vkVoidFunction>(&BindBufferMemory2)},
+  };
+#undef CSBENCH_ENTRY
+  for (const Entry& e : kEntries)
+    if (std::strcmp(e.name, name) == 0) return e.function;
+  return nullptr;
+}
+
+}  // namespace csbench::capture

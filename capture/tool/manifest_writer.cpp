@@ -1,0 +1,488 @@
+#include "capture/tool/manifest_writer.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <set>
+
+#include "capture/layer/formats.hpp"
+#include "capture/tool/block_values.hpp"
+#include "harness/vulkan/interface.hpp"
+
+namespace csbench::capture {
+
+namespace {
+
+// The manifest's `requires` names of the SPIR-V capabilities that show them
+// (docs/your-own-kernels.md, "Requirements").
+const std::map<std::string, std::string>& RequirementOf() {
+  static const std::map<std::string, std::string> kTable = {
+      {"GroupNonUniform", "subgroup_basic"},
+      {"GroupNonUniformVote", "subgroup_vote"},
+      {"GroupNonUniformArithmetic", "subgroup_arithmetic"},
+      {"GroupNonUniformBallot", "subgroup_ballot"},
+      {"GroupNonUniformShuffle", "subgroup_shuffle"},
+      {"GroupNonUniformShuffleRelative", "subgroup_shuffle_relative"},
+      {"GroupNonUniformClustered", "subgroup_clustered"},
+      {"GroupNonUniformQuad", "subgroup_quad"},
+      {"Float16", "float16"},
+      {"Float64", "float64"},
+      {"Int8", "int8"},
+      {"Int16", "int16"},
+      {"Int64", "int64"},
+      {"StorageBuffer8BitAccess", "storage_buffer_8bit"},
+      {"UniformAndStorageBuffer8BitAccess", "uniform_buffer_8bit"},
+      {"StoragePushConstant8", "push_constant_8bit"},
+      {"StorageBuffer16BitAccess", "storage_buffer_16bit"},
+      {"UniformAndStorageBuffer16BitAccess", "uniform_buffer_16bit"},
+      {"StoragePushConstant16", "push_constant_16bit"},
+      {"Int64Atomics", "int64_atomics"},
+      {"AtomicFloat32AddEXT", "float_atomic_add"},
+      {"AtomicFloat64AddEXT", "float64_atomic_add"},
+      {"VulkanMemoryModel", "vulkan_memory_model"},
+      {"RuntimeDescriptorArray", "runtime_descriptor_array"},
+      {"StorageBufferArrayNonUniformIndexing", "storage_buffer_array_non_uniform_indexing"},
+  };
+  return kTable;
+}
+
+// Capabilities whose data a capture cannot see.
+const std::map<std::string, std::string>& UnseenOf() {
+  static const std::map<std::string, std::string> kTable = {
+      {"PhysicalStorageBufferAddresses", "buffer device addresses (memory reached through an address is not captured)"},
+      {"VariablePointers", "variable pointers"},
+  };
+  return kTable;
+}
+
+uint64_t Little(const std::vector<uint8_t>& bytes, size_t width) {
+  uint64_t value = 0;
+  for (size_t i = 0; i < std::min(width, bytes.size()); ++i) value |= uint64_t{bytes[i]} << (8 * i);
+  return value;
+}
+
+// A specialization constant's value as the manifest writes it; nullopt for a value it cannot hold.
+std::optional<std::string> SpecValue(const SpecConstant& constant, std::vector<uint8_t> bytes) {
+  bytes.resize(8, 0);
+  if (constant.type.kind == ScalarKind::kBool) return Little(bytes, 4) != 0 ? "true" : "false";
+  std::optional<std::string> text = ScalarText(constant.type, bytes.data(), bytes.size());
+  if (!text) return std::nullopt;
+  return "\"" + *text + "\"";
+}
+
+// The `vulkan` key a module's SPIR-V version needs.
+std::string VulkanOf(const std::vector<uint32_t>& spirv) {
+  uint32_t minor = spirv.size() > 1 ? (spirv[1] >> 8) & 0xff : 0;
+  return minor <= 3 ? "1.1" : minor <= 5 ? "1.2" : "1.3";
+}
+
+bool ValidName(const std::string& name) {
+  // The expressions' variables, and x, y, z and c, which a family with an image may not use.
+  static const std::set<std::string> kReserved = {
+      "W", "H", "WG_X", "WG_Y", "SUBGROUP_SIZE", "VENDOR_ID", "DEVICE_ID", "i", "x", "y", "z", "c"};
+  if (name.empty() || name.size() > 60 || kReserved.contains(name) || std::isdigit(static_cast<unsigned char>(name[0])))
+    return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
+
+void WriteFile(const std::filesystem::path& path, const uint8_t* data, size_t size) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+// How one binding's data is laid out for the manifest: its element type and bytes.
+struct Layout {
+  std::string type;     // the [[buffer]] type, or "" when the block cannot be given
+  uint64_t stride = 0;  // bytes of one element
+  uint64_t header = 0;  // bytes before the runtime array
+  ScalarType scalar;    // what the tolerances follow
+  std::string why;      // when type is ""
+};
+
+Layout LayoutOf(const Resource& resource, bool has_names) {
+  const TypeLayout& block = resource.type;
+  if (block.kind != TypeLayout::Kind::kStruct || block.members.empty()) return {.why = "its block is not a struct"};
+  const Member& last = block.members.back();
+  const TypeLayout& member = last.type;
+  if (member.kind == TypeLayout::Kind::kRuntimeArray && member.element != nullptr) {
+    const TypeLayout& element = *member.element;
+    Layout layout{.stride = member.array_stride, .header = last.offset, .scalar = element.scalar};
+    if (element.kind == TypeLayout::Kind::kScalar || element.kind == TypeLayout::Kind::kVector)
+      layout.type = element.glsl;
+    else if (element.kind == TypeLayout::Kind::kStruct && has_names)
+      layout.type = "struct";
+    else
+      layout.why = fmt::format("its runtime array holds {}, which a [[buffer]] cannot take", element.glsl);
+    if (layout.stride == 0) layout = {.why = "its runtime array has no stride"};
+    return layout;
+  }
+  if (block.members.size() == 1 &&
+      (member.kind == TypeLayout::Kind::kScalar || member.kind == TypeLayout::Kind::kVector))
+    return {.type = member.glsl, .stride = member.size, .scalar = member.scalar};
+  return {.why = "its block has no runtime array and more than one scalar or vector member"};
+}
+
+// How many of the 32- or 64-bit floats in bytes [from, to) are NaN or infinite.
+uint64_t NonFinite(const std::vector<uint8_t>& bytes, uint64_t from, uint64_t to, const Layout& layout) {
+  const uint32_t bits = layout.scalar.bits;
+  if (layout.type == "struct" || layout.scalar.kind != ScalarKind::kFloat || (bits != 32 && bits != 64)) return 0;
+  uint64_t count = 0;
+  for (uint64_t at = from; at + bits / 8 <= to; at += bits / 8) {
+    double value = 0;
+    if (bits == 32) {
+      float f = 0;
+      std::memcpy(&f, bytes.data() + at, 4);
+      value = f;
+    } else {
+      std::memcpy(&value, bytes.data() + at, 8);
+    }
+    count += std::isfinite(value) ? 0 : 1;
+  }
+  return count;
+}
+
+std::string Tolerance(const ScalarType& scalar, const std::string& type) {
+  Tolerances t;
+  if (type != "struct" && scalar.kind != ScalarKind::kFloat) return "";
+  if (scalar.bits == 16) return fmt::format(", tolerance = {}, abs_tolerance = {}", t.f16, t.f16_abs);
+  if (scalar.bits == 64) return fmt::format(", tolerance = {}, abs_tolerance = {}", t.f64, t.f64_abs);
+  return fmt::format(", tolerance = {}, abs_tolerance = {}", t.f32, t.f32_abs);
+}
+
+// A uniform buffer (each element of an array of them) as a [[uniform]] whose values are the bytes
+// the program's buffer held before the dispatch, member by member.
+void WriteUniform(const Resource& r, const RawCapture& capture, const std::filesystem::path& raw_dir,
+                  std::string& uniforms, Written& written) {
+  std::string where = fmt::format("set {} binding {}", r.set, r.binding);
+  bool found = false;
+  for (const RawBinding& b : capture.bindings) {
+    if (b.set != r.set || b.binding != r.binding || (r.count != 0 && b.element >= r.count)) continue;
+    found = true;
+    std::string element = r.count != 1 ? fmt::format(" element {}", b.element) : "";
+    if (!b.data) {
+      written.skipped.push_back(fmt::format("{}{}: its data was not captured", where, element));
+      continue;
+    }
+    std::vector<uint8_t> bytes = ReadFileBytes(raw_dir / fmt::format("s{}b{}e{}.before", b.set, b.binding, b.element));
+    try {
+      std::string values = ValuesToml(BlockValues(r.type.members, bytes.data(), bytes.size()));
+      std::string name = ValidName(r.block) ? r.block : fmt::format("uniform_set{}_binding{}", r.set, r.binding);
+      if (r.count != 1) name += fmt::format("_{}", b.element);
+      uniforms += fmt::format(
+          "\n# {}{}: a uniform buffer of {} bytes; its members as the program's buffer held them\n"
+          "[[uniform]]\nname = \"{}\"\nset = {}\nbinding = {}\n{}[uniform.values]\n{}",
+          where, element, b.bytes, name, r.set, r.binding, r.count != 1 ? fmt::format("element = {}\n", b.element) : "",
+          values);
+    } catch (const std::exception& e) {
+      written.skipped.push_back(fmt::format("{}{}: a uniform buffer: {}", where, element, e.what()));
+    }
+  }
+  if (!found) written.skipped.push_back(fmt::format("{}: a uniform buffer the program left unbound", where));
+}
+
+// What the manifest's resources share while they are written: the folder, the data files'
+// numbers, the names taken, the bytes and whether anything is checked.
+struct Files {
+  std::filesystem::path folder;
+  int next = 0;
+  std::set<std::string> names;
+  uint64_t bytes = 0;
+  bool any_output = false;
+};
+
+// The tolerances of an image's channels: a float format's as a buffer's of its width; a
+// normalised one an absolute step of its bits (a driver may round a channel either way);
+// integers none (compared exactly).
+std::string ImageTolerance(const std::string& format) {
+  Tolerances t;
+  if (format.ends_with("ui") || format.ends_with("i")) return "";
+  if (format.ends_with("16f")) return fmt::format(", tolerance = {}, abs_tolerance = {}", t.f16, t.f16_abs);
+  if (format.ends_with("32f")) return fmt::format(", tolerance = {}, abs_tolerance = {}", t.f32, t.f32_abs);
+  bool eight = format.find("16") == std::string::npos;
+  return fmt::format(", tolerance = 0, abs_tolerance = {}", eight ? "0.004" : "0.00002");
+}
+
+// A storage image (each element of an array of them) as an [[image]] of the captured level and
+// layer, its texels before the dispatch and, where the shader may write it, after.
+void WriteImage(const Resource& r, const RawCapture& capture, const std::filesystem::path& raw_dir, Files& files,
+                std::string& images, Written& written) {
+  std::string where = fmt::format("set {} binding {}", r.set, r.binding);
+  if (r.image_dim != "2D" || r.arrayed || r.multisampled) {
+    written.skipped.push_back(fmt::format("{}: a storage image {}{}: only 2-D images are captured", where, r.image_dim,
+                                          r.arrayed ? " array" : ""));
+    return;
+  }
+  for (const RawBinding& b : capture.bindings) {
+    if (b.set != r.set || b.binding != r.binding || (r.count != 0 && b.element >= r.count)) continue;
+    std::string element = r.count != 1 ? fmt::format(" element {}", b.element) : "";
+    const FormatInfo* format = FindFormat(static_cast<VkFormat>(b.format));
+    if (!b.image || !b.data || format == nullptr) {
+      written.skipped.push_back(fmt::format("{}{}: a storage image whose texels were not captured", where, element));
+      continue;
+    }
+    if (r.image_format != "unknown" && r.image_format != format->glsl) {
+      written.skipped.push_back(fmt::format("{}{}: the shader declares {}, the program's view is {}", where, element,
+                                            r.image_format, format->glsl));
+      continue;
+    }
+    std::string name = ValidName(r.variable) ? r.variable : fmt::format("set{}_binding{}", r.set, r.binding);
+    if (r.count != 1) name += fmt::format("_{}", b.element);
+    if (!files.names.insert(name).second) name = fmt::format("set{}_binding{}_{}", r.set, r.binding, b.element);
+    files.names.insert(name);
+    std::string stem = fmt::format("s{}b{}e{}", b.set, b.binding, b.element);
+    std::vector<uint8_t> before = ReadFileBytes(raw_dir / (stem + ".before"));
+    std::vector<uint8_t> after = ReadFileBytes(raw_dir / (stem + ".after"));
+    if (before.size() != b.bytes || after.size() != b.bytes) {
+      written.skipped.push_back(fmt::format("{}{}: its data files are short", where, element));
+      continue;
+    }
+    std::string in = fmt::format("in{}.bin", files.next), out = fmt::format("out{}.bin", files.next);
+    ++files.next;
+    WriteFile(files.folder / in, before.data(), before.size());
+    files.bytes += b.bytes;
+    images += fmt::format(
+        "\n# {}{}: a storage image of {}x{} {} texels, the level and layer the program's view shows\n"
+        "[[image]]\nname = \"{}\"\nset = {}\nbinding = {}\n{}format = \"{}\"\nwidth = \"{}\"\nheight = \"{}\"\n"
+        "init = {{ file = \"{}\" }}  # its texels before the dispatch, row by row\n",
+        where, element, b.width, b.height, format->glsl, name, r.set, r.binding,
+        r.count != 1 ? fmt::format("element = {}\n", b.element) : "", format->glsl, b.width, b.height, in);
+    if (r.readonly) continue;
+    files.any_output = true;
+    WriteFile(files.folder / out, after.data(), after.size());
+    images += fmt::format(
+        "output = true  # the shader may write it\n"
+        "expect = {{ file = \"{}\"{} }}  # its texels after the program's dispatch\n",
+        out, ImageTolerance(format->glsl));
+  }
+}
+
+}  // namespace
+
+Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& raw_dir, const Chosen& chosen,
+                      const std::filesystem::path& folder, const std::string& family, const std::string& command,
+                      const std::string& hash) {
+  Written written;
+  std::filesystem::create_directories(folder);
+  WriteFile(folder / "shader.spv", reinterpret_cast<const uint8_t*>(capture.spirv.data()), capture.spirv.size() * 4);
+  for (const std::string& note : capture.notes)
+    if (note.starts_with("not captured:")) written.skipped.push_back(note.substr(14));
+  ShaderInterface shader;
+  try {
+    shader = ReflectInterface(capture.spirv);
+  } catch (const std::exception& e) {
+    written.skipped.push_back(std::string("its SPIR-V cannot be read: ") + e.what());
+    return written;
+  }
+  for (const std::string& capability : shader.capabilities)
+    if (auto it = UnseenOf().find(capability); it != UnseenOf().end())
+      written.skipped.push_back(fmt::format("the shader uses {} (SPIR-V {})", it->second, capability));
+  // Notes of descriptors the shader does not declare are left out: they change nothing.
+  std::set<std::pair<uint32_t, uint32_t>> declared;
+  for (const Resource& r : shader.resources) declared.insert({r.set, r.binding});
+  for (const std::string& note : capture.notes) {
+    uint32_t set = 0, binding = 0;
+    if (note.starts_with("note:")) written.notes.push_back(note.substr(6));
+    if (std::sscanf(note.c_str(), "binding set %u binding %u", &set, &binding) == 2 &&
+        declared.contains({set, binding}))
+      written.notes.push_back(note);
+  }
+
+  std::string buffers, images, uniforms, requires_list;
+  Files files{.folder = folder};
+  for (const Resource& r : shader.resources) {
+    std::string where = fmt::format("set {} binding {}", r.set, r.binding);
+    if (r.kind == ResourceKind::kUniformBuffer) {
+      WriteUniform(r, capture, raw_dir, uniforms, written);
+      continue;
+    }
+    if (r.kind == ResourceKind::kStorageImage) {
+      WriteImage(r, capture, raw_dir, files, images, written);
+      continue;
+    }
+    if (r.kind != ResourceKind::kStorageBuffer) {
+      written.skipped.push_back(
+          fmt::format("{}: a {}, which capture does not take yet (storage and uniform buffers and storage images only)",
+                      where, KindName(r.kind)));
+      continue;
+    }
+    Layout layout = LayoutOf(r, shader.has_names);
+    if (layout.type.empty()) {
+      written.skipped.push_back(fmt::format("{}: {}", where, layout.why));
+      continue;
+    }
+    for (const RawBinding& b : capture.bindings) {
+      if (b.set != r.set || b.binding != r.binding || (r.count != 0 && b.element >= r.count)) continue;
+      bool array = r.count != 1;
+      // The variable's name, else its block's (GLSL's nameless blocks), else where it is bound.
+      std::string name = ValidName(r.variable) ? r.variable
+                         : ValidName(r.block)  ? r.block
+                                               : fmt::format("set{}_binding{}", r.set, r.binding);
+      if (array) name += fmt::format("_{}", b.element);
+      if (!files.names.insert(name).second) name = fmt::format("set{}_binding{}_{}", r.set, r.binding, b.element);
+      files.names.insert(name);
+      std::string stem = fmt::format("s{}b{}e{}", b.set, b.binding, b.element);
+      uint64_t count = b.bytes > layout.header ? (b.bytes - layout.header) / layout.stride : 0;
+      if (!b.data || count == 0) {
+        written.skipped.push_back(fmt::format(
+            "{}{}: {}", where, array ? fmt::format(" element {}", b.element) : "",
+            b.data ? fmt::format("{} bytes bound, less than one element", b.bytes) : "its data was not captured"));
+        continue;
+      }
+      uint64_t used = layout.header + count * layout.stride;
+      std::vector<uint8_t> before = ReadFileBytes(raw_dir / (stem + ".before"));
+      std::vector<uint8_t> after = ReadFileBytes(raw_dir / (stem + ".after"));
+      if (before.size() < used || after.size() < used) {
+        written.skipped.push_back(fmt::format("{}: its data files are short", where));
+        continue;
+      }
+      bool output = !r.readonly;
+      std::string in = fmt::format("in{}.bin", files.next), out = fmt::format("out{}.bin", files.next);
+      ++files.next;
+      WriteFile(folder / in, before.data(), used);
+      files.bytes += used;
+      std::string declared_as = r.block.empty() ? "a block without a name" : "block " + r.block;
+      if (!r.variable.empty()) declared_as += " " + r.variable;
+      buffers += fmt::format("\n# {}{}: {} bytes bound by the program; the shader declares {}{}\n", where,
+                             array ? fmt::format(" element {}", b.element) : "", b.bytes, declared_as,
+                             r.readonly    ? ", readonly"
+                             : r.writeonly ? ", writeonly"
+                                           : "");
+      if (b.bytes > used)
+        buffers += fmt::format("# the last {} bytes bound, less than an element, are left out\n", b.bytes - used);
+      buffers += fmt::format("[[buffer]]\nname = \"{}\"\nset = {}\nbinding = {}\n", name, r.set, r.binding);
+      if (array) buffers += fmt::format("element = {}\n", b.element);
+      buffers += fmt::format("type = \"{}\"\ncount = \"{}\"\n", layout.type, count);
+      if (layout.header > 0)
+        buffers += fmt::format("# its file holds the {} header bytes before the array too\n", layout.header);
+      buffers += fmt::format("init = {{ file = \"{}\" }}  # its bytes before the dispatch\n", in);
+      if (output) {
+        files.any_output = true;
+        WriteFile(folder / out, after.data(), used);
+        bool changed = std::memcmp(before.data(), after.data(), used) != 0;
+        if (uint64_t bad = NonFinite(after, layout.header, used, layout))
+          written.notes.push_back(fmt::format(
+              "output '{}' holds {} NaN or infinite values after the program's dispatch (also in padding, if any); "
+              "a replay refuses an output that is not finite",
+              name, bad));
+        buffers += fmt::format("output = true  # the shader may write it{}\n",
+                               changed ? "" : " (the program's dispatch left it unchanged)");
+        buffers += fmt::format("expect = {{ file = \"{}\"{} }}  # its bytes after the program's dispatch\n", out,
+                               Tolerance(layout.scalar, layout.type));
+      }
+    }
+  }
+  if (!files.any_output && written.skipped.empty())
+    written.skipped.push_back("the shader writes no storage buffer or image: there is nothing to check");
+  for (const std::string& capability : shader.capabilities)
+    if (auto it = RequirementOf().find(capability); it != RequirementOf().end())
+      requires_list += fmt::format("{}\"{}\"", requires_list.empty() ? "" : ", ", it->second);
+
+  // The workgroup: literal dimensions stay in the shader; those taken from constants get the
+  // values the program gave them.
+  std::array<uint32_t, 3> local = shader.local_size.literal;
+  bool by_constants = false;
+  std::set<uint32_t> local_ids;
+  for (int d = 0; d < 3; ++d)
+    if (const auto& id = shader.local_size.constant_id[d]) {
+      by_constants = true;
+      local_ids.insert(*id);
+      if (auto it = capture.spec.find(*id); it != capture.spec.end())
+        local[d] = static_cast<uint32_t>(Little(it->second, 4));
+    }
+  std::string spec;
+  for (const SpecConstant& c : shader.constants) {
+    if (local_ids.contains(c.id)) continue;
+    auto it = capture.spec.find(c.id);
+    if (it == capture.spec.end()) continue;
+    std::optional<std::string> value = SpecValue(c, it->second);
+    if (!value) {
+      written.skipped.push_back(fmt::format("specialization constant {}: a value the manifest cannot hold", c.id));
+      continue;
+    }
+    spec +=
+        fmt::format("{} = {}  # {}the program's value\n", c.id, *value, c.names.empty() ? "" : c.names.front() + ": ");
+  }
+
+  std::string push;
+  if (shader.push) {
+    uint32_t size = shader.push->size;
+    if (capture.push.size() < size)
+      written.notes.push_back(fmt::format("the program pushed {} of the push block's {} bytes; the rest are 0 here",
+                                          capture.push.size(), size));
+    std::vector<uint8_t> bytes(capture.push.begin(),
+                               capture.push.begin() + std::min<size_t>(size, capture.push.size()));
+    bytes.resize(size);
+    if (size % 4 != 0) {
+      // Not a whole number of 32-bit words: the block's members by name.
+      try {
+        push = fmt::format("\n# The {} bytes the program pushed, by the block's members.\n[push.values]\n", size) +
+               ValuesToml(BlockValues(shader.push->members, bytes.data(), bytes.size()));
+      } catch (const std::exception& e) {
+        written.skipped.push_back(fmt::format("its push constants: {}", e.what()));
+      }
+    } else {
+      push = fmt::format("\n# The {} bytes the program pushed, as 32-bit words; its block's members:\n", size);
+      for (const Member& m : shader.push->members) {
+        std::vector<uint8_t> value(bytes.begin() + std::min<size_t>(m.offset, size),
+                                   bytes.begin() + std::min<size_t>(m.offset + 8, size));
+        std::string shown = "see the words";
+        if (m.type.kind == TypeLayout::Kind::kScalar && m.type.scalar.bits == 32 && value.size() >= 4)
+          shown = ScalarText(m.type.scalar, value.data(), value.size()).value_or("not a finite number");
+        push += fmt::format("#   {} {} at byte {}: {}\n", m.type.glsl, m.name.empty() ? "(nameless)" : m.name, m.offset,
+                            shown);
+      }
+      std::string words;
+      for (uint32_t i = 0; i < size; i += 4)
+        words += fmt::format("{}\"{}\"", i == 0 ? "" : ", ", Little({bytes.begin() + i, bytes.begin() + i + 4}, 4));
+      push += "[push]\nconstants = [" + words + "]\n";
+    }
+  }
+  if (!written.skipped.empty()) return written;
+
+  const auto& g = capture.groups;
+  uint64_t invocations = uint64_t{g[0]} * g[1] * g[2] * local[0] * local[1] * local[2];
+  uint64_t domain = invocations <= 4294967295ull ? invocations : uint64_t{g[0]} * g[1] * g[2];
+  std::string text = fmt::format(
+      "# Captured by csbench-capture from: {}\n"
+      "# {} (pipeline {}, SPIR-V SHA-256 {}).\n"
+      "# Replay: csbench --manifest=<this folder>. Each input starts from the bytes the program's\n"
+      "# buffer held before the dispatch; each output is checked against what the program's own\n"
+      "# dispatch left there.\n\n"
+      "[family]\nname = \"{}\"\n"
+      "# One domain: the dispatch's invocations ({}), counted as its elements.\n"
+      "domains = [\"{}\"]\nelements = \"W\"\n"
+      "# Every binding's bytes once: inputs read, outputs written.\nbytes = \"{}\"\n",
+      command, chosen.why, chosen.row.pipeline, hash, family,
+      invocations <= 4294967295ull ? "workgroups x local size" : "too many: the workgroups instead", domain,
+      files.bytes);
+  if (by_constants)
+    text += fmt::format("# The local size the program's specialization constants gave.\nworkgroups = [\"{}x{}{}\"]\n",
+                        local[0], local[1], shader.local_size.constant_id[2] ? fmt::format("x{}", local[2]) : "");
+  text += buffers + images + uniforms + push;
+  text += fmt::format("\n# The workgroups the program dispatched.\n[dispatch]\ngroups = [\"{}\", \"{}\", \"{}\"]\n",
+                      g[0], g[1], g[2]);
+  if (!spec.empty())
+    text += "\n# The constants the program set (by constant_id); the others keep their defaults.\n[specialization]\n" +
+            spec;
+  text += fmt::format(
+      "\n[[variant]]\nname = \"captured\"\nsource = \"shader.spv\"\nentry = \"{}\"\n"
+      "# SPIR-V {}.{}\nvulkan = \"{}\"\n",
+      capture.entry, capture.spirv.size() > 1 ? (capture.spirv[1] >> 16) & 0xff : 0,
+      capture.spirv.size() > 1 ? (capture.spirv[1] >> 8) & 0xff : 0, VulkanOf(capture.spirv));
+  if (!requires_list.empty())
+    text += "# What the shader's SPIR-V capabilities ask of a device.\nrequires = [" + requires_list + "]\n";
+  written.path = folder / (folder.filename().string() + ".toml");
+  std::ofstream out(written.path, std::ios::trunc);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + written.path.string());
+  written.manifest = true;
+  return written;
+}
+
+}  // namespace csbench::capture

@@ -1,0 +1,70 @@
+// What the capture layer wrote (capture/layer/output.cpp), read back: pass 1's summary of every
+// dispatch, and pass 2's captured dispatches.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace csbench::capture {
+
+// Where a dispatch ran, as the layer's capture mode finds it again: the recording (the serial of
+// its vkBeginCommandBuffer), the dispatch's place in it, and the submission of that recording.
+struct Place {
+  uint64_t serial = 0;
+  uint32_t ordinal = 0, submission = 0;
+};
+
+struct KeyRow {
+  uint32_t pipeline = 0;
+  std::array<uint32_t, 3> groups{};
+  uint64_t count = 0;
+  Place first;
+  uint64_t first_index = 0;
+};
+
+struct Summary {
+  uint64_t dispatches = 0;
+  std::map<uint32_t, std::string> pipelines;   // id -> entry point, for those with SPIR-V
+  std::map<uint32_t, std::string> signatures;  // id -> the layer's signature of it (hex)
+  std::vector<KeyRow> keys;
+  std::map<uint32_t, uint64_t> indirect, based;
+  std::map<uint64_t, KeyRow> nth;  // index -> its key and place (count unused)
+  std::vector<std::string> notes;
+};
+
+// Reads DIR/summary.txt; nullopt when there is none (the layer never saw an instance).
+std::optional<Summary> ReadSummary(const std::filesystem::path& dir);
+
+struct RawBinding {
+  uint32_t set = 0, binding = 0, element = 0;
+  uint64_t bytes = 0;
+  bool data = false;
+  // A storage image's level and layer, its texels tightly packed: size and VkFormat.
+  bool image = false;
+  uint32_t width = 0, height = 0;
+  int format = 0;
+};
+
+struct RawCapture {
+  uint32_t pipeline = 0;
+  std::array<uint32_t, 3> groups{};
+  std::string entry = "main";
+  std::string signature;
+  std::map<uint32_t, std::vector<uint8_t>> spec;  // constant id -> its bytes
+  std::vector<uint8_t> push;
+  std::vector<RawBinding> bindings;
+  std::vector<std::string> notes;
+  std::vector<uint32_t> spirv;
+};
+
+// Reads DIR/capture<T>/; nullopt when the layer wrote nothing there (the dispatch was never run).
+std::optional<RawCapture> ReadCapture(const std::filesystem::path& dir);
+
+std::vector<uint8_t> ReadFileBytes(const std::filesystem::path& path);
+
+}  // namespace csbench::capture

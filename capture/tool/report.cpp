@@ -1,0 +1,49 @@
+#include "capture/tool/report.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+namespace csbench::capture {
+
+void WriteReport(const std::filesystem::path& dir, const Report& report,
+                 const std::vector<DispatchReport>& dispatches) {
+  std::ofstream out(dir / "report.txt", std::ios::trunc);
+  const Summary& s = report.summary;
+  out << fmt::format("csbench-capture report\ncommand: {}\nmax bytes a dispatch: {}\n\n",
+                     fmt::join(report.command, " "), report.max_bytes);
+  out << fmt::format("Pass 1: {} dispatches submitted, {} compute pipelines dispatched\n", s.dispatches,
+                     s.pipelines.size());
+  for (const auto& [id, entry] : s.pipelines) {
+    auto hash = report.hashes.find(id);
+    out << fmt::format("  pipeline {}: entry {}, SPIR-V SHA-256 {}\n", id, entry,
+                       hash == report.hashes.end() ? "?" : hash->second);
+    for (const KeyRow& row : s.keys)
+      if (row.pipeline == id)
+        out << fmt::format("    {}x{}x{} workgroups: {} dispatches, first as dispatch {}\n", row.groups[0],
+                           row.groups[1], row.groups[2], row.count, row.first_index);
+    if (auto it = s.indirect.find(id); it != s.indirect.end())
+      out << fmt::format("    indirect dispatches: {} (not captured: their counts are in a buffer)\n", it->second);
+    if (auto it = s.based.find(id); it != s.based.end())
+      out << fmt::format("    dispatches with a base workgroup: {} (not captured)\n", it->second);
+  }
+  for (const std::string& note : s.notes) out << "  note: " << note << "\n";
+  if (dispatches.empty()) {
+    out << "\nNothing was captured.\n";
+    return;
+  }
+  out << "\nSelected dispatches:\n";
+  for (const DispatchReport& d : dispatches) {
+    out << fmt::format("\n{}: {}\n", d.chosen.name, d.chosen.why);
+    if (d.written.manifest)
+      out << "  written: " << std::filesystem::relative(d.written.path, dir).string() << "\n";
+    else
+      out << "  not replayable: the folder holds the SPIR-V only\n";
+    for (const std::string& why : d.written.skipped) out << "  left out: " << why << "\n";
+    for (const std::string& note : d.written.notes) out << "  note: " << note << "\n";
+  }
+  out << "\nNot seen by any capture: host writes into mapped memory while a dispatch runs, and memory a shader "
+         "reaches other than through its descriptors.\n";
+}
+
+}  // namespace csbench::capture

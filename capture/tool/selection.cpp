@@ -1,0 +1,128 @@
+#include "capture/tool/selection.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+#include <stdexcept>
+
+namespace csbench::capture {
+
+namespace {
+
+bool AllDigits(const std::string& text) {
+  return !text.empty() && text.size() <= 18 &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The most frequent direct dispatch of a pipeline (the first to run among equals).
+std::optional<KeyRow> MostFrequent(const Summary& summary, uint32_t pipeline) {
+  std::optional<KeyRow> best;
+  for (const KeyRow& row : summary.keys)
+    if (row.pipeline == pipeline &&
+        (!best || row.count > best->count || (row.count == best->count && row.first_index < best->first_index)))
+      best = row;
+  return best;
+}
+
+std::string KeyName(const KeyRow& row) {
+  return fmt::format("p{}_{}x{}x{}", row.pipeline, row.groups[0], row.groups[1], row.groups[2]);
+}
+
+}  // namespace
+
+std::vector<SelectionItem> ParseSelection(const std::string& text) {
+  std::vector<SelectionItem> items;
+  std::istringstream in(text);
+  for (std::string part; std::getline(in, part, ',');) {
+    SelectionItem item{.text = part};
+    if (part == "default") {
+      item.kind = SelectionItem::Kind::kDefault;
+    } else if (part == "all") {
+      item.kind = SelectionItem::Kind::kAll;
+    } else if (AllDigits(part)) {
+      item.kind = SelectionItem::Kind::kIndex;
+      item.number = std::stoull(part);
+    } else if (part.starts_with("pipeline:") && AllDigits(part.substr(9))) {
+      item.kind = SelectionItem::Kind::kPipeline;
+      item.number = std::stoull(part.substr(9));
+    } else if (part.starts_with("hash:") && part.size() > 5 && part.size() <= 5 + 64 &&
+               std::all_of(part.begin() + 5, part.end(),
+                           [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); })) {
+      item.kind = SelectionItem::Kind::kHash;
+      item.hash = part.substr(5);
+      std::transform(item.hash.begin(), item.hash.end(), item.hash.begin(),
+                     [](char c) { return static_cast<char>(std::tolower(c)); });
+    } else {
+      throw std::invalid_argument(fmt::format(
+          "--dispatches: '{}' is not a selection (default, all, N, pipeline:K or hash:HEX, separated by commas)",
+          part));
+    }
+    items.push_back(item);
+  }
+  if (items.empty())
+    throw std::invalid_argument("--dispatches: empty selection (default, all, N, pipeline:K or hash:HEX)");
+  return items;
+}
+
+std::set<uint64_t> IndicesOf(const std::vector<SelectionItem>& items) {
+  std::set<uint64_t> indices;
+  for (const SelectionItem& item : items)
+    if (item.kind == SelectionItem::Kind::kIndex) indices.insert(item.number);
+  return indices;
+}
+
+std::vector<Chosen> Resolve(const std::vector<SelectionItem>& items, const Summary& summary,
+                            const std::map<uint32_t, std::string>& hashes) {
+  std::vector<Chosen> chosen;
+  std::set<std::string> names;
+  auto add = [&](const KeyRow& row, std::string why, std::string name, bool by_index = false) {
+    if (names.insert(name).second) chosen.push_back({row, std::move(why), std::move(name), by_index});
+  };
+  auto add_pipeline = [&](uint32_t pipeline, const std::string& why) {
+    std::optional<KeyRow> row = MostFrequent(summary, pipeline);
+    if (!row) return false;
+    add(*row,
+        fmt::format("{}: pipeline {}'s most frequent workgroup counts ({} of its dispatches)", why, pipeline,
+                    row->count),
+        KeyName(*row));
+    return true;
+  };
+  for (const SelectionItem& item : items) {
+    bool found = false;
+    switch (item.kind) {
+      case SelectionItem::Kind::kDefault:
+        for (const auto& [pipeline, entry] : summary.pipelines) found |= add_pipeline(pipeline, "default");
+        break;
+      case SelectionItem::Kind::kAll:
+        for (const KeyRow& row : summary.keys) {
+          add(row, fmt::format("all: {} dispatches of these counts", row.count), KeyName(row));
+          found = true;
+        }
+        break;
+      case SelectionItem::Kind::kPipeline:
+        if (item.number <= UINT32_MAX) found = add_pipeline(static_cast<uint32_t>(item.number), item.text);
+        break;
+      case SelectionItem::Kind::kHash:
+        for (const auto& [pipeline, hash] : hashes)
+          if (hash.starts_with(item.hash)) found |= add_pipeline(pipeline, item.text);
+        break;
+      case SelectionItem::Kind::kIndex:
+        if (auto it = summary.nth.find(item.number); it != summary.nth.end()) {
+          add(it->second, fmt::format("dispatch {}", item.number),
+              fmt::format("d{}_{}", item.number, KeyName(it->second)), true);
+          found = true;
+        }
+        break;
+    }
+    if (!found)
+      throw std::invalid_argument(
+          fmt::format("--dispatches: '{}' selects no dispatch the program made ({} dispatches, {} compute pipelines{})",
+                      item.text, summary.dispatches, summary.pipelines.size(),
+                      item.kind == SelectionItem::Kind::kIndex ? "; indices count from 0" : ""));
+  }
+  return chosen;
+}
+
+}  // namespace csbench::capture

@@ -1,0 +1,450 @@
+// A small Vulkan compute program for the capture test, written as an application would be: three
+// compute pipelines (scale: a local size and a scale by specialization constants, n and an offset
+// by push constants; accumulate: a literal local size, in place, a uniform buffer; invert: an
+// rgba8 storage image in place), dispatched at a few sizes.
+//
+//   capture_demo [--exit=N] [--no-dispatch] [--indirect] [--rerecord=K] [--sleep=S]
+//
+// It checks its own results and exits 0, or N where --exit says so (after its dispatches).
+// --no-dispatch makes a device and no dispatch; --indirect adds an indirect dispatch; --rerecord
+// records each round's command buffer K more times before it submits it; --sleep waits S seconds
+// before exiting (a program that hangs, for the capture's timeout).
+#include <vulkan/vulkan.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "capture_demo_accumulate.h"
+#include "capture_demo_invert.h"
+#include "capture_demo_scale.h"
+
+namespace {
+
+void Check(VkResult result, const char* what) {
+  if (result != VK_SUCCESS) {
+    std::fprintf(stderr, "capture_demo: %s failed: %d\n", what, static_cast<int>(result));
+    std::exit(10);
+  }
+}
+
+struct Gpu {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t family = 0;
+  VkCommandPool pool = VK_NULL_HANDLE;
+};
+
+struct HostBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  void* data = nullptr;
+};
+
+Gpu MakeGpu() {
+  Gpu gpu;
+  VkApplicationInfo app{.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+                        .pApplicationName = "capture_demo",
+                        .apiVersion = VK_API_VERSION_1_1};
+  VkInstanceCreateInfo info{.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app};
+  Check(vkCreateInstance(&info, nullptr, &gpu.instance), "vkCreateInstance");
+  uint32_t count = 1;
+  VkResult listed = vkEnumeratePhysicalDevices(gpu.instance, &count, &gpu.physical);
+  if (count == 0 || (listed != VK_SUCCESS && listed != VK_INCOMPLETE))
+    Check(VK_ERROR_INITIALIZATION_FAILED, "a device");
+  uint32_t families = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(gpu.physical, &families, nullptr);
+  std::vector<VkQueueFamilyProperties> props(families);
+  vkGetPhysicalDeviceQueueFamilyProperties(gpu.physical, &families, props.data());
+  for (uint32_t i = 0; i < families; ++i)
+    if (props[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+      gpu.family = i;
+      break;
+    }
+  float priority = 1;
+  VkDeviceQueueCreateInfo queue{.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+                                .queueFamilyIndex = gpu.family,
+                                .queueCount = 1,
+                                .pQueuePriorities = &priority};
+  VkDeviceCreateInfo device{
+      .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1, .pQueueCreateInfos = &queue};
+  Check(vkCreateDevice(gpu.physical, &device, nullptr, &gpu.device), "vkCreateDevice");
+  vkGetDeviceQueue(gpu.device, gpu.family, 0, &gpu.queue);
+  VkCommandPoolCreateInfo pool{.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                               .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+                               .queueFamilyIndex = gpu.family};
+  Check(vkCreateCommandPool(gpu.device, &pool, nullptr, &gpu.pool), "vkCreateCommandPool");
+  return gpu;
+}
+
+HostBuffer MakeBuffer(const Gpu& gpu, VkDeviceSize size, VkBufferUsageFlags usage) {
+  HostBuffer b;
+  VkBufferCreateInfo info{.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                          .size = size,
+                          .usage = usage,
+                          .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+  Check(vkCreateBuffer(gpu.device, &info, nullptr, &b.buffer), "vkCreateBuffer");
+  VkMemoryRequirements needs;
+  vkGetBufferMemoryRequirements(gpu.device, b.buffer, &needs);
+  VkPhysicalDeviceMemoryProperties memory;
+  vkGetPhysicalDeviceMemoryProperties(gpu.physical, &memory);
+  const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  uint32_t type = 0;
+  while (type < memory.memoryTypeCount &&
+         !((needs.memoryTypeBits & (1u << type)) && (memory.memoryTypes[type].propertyFlags & want) == want))
+    ++type;
+  VkMemoryAllocateInfo allocate{
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = needs.size, .memoryTypeIndex = type};
+  Check(vkAllocateMemory(gpu.device, &allocate, nullptr, &b.memory), "vkAllocateMemory");
+  Check(vkBindBufferMemory(gpu.device, b.buffer, b.memory, 0), "vkBindBufferMemory");
+  Check(vkMapMemory(gpu.device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.data), "vkMapMemory");
+  return b;
+}
+
+struct Kernel {
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+};
+
+// Storage buffers a and b at bindings 0 and 1, and a uniform buffer at 2 where given.
+Kernel MakeKernel(const Gpu& gpu, VkDescriptorPool pool, const uint32_t* code, size_t bytes, uint32_t push_bytes,
+                  const VkSpecializationInfo* spec, const HostBuffer& a, const HostBuffer& b,
+                  const HostBuffer* uniform = nullptr) {
+  Kernel k;
+  VkDescriptorSetLayoutBinding bindings[3] = {{.binding = 0,
+                                               .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                               .descriptorCount = 1,
+                                               .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
+                                              {.binding = 1,
+                                               .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                               .descriptorCount = 1,
+                                               .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
+                                              {.binding = 2,
+                                               .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+                                               .descriptorCount = 1,
+                                               .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT}};
+  VkDescriptorSetLayoutCreateInfo set_info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                           .bindingCount = uniform != nullptr ? 3u : 2u,
+                                           .pBindings = bindings};
+  Check(vkCreateDescriptorSetLayout(gpu.device, &set_info, nullptr, &k.set_layout), "vkCreateDescriptorSetLayout");
+  VkPushConstantRange range{.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .offset = 0, .size = push_bytes};
+  VkPipelineLayoutCreateInfo layout_info{.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                         .setLayoutCount = 1,
+                                         .pSetLayouts = &k.set_layout,
+                                         .pushConstantRangeCount = 1,
+                                         .pPushConstantRanges = &range};
+  Check(vkCreatePipelineLayout(gpu.device, &layout_info, nullptr, &k.layout), "vkCreatePipelineLayout");
+  VkShaderModuleCreateInfo module_info{
+      .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = bytes, .pCode = code};
+  VkShaderModule module;
+  Check(vkCreateShaderModule(gpu.device, &module_info, nullptr, &module), "vkCreateShaderModule");
+  VkComputePipelineCreateInfo pipeline{.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+                                       .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                                                 .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                                                 .module = module,
+                                                 .pName = "main",
+                                                 .pSpecializationInfo = spec},
+                                       .layout = k.layout};
+  Check(vkCreateComputePipelines(gpu.device, VK_NULL_HANDLE, 1, &pipeline, nullptr, &k.pipeline),
+        "vkCreateComputePipelines");
+  // As many programs do: the module is gone once the pipeline is made.
+  vkDestroyShaderModule(gpu.device, module, nullptr);
+  VkDescriptorSetAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                       .descriptorPool = pool,
+                                       .descriptorSetCount = 1,
+                                       .pSetLayouts = &k.set_layout};
+  Check(vkAllocateDescriptorSets(gpu.device, &allocate, &k.set), "vkAllocateDescriptorSets");
+  VkDescriptorBufferInfo infos[2] = {{a.buffer, 0, VK_WHOLE_SIZE}, {b.buffer, 0, VK_WHOLE_SIZE}};
+  VkWriteDescriptorSet write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                             .dstSet = k.set,
+                             .dstBinding = 0,
+                             .descriptorCount = 2,
+                             .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                             .pBufferInfo = infos};
+  vkUpdateDescriptorSets(gpu.device, 1, &write, 0, nullptr);
+  if (uniform != nullptr) {
+    VkDescriptorBufferInfo info{uniform->buffer, 0, VK_WHOLE_SIZE};
+    VkWriteDescriptorSet one{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                             .dstSet = k.set,
+                             .dstBinding = 2,
+                             .descriptorCount = 1,
+                             .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+                             .pBufferInfo = &info};
+    vkUpdateDescriptorSets(gpu.device, 1, &one, 0, nullptr);
+  }
+  return k;
+}
+
+// A storage image of 64x16 rgba8 texels in the general layout, filled with a pattern from `staging`
+// (texel byte k holds k * 7 mod 256), and the invert kernel over it.
+struct Picture {
+  VkImage image = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkImageView view = VK_NULL_HANDLE;
+  Kernel kernel;
+};
+constexpr uint32_t kPictureWidth = 64, kPictureHeight = 16;
+
+Picture MakePicture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, const HostBuffer& staging) {
+  Picture p;
+  VkImageCreateInfo info{.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+                         .imageType = VK_IMAGE_TYPE_2D,
+                         .format = VK_FORMAT_R8G8B8A8_UNORM,
+                         .extent = {kPictureWidth, kPictureHeight, 1},
+                         .mipLevels = 1,
+                         .arrayLayers = 1,
+                         .samples = VK_SAMPLE_COUNT_1_BIT,
+                         .tiling = VK_IMAGE_TILING_OPTIMAL,
+                         .usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT};
+  Check(vkCreateImage(gpu.device, &info, nullptr, &p.image), "vkCreateImage");
+  VkMemoryRequirements needs;
+  vkGetImageMemoryRequirements(gpu.device, p.image, &needs);
+  uint32_t type = 0;
+  while (!(needs.memoryTypeBits & (1u << type))) ++type;
+  VkMemoryAllocateInfo allocate{
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = needs.size, .memoryTypeIndex = type};
+  Check(vkAllocateMemory(gpu.device, &allocate, nullptr, &p.memory), "vkAllocateMemory");
+  Check(vkBindImageMemory(gpu.device, p.image, p.memory, 0), "vkBindImageMemory");
+  VkImageViewCreateInfo view{.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                             .image = p.image,
+                             .viewType = VK_IMAGE_VIEW_TYPE_2D,
+                             .format = VK_FORMAT_R8G8B8A8_UNORM,
+                             .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+  Check(vkCreateImageView(gpu.device, &view, nullptr, &p.view), "vkCreateImageView");
+  for (uint32_t k = 0; k < kPictureWidth * kPictureHeight * 4; ++k)
+    static_cast<uint8_t*>(staging.data)[k] = static_cast<uint8_t>(k * 7);
+  // To the general layout, the pattern copied in, and made visible to the compute shader.
+  VkCommandBufferBeginInfo begin{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  Check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+  VkImageMemoryBarrier to_general{.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                                  .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                                  .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+                                  .newLayout = VK_IMAGE_LAYOUT_GENERAL,
+                                  .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                  .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                  .image = p.image,
+                                  .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr,
+                       1, &to_general);
+  VkBufferImageCopy region{.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                           .imageExtent = {kPictureWidth, kPictureHeight, 1}};
+  vkCmdCopyBufferToImage(cb, staging.buffer, p.image, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+  VkMemoryBarrier copied{.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                         .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                         .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &copied, 0,
+                       nullptr, 0, nullptr);
+  Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+  VkSubmitInfo submit{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb};
+  Check(vkQueueSubmit(gpu.queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
+  Check(vkQueueWaitIdle(gpu.queue), "vkQueueWaitIdle");
+
+  VkDescriptorSetLayoutBinding binding{.binding = 0,
+                                       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                                       .descriptorCount = 1,
+                                       .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
+  VkDescriptorSetLayoutCreateInfo set_info{
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 1, .pBindings = &binding};
+  Kernel& k = p.kernel;
+  Check(vkCreateDescriptorSetLayout(gpu.device, &set_info, nullptr, &k.set_layout), "vkCreateDescriptorSetLayout");
+  VkPipelineLayoutCreateInfo layout_info{
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1, .pSetLayouts = &k.set_layout};
+  Check(vkCreatePipelineLayout(gpu.device, &layout_info, nullptr, &k.layout), "vkCreatePipelineLayout");
+  VkShaderModuleCreateInfo module_info{
+      .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = sizeof kInvertSpirv, .pCode = kInvertSpirv};
+  VkShaderModule module;
+  Check(vkCreateShaderModule(gpu.device, &module_info, nullptr, &module), "vkCreateShaderModule");
+  VkComputePipelineCreateInfo pipeline{.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+                                       .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                                                 .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                                                 .module = module,
+                                                 .pName = "main"},
+                                       .layout = k.layout};
+  Check(vkCreateComputePipelines(gpu.device, VK_NULL_HANDLE, 1, &pipeline, nullptr, &k.pipeline),
+        "vkCreateComputePipelines");
+  vkDestroyShaderModule(gpu.device, module, nullptr);
+  VkDescriptorSetAllocateInfo allocate_set{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                           .descriptorPool = pool,
+                                           .descriptorSetCount = 1,
+                                           .pSetLayouts = &k.set_layout};
+  Check(vkAllocateDescriptorSets(gpu.device, &allocate_set, &k.set), "vkAllocateDescriptorSets");
+  VkDescriptorImageInfo image_info{.imageView = p.view, .imageLayout = VK_IMAGE_LAYOUT_GENERAL};
+  VkWriteDescriptorSet write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                             .dstSet = k.set,
+                             .dstBinding = 0,
+                             .descriptorCount = 1,
+                             .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                             .pImageInfo = &image_info};
+  vkUpdateDescriptorSets(gpu.device, 1, &write, 0, nullptr);
+  return p;
+}
+
+void Bind(VkCommandBuffer cb, const Kernel& k, const void* push, uint32_t push_bytes) {
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.pipeline);
+  vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout, 0, 1, &k.set, 0, nullptr);
+  vkCmdPushConstants(cb, k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
+}
+
+void Barrier(VkCommandBuffer cb) {
+  VkMemoryBarrier barrier{.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                          .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+                          .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier,
+                       0, nullptr, 0, nullptr);
+}
+
+void Run(const Gpu& gpu, VkCommandBuffer cb) {
+  VkSubmitInfo submit{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb};
+  Check(vkQueueSubmit(gpu.queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
+  Check(vkQueueWaitIdle(gpu.queue), "vkQueueWaitIdle");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int exit_code = 0;
+  bool dispatch = true, indirect = false;
+  double sleep_s = 0;
+  int rerecord = 0;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.starts_with("--exit="))
+      exit_code = std::atoi(arg.c_str() + 7);
+    else if (arg == "--no-dispatch")
+      dispatch = false;
+    else if (arg == "--indirect")
+      indirect = true;
+    else if (arg.starts_with("--rerecord="))
+      rerecord = std::atoi(arg.c_str() + 11);
+    else if (arg.starts_with("--sleep="))
+      sleep_s = std::atof(arg.c_str() + 8);
+    else {
+      std::fprintf(stderr, "capture_demo: unknown argument %s\n", argv[i]);
+      return 2;
+    }
+  }
+  Gpu gpu = MakeGpu();
+  constexpr uint32_t kN = 4096;
+  HostBuffer x = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  HostBuffer y = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  HostBuffer src = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  HostBuffer acc = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  HostBuffer args = MakeBuffer(gpu, 12, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  HostBuffer factor = MakeBuffer(gpu, 16, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+  const struct {
+    uint32_t factor;
+    float unused, pair[2];
+  } factor_values{2, -1.0f, {0.25f, 0.75f}};
+  std::memcpy(factor.data, &factor_values, sizeof factor_values);
+  for (uint32_t i = 0; i < kN; ++i) {
+    static_cast<float*>(x.data)[i] = 1.0f + 0.25f * static_cast<float>(i % 1000);
+    static_cast<uint32_t*>(src.data)[i] = i;
+    static_cast<uint32_t*>(acc.data)[i] = 7;
+  }
+  const uint32_t group_count[3] = {4, 1, 1};
+  std::memcpy(args.data, group_count, sizeof group_count);
+
+  VkDescriptorPoolSize sizes[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4},
+                                   {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
+                                   {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1}};
+  VkDescriptorPoolCreateInfo pool_info{
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 3, .poolSizeCount = 3, .pPoolSizes = sizes};
+  VkDescriptorPool pool;
+  Check(vkCreateDescriptorPool(gpu.device, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
+  struct {
+    uint32_t local = 64;
+    float scale = 2.5f;
+  } spec_data;
+  VkSpecializationMapEntry entries[2] = {{0, 0, 4}, {1, 4, 4}};
+  VkSpecializationInfo spec{
+      .mapEntryCount = 2, .pMapEntries = entries, .dataSize = sizeof spec_data, .pData = &spec_data};
+  Kernel scale = MakeKernel(gpu, pool, kScaleSpirv, sizeof kScaleSpirv, 8, &spec, x, y);
+  Kernel accumulate = MakeKernel(gpu, pool, kAccumulateSpirv, sizeof kAccumulateSpirv, 4, nullptr, src, acc, &factor);
+
+  VkCommandBuffer cb;
+  VkCommandBufferAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                       .commandPool = gpu.pool,
+                                       .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                       .commandBufferCount = 1};
+  Check(vkAllocateCommandBuffers(gpu.device, &allocate, &cb), "vkAllocateCommandBuffers");
+  HostBuffer pixels = MakeBuffer(gpu, kPictureWidth * kPictureHeight * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+  Picture picture = MakePicture(gpu, pool, cb, pixels);
+  VkCommandBufferBeginInfo begin{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  bool ok = true;
+  if (dispatch) {
+    // A first, smaller scale: 1000 elements in 16 workgroups of 64.
+    struct {
+      uint32_t n;
+      float add;
+    } push{1000, 0.5f};
+    Check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+    Bind(cb, scale, &push, 8);
+    vkCmdDispatch(cb, 16, 1, 1);
+    Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+    Run(gpu, cb);
+    // Then three rounds of the three kernels over every element, each round's offset its own.
+    for (uint32_t round = 0; round < 3; ++round) {
+      push = {kN, static_cast<float>(round)};
+      uint32_t n = kN;
+      // Recorded again and again before it runs, as a program that rebuilds its work might.
+      for (int again = 0; again < rerecord; ++again) {
+        Check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+        Bind(cb, scale, &push, 8);
+        vkCmdDispatch(cb, kN / 64, 1, 1);
+        Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+      }
+      Check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+      Bind(cb, scale, &push, 8);
+      vkCmdDispatch(cb, kN / 64, 1, 1);
+      Barrier(cb);
+      Bind(cb, accumulate, &n, 4);
+      vkCmdDispatch(cb, kN / 32, 1, 1);
+      vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, picture.kernel.pipeline);
+      vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, picture.kernel.layout, 0, 1, &picture.kernel.set, 0,
+                              nullptr);
+      vkCmdDispatch(cb, kPictureWidth / 8, kPictureHeight / 8, 1);
+      if (indirect) {
+        Barrier(cb);
+        Bind(cb, accumulate, &n, 4);
+        vkCmdDispatchIndirect(cb, args.buffer, 0);
+      }
+      Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+      Run(gpu, cb);
+    }
+    // The indirect dispatch adds to acc again: only the plain run's results are checked.
+    for (uint32_t i = 0; i < kN && !indirect; ++i) {
+      float want_y = static_cast<float*>(x.data)[i] * 2.5f + 2.0f;
+      uint32_t want_acc = 7 + 3 * (2 * i + 1);
+      ok = ok && static_cast<float*>(y.data)[i] == want_y && static_cast<uint32_t*>(acc.data)[i] == want_acc;
+    }
+  }
+  if (!ok) std::fprintf(stderr, "capture_demo: wrong results\n");
+  vkDeviceWaitIdle(gpu.device);
+  vkDestroyImageView(gpu.device, picture.view, nullptr);
+  vkDestroyImage(gpu.device, picture.image, nullptr);
+  vkFreeMemory(gpu.device, picture.memory, nullptr);
+  for (HostBuffer* b : {&x, &y, &src, &acc, &args, &factor, &pixels}) {
+    vkDestroyBuffer(gpu.device, b->buffer, nullptr);
+    vkFreeMemory(gpu.device, b->memory, nullptr);
+  }
+  for (Kernel* k : {&scale, &accumulate, &picture.kernel}) {
+    vkDestroyPipeline(gpu.device, k->pipeline, nullptr);
+    vkDestroyPipelineLayout(gpu.device, k->layout, nullptr);
+    vkDestroyDescriptorSetLayout(gpu.device, k->set_layout, nullptr);
+  }
+  vkDestroyDescriptorPool(gpu.device, pool, nullptr);
+  vkDestroyCommandPool(gpu.device, gpu.pool, nullptr);
+  vkDestroyDevice(gpu.device, nullptr);
+  vkDestroyInstance(gpu.instance, nullptr);
+  if (sleep_s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(sleep_s));
+  if (!ok) return 9;
+  return exit_code;
+}

@@ -1,0 +1,141 @@
+// The capture tool's pure parts: --dispatches parsed and resolved against a summary, and a block's
+// bytes written as values that give the program's bits back.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "capture/tool/block_values.hpp"
+#include "capture/tool/selection.hpp"
+
+namespace csbench::capture {
+namespace {
+
+Summary TwoPipelines() {
+  Summary s;
+  s.dispatches = 10;
+  s.pipelines = {{0, "main"}, {1, "main"}};
+  s.keys = {{.pipeline = 0, .groups = {16, 1, 1}, .count = 1, .first_index = 0},
+            {.pipeline = 0, .groups = {64, 1, 1}, .count = 3, .first_index = 1},
+            {.pipeline = 1, .groups = {8, 8, 1}, .count = 2, .first_index = 5},
+            {.pipeline = 1, .groups = {4, 4, 1}, .count = 2, .first_index = 2}};
+  s.nth[7] = {.pipeline = 1, .groups = {8, 8, 1}, .first_index = 7};
+  return s;
+}
+
+TEST(CaptureSelection, ParsesEveryForm) {
+  auto items = ParseSelection("default,all,12,pipeline:3,hash:ABCdef");
+  ASSERT_EQ(items.size(), 5u);
+  EXPECT_EQ(items[0].kind, SelectionItem::Kind::kDefault);
+  EXPECT_EQ(items[1].kind, SelectionItem::Kind::kAll);
+  EXPECT_EQ(items[2].kind, SelectionItem::Kind::kIndex);
+  EXPECT_EQ(items[2].number, 12u);
+  EXPECT_EQ(items[3].kind, SelectionItem::Kind::kPipeline);
+  EXPECT_EQ(items[3].number, 3u);
+  EXPECT_EQ(items[4].hash, "abcdef");
+  EXPECT_EQ(IndicesOf(items), (std::set<uint64_t>{12}));
+}
+
+TEST(CaptureSelection, RefusesWhatIsNoSelection) {
+  for (const char* bad : {"", "pipeline:", "pipeline:x", "hash:", "hash:xyz", "-1", "1.5", "first", "3,,4"})
+    EXPECT_THROW(ParseSelection(bad), std::invalid_argument) << bad;
+}
+
+TEST(CaptureSelection, DefaultIsEachPipelineAtItsMostFrequentSize) {
+  std::vector<Chosen> chosen = Resolve(ParseSelection("default"), TwoPipelines(), {});
+  ASSERT_EQ(chosen.size(), 2u);
+  EXPECT_EQ(chosen[0].name, "p0_64x1x1");
+  // Equally frequent sizes: the one that ran first.
+  EXPECT_EQ(chosen[1].name, "p1_4x4x1");
+  EXPECT_FALSE(chosen[0].by_index);
+}
+
+TEST(CaptureSelection, PipelineHashIndexAndAll) {
+  Summary s = TwoPipelines();
+  std::map<uint32_t, std::string> hashes = {{0, "aaaa1111"}, {1, "bbbb2222"}};
+  EXPECT_EQ(Resolve(ParseSelection("pipeline:1"), s, hashes).at(0).name, "p1_4x4x1");
+  EXPECT_EQ(Resolve(ParseSelection("hash:bbbb"), s, hashes).at(0).name, "p1_4x4x1");
+  std::vector<Chosen> nth = Resolve(ParseSelection("7"), s, hashes);
+  ASSERT_EQ(nth.size(), 1u);
+  EXPECT_EQ(nth[0].name, "d7_p1_8x8x1");
+  EXPECT_TRUE(nth[0].by_index);
+  EXPECT_EQ(Resolve(ParseSelection("all"), s, hashes).size(), 4u);
+  // The same dispatch named twice is written once.
+  EXPECT_EQ(Resolve(ParseSelection("default,pipeline:0"), s, hashes).size(), 2u);
+}
+
+TEST(CaptureSelection, SelectingNothingIsRefused) {
+  Summary s = TwoPipelines();
+  EXPECT_THROW(Resolve(ParseSelection("pipeline:2"), s, {}), std::invalid_argument);
+  EXPECT_THROW(Resolve(ParseSelection("hash:cc"), s, {{0, "aa"}}), std::invalid_argument);
+  EXPECT_THROW(Resolve(ParseSelection("8"), s, {}), std::invalid_argument);
+}
+
+std::vector<uint8_t> Bytes(const void* data, size_t size) {
+  auto* p = static_cast<const uint8_t*>(data);
+  return {p, p + size};
+}
+
+TEST(CaptureValues, FloatsGiveTheirBitsBack) {
+  for (float f : {0.1f, 1.0f / 3.0f, 16777217.0f, 1e-38f, 5.74e-42f, -2.5f, 3.4028235e38f}) {
+    std::optional<std::string> text = ScalarText({ScalarKind::kFloat, 32}, Bytes(&f, 4).data(), 4);
+    ASSERT_TRUE(text);
+    EXPECT_EQ(static_cast<float>(std::stod(*text)), f) << *text;
+    EXPECT_NE(text->find_first_of(".en"), std::string::npos) << *text;
+  }
+  double d = 0.1;
+  EXPECT_EQ(std::stod(*ScalarText({ScalarKind::kFloat, 64}, Bytes(&d, 8).data(), 8)), d);
+  float nan = std::nanf("");
+  EXPECT_FALSE(ScalarText({ScalarKind::kFloat, 32}, Bytes(&nan, 4).data(), 4));
+}
+
+TEST(CaptureValues, IntegersBySignAndWidth) {
+  uint32_t minus_two = 0xfffffffe;
+  EXPECT_EQ(*ScalarText({ScalarKind::kInt, 32}, Bytes(&minus_two, 4).data(), 4), "-2");
+  EXPECT_EQ(*ScalarText({ScalarKind::kUint, 32}, Bytes(&minus_two, 4).data(), 4), "4294967294");
+  uint16_t minus_one = 0xffff;
+  EXPECT_EQ(*ScalarText({ScalarKind::kInt, 16}, Bytes(&minus_one, 2).data(), 2), "-1");
+  uint32_t yes = 7;
+  EXPECT_EQ(*ScalarText({ScalarKind::kBool, 32}, Bytes(&yes, 4).data(), 4), "1");
+  // Past 2^53 a double, which evaluates expressions, cannot hold every integer.
+  uint64_t big = (1ull << 53) + 1;
+  EXPECT_FALSE(ScalarText({ScalarKind::kUint, 64}, Bytes(&big, 8).data(), 8));
+}
+
+TEST(CaptureValues, MembersByNameStructsAndMatrices) {
+  TypeLayout f32{.kind = TypeLayout::Kind::kScalar, .scalar = {ScalarKind::kFloat, 32}, .size = 4, .glsl = "float"};
+  TypeLayout u32{.kind = TypeLayout::Kind::kScalar, .scalar = {ScalarKind::kUint, 32}, .size = 4, .glsl = "uint"};
+  TypeLayout mat2{.kind = TypeLayout::Kind::kMatrix,
+                  .scalar = {ScalarKind::kFloat, 32},
+                  .components = 2,
+                  .columns = 2,
+                  .matrix_stride = 8,
+                  .size = 16,
+                  .glsl = "mat2"};
+  TypeLayout light{.kind = TypeLayout::Kind::kStruct, .size = 8, .glsl = "Light"};
+  light.members = {{"power", 0, f32}, {"id", 4, u32}};
+  std::vector<Member> block = {{"scale", 0, f32}, {"m", 16, mat2}, {"light", 32, light}};
+  struct {
+    float scale = 2.5f, pad[3] = {};
+    float m[4] = {1, 2, 3, 4};  // columns (1, 2) and (3, 4)
+    float power = 0.5f;
+    uint32_t id = 9;
+  } data;
+  std::vector<MemberValues> values = BlockValues(block, reinterpret_cast<const uint8_t*>(&data), sizeof data);
+  ASSERT_EQ(values.size(), 4u);
+  EXPECT_EQ(values[0].name, "scale");
+  EXPECT_EQ(values[0].values, std::vector<std::string>{"2.5"});
+  EXPECT_EQ(values[1].values, (std::vector<std::string>{"1.0", "2.0", "3.0", "4.0"}));
+  EXPECT_EQ(values[2].name, "light.power");
+  EXPECT_EQ(values[3].name, "light.id");
+  EXPECT_EQ(values[3].values, std::vector<std::string>{"9"});
+  EXPECT_EQ(ValuesToml({values[0]}), "\"scale\" = \"2.5\"  # float\n");
+  // Bytes short of a member, or a module without names, are refused with the member's name.
+  EXPECT_THROW(BlockValues(block, reinterpret_cast<const uint8_t*>(&data), 20), std::runtime_error);
+  block[0].name.clear();
+  EXPECT_THROW(BlockValues(block, reinterpret_cast<const uint8_t*>(&data), sizeof data), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace csbench::capture

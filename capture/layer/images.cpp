@@ -9,15 +9,10 @@ namespace csbench::capture {
 
 namespace {
 
-Device* Find(Layer& layer, VkDevice device) {
-  std::lock_guard lock(layer.mutex);
-  return DeviceOf(layer, device);
-}
-
 VKAPI_ATTR VkResult VKAPI_CALL CreateImage(VkDevice device, const VkImageCreateInfo* info,
                                            const VkAllocationCallbacks* allocator, VkImage* image) {
   Layer& layer = TheLayer();
-  Device* data = Find(layer, device);
+  Device* data = LockedDeviceOf(layer, device);
   VkImageCreateInfo changed = *info;
   if (layer.config.mode == Config::Mode::kCapture && (info->usage & VK_IMAGE_USAGE_STORAGE_BIT) != 0)
     changed.usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
@@ -35,7 +30,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateImage(VkDevice device, const VkImageCreateI
 
 VKAPI_ATTR void VKAPI_CALL DestroyImage(VkDevice device, VkImage image, const VkAllocationCallbacks* allocator) {
   Layer& layer = TheLayer();
-  Device* data = Find(layer, device);
+  Device* data = LockedDeviceOf(layer, device);
   {
     std::lock_guard lock(layer.mutex);
     layer.images.erase(image);
@@ -46,7 +41,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyImage(VkDevice device, VkImage image, const Vk
 VKAPI_ATTR VkResult VKAPI_CALL CreateImageView(VkDevice device, const VkImageViewCreateInfo* info,
                                                const VkAllocationCallbacks* allocator, VkImageView* view) {
   Layer& layer = TheLayer();
-  Device* data = Find(layer, device);
+  Device* data = LockedDeviceOf(layer, device);
   VkResult result = data->table.CreateImageView(device, info, allocator, view);
   if (result != VK_SUCCESS || layer.config.mode == Config::Mode::kOff) return result;
   std::lock_guard lock(layer.mutex);
@@ -57,7 +52,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateImageView(VkDevice device, const VkImageVie
 
 VKAPI_ATTR void VKAPI_CALL DestroyImageView(VkDevice device, VkImageView view, const VkAllocationCallbacks* allocator) {
   Layer& layer = TheLayer();
-  Device* data = Find(layer, device);
+  Device* data = LockedDeviceOf(layer, device);
   {
     std::lock_guard lock(layer.mutex);
     layer.views.erase(view);

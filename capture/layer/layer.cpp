@@ -91,6 +91,11 @@ Device* DeviceOf(Layer& layer, const void* dispatchable) {
   return it == layer.devices.end() ? nullptr : it->second.get();
 }
 
+Device* LockedDeviceOf(Layer& layer, const void* dispatchable) {
+  std::lock_guard lock(layer.mutex);
+  return DeviceOf(layer, dispatchable);
+}
+
 namespace {
 
 template <typename Info>

@@ -94,6 +94,8 @@ Layer& TheLayer();
 
 inline void* DispatchKeyOf(const void* handle) { return *static_cast<void* const*>(handle); }
 Device* DeviceOf(Layer& layer, const void* dispatchable);
+// DeviceOf under the layer's mutex, for a call that needs only the device's table.
+Device* LockedDeviceOf(Layer& layer, const void* dispatchable);
 
 // capture/layer/output.cpp
 void WriteSummary(Layer& layer);

@@ -15,11 +15,7 @@ namespace {
 VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo* info,
                                                   const VkAllocationCallbacks* allocator, VkShaderModule* module) {
   Layer& layer = TheLayer();
-  Device* data = nullptr;
-  {
-    std::lock_guard lock(layer.mutex);
-    data = DeviceOf(layer, device);
-  }
+  Device* data = LockedDeviceOf(layer, device);
   VkResult result = data->table.CreateShaderModule(device, info, allocator, module);
   if (result != VK_SUCCESS || layer.config.mode == Config::Mode::kOff) return result;
   auto words = std::make_shared<std::vector<uint32_t>>(info->pCode, info->pCode + info->codeSize / 4);
@@ -72,11 +68,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
                                                       const VkComputePipelineCreateInfo* infos,
                                                       const VkAllocationCallbacks* allocator, VkPipeline* pipelines) {
   Layer& layer = TheLayer();
-  Device* data = nullptr;
-  {
-    std::lock_guard lock(layer.mutex);
-    data = DeviceOf(layer, device);
-  }
+  Device* data = LockedDeviceOf(layer, device);
   VkResult result = data->table.CreateComputePipelines(device, cache, count, infos, allocator, pipelines);
   if (layer.config.mode == Config::Mode::kOff) return result;
   std::lock_guard lock(layer.mutex);
@@ -122,11 +114,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorSetLayout(VkDevice device, const 
                                                          const VkAllocationCallbacks* allocator,
                                                          VkDescriptorSetLayout* layout) {
   Layer& layer = TheLayer();
-  Device* data = nullptr;
-  {
-    std::lock_guard lock(layer.mutex);
-    data = DeviceOf(layer, device);
-  }
+  Device* data = LockedDeviceOf(layer, device);
   VkResult result = data->table.CreateDescriptorSetLayout(device, info, allocator, layout);
   if (result != VK_SUCCESS || layer.config.mode == Config::Mode::kOff) return result;
   SetLayout set;
@@ -145,11 +133,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorSetLayout(VkDevice device, const 
 VKAPI_ATTR VkResult VKAPI_CALL CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo* info,
                                                     const VkAllocationCallbacks* allocator, VkPipelineLayout* layout) {
   Layer& layer = TheLayer();
-  Device* data = nullptr;
-  {
-    std::lock_guard lock(layer.mutex);
-    data = DeviceOf(layer, device);
-  }
+  Device* data = LockedDeviceOf(layer, device);
   VkResult result = data->table.CreatePipelineLayout(device, info, allocator, layout);
   if (result != VK_SUCCESS || layer.config.mode == Config::Mode::kOff) return result;
   std::lock_guard lock(layer.mutex);
@@ -160,11 +144,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreatePipelineLayout(VkDevice device, const VkPip
 VKAPI_ATTR VkResult VKAPI_CALL AllocateDescriptorSets(VkDevice device, const VkDescriptorSetAllocateInfo* info,
                                                       VkDescriptorSet* sets) {
   Layer& layer = TheLayer();
-  Device* data = nullptr;
-  {
-    std::lock_guard lock(layer.mutex);
-    data = DeviceOf(layer, device);
-  }
+  Device* data = LockedDeviceOf(layer, device);
   VkResult result = data->table.AllocateDescriptorSets(device, info, sets);
   if (result != VK_SUCCESS || layer.config.mode == Config::Mode::kOff) return result;
   std::lock_guard lock(layer.mutex);
@@ -312,11 +292,7 @@ VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSetWithTemplateKHR(VkDevice device, V
 VKAPI_ATTR VkResult VKAPI_CALL CreateBuffer(VkDevice device, const VkBufferCreateInfo* info,
                                             const VkAllocationCallbacks* allocator, VkBuffer* buffer) {
   Layer& layer = TheLayer();
-  Device* data = nullptr;
-  {
-    std::lock_guard lock(layer.mutex);
-    data = DeviceOf(layer, device);
-  }
+  Device* data = LockedDeviceOf(layer, device);
   VkBufferCreateInfo changed = *info;
   // A copy out of the buffer needs the transfer-source usage; it is added in capture mode only,
   // where it may change the buffer's memory requirements, which the program asks for after this.

@@ -115,11 +115,17 @@ fi
 # csbench itself is a Vulkan program: a run of an example is captured, every dispatch it selects
 # written as a manifest (and replayed once bench reads data files).
 # --guard=outside: the check run's guard is not inside the bound range, so the output the
-# dispatch writes is the whole range. Its ceilings' copies move bytes that are not all finite
-# floats, which the report notes and a replay refuses: those are not replayed here.
+# dispatch writes is the whole range. Outputs that hold bytes that are not finite floats are noted
+# by the report and refused by a replay: those are not replayed here.
+# The ceilings are measured once before, and reused by both of the capture's runs: their copies
+# are sized to the time they take, so measuring them in each run would make the two runs differ.
+bench_args=(--manifest="$root/examples/saxpy.toml" --domain=4096 --benchmark_filter=saxpy/scalar/wg64x1
+            --benchmark_min_time=0.01 --guard=outside --ceilings=reuse)
+export XDG_CACHE_HOME="$dir/cache"
+"$bench" "${bench_args[@]}" > /dev/null 2>&1
 check "capturing csbench running an example" 0 'selected dispatches written as manifests' -- \
-  "$capture" -o "$dir/bench" -- "$bench" --manifest="$root/examples/saxpy.toml" --domain=4096 \
-  --benchmark_filter=saxpy/scalar/wg64x1 --benchmark_min_time=0.01 --guard=outside
+  "$capture" -o "$dir/bench" -- "$bench" "${bench_args[@]}"
+unset XDG_CACHE_HOME
 replayable=$($python - "$dir/bench/report.txt" <<'PY'
 import re, sys
 sections = open(sys.argv[1]).read().split('\n\n')

@@ -25,7 +25,7 @@
 
 // VkFFT 1.2 (Debian 12) fills glslang's resource limits by position, in the order of a glslang
 // older than Debian's glslang 12, which added nine EXT mesh limits before the last count: as C++
-// that list does not compile. For that one local the driver gives VkFFT a type of its own that
+// that list does not compile. For those locals the driver gives VkFFT a type of its own that
 // takes the list as VkFFT wrote it, and hands glslang a full glslang_resource_t: VkFFT's values
 // where glslang has the same fields, glslang's own defaults for the nine. VkFFT 1.3 (Debian 13,
 // its headers under vkFFT/) sets the fields by name and needs nothing.

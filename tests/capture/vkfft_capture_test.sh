@@ -48,6 +48,7 @@ path = sys.argv[1]
 data = bytearray(open(path, 'rb').read())
 data[8000:8004] = struct.pack('<f', struct.unpack('<f', data[8000:8004])[0] + 1.0)
 open(path, 'wb').write(data)" "$dir/altered/out1.bin"
-check "replay: an expected file altered by one element fails, naming it" 1 "output 'DataOut' index 2000 \(element 1000" -- \
+check "replay: an expected file altered by one element fails, naming it" 1 \
+  "output 'DataOut' index 2000 \(element 1000" -- \
   "$bench" --manifest="$dir/altered" --benchmark_min_time=0.01
 exit $fail

@@ -335,7 +335,8 @@ bool RunPlan(Gpu& gpu, const Plan& plan, uint32_t launches, uint32_t submits) {
   }
   double error = worst / largest;
   bool ok = error < 1e-5;
-  std::printf("check %s: %s (largest error %.2e of the largest value)\n", plan.name.c_str(), ok ? "ok" : "FAILED", error);
+  std::printf("check %s: %s (largest error %.2e of the largest value)\n", plan.name.c_str(), ok ? "ok" : "FAILED",
+              error);
 
   // The timing: N forward transforms between two timestamps.
   std::vector<double> device_us, host_us;
@@ -364,10 +365,12 @@ bool RunPlan(Gpu& gpu, const Plan& plan, uint32_t launches, uint32_t submits) {
     return values[values.size() / 2];
   };
   if (gpu.tick_ns != 0)
-    std::printf("time %s: %.3f us per transform (timestamps, median of %u submits of %u), %.3f us (host, submit+wait)\n",
+    std::printf("time %s: %.3f us per transform (timestamps, median of %u submits of %u), "
+                "%.3f us (host, submit+wait)\n",
                 plan.name.c_str(), median(device_us), submits, launches, median(host_us));
   else
-    std::printf("time %s: no timestamps on this queue, %.3f us per transform (host, submit+wait, median of %u submits of %u)\n",
+    std::printf("time %s: no timestamps on this queue, %.3f us per transform "
+                "(host, submit+wait, median of %u submits of %u)\n",
                 plan.name.c_str(), median(host_us), submits, launches);
 
   deleteVkFFT(&app);

@@ -18,6 +18,9 @@ packages=(
   libsqlite3-dev
   # the run's JSON report
   nlohmann-json3-dev
+  # tests: the capture of a program no one here wrote (tests/capture/vkfft_driver, VkFFT's header:
+  # 1.2.26 on Debian 12, 1.3.4 on Debian 13)
+  libvkfft-dev
   # scripts: compare.py, plot.py, table.py and their tests
   python3 python3-scipy python3-matplotlib python3-statsmodels
   # tests: the report page in a real browser (history.py report, headless chromium)

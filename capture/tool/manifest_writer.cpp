@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstring>
@@ -103,6 +104,7 @@ struct Layout {
   uint64_t header = 0;  // bytes before the runtime array
   ScalarType scalar;    // what the tolerances follow
   std::string why;      // when type is ""
+  uint64_t most = 0;    // a fixed-size array's length: no more elements than that (0: no bound)
 };
 
 Layout LayoutOf(const Resource& resource, bool has_names) {
@@ -125,7 +127,17 @@ Layout LayoutOf(const Resource& resource, bool has_names) {
   if (block.members.size() == 1 &&
       (member.kind == TypeLayout::Kind::kScalar || member.kind == TypeLayout::Kind::kVector))
     return {.type = member.glsl, .stride = member.size, .scalar = member.scalar};
-  return {.why = "its block has no runtime array and more than one scalar or vector member"};
+  // One fixed-size array of scalars or vectors (generated code, such as VkFFT's, declares its
+  // buffers so): its elements, no more than its length unless a specialization constant sizes it.
+  const TypeLayout* element = member.element.get();
+  if (block.members.size() == 1 && member.kind == TypeLayout::Kind::kArray && element != nullptr &&
+      (element->kind == TypeLayout::Kind::kScalar || element->kind == TypeLayout::Kind::kVector)) {
+    if (member.array_stride == 0) return {.why = "its array has no stride"};
+    Layout layout{.type = element->glsl, .stride = member.array_stride, .scalar = element->scalar};
+    if (!member.length_constant_id) layout.most = member.length;
+    return layout;
+  }
+  return {.why = "its block has no runtime array and is not one scalar, vector or fixed-size array of them"};
 }
 
 // How many of the 32- or 64-bit floats in bytes [from, to) are NaN or infinite.
@@ -328,6 +340,7 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       files.names.insert(name);
       std::string stem = fmt::format("s{}b{}e{}", b.set, b.binding, b.element);
       uint64_t count = b.bytes > layout.header ? (b.bytes - layout.header) / layout.stride : 0;
+      if (layout.most != 0) count = std::min(count, layout.most);
       if (!b.data || count == 0) {
         written.skipped.push_back(fmt::format(
             "{}{}: {}", where, array ? fmt::format(" element {}", b.element) : "",
@@ -354,7 +367,8 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
                              : r.writeonly ? ", writeonly"
                                            : "");
       if (b.bytes > used)
-        buffers += fmt::format("# the last {} bytes bound, less than an element, are left out\n", b.bytes - used);
+        buffers += fmt::format("# the last {} bytes bound, {}, are left out\n", b.bytes - used,
+                               b.bytes - used < layout.stride ? "less than an element" : "past the shader's array");
       buffers += fmt::format("[[buffer]]\nname = \"{}\"\nset = {}\nbinding = {}\n", name, r.set, r.binding);
       if (array) buffers += fmt::format("element = {}\n", b.element);
       buffers += fmt::format("type = \"{}\"\ncount = \"{}\"\n", layout.type, count);

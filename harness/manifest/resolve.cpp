@@ -171,7 +171,7 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
       if (array.element != b.type.glsl) {
         throw ManifestError{fmt::format("{}.type: '{}', but the shader's {} {}", key, b.type.glsl, Described(*d),
                                         array.element.empty() ? "neither ends in a runtime array of scalars or vectors "
-                                                                "nor is one scalar or vector member"
+                                                                "nor is one scalar, vector or fixed-size array of them"
                                                               : "holds " + array.element)};
       }
       if (array.stride != b.type.Bytes()) {

@@ -29,6 +29,12 @@ RuntimeArray ElementOf(const Resource& d) {
   RuntimeArray array = RuntimeArrayOf(d);
   if (!array.element.empty() || d.type.members.size() != 1) return array;
   const Member& only = d.type.members.front();
+  // One fixed-size array of scalars or vectors (`{ vec2 data[4096]; }`, as generated code declares
+  // its buffers) is taken as a runtime array would be.
+  const TypeLayout* element = only.type.element.get();
+  if (only.type.kind == TypeLayout::Kind::kArray && element != nullptr &&
+      (element->kind == TypeLayout::Kind::kScalar || element->kind == TypeLayout::Kind::kVector))
+    return {element->glsl, only.name, only.type.array_stride};
   if (only.type.kind != TypeLayout::Kind::kScalar && only.type.kind != TypeLayout::Kind::kVector) return array;
   const ElementType* type = FindElementType(only.type.glsl);
   return {only.type.glsl, only.name, type != nullptr ? type->Bytes() : 0};

@@ -171,6 +171,7 @@ if [[ $rc -eq 0 ]] && grep -q "manifest_test_constants/defaults/wg32x1/domain100
    grep -q "manifest_test_init/expressions/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
    grep -q "manifest_test_length/sized_by_length/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
    grep -q "manifest_test_total/atomics/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
+   grep -q "manifest_test_fixed_array/conjugate/wg64x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
    grep -qE "manifest_test_sgsizes/each/wg64x1/domain1000x1/sg(8|16|32) .*Gelem/s=" "$dir/constants.out" &&
    grep -q "manifest_test_three_d/index/wg4x4x2/domain33x17x5 .*Gelem/s=" "$dir/constants.out" &&
    grep -q "manifest_test_three_d/index_deep/wg8x2x4/domain33x17x5 .*Gelem/s=" "$dir/constants.out" &&
@@ -180,7 +181,7 @@ if [[ $rc -eq 0 ]] && grep -q "manifest_test_constants/defaults/wg32x1/domain100
               sed -E 's|.*/wg([0-9]+)x1/.*|\1|' | sort -n | head -1) && [[ -n $subgroup ]] &&
    grep -q "manifest_test_sgworkgroups/sized/wg$((2 * subgroup))x1/domain1000x1 .*Gelem/s=" "$dir/constants.out" &&
    grep -q "manifest_test_sgsizes/only32/wg64x1/domain1000x1/sg8: variant only32 does not list subgroup size 8" "$dir/constants.err"; then
-  echo "ok: specialization constants, a uniform buffer, push constants by name, SUBGROUP_SIZE (workgroups of it too), subgroup_sizes, 3-D workgroups and init expressions reach the kernel, a buffer and an image at two slots each, a 3-D image; a kernel sized by .length() keeps its guard after the range"
+  echo "ok: specialization constants, a uniform buffer, push constants by name, SUBGROUP_SIZE (workgroups of it too), subgroup_sizes, 3-D workgroups and init expressions reach the kernel, a buffer and an image at two slots each, a 3-D image; a kernel sized by .length() keeps its guard after the range; blocks of one fixed-size array"
 else
   echo "FAIL: the constants' run (exit $rc, want 0):"; tail -n 5 "$dir/constants.out" "$dir/constants.err"; fail=1
 fi

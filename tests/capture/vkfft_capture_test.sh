@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# csbench-capture on a program no one here wrote: tests/capture/vkfft_driver runs VkFFT's 1-D
+# 4096-point (batch of 64) and 2-D 256x256 forward transforms, whose kernels VkFFT generates and
+# compiles at run time. The capture writes each of its three pipelines as a manifest; their replay
+# through bench passes every check against VkFFT's own output; an expected file altered by one
+# element fails the replay, naming its buffer (docs/capture.md).
+set -uo pipefail
+capture=$1
+driver=$2
+bench=$3
+. "$(dirname "$0")/../bench/check.sh"
+
+if [[ $driver == none ]]; then
+  echo "skip: vkfft_driver was not built (no VkFFT header or no glslang CMake package)"
+  exit 77
+fi
+if ! "$driver" --submits=1 --launches=1 >/dev/null 2>&1; then
+  echo "skip: vkfft_driver does not run here (no Vulkan device)"
+  exit 77
+fi
+
+check "VkFFT's dispatches captured" 0 '3 of 3 selected dispatches written as manifests' -- \
+  "$capture" -o "$dir/c" -- "$driver" --submits=2 --launches=2
+check "the report counts each pipeline's dispatches" 0 '3 compute pipelines dispatched' -- cat "$dir/c/report.txt"
+folders=()
+for toml in "$dir"/c/p*/p*.toml; do
+  [[ -e $toml ]] && folders+=("$(dirname "$toml")")
+done
+[[ ${#folders[@]} -eq 3 ]] || { echo "FAIL: ${#folders[@]} manifests written, not 3"; fail=1; }
+for f in "${folders[@]}"; do
+  [[ -s $f/shader.spv && -s $f/in0.bin && -s $f/out1.bin ]] || { echo "FAIL: $f lacks its files"; fail=1; }
+done
+# The 1-D transform is one dispatch of 64 workgroups over the 64 x 4096 complex floats (2 MiB).
+check "the 1-D transform's dispatch: its buffers whole" 0 'count = "262144"' -- cat "$dir/c/p1_1x64x1/p1_1x64x1.toml"
+
+manifests=()
+for f in "${folders[@]}"; do manifests+=("--manifest=$f"); done
+check "replay: every captured dispatch passes against VkFFT's own output" 0 '\[3/3\] vkfft_driver_p' -- \
+  "$bench" "${manifests[@]}" --benchmark_min_time=0.01
+replayed=$(grep -c 'checks_on_host=2' <<<"$out")
+[[ $replayed -eq 3 ]] || { echo "FAIL: $replayed of 3 replays checked both buffers"; fail=1; }
+
+# One complex element of the 1-D transform's output, 1000 elements in, altered by one.
+cp -r "$dir/c/p1_1x64x1" "$dir/altered"
+$python -c "
+import struct, sys
+path = sys.argv[1]
+data = bytearray(open(path, 'rb').read())
+data[8000:8004] = struct.pack('<f', struct.unpack('<f', data[8000:8004])[0] + 1.0)
+open(path, 'wb').write(data)" "$dir/altered/out1.bin"
+check "replay: an expected file altered by one element fails, naming it" 1 \
+  "output 'DataOut' index 2000 \(element 1000" -- \
+  "$bench" --manifest="$dir/altered" --benchmark_min_time=0.01
+exit $fail

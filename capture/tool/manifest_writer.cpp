@@ -382,7 +382,7 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
         if (uint64_t bad = NonFinite(after, layout.header, used, layout))
           written.notes.push_back(fmt::format(
               "output '{}' holds {} NaN or infinite values after the program's dispatch (also in padding, if any); "
-              "a replay refuses an output that is not finite",
+              "the replay matches each with its like in the expected file (NaN with NaN, an infinity with the same)",
               name, bad));
         buffers += fmt::format("output = true  # the shader may write it{}\n",
                                changed ? "" : " (the program's dispatch left it unchanged)");

@@ -66,7 +66,7 @@ Comparison GpuCase::Checked() {
     if (!b.output) continue;
     // Every element written, and a finite float: what the reference variant is checked for
     // at least, and a clearer message than a comparison for the others.
-    Comparison c = Unwritten(b, got[i], initial_[i] != nullptr);
+    Comparison c = Unwritten(b, got[i], initial_[i] != nullptr, !b.expect.Given());
     if (!c.passed) {
       const size_t k = c.worst_index;
       if (initial_[i] == nullptr && (StillPoison(b.type, got[i], k) || std::isnan(Get(b.type, got[i], k)))) {
@@ -496,9 +496,11 @@ Comparison GpuCase::UnwrittenImage(size_t k, const Data& got) const {
   const ManifestImage& image = manifest_->images[k];
   const ElementType t = ImageElement(image.format);
   const bool poisoned = !image.init_given && !swapped_.contains(image.name);
+  // An output checked against an `expect` file may hold what the file holds, NaNs and infinities too.
+  const bool finite = !image.expect.Given();
   const size_t channels = got.size() / image.format.channel_bytes;
   const size_t j = FirstWhere(channels, [&](size_t at) {
-    return (poisoned && StillPoison(t, got, at)) || !std::isfinite(Get(t, got, at));
+    return (poisoned && StillPoison(t, got, at)) || (finite && !std::isfinite(Get(t, got, at)));
   });
   if (j == channels) return {.passed = true};
   const bool poison = poisoned && StillPoison(t, got, j);
@@ -530,7 +532,7 @@ Comparison GpuCase::CompareImageWith(size_t k, const Reading& got, size_t n, con
     const double g = got.At(scalar(j));
     const double w = want(j);
     if (exact) return g == w ? 0.0 : std::numeric_limits<double>::infinity();
-    if (!std::isfinite(g)) return std::numeric_limits<double>::infinity();
+    if (!std::isfinite(g)) return (std::isnan(g) && std::isnan(w)) || g == w ? 0.0 : std::numeric_limits<double>::infinity();
     if (std::abs(g - w) <= abs_tolerance) return 0.0;
     return std::abs(g - w) / std::max(std::abs(w), 1e-6);
   });

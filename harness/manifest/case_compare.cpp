@@ -47,7 +47,7 @@ std::string IndexText(const ManifestBuffer& b, size_t i) {
   return n == 1 ? fmt::format("index {}", i) : fmt::format("index {} (element {}, component {})", i, i / n, i % n);
 }
 
-Comparison Unwritten(const ManifestBuffer& b, const Data& got, bool started) {
+Comparison Unwritten(const ManifestBuffer& b, const Data& got, bool started, bool finite) {
   const size_t i =
       PlainFloats(b.type)
           ? FirstInRanges(Scalars(b, got),
@@ -56,12 +56,12 @@ Comparison Unwritten(const ManifestBuffer& b, const Data& got, bool started) {
                             for (size_t k = begin; k < end; ++k) {
                               uint32_t bits = 0;
                               std::memcpy(&bits, got.data() + 4 * k, 4);
-                              if ((!started && bits == kPoison) || (bits & 0x7f800000u) == 0x7f800000u) return k;
+                              if ((!started && bits == kPoison) || (finite && (bits & 0x7f800000u) == 0x7f800000u)) return k;
                             }
                             return end;
                           })
           : FirstWhere(Scalars(b, got), [&](size_t k) {
-              return (!started && StillPoison(b.type, got, k)) || !std::isfinite(Get(b.type, got, k));
+              return (!started && StillPoison(b.type, got, k)) || (finite && !std::isfinite(Get(b.type, got, k)));
             });
   if (i == Scalars(b, got)) return {.passed = true};
   const double g = Get(b.type, got, i);
@@ -78,7 +78,11 @@ Comparison Unwritten(const ManifestBuffer& b, const Data& got, bool started) {
 
 double FloatError(double g, double want, double abs_tolerance) {
   // Within the absolute bound: as good as exact.
-  if ((std::isfinite(g) && std::abs(g - want) <= abs_tolerance) || (std::isnan(want) && std::isnan(g))) return 0.0;
+  // A value that is not finite matches only its like: NaN a NaN, an infinity the same infinity.
+  if ((std::isfinite(g) && std::abs(g - want) <= abs_tolerance) || (std::isnan(want) && std::isnan(g)) ||
+      (std::isinf(want) && g == want)) {
+    return 0.0;
+  }
   return std::isfinite(g) ? std::abs(g - want) / std::max(std::abs(want), 1e-6) : std::numeric_limits<double>::infinity();
 }
 

@@ -215,7 +215,9 @@ std::string IndexText(const ManifestBuffer& b, size_t i);
 
 // Fails at the first scalar of output `got` that no invocation wrote (still poisoned, where the
 // output started from the poison) or that is not a finite float.
-Comparison Unwritten(const ManifestBuffer& b, const Data& got, bool started);
+// `finite`: a float that is not finite fails too (not for an output checked against an `expect`
+// file, whose own NaNs and infinities it matches).
+Comparison Unwritten(const ManifestBuffer& b, const Data& got, bool started, bool finite = true);
 
 // Scalar i of `got` against the value `want`: 0 where it matches (a float within `abs_tolerance`
 // or NaN where NaN is wanted; an integer exactly); else a float's relative error (floor 1e-6, as

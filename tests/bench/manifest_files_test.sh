@@ -4,8 +4,9 @@
 # altered fails the check (exit 1) naming the element, both values and the file, and passes again
 # within an `expect` tolerance that covers it; the same for a texel of an image and for a header's
 # member (an integer, exactly); a --domain whose size a file does not hold fails its benchmark
-# naming the file and both sizes; the run's JSON hashes the data files with the manifest; the
-# example replay.toml passes. The data is written here, by Python's struct, not kept in the tree.
+# naming the file and both sizes; the run's JSON hashes the data files with the manifest; NaNs and
+# infinities match their like in the file; the example replay.toml passes. The data is written
+# here, by Python's struct, not kept in the tree.
 set -uo pipefail
 bench=$1
 . "$(dirname "$0")/check.sh"
@@ -203,6 +204,33 @@ if [[ $rc -eq 1 ]] &&
   echo "ok: a header's member in the expected file is compared, an integer exactly"
 else
   echo "FAIL: the header's expected count (exit $rc, want 1):"; tail -n 5 "$dir/header.err"; fail=1
+fi
+
+# NaNs and infinities the program's own output holds: x[5] NaN, x[6] +inf, x[7] -inf, so out holds
+# NaN, +inf, -inf there. An output checked against a file that holds the same passes (such values
+# fail an output checked only by an expression); one infinity of the wrong sign fails naming it.
+$python - "$dir" <<'PY'
+import struct, sys
+d = sys.argv[1]
+x = [i / 8 - 40 for i in range(1000)]
+x[5], x[6], x[7] = float("nan"), float("inf"), float("-inf")
+open(f"{d}/x.bin", "wb").write(struct.pack("<1000f", *x))
+open(f"{d}/out.bin", "wb").write(struct.pack("<1000f", *[2 * v for v in x]))
+out = [2 * v for v in x]
+out[6] = float("-inf")
+open(f"{d}/out_sign.bin", "wb").write(struct.pack("<1000f", *out))
+PY
+buffer_manifest '{ file = "out.bin" }'
+run not_finite --manifest="$dir/buffer.toml"
+rc_same=$rc
+buffer_manifest '{ file = "out_sign.bin" }'
+run not_finite_sign --manifest="$dir/buffer.toml"
+if [[ $rc_same -eq 0 && $rc -eq 1 ]] &&
+   grep -qF "files_buffer/plain/wg64x1/domain1000x1: output 'out' index 6: got inf, want -inf" "$dir/not_finite_sign.err"; then
+  echo "ok: NaNs and infinities match their like in the expected file, and an infinity of the other sign fails"
+else
+  echo "FAIL: non-finite values against the file (exit $rc_same, want 0; then $rc, want 1):"
+  tail -n 5 "$dir/not_finite.err" "$dir/not_finite_sign.err"; fail=1
 fi
 
 # The example: a captured dispatch's floats and an rgba8 picture from files, checked against files.

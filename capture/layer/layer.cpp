@@ -309,7 +309,8 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, cons
 
 }  // namespace csbench::capture
 
-extern "C" VK_LAYER_EXPORT VKAPI_ATTR VkResult VKAPI_CALL
+// Exported by hand: the Vulkan headers of Debian 13 no longer define VK_LAYER_EXPORT.
+extern "C" __attribute__((visibility("default"))) VKAPI_ATTR VkResult VKAPI_CALL
 vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface* version) {
   if (version == nullptr || version->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT) return VK_ERROR_INITIALIZATION_FAILED;
   if (version->loaderLayerInterfaceVersion > 2) version->loaderLayerInterfaceVersion = 2;

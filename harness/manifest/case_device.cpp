@@ -162,7 +162,7 @@ std::string GpuCase::MadeKey(size_t r) const {
       grouped = grouped || name == "WG_X" || name == "WG_Y" || name == "WG_Z" || name == "SUBGROUP_SIZE";
     }
   }
-  if (!expressions.empty()) key += "/" + Sized("domain", point_.domain);
+  if (!expressions.empty()) key += fmt::format("/{}", Sized("domain", point_.domain));
   if (grouped) key += fmt::format("/{}/sg{}", Sized("wg", point_.workgroup), SubgroupOf(point_));
   return key;
 }

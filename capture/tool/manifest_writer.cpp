@@ -479,8 +479,20 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
     text += fmt::format("# The local size the program's specialization constants gave.\nworkgroups = [\"{}x{}{}\"]\n",
                         local[0], local[1], shader.local_size.constant_id[2] ? fmt::format("x{}", local[2]) : "");
   text += buffers + images + uniforms + push;
-  text += fmt::format("\n# The workgroups the program dispatched.\n[dispatch]\ngroups = [\"{}\", \"{}\", \"{}\"]\n",
-                      g[0], g[1], g[2]);
+  // A one-dimensional dispatch whose local size is a specialization constant covers the domain at
+  // any workgroup (--workgroup, --tune); any other keeps the program's counts.
+  const bool scalable = by_constants && invocations <= 4294967295ull && g[1] == 1 && g[2] == 1 && local[1] == 1 &&
+                        local[2] == 1;
+  if (scalable) {
+    text += fmt::format(
+        "\n# The workgroups the program dispatched ({} x 1 x 1), as the domain over the workgroup's width,\n"
+        "# so that another workgroup covers the same invocations.\n[dispatch]\ngroups = [\"ceil(W / WG_X)\", \"1\", "
+        "\"1\"]\n",
+        g[0]);
+  } else {
+    text += fmt::format("\n# The workgroups the program dispatched.\n[dispatch]\ngroups = [\"{}\", \"{}\", \"{}\"]\n",
+                        g[0], g[1], g[2]);
+  }
   if (!spec.empty())
     text += "\n# The constants the program set (by constant_id); the others keep their defaults.\n[specialization]\n" +
             spec;

@@ -82,6 +82,10 @@ if "$bench" --manifest="$dir/c/p0_64x1x1" --benchmark_list_tests >/dev/null 2>&1
   check "replay: the capture passes against the program's own output" 0 '\[3/3\] capture_demo_p2_8x2x1/captured' -- \
     "$bench" --manifest="$dir/c/p0_64x1x1" --manifest="$dir/c/p1_128x1x1" --manifest="$dir/c/p2_8x2x1" \
     --benchmark_min_time=0.01
+  # A 1-D dispatch's workgroups are the domain over the workgroup's width: other widths replay it too.
+  check "replay: other workgroups of a 1-D dispatch cover it and pass" 0 \
+    '\[3/3\] capture_demo_p0_64x1x1/captured/wg128x1/domain4096x1 .*Gelem/s' -- \
+    "$bench" --manifest="$dir/c/p0_64x1x1" --workgroup=16,32,128 --benchmark_min_time=0.01
   cp -r "$dir/c/p0_64x1x1" "$dir/altered"
   $python -c "
 import struct, sys

@@ -278,30 +278,21 @@ VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2KHR(VkQueue queue, uint32_t count, co
 }  // namespace
 
 PFN_vkVoidFunction CommandFunction(const char* name) {
-  struct Entry {
-    const char* name;
-    PFN_vkVoidFunction function;
+  static const NamedFunction kFunctions[] = {
+      CSBENCH_LAYER_FUNCTION(BeginCommandBuffer),
+      CSBENCH_LAYER_FUNCTION(CmdBindPipeline),
+      CSBENCH_LAYER_FUNCTION(CmdBindDescriptorSets),
+      CSBENCH_LAYER_FUNCTION(CmdPushConstants),
+      CSBENCH_LAYER_FUNCTION(CmdDispatch),
+      CSBENCH_LAYER_FUNCTION(CmdDispatchBase),
+      CSBENCH_LAYER_FUNCTION(CmdDispatchIndirect),
+      CSBENCH_LAYER_FUNCTION(CmdExecuteCommands),
+      CSBENCH_LAYER_FUNCTION(QueueSubmit),
+      CSBENCH_LAYER_FUNCTION(QueueSubmit2),
+      CSBENCH_LAYER_FUNCTION(QueueSubmit2KHR),
+      NamedFunction{"vkCmdDispatchBaseKHR", reinterpret_cast<PFN_vkVoidFunction>(&CmdDispatchBase)},
   };
-#define CSBENCH_ENTRY(name) \
-  { "vk" #name, reinterpret_cast<PFN_vkVoidFunction>(&name) }
-  static const Entry kEntries[] = {
-      CSBENCH_ENTRY(BeginCommandBuffer),
-      CSBENCH_ENTRY(CmdBindPipeline),
-      CSBENCH_ENTRY(CmdBindDescriptorSets),
-      CSBENCH_ENTRY(CmdPushConstants),
-      CSBENCH_ENTRY(CmdDispatch),
-      CSBENCH_ENTRY(CmdDispatchBase),
-      CSBENCH_ENTRY(CmdDispatchIndirect),
-      CSBENCH_ENTRY(CmdExecuteCommands),
-      CSBENCH_ENTRY(QueueSubmit),
-      CSBENCH_ENTRY(QueueSubmit2),
-      CSBENCH_ENTRY(QueueSubmit2KHR),
-      {"vkCmdDispatchBaseKHR", reinterpret_cast<PFN_vkVoidFunction>(&CmdDispatchBase)},
-  };
-#undef CSBENCH_ENTRY
-  for (const Entry& e : kEntries)
-    if (std::strcmp(e.name, name) == 0) return e.function;
-  return nullptr;
+  return FindNamed(kFunctions, name);
 }
 
 }  // namespace csbench::capture

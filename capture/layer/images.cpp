@@ -1,7 +1,6 @@
 // Images and image views, tracked for the storage images a captured dispatch binds: their format,
 // size, levels and layers, and what each view shows. In capture mode every image is made with the
 // transfer-source usage added, so that its texels can be copied out around the dispatch.
-#include <cstring>
 
 #include "capture/layer/layer.hpp"
 
@@ -63,11 +62,13 @@ VKAPI_ATTR void VKAPI_CALL DestroyImageView(VkDevice device, VkImageView view, c
 }  // namespace
 
 PFN_vkVoidFunction ImageFunction(const char* name) {
-  if (std::strcmp(name, "vkCreateImage") == 0) return reinterpret_cast<PFN_vkVoidFunction>(&CreateImage);
-  if (std::strcmp(name, "vkDestroyImage") == 0) return reinterpret_cast<PFN_vkVoidFunction>(&DestroyImage);
-  if (std::strcmp(name, "vkCreateImageView") == 0) return reinterpret_cast<PFN_vkVoidFunction>(&CreateImageView);
-  if (std::strcmp(name, "vkDestroyImageView") == 0) return reinterpret_cast<PFN_vkVoidFunction>(&DestroyImageView);
-  return nullptr;
+  static const NamedFunction kFunctions[] = {
+      CSBENCH_LAYER_FUNCTION(CreateImage),
+      CSBENCH_LAYER_FUNCTION(DestroyImage),
+      CSBENCH_LAYER_FUNCTION(CreateImageView),
+      CSBENCH_LAYER_FUNCTION(DestroyImageView),
+  };
+  return FindNamed(kFunctions, name);
 }
 
 }  // namespace csbench::capture

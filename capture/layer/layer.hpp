@@ -4,11 +4,26 @@
 #pragma once
 
 #include <atomic>
+#include <cstring>
 #include <filesystem>
 
 #include "capture/layer/state.hpp"
 
 namespace csbench::capture {
+
+// A function of the layer by its Vulkan name, for the loader's GetProcAddr calls.
+struct NamedFunction {
+  const char* name;
+  PFN_vkVoidFunction function;
+};
+#define CSBENCH_LAYER_FUNCTION(name) \
+  csbench::capture::NamedFunction { "vk" #name, reinterpret_cast<PFN_vkVoidFunction>(&name) }
+template <size_t N>
+PFN_vkVoidFunction FindNamed(const NamedFunction (&table)[N], const char* name) {
+  for (const NamedFunction& f : table)
+    if (std::strcmp(f.name, name) == 0) return f.function;
+  return nullptr;
+}
 
 // What the capture tool asks of this run, from the environment (capture/layer/config.cpp).
 struct Config {

@@ -349,35 +349,26 @@ VKAPI_ATTR VkResult VKAPI_CALL BindBufferMemory2(VkDevice device, uint32_t count
 }  // namespace
 
 PFN_vkVoidFunction TrackedFunction(const char* name) {
-  struct Entry {
-    const char* name;
-    PFN_vkVoidFunction function;
+  static const NamedFunction kFunctions[] = {
+      CSBENCH_LAYER_FUNCTION(CreateShaderModule),
+      CSBENCH_LAYER_FUNCTION(DestroyShaderModule),
+      CSBENCH_LAYER_FUNCTION(CreateComputePipelines),
+      CSBENCH_LAYER_FUNCTION(DestroyPipeline),
+      CSBENCH_LAYER_FUNCTION(CreateDescriptorSetLayout),
+      CSBENCH_LAYER_FUNCTION(CreatePipelineLayout),
+      CSBENCH_LAYER_FUNCTION(AllocateDescriptorSets),
+      CSBENCH_LAYER_FUNCTION(UpdateDescriptorSets),
+      CSBENCH_LAYER_FUNCTION(CreateDescriptorUpdateTemplate),
+      CSBENCH_LAYER_FUNCTION(CreateDescriptorUpdateTemplateKHR),
+      CSBENCH_LAYER_FUNCTION(UpdateDescriptorSetWithTemplate),
+      CSBENCH_LAYER_FUNCTION(UpdateDescriptorSetWithTemplateKHR),
+      CSBENCH_LAYER_FUNCTION(CreateBuffer),
+      CSBENCH_LAYER_FUNCTION(DestroyBuffer),
+      CSBENCH_LAYER_FUNCTION(BindBufferMemory),
+      CSBENCH_LAYER_FUNCTION(BindBufferMemory2),
+      NamedFunction{"vkBindBufferMemory2KHR", reinterpret_cast<PFN_vkVoidFunction>(&BindBufferMemory2)},
   };
-#define CSBENCH_ENTRY(name) \
-  { "vk" #name, reinterpret_cast<PFN_vkVoidFunction>(&name) }
-  static const Entry kEntries[] = {
-      CSBENCH_ENTRY(CreateShaderModule),
-      CSBENCH_ENTRY(DestroyShaderModule),
-      CSBENCH_ENTRY(CreateComputePipelines),
-      CSBENCH_ENTRY(DestroyPipeline),
-      CSBENCH_ENTRY(CreateDescriptorSetLayout),
-      CSBENCH_ENTRY(CreatePipelineLayout),
-      CSBENCH_ENTRY(AllocateDescriptorSets),
-      CSBENCH_ENTRY(UpdateDescriptorSets),
-      CSBENCH_ENTRY(CreateDescriptorUpdateTemplate),
-      CSBENCH_ENTRY(CreateDescriptorUpdateTemplateKHR),
-      CSBENCH_ENTRY(UpdateDescriptorSetWithTemplate),
-      CSBENCH_ENTRY(UpdateDescriptorSetWithTemplateKHR),
-      CSBENCH_ENTRY(CreateBuffer),
-      CSBENCH_ENTRY(DestroyBuffer),
-      CSBENCH_ENTRY(BindBufferMemory),
-      CSBENCH_ENTRY(BindBufferMemory2),
-      {"vkBindBufferMemory2KHR", reinterpret_cast<PFN_vkVoidFunction>(&BindBufferMemory2)},
-  };
-#undef CSBENCH_ENTRY
-  for (const Entry& e : kEntries)
-    if (std::strcmp(e.name, name) == 0) return e.function;
-  return nullptr;
+  return FindNamed(kFunctions, name);
 }
 
 }  // namespace csbench::capture

@@ -164,6 +164,11 @@ Written WriteSequence(const RawCapture& capture, const std::filesystem::path& ra
         chosen.steps[workgroup_from].first_index, (*workgroup)[0], (*workgroup)[1],
         z_by_constant ? fmt::format("x{}", (*workgroup)[2]) : "");
   manifest += text.buffers + text.images + text.uniforms;
+  const auto& g = capture.steps.front().groups;
+  manifest += fmt::format(
+      "\n# Each pass gives the workgroups of its dispatch; these are the first's.\n[dispatch]\ngroups = [\"{}\", "
+      "\"{}\", \"{}\"]\n",
+      g[0], g[1], g[2]);
   manifest += "\n[[variant]]\nname = \"captured\"\n";
   if (!requirements.empty()) {
     std::string list;

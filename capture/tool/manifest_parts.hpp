@@ -81,5 +81,7 @@ std::string PushText(const ShaderInterface& shader, const std::vector<uint8_t>& 
 std::string VulkanLines(const std::vector<uint32_t>& spirv);
 
 void WriteFile(const std::filesystem::path& path, const uint8_t* data, size_t size);
+// The manifest `text` as FOLDER/<folder's name>.toml; written.path and written.manifest say so.
+void WriteManifest(const std::filesystem::path& folder, const std::string& text, Written& written);
 
 }  // namespace csbench::capture

@@ -206,6 +206,14 @@ std::string BufferShape(const Resource& r, bool has_names) {
                      layout.most != 0 ? fmt::format(", at most {}", layout.most) : "");
 }
 
+void WriteManifest(const std::filesystem::path& folder, const std::string& text, Written& written) {
+  written.path = folder / (folder.filename().string() + ".toml");
+  std::ofstream out(written.path, std::ios::trunc);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + written.path.string());
+  written.manifest = true;
+}
+
 void WriteFile(const std::filesystem::path& path, const uint8_t* data, size_t size) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
@@ -378,11 +386,7 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       capture.entry, VulkanLines(capture.spirv));
   if (!requires_list.empty())
     text += "# What the shader's SPIR-V capabilities ask of a device.\nrequires = [" + requires_list + "]\n";
-  written.path = folder / (folder.filename().string() + ".toml");
-  std::ofstream out(written.path, std::ios::trunc);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + written.path.string());
-  written.manifest = true;
+  WriteManifest(folder, text, written);
   return written;
 }
 

@@ -176,11 +176,7 @@ Written WriteSequence(const RawCapture& capture, const std::filesystem::path& ra
     manifest += "# What the shaders' SPIR-V capabilities ask of a device.\nrequires = [" + list + "]\n";
   }
   manifest += passes;
-  written.path = folder / (folder.filename().string() + ".toml");
-  std::ofstream out(written.path, std::ios::trunc);
-  out << manifest;
-  if (!out) throw std::runtime_error("cannot write " + written.path.string());
-  written.manifest = true;
+  WriteManifest(folder, manifest, written);
   return written;
 }
 

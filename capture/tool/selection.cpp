@@ -166,8 +166,9 @@ std::vector<Chosen> Resolve(const std::vector<SelectionItem>& items, const Summa
       case SelectionItem::Kind::kSequence: {
         std::vector<KeyRow> steps = SequenceSteps(item, summary);
         KeyRow first = steps.front();
-        add(first, fmt::format("sequence {}-{} ({} dispatches of one recording)", item.number, item.last, steps.size()),
-            fmt::format("s{}-{}", item.number, item.last), true, std::move(steps));
+        std::string why =
+            fmt::format("sequence {}-{} ({} dispatches of one recording)", item.number, item.last, steps.size());
+        add(first, std::move(why), fmt::format("s{}-{}", item.number, item.last), true, std::move(steps));
         found = true;
         break;
       }

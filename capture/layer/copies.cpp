@@ -6,7 +6,10 @@
 // that makes the copies visible to the host and keeps the program's later commands from
 // overwriting a range before it is copied. The data is thus exactly what the dispatch read and
 // wrote, in the program's own order of work; the submission that holds it is waited for, and the
-// staging buffers read (commands.cpp). Only the captured dispatch gets any of this.
+// staging buffers read (commands.cpp). Only the captured dispatch gets any of this. A captured
+// sequence gets the copies before its first dispatch, before a later one only of the bindings
+// no earlier dispatch of it bound, and after its last dispatch only; the barriers around them are
+// the same.
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -227,6 +227,9 @@ check "a sequence with a transfer command between its dispatches is refused" 1 \
   'not replayable s10-12: dispatch 2 of the sequence: 1 transfer command\(s\)' -- \
   "$capture" -o "$dir/seq_fill" --dispatches=sequence:10-12 -- "$demo" --chain-fill
 [[ ! -e $dir/seq_fill/s10-12/s10-12.toml ]] || { echo "FAIL: a refused sequence got a manifest"; fail=1; }
+check "a sequence whose dispatches bind other buffers at one slot is refused" 1 \
+  'not replayable s1-3: dispatch 1 of the sequence: set 0 binding 0 element 0 holds another buffer range' -- \
+  "$capture" -o "$dir/seq_slots" --dispatches=sequence:1-3 -- "$demo"
 check "a sequence over two recordings: exit 2" 2 "'sequence:9-10' spans two recordings: dispatch 9 ran in recording" -- \
   "$capture" -o "$dir/seq_e1" --dispatches=sequence:9-10 -- "$demo" --chain
 check "a sequence past the program's dispatches: exit 2" 2 "'sequence:11-13' runs past the program's dispatches: it submitted 13" -- \

@@ -2,6 +2,8 @@
 // dispatches recorded in it, and, at each submission, their count (pass 1) or the reading of a
 // captured dispatch's copies (pass 2). A dispatch that is not captured costs one small record at
 // recording and a count at submission; nothing is added to the command buffer for it.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -86,14 +88,54 @@ VKAPI_ATTR void VKAPI_CALL CmdPushConstants(VkCommandBuffer cb, VkPipelineLayout
   device->table.CmdPushConstants(cb, pipeline_layout, stages, offset, size, values);
 }
 
+// A later dispatch of a sequence being captured in this recording: its step is noted, and its
+// bindings no earlier dispatch of the sequence bound are copied before it. Returns whether it is
+// the sequence's last (its copies after follow it).
+bool ContinueSequence(Layer& layer, Device& device, VkCommandBuffer cb, PendingCapture& capture,
+                      const RecordedDispatch& dispatch) {
+  CommandBuffer& state = layer.command_buffers[cb];
+  const uint32_t ordinal = static_cast<uint32_t>(state.dispatches.size());
+  const uint32_t step = ordinal - capture.first;
+  capture.steps.push_back({.pipeline = dispatch.pipeline,
+                           .groups = dispatch.groups,
+                           .push = {state.push.begin(), state.push.begin() + state.push_end}});
+  auto refuse = [&](const std::string& why) {
+    capture.notes.push_back(fmt::format("not captured: dispatch {} of the sequence: {}", step, why));
+    capture.data = false;
+  };
+  if (dispatch.kind == RecordedDispatch::Kind::kIndirect)
+    refuse("an indirect dispatch (its workgroup counts are in a buffer)");
+  else if (dispatch.kind == RecordedDispatch::Kind::kBase)
+    refuse("a dispatch with a base workgroup (vkCmdDispatchBase)");
+  else if (state.transfers != capture.transfers)
+    refuse(fmt::format(
+        "{} transfer command(s) (copies, fills, updates, clears or blits) recorded since the sequence's first "
+        "dispatch change data the capture does not see",
+        state.transfers - capture.transfers));
+  RecordSequenceStep(layer, device, cb, capture);
+  return ordinal == capture.last && capture.data;
+}
+
 // Notes a dispatch in its command buffer; in capture mode, the one a target names is made a
-// pending capture, with its copies recorded around it. Returns the capture's slot, or -1.
+// pending capture, with its copies recorded before it (a sequence: the first of its dispatches),
+// and a later dispatch of a sequence pending in this recording is added to it. Returns the
+// capture whose copies after the dispatch are to be recorded, or -1.
 int NoteDispatch(Layer& layer, Device& device, VkCommandBuffer cb, RecordedDispatch dispatch) {
   CommandBuffer& state = layer.command_buffers[cb];
   auto pipeline = layer.pipelines.find(state.pipeline);
   dispatch.pipeline = pipeline == layer.pipelines.end() ? UINT32_MAX : pipeline->second.id;
+  dispatch.transfers = state.transfers;
   uint32_t ordinal = static_cast<uint32_t>(state.dispatches.size());
+  int after = -1;
   if (layer.config.mode == Config::Mode::kCapture && pipeline != layer.pipelines.end()) {
+    for (size_t c = 0; c < layer.captures.size(); ++c) {
+      PendingCapture& capture = layer.captures[c];
+      if (!capture.sequence || capture.done || capture.cb != cb || ordinal <= capture.first || ordinal > capture.last)
+        continue;
+      if (ContinueSequence(layer, device, cb, capture, dispatch)) after = static_cast<int>(c);
+      state.dispatches.push_back(dispatch);
+      return after;
+    }
     for (uint32_t t = 0; t < layer.config.targets.size(); ++t) {
       const Config::Target& target = layer.config.targets[t];
       if (layer.targets_done.contains(t)) continue;
@@ -116,20 +158,28 @@ int NoteDispatch(Layer& layer, Device& device, VkCommandBuffer cb, RecordedDispa
                              .cb = cb,
                              .pipeline = dispatch.pipeline,
                              .groups = dispatch.groups,
-                             .push = {state.push.begin(), state.push.begin() + state.push_end}};
+                             .push = {state.push.begin(), state.push.begin() + state.push_end},
+                             .sequence = target.sequence,
+                             .first = ordinal,
+                             .last = target.sequence ? target.last : ordinal,
+                             .transfers = state.transfers};
+      if (capture.sequence)
+        capture.steps.push_back({.pipeline = dispatch.pipeline, .groups = dispatch.groups, .push = capture.push});
+      std::string which = capture.sequence ? "dispatch 0 of the sequence: " : "";
       if (dispatch.kind == RecordedDispatch::Kind::kIndirect)
-        capture.notes.push_back("not captured: an indirect dispatch (its workgroup counts are in a buffer)");
+        capture.notes.push_back("not captured: " + which + "an indirect dispatch (its workgroup counts are in a buffer)");
       else if (dispatch.kind == RecordedDispatch::Kind::kBase)
-        capture.notes.push_back("not captured: a dispatch with a base workgroup (vkCmdDispatchBase)");
+        capture.notes.push_back("not captured: " + which + "a dispatch with a base workgroup (vkCmdDispatchBase)");
       else
         RecordCaptureBefore(layer, device, cb, capture);
       dispatch.capture = static_cast<int>(layer.captures.size());
+      if (capture.data && capture.last == ordinal) after = dispatch.capture;
       layer.captures.push_back(std::move(capture));
       break;
     }
   }
   state.dispatches.push_back(dispatch);
-  return dispatch.capture;
+  return after;
 }
 
 VKAPI_ATTR void VKAPI_CALL CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z) {
@@ -138,7 +188,7 @@ VKAPI_ATTR void VKAPI_CALL CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t 
   Device* device = Lookup(layer, cb);
   int capture = -1;
   if (layer.config.mode != Config::Mode::kOff) capture = NoteDispatch(layer, *device, cb, {.groups = {x, y, z}});
-  if (capture < 0 || !layer.captures[capture].data) {
+  if (capture < 0) {
     lock.unlock();
     device->table.CmdDispatch(cb, x, y, z);
     return;
@@ -157,7 +207,7 @@ VKAPI_ATTR void VKAPI_CALL CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint
     RecordedDispatch d{.groups = {x, y, z}, .kind = RecordedDispatch::Kind::kBase};
     if (bx == 0 && by == 0 && bz == 0) d.kind = RecordedDispatch::Kind::kDirect;
     int capture = NoteDispatch(layer, *device, cb, d);
-    if (capture >= 0 && layer.captures[capture].data) {
+    if (capture >= 0) {
       device->table.CmdDispatchBase(cb, bx, by, bz, x, y, z);
       RecordCaptureAfter(*device, cb, layer.captures[capture]);
       return;
@@ -186,6 +236,30 @@ VKAPI_ATTR void VKAPI_CALL CmdExecuteCommands(VkCommandBuffer cb, uint32_t count
   device->table.CmdExecuteCommands(cb, count, secondaries);
 }
 
+// Pass 1: a submission of a recording of two or more dispatches, a sequence the user may capture,
+// counted by its pipelines (the first 64; a few hundred different runs at most).
+void NoteRun(Layer& layer, const CommandBuffer& state) {
+  constexpr size_t kMostRuns = 256, kMostSteps = 64;
+  std::vector<uint32_t> pipelines;
+  bool transfers = false;
+  for (const RecordedDispatch& d : state.dispatches) {
+    if (pipelines.size() < kMostSteps) pipelines.push_back(d.pipeline);
+    transfers |= d.transfers != state.dispatches.front().transfers;
+  }
+  auto it = layer.runs.find(pipelines);
+  if (it == layer.runs.end()) {
+    if (layer.runs.size() >= kMostRuns) return;
+    it = layer.runs.emplace(pipelines, RunCount{}).first;
+  }
+  RunCount& run = it->second;
+  if (run.count++ == 0) {
+    run.first = {.serial = state.serial, .ordinal = 0, .submission = state.submissions, .index = layer.dispatches};
+    run.dispatches = static_cast<uint32_t>(state.dispatches.size());
+    run.transfers = transfers;
+  }
+  layer.summary_dirty = true;
+}
+
 // Counts one submission of a command buffer; returns the captures to read once it has run.
 void NoteSubmission(Layer& layer, VkCommandBuffer cb, std::vector<int>& finish) {
   auto it = layer.command_buffers.find(cb);
@@ -194,6 +268,7 @@ void NoteSubmission(Layer& layer, VkCommandBuffer cb, std::vector<int>& finish) 
   ++state.submissions;
   if (state.secondaries > 0)
     layer.notes.insert("dispatches in secondary command buffers (vkCmdExecuteCommands) are not counted or captured");
+  if (layer.config.mode == Config::Mode::kCount && state.dispatches.size() >= 2) NoteRun(layer, state);
   for (uint32_t ordinal = 0; ordinal < state.dispatches.size(); ++ordinal) {
     const RecordedDispatch& d = state.dispatches[ordinal];
     uint64_t index = layer.dispatches++;

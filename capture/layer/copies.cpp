@@ -6,7 +6,10 @@
 // that makes the copies visible to the host and keeps the program's later commands from
 // overwriting a range before it is copied. The data is thus exactly what the dispatch read and
 // wrote, in the program's own order of work; the submission that holds it is waited for, and the
-// staging buffers read (commands.cpp). Only the captured dispatch gets any of this.
+// staging buffers read (commands.cpp). Only the captured dispatch gets any of this. A captured
+// sequence gets the copies before its first dispatch, before a later one only of the bindings
+// no earlier dispatch of it bound, and after its last dispatch only; the barriers around them are
+// the same.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -51,17 +54,22 @@ bool IsCopied(VkDescriptorType type) {
          type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
 }
 
-struct Source {
-  VkBuffer buffer = VK_NULL_HANDLE;
-  VkDeviceSize offset = 0;
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  VkDeviceSize memory_offset = 0;
-};
+bool Overlap(const CapturedBinding& a, const CapturedBinding& b) {
+  return a.source_memory != VK_NULL_HANDLE && a.source_memory == b.source_memory &&
+         a.memory_offset < b.memory_offset + b.bytes && b.memory_offset < a.memory_offset + a.bytes;
+}
+
+// The same resource: one buffer range, or one image's level and layer.
+bool SameResource(const CapturedBinding& a, const CapturedBinding& b) {
+  if (a.image != VK_NULL_HANDLE || b.image != VK_NULL_HANDLE)
+    return a.image == b.image && a.level == b.level && a.layer == b.layer;
+  return a.source == b.source && a.source_offset == b.source_offset && a.bytes == b.bytes;
+}
 
 // A storage image's view as one level and layer of a 2-D image in a listed format, in the general
 // layout: what a manifest's [[image]] can replay. Anything else is a "not captured:" note.
 void AddImage(Layer& layer, const BufferDescriptor* slot, uint32_t s, uint32_t binding, uint32_t e,
-              PendingCapture& capture, std::vector<Source>& sources) {
+              PendingCapture& capture) {
   const ImageView* view = nullptr;
   const Image* image = nullptr;
   if (slot != nullptr)
@@ -102,18 +110,15 @@ void AddImage(Layer& layer, const BufferDescriptor* slot, uint32_t s, uint32_t b
   b.format = view->format;
   b.bytes = VkDeviceSize{b.extent.width} * b.extent.height * format->bytes;
   capture.bindings.push_back(b);
-  sources.push_back({});
 }
 
 // The storage and uniform buffer ranges the dispatch sees, by the pipeline's layout and the bound sets; what
 // cannot be captured becomes a "not captured:" note.
-std::vector<Source> FindBindings(Layer& layer, const CommandBuffer& state, const Pipeline& pipeline,
-                                 PendingCapture& capture) {
-  std::vector<Source> sources;
+void FindBindings(Layer& layer, const CommandBuffer& state, const Pipeline& pipeline, PendingCapture& capture) {
   auto layout = layer.pipeline_layouts.find(pipeline.layout);
   if (layout == layer.pipeline_layouts.end()) {
     capture.notes.push_back("not captured: the pipeline's layout was not seen");
-    return sources;
+    return;
   }
   for (uint32_t s = 0; s < layout->second.sets.size(); ++s) {
     const SetLayout& set_layout = layer.set_layouts[layout->second.sets[s]];
@@ -130,7 +135,7 @@ std::vector<Source> FindBindings(Layer& layer, const CommandBuffer& state, const
       if (b.type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE) {
         for (uint32_t e = 0; e < b.count; ++e) {
           auto slot = set.slots.find({b.binding, e});
-          AddImage(layer, slot == set.slots.end() ? nullptr : &slot->second, s, b.binding, e, capture, sources);
+          AddImage(layer, slot == set.slots.end() ? nullptr : &slot->second, s, b.binding, e, capture);
         }
         continue;
       }
@@ -160,26 +165,27 @@ std::vector<Source> FindBindings(Layer& layer, const CommandBuffer& state, const
         if ((buffer->second.usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) != 0)
           capture.notes.push_back(
               fmt::format("note: set {} binding {} element {}: its buffer has a device address", s, b.binding, e));
-        capture.bindings.push_back({.set = s, .binding = b.binding, .element = e, .bytes = range});
-        sources.push_back({slot->second.buffer, offset, buffer->second.memory, buffer->second.memory_offset + offset});
+        capture.bindings.push_back({.set = s,
+                                    .binding = b.binding,
+                                    .element = e,
+                                    .bytes = range,
+                                    .source = slot->second.buffer,
+                                    .source_offset = offset,
+                                    .source_memory = buffer->second.memory,
+                                    .memory_offset = buffer->second.memory_offset + offset});
       }
     }
   }
   // Two bindings over the same memory: replayed as two buffers, they would not alias.
-  for (size_t i = 0; i < sources.size(); ++i)
-    for (size_t j = i + 1; j < sources.size(); ++j) {
-      const Source& a = sources[i];
-      const Source& b = sources[j];
-      bool overlap = a.memory != VK_NULL_HANDLE && a.memory == b.memory &&
-                     a.memory_offset < b.memory_offset + capture.bindings[j].bytes &&
-                     b.memory_offset < a.memory_offset + capture.bindings[i].bytes;
-      if (overlap)
+  for (size_t i = 0; i < capture.bindings.size(); ++i)
+    for (size_t j = i + 1; j < capture.bindings.size(); ++j) {
+      const CapturedBinding& a = capture.bindings[i];
+      const CapturedBinding& b = capture.bindings[j];
+      if (Overlap(a, b))
         capture.notes.push_back(
-            fmt::format("not captured: memory aliasing: set {} binding {} and set {} binding {} share memory",
-                        capture.bindings[i].set, capture.bindings[i].binding, capture.bindings[j].set,
-                        capture.bindings[j].binding));
+            fmt::format("not captured: memory aliasing: set {} binding {} and set {} binding {} share memory", a.set,
+                        a.binding, b.set, b.binding));
     }
-  return sources;
 }
 
 uint32_t HostMemoryType(const Device& device, uint32_t allowed) {
@@ -222,8 +228,9 @@ void Barrier(const Device& device, VkCommandBuffer cb, VkPipelineStageFlags from
   device.table.CmdPipelineBarrier(cb, from, to, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
-void CopyBindings(const Device& device, VkCommandBuffer cb, const PendingCapture& capture, bool after) {
-  for (const CapturedBinding& b : capture.bindings) {
+void CopyBindings(const Device& device, VkCommandBuffer cb, const std::vector<CapturedBinding>& bindings,
+                  bool after) {
+  for (const CapturedBinding& b : bindings) {
     if (b.bytes == 0) continue;
     if (b.image != VK_NULL_HANDLE) {
       // Rows and nothing between them (a row length of 0): the texels as a manifest's file holds them.
@@ -238,42 +245,110 @@ void CopyBindings(const Device& device, VkCommandBuffer cb, const PendingCapture
   }
 }
 
+// The bindings' total over --max-bytes, and staging buffers for them: whether they may be copied.
+bool Stage(Layer& layer, Device& device, PendingCapture& capture, std::vector<CapturedBinding>& bindings,
+           uint64_t total) {
+  for (const CapturedBinding& b : bindings) total += b.bytes;
+  if (total > layer.config.max_bytes)
+    capture.notes.push_back(
+        fmt::format("not captured: the bindings hold {} bytes, over --max-bytes={}", total, layer.config.max_bytes));
+  for (const std::string& note : capture.notes)
+    if (note.starts_with("not captured:")) return false;
+  for (CapturedBinding& b : bindings)
+    if (b.bytes > 0 && !MakeStaging(device, b)) {
+      capture.notes.push_back("not captured: no host-visible memory for the copies");
+      return false;
+    }
+  return true;
+}
+
+// The copies before a dispatch, between a barrier after everything before and one to its shader
+// (which may overwrite what was just copied).
+void CopyBefore(const Device& device, VkCommandBuffer cb, const std::vector<CapturedBinding>& bindings) {
+  Barrier(device, cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+          VK_ACCESS_TRANSFER_READ_BIT);
+  CopyBindings(device, cb, bindings, false);
+  Barrier(device, cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+}
+
 }  // namespace
 
 void RecordCaptureBefore(Layer& layer, Device& device, VkCommandBuffer cb, PendingCapture& capture) {
   const CommandBuffer& state = layer.command_buffers[cb];
   const Pipeline& pipeline = layer.pipelines[state.pipeline];
-  std::vector<Source> sources = FindBindings(layer, state, pipeline, capture);
+  FindBindings(layer, state, pipeline, capture);
   if (device.buffer_device_address) capture.notes.push_back("note: the device has buffer device addresses enabled");
+  if (capture.sequence)
+    for (const CapturedBinding& b : capture.bindings) capture.steps.back().slots.push_back({b.set, b.binding, b.element});
+  if (!Stage(layer, device, capture, capture.bindings, 0)) return;
+  CopyBefore(device, cb, capture.bindings);
+  capture.data = true;
+}
+
+void RecordSequenceStep(Layer& layer, Device& device, VkCommandBuffer cb, PendingCapture& capture) {
+  const CommandBuffer& state = layer.command_buffers[cb];
+  const Pipeline& pipeline = layer.pipelines[state.pipeline];
+  PendingCapture own;  // this dispatch's bindings alone
+  FindBindings(layer, state, pipeline, own);
+  const std::string at = fmt::format("dispatch {} of the sequence", capture.steps.size() - 1);
+  bool refused = false;
+  auto refuse = [&](const std::string& why) {
+    capture.notes.push_back(fmt::format("not captured: {}: {}", at, why));
+    refused = true;
+  };
+  for (const std::string& note : own.notes) {
+    if (note.starts_with("not captured: "))
+      refuse(note.substr(14));
+    else if (std::find(capture.notes.begin(), capture.notes.end(), note) == capture.notes.end())
+      capture.notes.push_back(note);
+  }
+  std::vector<CapturedBinding> added;
+  for (const CapturedBinding& b : own.bindings) {
+    capture.steps.back().slots.push_back({b.set, b.binding, b.element});
+    const std::string where = fmt::format("set {} binding {} element {}", b.set, b.binding, b.element);
+    auto same_slot = std::find_if(capture.bindings.begin(), capture.bindings.end(), [&](const CapturedBinding& u) {
+      return u.set == b.set && u.binding == b.binding && u.element == b.element;
+    });
+    if (same_slot != capture.bindings.end()) {
+      if (!SameResource(*same_slot, b))
+        refuse(fmt::format("{} holds another {} than an earlier dispatch of the sequence bound there", where,
+                           b.image != VK_NULL_HANDLE ? "image level and layer" : "buffer range"));
+      continue;
+    }
+    for (const CapturedBinding& u : capture.bindings)
+      if (SameResource(u, b) || Overlap(u, b)) {
+        refuse(fmt::format("{} holds {} an earlier dispatch of the sequence bound at set {} binding {} element {}: "
+                           "one resource at two slots, which a replay would not share",
+                           where, SameResource(u, b) ? "the resource" : "memory of the buffer", u.set, u.binding,
+                           u.element));
+        break;
+      }
+    added.push_back(b);
+  }
+  if (refused || !capture.data) {
+    capture.data = false;
+    return;
+  }
   uint64_t total = 0;
   for (const CapturedBinding& b : capture.bindings) total += b.bytes;
-  if (total > layer.config.max_bytes)
-    capture.notes.push_back(
-        fmt::format("not captured: the bindings hold {} bytes, over --max-bytes={}", total, layer.config.max_bytes));
-  for (const std::string& note : capture.notes)
-    if (note.starts_with("not captured:")) return;
-  for (CapturedBinding& b : capture.bindings)
-    if (b.bytes > 0 && !MakeStaging(device, b)) {
-      capture.notes.push_back("not captured: no host-visible memory for the copies");
-      return;
-    }
-  for (size_t i = 0; i < sources.size(); ++i) {
-    capture.bindings[i].source = sources[i].buffer;
-    capture.bindings[i].source_offset = sources[i].offset;
+  if (!Stage(layer, device, capture, added, total)) {
+    // Staging made for part of them is freed with the others when the device goes.
+    for (CapturedBinding& b : added)
+      if (b.staging != VK_NULL_HANDLE) capture.bindings.push_back(b);
+    capture.data = false;
+    return;
   }
-  Barrier(device, cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-          VK_ACCESS_TRANSFER_READ_BIT);
-  CopyBindings(device, cb, capture, false);
-  // The dispatch may overwrite what was just copied: its shader waits for the copies.
-  Barrier(device, cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  capture.data = true;
+  // Bindings an earlier dispatch of the sequence bound already hold its results: only the new
+  // ones are copied, as they are before this dispatch (and were before the sequence).
+  if (!added.empty()) CopyBefore(device, cb, added);
+  capture.bindings.insert(capture.bindings.end(), added.begin(), added.end());
 }
 
 void RecordCaptureAfter(Device& device, VkCommandBuffer cb, const PendingCapture& capture) {
   Barrier(device, cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
           VK_ACCESS_TRANSFER_READ_BIT);
-  CopyBindings(device, cb, capture, true);
+  CopyBindings(device, cb, capture.bindings, true);
   // The host reads the copies; the program's later commands wait for them before writing the ranges.
   Barrier(device, cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
           VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_HOST_READ_BIT);
@@ -283,6 +358,13 @@ void FinishCapture(Layer& layer, Device&, PendingCapture& capture) {
   if (capture.done) return;
   capture.done = true;
   if (!layer.targets_done.insert(capture.target).second) return;
+  // A recording that ended before the sequence's last dispatch: its copies after were never made.
+  const size_t steps = capture.last - capture.first + 1;
+  if (capture.sequence && capture.steps.size() < steps) {
+    capture.notes.push_back(fmt::format("not captured: the recording held {} of the sequence's {} dispatches",
+                                        capture.steps.size(), steps));
+    capture.data = false;
+  }
   WriteCapture(layer, capture);
 }
 

@@ -48,7 +48,8 @@ Config ReadConfig() {
     std::istringstream in(nth);
     for (std::string item; std::getline(in, item, ',');) config.nth.insert(ParseNumber(item.c_str(), 0));
   }
-  // at:SERIAL:ORDINAL:SUBMISSION or key:SIGNATURE(hex):X:Y:Z, separated by commas; a target the
+  // at:SERIAL:ORDINAL:SUBMISSION, seq:SERIAL:FIRST:LAST:SUBMISSION (a sequence: its first and last
+  // dispatches' ordinals) or key:SIGNATURE(hex):X:Y:Z, separated by commas; a target the
   // layer cannot read keeps its place in the list (its folder number) and matches nothing.
   if (const char* targets = std::getenv("CSBENCH_CAPTURE_TARGETS")) {
     std::istringstream in(targets);
@@ -62,7 +63,14 @@ Config ReadConfig() {
       if (kind == "at" && fields.size() == 3) {
         target.serial = ParseNumber(fields[0].c_str(), UINT64_MAX);
         target.ordinal = static_cast<uint32_t>(ParseNumber(fields[1].c_str(), 0));
+        target.last = target.ordinal;
         target.submission = static_cast<uint32_t>(ParseNumber(fields[2].c_str(), 1));
+      } else if (kind == "seq" && fields.size() == 4) {
+        target.sequence = true;
+        target.serial = ParseNumber(fields[0].c_str(), UINT64_MAX);
+        target.ordinal = static_cast<uint32_t>(ParseNumber(fields[1].c_str(), 0));
+        target.last = static_cast<uint32_t>(ParseNumber(fields[2].c_str(), 0));
+        target.submission = static_cast<uint32_t>(ParseNumber(fields[3].c_str(), 1));
       } else if (kind == "key" && fields.size() == 4) {
         target.by_key = true;
         target.signature = std::strtoull(fields[0].c_str(), nullptr, 16);
@@ -199,6 +207,22 @@ void LoadDeviceTable(DeviceTable& t, PFN_vkGetDeviceProcAddr next, const VkDevic
   CSBENCH_LOAD(CmdPipelineBarrier);
   CSBENCH_LOAD(CmdCopyBuffer);
   CSBENCH_LOAD(CmdCopyImageToBuffer);
+  CSBENCH_LOAD(CmdFillBuffer);
+  CSBENCH_LOAD(CmdUpdateBuffer);
+  CSBENCH_LOAD(CmdCopyBufferToImage);
+  CSBENCH_LOAD(CmdCopyImage);
+  CSBENCH_LOAD(CmdBlitImage);
+  CSBENCH_LOAD(CmdClearColorImage);
+  CSBENCH_LOAD(CmdCopyBuffer2);
+  CSBENCH_LOAD_AS(CmdCopyBuffer2KHR, "vkCmdCopyBuffer2KHR");
+  CSBENCH_LOAD(CmdCopyImage2);
+  CSBENCH_LOAD_AS(CmdCopyImage2KHR, "vkCmdCopyImage2KHR");
+  CSBENCH_LOAD(CmdCopyBufferToImage2);
+  CSBENCH_LOAD_AS(CmdCopyBufferToImage2KHR, "vkCmdCopyBufferToImage2KHR");
+  CSBENCH_LOAD(CmdCopyImageToBuffer2);
+  CSBENCH_LOAD_AS(CmdCopyImageToBuffer2KHR, "vkCmdCopyImageToBuffer2KHR");
+  CSBENCH_LOAD(CmdBlitImage2);
+  CSBENCH_LOAD_AS(CmdBlitImage2KHR, "vkCmdBlitImage2KHR");
   CSBENCH_LOAD(CreateImage);
   CSBENCH_LOAD(DestroyImage);
   CSBENCH_LOAD(CreateImageView);
@@ -262,6 +286,7 @@ PFN_vkVoidFunction OwnDeviceFunction(const char* name) {
   if (std::strcmp(name, "vkDestroyDevice") == 0) return reinterpret_cast<PFN_vkVoidFunction>(&DestroyDevice);
   if (PFN_vkVoidFunction f = TrackedFunction(name)) return f;
   if (PFN_vkVoidFunction f = ImageFunction(name)) return f;
+  if (PFN_vkVoidFunction f = TransferFunction(name)) return f;
   return CommandFunction(name);
 }
 

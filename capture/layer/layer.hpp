@@ -36,10 +36,12 @@ struct Config {
   // after which its data is read; or a key: the first dispatch to run of a pipeline (by its
   // signature) at these workgroup counts, whatever recording it is in. Keys do not depend on the
   // order a program's threads record or make pipelines in, so pass 2 finds them where places move.
+  // A sequence is a place too: its recording, its first and last dispatches there, the submission.
   struct Target {
     bool by_key = false;
+    bool sequence = false;
     uint64_t serial = 0;
-    uint32_t ordinal = 0, submission = 1;
+    uint32_t ordinal = 0, last = 0, submission = 1;
     uint64_t signature = 0;
     std::array<uint32_t, 3> groups{};
   };
@@ -64,6 +66,15 @@ struct DispatchKey {
 struct KeyCount {
   uint64_t count = 0;
   Locator first;
+};
+
+// Pass 1: submissions of one recording that ran two or more dispatches, by their pipelines in
+// order: how often, where the first ran, and whether transfer commands were recorded among them.
+struct RunCount {
+  uint64_t count = 0;
+  Locator first;
+  uint32_t dispatches = 0;
+  bool transfers = false;
 };
 
 struct Layer {
@@ -94,6 +105,7 @@ struct Layer {
   std::map<DispatchKey, KeyCount> keys;
   std::map<uint32_t, uint64_t> indirect, based;  // by pipeline
   std::map<uint64_t, std::pair<DispatchKey, Locator>> nth;
+  std::map<std::vector<uint32_t>, RunCount> runs;  // by the pipelines of the run (the first 64)
   std::set<std::string> notes;
   uint32_t secondaries = 0;
   bool summary_dirty = false;
@@ -122,9 +134,13 @@ void WriteCapture(const Layer& layer, const PendingCapture& capture);
 PFN_vkVoidFunction TrackedFunction(const char* name);
 PFN_vkVoidFunction ImageFunction(const char* name);
 PFN_vkVoidFunction CommandFunction(const char* name);
+PFN_vkVoidFunction TransferFunction(const char* name);
 
 // capture/layer/copies.cpp: records the copies around a captured dispatch and reads them back.
+// RecordCaptureBefore takes the dispatch's bindings; RecordSequenceStep a later dispatch of a
+// sequence's, copying only those no earlier dispatch of it bound (or refusing the sequence).
 void RecordCaptureBefore(Layer& layer, Device& device, VkCommandBuffer cb, PendingCapture& capture);
+void RecordSequenceStep(Layer& layer, Device& device, VkCommandBuffer cb, PendingCapture& capture);
 void RecordCaptureAfter(Device& device, VkCommandBuffer cb, const PendingCapture& capture);
 void FinishCapture(Layer& layer, Device& device, PendingCapture& capture);
 // Frees the staging copies of the device's captures (kept until then: a command buffer submitted

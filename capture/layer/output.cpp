@@ -7,6 +7,11 @@
 //   DIR/capture<T>/info.txt   pass 2: one captured dispatch: pipeline, entry point, workgroup
 //   DIR/capture<T>/shader.spv counts, specialization, push bytes, bindings, notes; each binding's
 //   DIR/capture<T>/s<S>b<B>e<E>.before, .after   bytes before and after the dispatch
+//
+// A sequence's info.txt says `sequence <N>`, lists the union of its dispatches' bindings and
+// notes, then each dispatch as `step` (pipeline, workgroup counts) followed by its entry point,
+// signature, specialization, push bytes and `slots` (the (set, binding, element) it bound); each
+// pipeline's SPIR-V is pipeline<ID>.spv beside it.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -63,32 +68,49 @@ void WriteSummary(Layer& layer) {
       out << fmt::format("nth {} {} {} {} {} {} {} {}\n", index, key.pipeline, key.groups[0], key.groups[1],
                          key.groups[2], where.serial, where.ordinal, where.submission);
     }
+    for (const auto& [pipelines, run] : layer.runs) {
+      out << fmt::format("run {} {} {} {} {} {}", run.count, run.first.serial, run.first.submission, run.first.index,
+                         run.dispatches, run.transfers ? 1 : 0);
+      for (uint32_t p : pipelines) out << " " << static_cast<int64_t>(p == UINT32_MAX ? -1 : p);
+      out << "\n";
+    }
     for (const std::string& note : layer.notes) out << "note " << note << "\n";
   }
   std::filesystem::rename(temporary, layer.config.dir / "summary.txt", ignored);
   layer.summary_dirty = false;
 }
 
+namespace {
+
+// A pipeline's entry point, signature and specialization as info.txt's lines; its SPIR-V to `spirv`.
+void WritePipelineLines(const Layer& layer, uint32_t id, std::ostream& out, const std::filesystem::path& spirv) {
+  const Pipeline* pipeline = id < layer.pipeline_by_id.size() ? layer.pipeline_by_id[id] : nullptr;
+  if (pipeline == nullptr) return;
+  out << "entry " << pipeline->entry << "\n";
+  out << fmt::format("signature {:016x}\n", pipeline->signature);
+  if (pipeline->spirv != nullptr && !std::filesystem::exists(spirv))
+    WriteBytes(spirv, pipeline->spirv->data(), pipeline->spirv->size() * 4);
+  for (const VkSpecializationMapEntry& e : pipeline->spec_entries) {
+    if (e.offset + e.size > pipeline->spec_data.size()) continue;
+    out << "spec " << e.constantID << " " << Hex(pipeline->spec_data.data() + e.offset, e.size) << "\n";
+  }
+}
+
+}  // namespace
+
 void WriteCapture(const Layer& layer, const PendingCapture& capture) {
   std::filesystem::path dir = layer.config.dir / fmt::format("capture{}", capture.target);
   std::error_code ignored;
   std::filesystem::create_directories(dir, ignored);
-  const Pipeline* pipeline =
-      capture.pipeline < layer.pipeline_by_id.size() ? layer.pipeline_by_id[capture.pipeline] : nullptr;
   std::ofstream out(dir / "info.txt.part", std::ios::trunc);
-  out << "pipeline " << capture.pipeline << "\n";
-  out << fmt::format("groups {} {} {}\n", capture.groups[0], capture.groups[1], capture.groups[2]);
-  if (pipeline != nullptr) {
-    out << "entry " << pipeline->entry << "\n";
-    out << fmt::format("signature {:016x}\n", pipeline->signature);
-    if (pipeline->spirv != nullptr)
-      WriteBytes(dir / "shader.spv", pipeline->spirv->data(), pipeline->spirv->size() * 4);
-    for (const VkSpecializationMapEntry& e : pipeline->spec_entries) {
-      if (e.offset + e.size > pipeline->spec_data.size()) continue;
-      out << "spec " << e.constantID << " " << Hex(pipeline->spec_data.data() + e.offset, e.size) << "\n";
-    }
+  if (capture.sequence) {
+    out << "sequence " << capture.steps.size() << "\n";
+  } else {
+    out << "pipeline " << capture.pipeline << "\n";
+    out << fmt::format("groups {} {} {}\n", capture.groups[0], capture.groups[1], capture.groups[2]);
+    WritePipelineLines(layer, capture.pipeline, out, dir / "shader.spv");
+    out << "push " << Hex(capture.push.data(), capture.push.size()) << "\n";
   }
-  out << "push " << Hex(capture.push.data(), capture.push.size()) << "\n";
   for (const CapturedBinding& b : capture.bindings) {
     out << fmt::format("binding {} {} {} {} {}", b.set, b.binding, b.element, b.bytes,
                        capture.data ? "data" : "nodata");
@@ -102,6 +124,14 @@ void WriteCapture(const Layer& layer, const PendingCapture& capture) {
     WriteBytes(dir / (stem + ".after"), bytes + b.bytes, b.bytes);
   }
   for (const std::string& note : capture.notes) out << "note " << note << "\n";
+  for (const SequenceStep& step : capture.steps) {
+    out << fmt::format("step {} {} {} {}\n", step.pipeline, step.groups[0], step.groups[1], step.groups[2]);
+    WritePipelineLines(layer, step.pipeline, out, dir / fmt::format("pipeline{}.spv", step.pipeline));
+    out << "push " << Hex(step.push.data(), step.push.size()) << "\n";
+    out << "slots";
+    for (const auto& [set, binding, element] : step.slots) out << fmt::format(" {} {} {}", set, binding, element);
+    out << "\n";
+  }
   out.close();
   std::filesystem::rename(dir / "info.txt.part", dir / "info.txt", ignored);
 }

@@ -61,6 +61,23 @@ struct DeviceTable {
   PFN_vkCmdPipelineBarrier CmdPipelineBarrier = nullptr;
   PFN_vkCmdCopyBuffer CmdCopyBuffer = nullptr;
   PFN_vkCmdCopyImageToBuffer CmdCopyImageToBuffer = nullptr;
+  // The program's transfer commands, counted per command buffer (capture/layer/transfers.cpp).
+  PFN_vkCmdFillBuffer CmdFillBuffer = nullptr;
+  PFN_vkCmdUpdateBuffer CmdUpdateBuffer = nullptr;
+  PFN_vkCmdCopyBufferToImage CmdCopyBufferToImage = nullptr;
+  PFN_vkCmdCopyImage CmdCopyImage = nullptr;
+  PFN_vkCmdBlitImage CmdBlitImage = nullptr;
+  PFN_vkCmdClearColorImage CmdClearColorImage = nullptr;
+  PFN_vkCmdCopyBuffer2 CmdCopyBuffer2 = nullptr;
+  PFN_vkCmdCopyBuffer2 CmdCopyBuffer2KHR = nullptr;
+  PFN_vkCmdCopyImage2 CmdCopyImage2 = nullptr;
+  PFN_vkCmdCopyImage2 CmdCopyImage2KHR = nullptr;
+  PFN_vkCmdCopyBufferToImage2 CmdCopyBufferToImage2 = nullptr;
+  PFN_vkCmdCopyBufferToImage2 CmdCopyBufferToImage2KHR = nullptr;
+  PFN_vkCmdCopyImageToBuffer2 CmdCopyImageToBuffer2 = nullptr;
+  PFN_vkCmdCopyImageToBuffer2 CmdCopyImageToBuffer2KHR = nullptr;
+  PFN_vkCmdBlitImage2 CmdBlitImage2 = nullptr;
+  PFN_vkCmdBlitImage2 CmdBlitImage2KHR = nullptr;
   PFN_vkCreateImage CreateImage = nullptr;
   PFN_vkDestroyImage DestroyImage = nullptr;
   PFN_vkCreateImageView CreateImageView = nullptr;
@@ -145,12 +162,13 @@ struct BoundSet {
 };
 
 // One dispatch as recorded: which pipeline, how many workgroups, and, where it is captured, the
-// slot of its pending capture.
+// slot of its pending capture (a sequence's: at its first dispatch).
 struct RecordedDispatch {
   uint32_t pipeline = 0;
   std::array<uint32_t, 3> groups{};
   enum class Kind { kDirect, kIndirect, kBase } kind = Kind::kDirect;
   int capture = -1;  // index into Layer::captures, or -1
+  uint32_t transfers = 0;  // the recording's transfer commands before it
 };
 
 struct CommandBuffer {
@@ -162,6 +180,7 @@ struct CommandBuffer {
   uint32_t push_end = 0;  // bytes of push given so far, from 0
   std::vector<RecordedDispatch> dispatches;
   uint32_t secondaries = 0;  // vkCmdExecuteCommands calls, whose dispatches are not seen
+  uint32_t transfers = 0;    // the program's transfer commands recorded so far (copies, fills, clears)
 };
 
 // The copies of one binding, made around a captured dispatch.
@@ -170,6 +189,8 @@ struct CapturedBinding {
   VkDeviceSize bytes = 0;
   VkBuffer source = VK_NULL_HANDLE;  // the program's buffer, and where the range starts in it
   VkDeviceSize source_offset = 0;
+  VkDeviceMemory source_memory = VK_NULL_HANDLE;  // its memory, and where the range starts there
+  VkDeviceSize memory_offset = 0;
   // A storage image instead: its level and layer copied, tightly packed, and what it holds.
   VkImage image = VK_NULL_HANDLE;
   VkImageLayout layout = VK_IMAGE_LAYOUT_GENERAL;
@@ -181,7 +202,18 @@ struct CapturedBinding {
   void* mapped = nullptr;
 };
 
+// One dispatch of a captured sequence: what it ran, and the slots (set, binding, element) of the
+// capture's bindings it bound.
+struct SequenceStep {
+  uint32_t pipeline = 0;
+  std::array<uint32_t, 3> groups{};
+  std::vector<uint8_t> push;
+  std::vector<std::array<uint32_t, 3>> slots;
+};
+
 // A dispatch chosen for capture, from its recording to the files written after its submission.
+// A sequence's capture holds the union of its dispatches' bindings, copied before the first
+// dispatch that binds each and after the last dispatch, and one step per dispatch.
 struct PendingCapture {
   uint32_t target = 0;      // its place in CSBENCH_CAPTURE_TARGETS, and its folder's number
   uint32_t submission = 0;  // which submission of its recording the data is read after
@@ -194,6 +226,12 @@ struct PendingCapture {
   std::vector<std::string> notes;  // what is not captured, one line each
   bool data = false;               // copies were recorded
   bool done = false;
+  // A sequence: its dispatches' ordinals in the recording, the recording's transfer commands when
+  // its first dispatch was recorded, and its steps so far.
+  bool sequence = false;
+  uint32_t first = 0, last = 0;
+  uint32_t transfers = 0;
+  std::vector<SequenceStep> steps;
 };
 
 struct Device {

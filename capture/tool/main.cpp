@@ -24,7 +24,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: csbench-capture -o DIR [--dispatches=SELECTION] [--max-bytes=N] [--timeout=S] -- PROGRAM [ARGS...]\n"
     "  SELECTION: default (each compute pipeline at its most frequent workgroup counts), all, N (the Nth\n"
-    "  dispatch, from 0), pipeline:K, hash:HEX (a prefix of the SPIR-V's SHA-256), separated by commas\n";
+    "  dispatch, from 0), pipeline:K, hash:HEX (a prefix of the SPIR-V's SHA-256), sequence:N-M (dispatches N\n"
+    "  to M of one recording, as one variant of passes), separated by commas\n";
 
 struct Options {
   std::filesystem::path dir;
@@ -157,6 +158,31 @@ std::string Sanitized(const std::string& text) {
   return out.substr(0, 40);
 }
 
+// A sequence pass 2 captured, written where each of its dispatches is the one pass 1 found there.
+Written CheckedSequence(const RawCapture& capture, const std::filesystem::path& from, const Chosen& c,
+                       const Summary& summary, const std::filesystem::path& dir, const std::string& program,
+                       const std::vector<std::string>& command, const std::map<uint32_t, std::string>& hashes) {
+  Written written;
+  for (size_t k = 0; k < c.steps.size() && k < capture.steps.size(); ++k) {
+    const KeyRow& want = c.steps[k];
+    const RawStep& got = capture.steps[k];
+    if (got.signature != summary.signatures.at(want.pipeline) || got.groups != want.groups) {
+      written.skipped.push_back(
+          fmt::format("pass 2 found another pipeline or size ({}x{}x{}) at dispatch {} of the sequence: the program "
+                      "ran differently the second time",
+                      got.groups[0], got.groups[1], got.groups[2], k));
+      return written;
+    }
+  }
+  try {
+    return WriteSequence(capture, from, c, dir / c.name, program + "_" + c.name,
+                         fmt::format("{}", fmt::join(command, " ")), hashes);
+  } catch (const std::exception& e) {
+    written.skipped.push_back(e.what());
+  }
+  return written;
+}
+
 int Main(int argc, char** argv) {
   Options options = ParseOptions(argc, argv);
   std::vector<SelectionItem> selection;
@@ -213,7 +239,10 @@ int Main(int argc, char** argv) {
   std::string targets;
   for (const Chosen& c : chosen) {
     targets += targets.empty() ? "" : ",";
-    if (c.by_index)
+    if (!c.steps.empty())
+      targets += fmt::format("seq:{}:{}:{}:{}", c.row.first.serial, c.row.first.ordinal,
+                             c.steps.back().first.ordinal, c.row.first.submission);
+    else if (c.by_index)
       targets += fmt::format("at:{}:{}:{}", c.row.first.serial, c.row.first.ordinal, c.row.first.submission);
     else
       targets += fmt::format("key:{}:{}:{}:{}", summary->signatures[c.row.pipeline], c.row.groups[0], c.row.groups[1],
@@ -235,6 +264,8 @@ int Main(int argc, char** argv) {
     std::optional<RawCapture> capture = ReadCapture(from);
     if (!capture) {
       entry.written.skipped.push_back("pass 2 never ran it: the program ran differently the second time");
+    } else if (!c.steps.empty()) {
+      entry.written = CheckedSequence(*capture, from, c, *summary, dir, program, options.program, report.hashes);
     } else if (capture->signature != summary->signatures[c.row.pipeline] || capture->groups != c.row.groups) {
       entry.written.skipped.push_back(fmt::format(
           "pass 2 found another pipeline or size ({}x{}x{}) in its place: the program ran differently the second time",

@@ -11,74 +11,12 @@
 
 #include "capture/layer/formats.hpp"
 #include "capture/tool/block_values.hpp"
+#include "capture/tool/manifest_parts.hpp"
 #include "harness/vulkan/interface.hpp"
 
 namespace csbench::capture {
 
 namespace {
-
-// The manifest's `requires` names of the SPIR-V capabilities that show them
-// (docs/your-own-kernels.md, "Requirements").
-const std::map<std::string, std::string>& RequirementOf() {
-  static const std::map<std::string, std::string> kTable = {
-      {"GroupNonUniform", "subgroup_basic"},
-      {"GroupNonUniformVote", "subgroup_vote"},
-      {"GroupNonUniformArithmetic", "subgroup_arithmetic"},
-      {"GroupNonUniformBallot", "subgroup_ballot"},
-      {"GroupNonUniformShuffle", "subgroup_shuffle"},
-      {"GroupNonUniformShuffleRelative", "subgroup_shuffle_relative"},
-      {"GroupNonUniformClustered", "subgroup_clustered"},
-      {"GroupNonUniformQuad", "subgroup_quad"},
-      {"Float16", "float16"},
-      {"Float64", "float64"},
-      {"Int8", "int8"},
-      {"Int16", "int16"},
-      {"Int64", "int64"},
-      {"StorageBuffer8BitAccess", "storage_buffer_8bit"},
-      {"UniformAndStorageBuffer8BitAccess", "uniform_buffer_8bit"},
-      {"StoragePushConstant8", "push_constant_8bit"},
-      {"StorageBuffer16BitAccess", "storage_buffer_16bit"},
-      {"UniformAndStorageBuffer16BitAccess", "uniform_buffer_16bit"},
-      {"StoragePushConstant16", "push_constant_16bit"},
-      {"Int64Atomics", "int64_atomics"},
-      {"AtomicFloat32AddEXT", "float_atomic_add"},
-      {"AtomicFloat64AddEXT", "float64_atomic_add"},
-      {"VulkanMemoryModel", "vulkan_memory_model"},
-      {"RuntimeDescriptorArray", "runtime_descriptor_array"},
-      {"StorageBufferArrayNonUniformIndexing", "storage_buffer_array_non_uniform_indexing"},
-  };
-  return kTable;
-}
-
-// Capabilities whose data a capture cannot see.
-const std::map<std::string, std::string>& UnseenOf() {
-  static const std::map<std::string, std::string> kTable = {
-      {"PhysicalStorageBufferAddresses", "buffer device addresses (memory reached through an address is not captured)"},
-      {"VariablePointers", "variable pointers"},
-  };
-  return kTable;
-}
-
-uint64_t Little(const std::vector<uint8_t>& bytes, size_t width) {
-  uint64_t value = 0;
-  for (size_t i = 0; i < std::min(width, bytes.size()); ++i) value |= uint64_t{bytes[i]} << (8 * i);
-  return value;
-}
-
-// A specialization constant's value as the manifest writes it; nullopt for a value it cannot hold.
-std::optional<std::string> SpecValue(const SpecConstant& constant, std::vector<uint8_t> bytes) {
-  bytes.resize(8, 0);
-  if (constant.type.kind == ScalarKind::kBool) return Little(bytes, 4) != 0 ? "true" : "false";
-  std::optional<std::string> text = ScalarText(constant.type, bytes.data(), bytes.size());
-  if (!text) return std::nullopt;
-  return "\"" + *text + "\"";
-}
-
-// The `vulkan` key a module's SPIR-V version needs.
-std::string VulkanOf(const std::vector<uint32_t>& spirv) {
-  uint32_t minor = spirv.size() > 1 ? (spirv[1] >> 8) & 0xff : 0;
-  return minor <= 3 ? "1.1" : minor <= 5 ? "1.2" : "1.3";
-}
 
 bool ValidName(const std::string& name) {
   // The expressions' variables, and x, y, z and c, which a family with an image may not use.
@@ -89,12 +27,6 @@ bool ValidName(const std::string& name) {
   for (char c : name)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
   return true;
-}
-
-void WriteFile(const std::filesystem::path& path, const uint8_t* data, size_t size) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-  if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
 // How one binding's data is laid out for the manifest: its element type and bytes.
@@ -198,16 +130,6 @@ void WriteUniform(const Resource& r, const RawCapture& capture, const std::files
   if (!found) written.skipped.push_back(fmt::format("{}: a uniform buffer the program left unbound", where));
 }
 
-// What the manifest's resources share while they are written: the folder, the data files'
-// numbers, the names taken, the bytes and whether anything is checked.
-struct Files {
-  std::filesystem::path folder;
-  int next = 0;
-  std::set<std::string> names;
-  uint64_t bytes = 0;
-  bool any_output = false;
-};
-
 // The tolerances of an image's channels: a float format's as a buffer's of its width; a
 // normalised one an absolute step of its bits (a driver may round a channel either way);
 // integers none (compared exactly).
@@ -223,7 +145,7 @@ std::string ImageTolerance(const std::string& format) {
 // A storage image (each element of an array of them) as an [[image]] of the captured level and
 // layer, its texels before the dispatch and, where the shader may write it, after.
 void WriteImage(const Resource& r, const RawCapture& capture, const std::filesystem::path& raw_dir, Files& files,
-                std::string& images, Written& written) {
+                std::string& images, Written& written, const Wording& wording) {
   std::string where = fmt::format("set {} binding {}", r.set, r.binding);
   if (r.image_dim != "2D" || r.arrayed || r.multisampled) {
     written.skipped.push_back(fmt::format("{}: a storage image {}{}: only 2-D images are captured", where, r.image_dim,
@@ -261,60 +183,55 @@ void WriteImage(const Resource& r, const RawCapture& capture, const std::filesys
     images += fmt::format(
         "\n# {}{}: a storage image of {}x{} {} texels, the level and layer the program's view shows\n"
         "[[image]]\nname = \"{}\"\nset = {}\nbinding = {}\n{}format = \"{}\"\nwidth = \"{}\"\nheight = \"{}\"\n"
-        "init = {{ file = \"{}\" }}  # its texels before the dispatch, row by row\n",
+        "init = {{ file = \"{}\" }}  # its texels before {}, row by row\n",
         where, element, b.width, b.height, format->glsl, name, r.set, r.binding,
-        r.count != 1 ? fmt::format("element = {}\n", b.element) : "", format->glsl, b.width, b.height, in);
+        r.count != 1 ? fmt::format("element = {}\n", b.element) : "", format->glsl, b.width, b.height, in,
+        wording.before);
     if (r.readonly) continue;
     files.any_output = true;
     WriteFile(files.folder / out, after.data(), after.size());
     images += fmt::format(
-        "output = true  # the shader may write it\n"
-        "expect = {{ file = \"{}\"{} }}  # its texels after the program's dispatch\n",
-        out, ImageTolerance(format->glsl));
+        "output = true  # {} may write it\n"
+        "expect = {{ file = \"{}\"{} }}  # its texels after {}\n",
+        wording.writer, out, ImageTolerance(format->glsl), wording.after);
   }
 }
 
 }  // namespace
 
-Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& raw_dir, const Chosen& chosen,
-                      const std::filesystem::path& folder, const std::string& family, const std::string& command,
-                      const std::string& hash) {
-  Written written;
-  std::filesystem::create_directories(folder);
-  WriteFile(folder / "shader.spv", reinterpret_cast<const uint8_t*>(capture.spirv.data()), capture.spirv.size() * 4);
-  for (const std::string& note : capture.notes)
-    if (note.starts_with("not captured:")) written.skipped.push_back(note.substr(14));
-  ShaderInterface shader;
-  try {
-    shader = ReflectInterface(capture.spirv);
-  } catch (const std::exception& e) {
-    written.skipped.push_back(std::string("its SPIR-V cannot be read: ") + e.what());
-    return written;
-  }
-  for (const std::string& capability : shader.capabilities)
-    if (auto it = UnseenOf().find(capability); it != UnseenOf().end())
-      written.skipped.push_back(fmt::format("the shader uses {} (SPIR-V {})", it->second, capability));
-  // Notes of descriptors the shader does not declare are left out: they change nothing.
-  std::set<std::pair<uint32_t, uint32_t>> declared;
-  for (const Resource& r : shader.resources) declared.insert({r.set, r.binding});
-  for (const std::string& note : capture.notes) {
-    uint32_t set = 0, binding = 0;
-    if (note.starts_with("note:")) written.notes.push_back(note.substr(6));
-    if (std::sscanf(note.c_str(), "binding set %u binding %u", &set, &binding) == 2 &&
-        declared.contains({set, binding}))
-      written.notes.push_back(note);
-  }
+std::string BufferShape(const Resource& r, bool has_names) {
+  Layout layout = LayoutOf(r, has_names);
+  if (layout.type.empty()) return layout.why;
+  return fmt::format("{} elements of {} bytes after {} header bytes{}", layout.type, layout.stride, layout.header,
+                     layout.most != 0 ? fmt::format(", at most {}", layout.most) : "");
+}
 
-  std::string buffers, images, uniforms, requires_list;
-  Files files{.folder = folder};
-  for (const Resource& r : shader.resources) {
+void WriteManifest(const std::filesystem::path& folder, const std::string& text, Written& written) {
+  written.path = folder / (folder.filename().string() + ".toml");
+  std::ofstream out(written.path, std::ios::trunc);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + written.path.string());
+  written.manifest = true;
+}
+
+void WriteFile(const std::filesystem::path& path, const uint8_t* data, size_t size) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+void WriteResources(const std::vector<Resource>& resources, bool has_names, const RawCapture& capture,
+                    const std::filesystem::path& raw_dir, Files& files, ResourceText& text, Written& written,
+                    const Wording& wording) {
+  std::string& buffers = text.buffers;
+  for (const Resource& r : resources) {
     std::string where = fmt::format("set {} binding {}", r.set, r.binding);
     if (r.kind == ResourceKind::kUniformBuffer) {
-      WriteUniform(r, capture, raw_dir, uniforms, written);
+      WriteUniform(r, capture, raw_dir, text.uniforms, written);
       continue;
     }
     if (r.kind == ResourceKind::kStorageImage) {
-      WriteImage(r, capture, raw_dir, files, images, written);
+      WriteImage(r, capture, raw_dir, files, text.images, written, wording);
       continue;
     }
     if (r.kind != ResourceKind::kStorageBuffer) {
@@ -323,7 +240,7 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
                       where, KindName(r.kind)));
       continue;
     }
-    Layout layout = LayoutOf(r, shader.has_names);
+    Layout layout = LayoutOf(r, has_names);
     if (layout.type.empty()) {
       written.skipped.push_back(fmt::format("{}: {}", where, layout.why));
       continue;
@@ -357,7 +274,7 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       bool output = !r.readonly;
       std::string in = fmt::format("in{}.bin", files.next), out = fmt::format("out{}.bin", files.next);
       ++files.next;
-      WriteFile(folder / in, before.data(), used);
+      WriteFile(files.folder / in, before.data(), used);
       files.bytes += used;
       std::string declared_as = r.block.empty() ? "a block without a name" : "block " + r.block;
       if (!r.variable.empty()) declared_as += " " + r.variable;
@@ -374,89 +291,56 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       buffers += fmt::format("type = \"{}\"\ncount = \"{}\"\n", layout.type, count);
       if (layout.header > 0)
         buffers += fmt::format("# its file holds the {} header bytes before the array too\n", layout.header);
-      buffers += fmt::format("init = {{ file = \"{}\" }}  # its bytes before the dispatch\n", in);
+      buffers += fmt::format("init = {{ file = \"{}\" }}  # its bytes before {}\n", in, wording.before);
       if (output) {
         files.any_output = true;
-        WriteFile(folder / out, after.data(), used);
+        WriteFile(files.folder / out, after.data(), used);
         bool changed = std::memcmp(before.data(), after.data(), used) != 0;
         if (uint64_t bad = NonFinite(after, layout.header, used, layout))
           written.notes.push_back(fmt::format(
-              "output '{}' holds {} NaN or infinite values after the program's dispatch (also in padding, if any); "
+              "output '{}' holds {} NaN or infinite values after {} (also in padding, if any); "
               "the replay matches each with its like in the expected file (NaN with NaN, an infinity with the same)",
-              name, bad));
-        buffers += fmt::format("output = true  # the shader may write it{}\n",
-                               changed ? "" : " (the program's dispatch left it unchanged)");
-        buffers += fmt::format("expect = {{ file = \"{}\"{} }}  # its bytes after the program's dispatch\n", out,
-                               Tolerance(layout.scalar, layout.type));
+              name, bad, wording.after));
+        buffers += fmt::format("output = true  # {} may write it{}\n", wording.writer,
+                               changed ? "" : fmt::format(" ({} left it unchanged)", wording.program));
+        buffers += fmt::format("expect = {{ file = \"{}\"{} }}  # its bytes after {}\n", out,
+                               Tolerance(layout.scalar, layout.type), wording.after);
       }
     }
   }
+}
+
+Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& raw_dir, const Chosen& chosen,
+                      const std::filesystem::path& folder, const std::string& family, const std::string& command,
+                      const std::string& hash) {
+  Written written;
+  std::filesystem::create_directories(folder);
+  WriteFile(folder / "shader.spv", reinterpret_cast<const uint8_t*>(capture.spirv.data()), capture.spirv.size() * 4);
+  for (const std::string& note : capture.notes)
+    if (note.starts_with("not captured:")) written.skipped.push_back(note.substr(14));
+  for (const std::string& note : capture.notes)
+    if (note.starts_with("not captured:")) written.skipped.push_back(note.substr(14));
+  std::optional<ShaderInterface> reflected = Reflect(capture.spirv, written);
+  if (!reflected) return written;
+  const ShaderInterface& shader = *reflected;
+  // Notes of descriptors the shader does not declare are left out: they change nothing.
+  std::set<std::pair<uint32_t, uint32_t>> declared;
+  for (const Resource& r : shader.resources) declared.insert({r.set, r.binding});
+  TakeNotes(capture.notes, declared, written);
+
+  Files files{.folder = folder};
+  ResourceText resources;
+  WriteResources(shader.resources, shader.has_names, capture, raw_dir, files, resources, written, Wording{});
   if (!files.any_output && written.skipped.empty())
     written.skipped.push_back("the shader writes no storage buffer or image: there is nothing to check");
-  for (const std::string& capability : shader.capabilities)
-    if (auto it = RequirementOf().find(capability); it != RequirementOf().end())
-      requires_list += fmt::format("{}\"{}\"", requires_list.empty() ? "" : ", ", it->second);
-
-  // The workgroup: literal dimensions stay in the shader; those taken from constants get the
-  // values the program gave them.
-  std::array<uint32_t, 3> local = shader.local_size.literal;
-  bool by_constants = false;
-  std::set<uint32_t> local_ids;
-  for (int d = 0; d < 3; ++d)
-    if (const auto& id = shader.local_size.constant_id[d]) {
-      by_constants = true;
-      local_ids.insert(*id);
-      if (auto it = capture.spec.find(*id); it != capture.spec.end())
-        local[d] = static_cast<uint32_t>(Little(it->second, 4));
-    }
-  std::string spec;
-  for (const SpecConstant& c : shader.constants) {
-    if (local_ids.contains(c.id)) continue;
-    auto it = capture.spec.find(c.id);
-    if (it == capture.spec.end()) continue;
-    std::optional<std::string> value = SpecValue(c, it->second);
-    if (!value) {
-      written.skipped.push_back(fmt::format("specialization constant {}: a value the manifest cannot hold", c.id));
-      continue;
-    }
-    spec +=
-        fmt::format("{} = {}  # {}the program's value\n", c.id, *value, c.names.empty() ? "" : c.names.front() + ": ");
-  }
-
-  std::string push;
-  if (shader.push) {
-    uint32_t size = shader.push->size;
-    if (capture.push.size() < size)
-      written.notes.push_back(fmt::format("the program pushed {} of the push block's {} bytes; the rest are 0 here",
-                                          capture.push.size(), size));
-    std::vector<uint8_t> bytes(capture.push.begin(),
-                               capture.push.begin() + std::min<size_t>(size, capture.push.size()));
-    bytes.resize(size);
-    if (size % 4 != 0) {
-      // Not a whole number of 32-bit words: the block's members by name.
-      try {
-        push = fmt::format("\n# The {} bytes the program pushed, by the block's members.\n[push.values]\n", size) +
-               ValuesToml(BlockValues(shader.push->members, bytes.data(), bytes.size()));
-      } catch (const std::exception& e) {
-        written.skipped.push_back(fmt::format("its push constants: {}", e.what()));
-      }
-    } else {
-      push = fmt::format("\n# The {} bytes the program pushed, as 32-bit words; its block's members:\n", size);
-      for (const Member& m : shader.push->members) {
-        std::vector<uint8_t> value(bytes.begin() + std::min<size_t>(m.offset, size),
-                                   bytes.begin() + std::min<size_t>(m.offset + 8, size));
-        std::string shown = "see the words";
-        if (m.type.kind == TypeLayout::Kind::kScalar && m.type.scalar.bits == 32 && value.size() >= 4)
-          shown = ScalarText(m.type.scalar, value.data(), value.size()).value_or("not a finite number");
-        push += fmt::format("#   {} {} at byte {}: {}\n", m.type.glsl, m.name.empty() ? "(nameless)" : m.name, m.offset,
-                            shown);
-      }
-      std::string words;
-      for (uint32_t i = 0; i < size; i += 4)
-        words += fmt::format("{}\"{}\"", i == 0 ? "" : ", ", Little({bytes.begin() + i, bytes.begin() + i + 4}, 4));
-      push += "[push]\nconstants = [" + words + "]\n";
-    }
-  }
+  std::string requires_list;
+  for (const std::string& name : RequirementsOf(shader))
+    requires_list += fmt::format("{}\"{}\"", requires_list.empty() ? "" : ", ", name);
+  const ProgramLocal program_local = LocalOf(shader, capture.spec);
+  const std::array<uint32_t, 3>& local = program_local.local;
+  const bool by_constants = program_local.by_constants;
+  std::string spec = SpecLines(shader, capture.spec, program_local.ids, written);
+  std::string push = PushText(shader, capture.push, "push", written);
   if (!written.skipped.empty()) return written;
 
   const auto& g = capture.groups;
@@ -478,7 +362,7 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
   if (by_constants)
     text += fmt::format("# The local size the program's specialization constants gave.\nworkgroups = [\"{}x{}{}\"]\n",
                         local[0], local[1], shader.local_size.constant_id[2] ? fmt::format("x{}", local[2]) : "");
-  text += buffers + images + uniforms + push;
+  text += resources.buffers + resources.images + resources.uniforms + push;
   // A one-dimensional dispatch whose local size is a specialization constant covers the domain at
   // any workgroup (--workgroup, --tune); any other keeps the program's counts.
   const bool scalable = by_constants && invocations <= 4294967295ull && g[1] == 1 && g[2] == 1 && local[1] == 1 &&
@@ -498,16 +382,11 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
             spec;
   text += fmt::format(
       "\n[[variant]]\nname = \"captured\"\nsource = \"shader.spv\"\nentry = \"{}\"\n"
-      "# SPIR-V {}.{}\nvulkan = \"{}\"\n",
-      capture.entry, capture.spirv.size() > 1 ? (capture.spirv[1] >> 16) & 0xff : 0,
-      capture.spirv.size() > 1 ? (capture.spirv[1] >> 8) & 0xff : 0, VulkanOf(capture.spirv));
+      "{}",
+      capture.entry, VulkanLines(capture.spirv));
   if (!requires_list.empty())
     text += "# What the shader's SPIR-V capabilities ask of a device.\nrequires = [" + requires_list + "]\n";
-  written.path = folder / (folder.filename().string() + ".toml");
-  std::ofstream out(written.path, std::ios::trunc);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + written.path.string());
-  written.manifest = true;
+  WriteManifest(folder, text, written);
   return written;
 }
 

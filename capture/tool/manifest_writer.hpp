@@ -31,4 +31,11 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
                       const std::filesystem::path& folder, const std::string& family, const std::string& command,
                       const std::string& hash);
 
+// Writes `folder` from a captured sequence (capture/tool/sequence_writer.cpp): one manifest whose
+// variant `captured` is the sequence's dispatches as passes. `hashes` maps each pipeline to its
+// SPIR-V's SHA-256.
+Written WriteSequence(const RawCapture& capture, const std::filesystem::path& raw_dir, const Chosen& chosen,
+                      const std::filesystem::path& folder, const std::string& family, const std::string& command,
+                      const std::map<uint32_t, std::string>& hashes);
+
 }  // namespace csbench::capture

@@ -62,6 +62,13 @@ std::optional<Summary> ReadSummary(const std::filesystem::path& dir) {
           row.first.ordinal >> row.first.submission;
       row.first_index = index;
       summary.nth[index] = row;
+    } else if (what == "run") {
+      RunRow run;
+      int transfers = 0;
+      words >> run.count >> run.first.serial >> run.first.submission >> run.first_index >> run.dispatches >> transfers;
+      run.transfers = transfers != 0;
+      for (int64_t p = 0; words >> p;) run.pipelines.push_back(p);
+      summary.runs.push_back(run);
     } else if (what == "note") {
       summary.notes.push_back(Rest(words));
     }
@@ -69,31 +76,55 @@ std::optional<Summary> ReadSummary(const std::filesystem::path& dir) {
   return summary;
 }
 
+namespace {
+
+std::vector<uint32_t> ReadSpirv(const std::filesystem::path& path) {
+  std::vector<uint8_t> bytes = ReadFileBytes(path);
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  return words;
+}
+
+}  // namespace
+
 std::optional<RawCapture> ReadCapture(const std::filesystem::path& dir) {
   std::ifstream in(dir / "info.txt");
   if (!in) return std::nullopt;
   RawCapture capture;
+  // A sequence's step lines: entry, signature, spec and push are the latest step's.
+  RawStep* step = nullptr;
   for (std::string line; std::getline(in, line);) {
     std::istringstream words(line);
     std::string what;
     words >> what;
+    std::string& entry = step != nullptr ? step->entry : capture.entry;
+    std::string& signature = step != nullptr ? step->signature : capture.signature;
+    auto& spec = step != nullptr ? step->spec : capture.spec;
+    std::vector<uint8_t>& push = step != nullptr ? step->push : capture.push;
     if (what == "pipeline") {
       words >> capture.pipeline;
     } else if (what == "groups") {
       words >> capture.groups[0] >> capture.groups[1] >> capture.groups[2];
+    } else if (what == "sequence") {
+      capture.sequence = true;
+    } else if (what == "step") {
+      step = &capture.steps.emplace_back();
+      words >> step->pipeline >> step->groups[0] >> step->groups[1] >> step->groups[2];
+    } else if (what == "slots" && step != nullptr) {
+      for (std::array<uint32_t, 3> slot{}; words >> slot[0] >> slot[1] >> slot[2];) step->slots.push_back(slot);
     } else if (what == "signature") {
-      words >> capture.signature;
+      words >> signature;
     } else if (what == "entry") {
-      capture.entry = Rest(words);
+      entry = Rest(words);
     } else if (what == "spec") {
       uint32_t id = 0;
       std::string hex;
       words >> id >> hex;
-      capture.spec[id] = FromHex(hex);
+      spec[id] = FromHex(hex);
     } else if (what == "push") {
       std::string hex;
       words >> hex;
-      capture.push = FromHex(hex);
+      push = FromHex(hex);
     } else if (what == "binding") {
       RawBinding b;
       std::string data;
@@ -109,9 +140,8 @@ std::optional<RawCapture> ReadCapture(const std::filesystem::path& dir) {
       capture.notes.push_back(Rest(words));
     }
   }
-  std::vector<uint8_t> bytes = ReadFileBytes(dir / "shader.spv");
-  capture.spirv.resize(bytes.size() / 4);
-  std::memcpy(capture.spirv.data(), bytes.data(), capture.spirv.size() * 4);
+  if (!capture.sequence) capture.spirv = ReadSpirv(dir / "shader.spv");
+  for (RawStep& s : capture.steps) s.spirv = ReadSpirv(dir / ("pipeline" + std::to_string(s.pipeline) + ".spv"));
   return capture;
 }
 

@@ -27,6 +27,16 @@ struct KeyRow {
   uint64_t first_index = 0;
 };
 
+// Pass 1: submissions of one recording that ran two or more dispatches, by their pipelines.
+struct RunRow {
+  uint64_t count = 0;             // submissions like it
+  Place first;                    // where the first ran (its first dispatch's place)
+  uint64_t first_index = 0;       // its first dispatch's index
+  uint32_t dispatches = 0;        // how many it ran
+  bool transfers = false;         // transfer commands were recorded among them
+  std::vector<int64_t> pipelines;  // the first 64 dispatches' pipelines (-1: not seen)
+};
+
 struct Summary {
   uint64_t dispatches = 0;
   std::map<uint32_t, std::string> pipelines;   // id -> entry point, for those with SPIR-V
@@ -34,6 +44,7 @@ struct Summary {
   std::vector<KeyRow> keys;
   std::map<uint32_t, uint64_t> indirect, based;
   std::map<uint64_t, KeyRow> nth;  // index -> its key and place (count unused)
+  std::vector<RunRow> runs;
   std::vector<std::string> notes;
 };
 
@@ -50,6 +61,18 @@ struct RawBinding {
   int format = 0;
 };
 
+// One dispatch of a captured sequence.
+struct RawStep {
+  uint32_t pipeline = 0;
+  std::array<uint32_t, 3> groups{};
+  std::string entry = "main";
+  std::string signature;
+  std::map<uint32_t, std::vector<uint8_t>> spec;
+  std::vector<uint8_t> push;
+  std::vector<std::array<uint32_t, 3>> slots;  // (set, binding, element) of the bindings it bound
+  std::vector<uint32_t> spirv;
+};
+
 struct RawCapture {
   uint32_t pipeline = 0;
   std::array<uint32_t, 3> groups{};
@@ -60,6 +83,10 @@ struct RawCapture {
   std::vector<RawBinding> bindings;
   std::vector<std::string> notes;
   std::vector<uint32_t> spirv;
+  // A sequence: its dispatches in order; `bindings` is then the union of theirs, and the fields
+  // above of one dispatch are unused.
+  bool sequence = false;
+  std::vector<RawStep> steps;
 };
 
 // Reads DIR/capture<T>/; nullopt when the layer wrote nothing there (the dispatch was never run).

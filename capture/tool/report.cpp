@@ -2,9 +2,39 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 
 namespace csbench::capture {
+
+namespace {
+
+// The submissions that ran several dispatches of one recording, first seen first: the sequences a
+// user may capture as one variant of passes.
+void WriteRuns(std::ofstream& out, const Summary& s) {
+  if (s.runs.empty()) return;
+  constexpr size_t kMostLines = 10;
+  std::vector<RunRow> runs = s.runs;
+  std::sort(runs.begin(), runs.end(), [](const RunRow& a, const RunRow& b) { return a.first_index < b.first_index; });
+  out << "  Recordings that ran several dispatches in one submission (one may be captured as a variant of passes):\n";
+  for (size_t i = 0; i < runs.size() && i < kMostLines; ++i) {
+    const RunRow& r = runs[i];
+    uint64_t last = r.first_index + std::min<uint64_t>(r.dispatches, kMostSequenceDispatches) - 1;
+    std::string pipelines;
+    for (int64_t p : r.pipelines) pipelines += (pipelines.empty() ? "" : ", ") + (p < 0 ? "?" : std::to_string(p));
+    out << fmt::format("    dispatches {}-{}: pipelines {}{} ({} submission{} like it): --dispatches=sequence:{}-{}{}\n",
+                       r.first_index, r.first_index + r.dispatches - 1, pipelines,
+                       r.dispatches > r.pipelines.size() ? ", ..." : "", r.count, r.count == 1 ? "" : "s",
+                       r.first_index, last,
+                       r.transfers ? " (transfer commands among them: refused)"
+                       : r.dispatches > kMostSequenceDispatches
+                           ? fmt::format(" (its first {})", kMostSequenceDispatches)
+                           : "");
+  }
+  if (runs.size() > kMostLines) out << fmt::format("    ... and {} more\n", runs.size() - kMostLines);
+}
+
+}  // namespace
 
 void WriteReport(const std::filesystem::path& dir, const Report& report,
                  const std::vector<DispatchReport>& dispatches) {
@@ -27,6 +57,7 @@ void WriteReport(const std::filesystem::path& dir, const Report& report,
     if (auto it = s.based.find(id); it != s.based.end())
       out << fmt::format("    dispatches with a base workgroup: {} (not captured)\n", it->second);
   }
+  WriteRuns(out, s);
   for (const std::string& note : s.notes) out << "  note: " << note << "\n";
   if (dispatches.empty()) {
     out << "\nNothing was captured.\n";

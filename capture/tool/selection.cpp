@@ -26,6 +26,38 @@ std::optional<KeyRow> MostFrequent(const Summary& summary, uint32_t pipeline) {
   return best;
 }
 
+// A sequence's dispatches as pass 1 found them: consecutive in one recording's one submission.
+std::vector<KeyRow> SequenceSteps(const SelectionItem& item, const Summary& summary) {
+  if (item.last >= summary.dispatches)
+    throw std::invalid_argument(fmt::format(
+        "--dispatches: '{}' runs past the program's dispatches: it submitted {} (indices 0 to {})", item.text,
+        summary.dispatches, summary.dispatches == 0 ? 0 : summary.dispatches - 1));
+  std::vector<KeyRow> steps;
+  for (uint64_t i = item.number; i <= item.last; ++i) {
+    auto it = summary.nth.find(i);
+    if (it == summary.nth.end())
+      throw std::invalid_argument(fmt::format(
+          "--dispatches: '{}': dispatch {} is not a compute dispatch of a pipeline the layer saw", item.text, i));
+    const KeyRow& row = it->second;
+    if (!steps.empty()) {
+      const KeyRow& first = steps.front();
+      if (row.first.serial != first.first.serial || row.first.submission != first.first.submission)
+        throw std::invalid_argument(fmt::format(
+            "--dispatches: '{}' spans two recordings: dispatch {} ran in recording {} (its submission {}), dispatch "
+            "{} in recording {} (its submission {}); a sequence is consecutive dispatches of one command buffer's "
+            "recording, in one submission of it (the report lists them)",
+            item.text, item.number, first.first.serial, first.first.submission, i, row.first.serial,
+            row.first.submission));
+      if (row.first.ordinal != first.first.ordinal + (i - item.number))
+        throw std::invalid_argument(fmt::format(
+            "--dispatches: '{}': dispatches {} and {} are not consecutive in their recording", item.text,
+            item.number, i));
+    }
+    steps.push_back(row);
+  }
+  return steps;
+}
+
 std::string KeyName(const KeyRow& row) {
   return fmt::format("p{}_{}x{}x{}", row.pipeline, row.groups[0], row.groups[1], row.groups[2]);
 }
@@ -54,15 +86,27 @@ std::vector<SelectionItem> ParseSelection(const std::string& text) {
       item.hash = part.substr(5);
       std::transform(item.hash.begin(), item.hash.end(), item.hash.begin(),
                      [](char c) { return static_cast<char>(std::tolower(c)); });
+    } else if (part.starts_with("sequence:") && part.find('-') != std::string::npos &&
+               AllDigits(part.substr(9, part.find('-') - 9)) && AllDigits(part.substr(part.find('-') + 1))) {
+      item.kind = SelectionItem::Kind::kSequence;
+      item.number = std::stoull(part.substr(9, part.find('-') - 9));
+      item.last = std::stoull(part.substr(part.find('-') + 1));
+      if (item.number > item.last)
+        throw std::invalid_argument(
+            fmt::format("--dispatches: '{}': the first dispatch comes after the last (sequence:N-M with N <= M)", part));
+      if (item.last - item.number + 1 > kMostSequenceDispatches)
+        throw std::invalid_argument(fmt::format("--dispatches: '{}': {} dispatches, more than a sequence's {}", part,
+                                                item.last - item.number + 1, kMostSequenceDispatches));
     } else {
       throw std::invalid_argument(fmt::format(
-          "--dispatches: '{}' is not a selection (default, all, N, pipeline:K or hash:HEX, separated by commas)",
+          "--dispatches: '{}' is not a selection (default, all, N, pipeline:K, hash:HEX or sequence:N-M, separated "
+          "by commas)",
           part));
     }
     items.push_back(item);
   }
   if (items.empty())
-    throw std::invalid_argument("--dispatches: empty selection (default, all, N, pipeline:K or hash:HEX)");
+    throw std::invalid_argument("--dispatches: empty selection (default, all, N, pipeline:K, hash:HEX or sequence:N-M)");
   return items;
 }
 
@@ -70,6 +114,8 @@ std::set<uint64_t> IndicesOf(const std::vector<SelectionItem>& items) {
   std::set<uint64_t> indices;
   for (const SelectionItem& item : items)
     if (item.kind == SelectionItem::Kind::kIndex) indices.insert(item.number);
+    else if (item.kind == SelectionItem::Kind::kSequence)
+      for (uint64_t i = item.number; i <= item.last; ++i) indices.insert(i);
   return indices;
 }
 
@@ -77,8 +123,10 @@ std::vector<Chosen> Resolve(const std::vector<SelectionItem>& items, const Summa
                             const std::map<uint32_t, std::string>& hashes) {
   std::vector<Chosen> chosen;
   std::set<std::string> names;
-  auto add = [&](const KeyRow& row, std::string why, std::string name, bool by_index = false) {
-    if (names.insert(name).second) chosen.push_back({row, std::move(why), std::move(name), by_index});
+  auto add = [&](const KeyRow& row, std::string why, std::string name, bool by_index = false,
+                 std::vector<KeyRow> steps = {}) {
+    if (names.insert(name).second)
+      chosen.push_back({row, std::move(why), std::move(name), by_index, std::move(steps)});
   };
   auto add_pipeline = [&](uint32_t pipeline, const std::string& why) {
     std::optional<KeyRow> row = MostFrequent(summary, pipeline);
@@ -115,6 +163,15 @@ std::vector<Chosen> Resolve(const std::vector<SelectionItem>& items, const Summa
           found = true;
         }
         break;
+      case SelectionItem::Kind::kSequence: {
+        std::vector<KeyRow> steps = SequenceSteps(item, summary);
+        KeyRow first = steps.front();
+        std::string why =
+            fmt::format("sequence {}-{} ({} dispatches of one recording)", item.number, item.last, steps.size());
+        add(first, std::move(why), fmt::format("s{}-{}", item.number, item.last), true, std::move(steps));
+        found = true;
+        break;
+      }
     }
     if (!found)
       throw std::invalid_argument(

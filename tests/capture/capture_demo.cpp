@@ -3,15 +3,21 @@
 // by push constants; accumulate: a literal local size, in place, a uniform buffer; invert: an
 // rgba8 storage image in place), dispatched at a few sizes.
 //
-//   capture_demo [--exit=N] [--no-dispatch] [--indirect] [--rerecord=K] [--sleep=S]
+//   capture_demo [--exit=N] [--no-dispatch] [--indirect] [--rerecord=K] [--sleep=S] [--chain]
+//                [--chain-fill]
 //
 // It checks its own results and exits 0, or N where --exit says so (after its dispatches).
 // --no-dispatch makes a device and no dispatch; --indirect adds an indirect dispatch; --rerecord
 // records each round's command buffer K more times before it submits it; --sleep waits S seconds
-// before exiting (a program that hangs, for the capture's timeout).
+// before exiting (a program that hangs, for the capture's timeout). --chain makes a fourth
+// pipeline (chain: total += weight * y) and, after the rounds, records one command buffer of three
+// dependent dispatches with barriers between them: scale (x to y), then chain twice (y into
+// total, weights 0.5 and 0.25), the dispatches 10 to 12; --chain-fill adds a vkCmdFillBuffer of an
+// unrelated buffer between the two chain dispatches.
 #include <vulkan/vulkan.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +26,7 @@
 #include <vector>
 
 #include "capture_demo_accumulate.h"
+#include "capture_demo_chain.h"
 #include "capture_demo_invert.h"
 #include "capture_demo_scale.h"
 
@@ -114,16 +121,17 @@ struct Kernel {
   VkDescriptorSet set = VK_NULL_HANDLE;
 };
 
-// Storage buffers a and b at bindings 0 and 1, and a uniform buffer at 2 where given.
+// Storage buffers a and b at bindings `first` and `first` + 1 (0 and 1 by default), and a uniform
+// buffer at 2 where given.
 Kernel MakeKernel(const Gpu& gpu, VkDescriptorPool pool, const uint32_t* code, size_t bytes, uint32_t push_bytes,
                   const VkSpecializationInfo* spec, const HostBuffer& a, const HostBuffer& b,
-                  const HostBuffer* uniform = nullptr) {
+                  const HostBuffer* uniform = nullptr, uint32_t first = 0) {
   Kernel k;
-  VkDescriptorSetLayoutBinding bindings[3] = {{.binding = 0,
+  VkDescriptorSetLayoutBinding bindings[3] = {{.binding = first,
                                                .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                                .descriptorCount = 1,
                                                .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
-                                              {.binding = 1,
+                                              {.binding = first + 1,
                                                .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                                .descriptorCount = 1,
                                                .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
@@ -165,7 +173,7 @@ Kernel MakeKernel(const Gpu& gpu, VkDescriptorPool pool, const uint32_t* code, s
   VkDescriptorBufferInfo infos[2] = {{a.buffer, 0, VK_WHOLE_SIZE}, {b.buffer, 0, VK_WHOLE_SIZE}};
   VkWriteDescriptorSet write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                              .dstSet = k.set,
-                             .dstBinding = 0,
+                             .dstBinding = first,
                              .descriptorCount = 2,
                              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                              .pBufferInfo = infos};
@@ -311,7 +319,7 @@ void Run(const Gpu& gpu, VkCommandBuffer cb) {
 
 int main(int argc, char** argv) {
   int exit_code = 0;
-  bool dispatch = true, indirect = false;
+  bool dispatch = true, indirect = false, chain = false, chain_fill = false;
   double sleep_s = 0;
   int rerecord = 0;
   for (int i = 1; i < argc; ++i) {
@@ -326,6 +334,10 @@ int main(int argc, char** argv) {
       rerecord = std::atoi(arg.c_str() + 11);
     else if (arg.starts_with("--sleep="))
       sleep_s = std::atof(arg.c_str() + 8);
+    else if (arg == "--chain")
+      chain = true;
+    else if (arg == "--chain-fill")
+      chain = chain_fill = true;
     else {
       std::fprintf(stderr, "capture_demo: unknown argument %s\n", argv[i]);
       return 2;
@@ -339,6 +351,8 @@ int main(int argc, char** argv) {
   HostBuffer acc = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   HostBuffer args = MakeBuffer(gpu, 12, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
   HostBuffer factor = MakeBuffer(gpu, 16, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+  HostBuffer total = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  HostBuffer scratch = MakeBuffer(gpu, 256, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
   const struct {
     uint32_t factor;
     float unused, pair[2];
@@ -348,15 +362,16 @@ int main(int argc, char** argv) {
     static_cast<float*>(x.data)[i] = 1.0f + 0.25f * static_cast<float>(i % 1000);
     static_cast<uint32_t*>(src.data)[i] = i;
     static_cast<uint32_t*>(acc.data)[i] = 7;
+    static_cast<float*>(total.data)[i] = 0.5f * static_cast<float>(i);
   }
   const uint32_t group_count[3] = {4, 1, 1};
   std::memcpy(args.data, group_count, sizeof group_count);
 
-  VkDescriptorPoolSize sizes[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4},
+  VkDescriptorPoolSize sizes[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6},
                                    {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
                                    {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1}};
   VkDescriptorPoolCreateInfo pool_info{
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 3, .poolSizeCount = 3, .pPoolSizes = sizes};
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 4, .poolSizeCount = 3, .pPoolSizes = sizes};
   VkDescriptorPool pool;
   Check(vkCreateDescriptorPool(gpu.device, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
   struct {
@@ -377,6 +392,9 @@ int main(int argc, char** argv) {
   Check(vkAllocateCommandBuffers(gpu.device, &allocate, &cb), "vkAllocateCommandBuffers");
   HostBuffer pixels = MakeBuffer(gpu, kPictureWidth * kPictureHeight * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
   Picture picture = MakePicture(gpu, pool, cb, pixels);
+  // Made last, so that the other pipelines keep their numbers.
+  Kernel chained;
+  if (chain) chained = MakeKernel(gpu, pool, kChainSpirv, sizeof kChainSpirv, 8, nullptr, y, total, nullptr, 1);
   VkCommandBufferBeginInfo begin{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   bool ok = true;
   if (dispatch) {
@@ -419,8 +437,34 @@ int main(int argc, char** argv) {
       Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
       Run(gpu, cb);
     }
+    if (chain) {
+      // Three dependent dispatches in one command buffer: y = x * 2.5 + 3, then total += 0.5 y and
+      // total += 0.25 y, each after a barrier.
+      struct {
+        uint32_t n;
+        float value;
+      } scale_push{kN, 3.0f}, half{kN, 0.5f}, quarter{kN, 0.25f};
+      Check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+      Bind(cb, scale, &scale_push, 8);
+      vkCmdDispatch(cb, kN / 64, 1, 1);
+      Barrier(cb);
+      Bind(cb, chained, &half, 8);
+      vkCmdDispatch(cb, kN / 32, 1, 1);
+      Barrier(cb);
+      if (chain_fill) vkCmdFillBuffer(cb, scratch.buffer, 0, 256, 0);
+      vkCmdPushConstants(cb, chained.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 8, &quarter);
+      vkCmdDispatch(cb, kN / 32, 1, 1);
+      Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+      Run(gpu, cb);
+      for (uint32_t i = 0; i < kN; ++i) {
+        float y_value = static_cast<float*>(x.data)[i] * 2.5f + 3.0f;
+        float want = 0.5f * static_cast<float>(i) + 0.75f * y_value;
+        ok = ok && static_cast<float*>(y.data)[i] == y_value &&
+             std::abs(static_cast<float*>(total.data)[i] - want) <= 1e-4f * std::abs(want);
+      }
+    }
     // The indirect dispatch adds to acc again: only the plain run's results are checked.
-    for (uint32_t i = 0; i < kN && !indirect; ++i) {
+    for (uint32_t i = 0; i < kN && !indirect && !chain; ++i) {
       float want_y = static_cast<float*>(x.data)[i] * 2.5f + 2.0f;
       uint32_t want_acc = 7 + 3 * (2 * i + 1);
       ok = ok && static_cast<float*>(y.data)[i] == want_y && static_cast<uint32_t*>(acc.data)[i] == want_acc;
@@ -431,11 +475,12 @@ int main(int argc, char** argv) {
   vkDestroyImageView(gpu.device, picture.view, nullptr);
   vkDestroyImage(gpu.device, picture.image, nullptr);
   vkFreeMemory(gpu.device, picture.memory, nullptr);
-  for (HostBuffer* b : {&x, &y, &src, &acc, &args, &factor, &pixels}) {
+  for (HostBuffer* b : {&x, &y, &src, &acc, &args, &factor, &pixels, &total, &scratch}) {
     vkDestroyBuffer(gpu.device, b->buffer, nullptr);
     vkFreeMemory(gpu.device, b->memory, nullptr);
   }
-  for (Kernel* k : {&scale, &accumulate, &picture.kernel}) {
+  for (Kernel* k : {&scale, &accumulate, &picture.kernel, &chained}) {
+    if (k->pipeline == VK_NULL_HANDLE) continue;
     vkDestroyPipeline(gpu.device, k->pipeline, nullptr);
     vkDestroyPipelineLayout(gpu.device, k->layout, nullptr);
     vkDestroyDescriptorSetLayout(gpu.device, k->set_layout, nullptr);

@@ -179,6 +179,64 @@ check "an indirect dispatch is said not captured, never replayed" 1 'not replaya
 check "--max-bytes: a dispatch over it is left out, and said" 1 'over --max-bytes=1024' -- \
   "$capture" -o "$dir/small" --max-bytes=1K -- "$demo"
 
+# A sequence: the demo's --chain records three dependent dispatches in one command buffer
+# (dispatches 10 to 12: scale writes y, then chain adds 0.5 y and 0.25 y into total, barriers
+# between), which the report lists and --dispatches=sequence:10-12 writes as one variant of passes.
+check "a sequence of three dispatches of one recording, written as passes" 0 'captured s10-12: ' -- \
+  "$capture" -o "$dir/seq" --dispatches=sequence:10-12 -- "$demo" --chain
+check "the report lists the recordings of several dispatches" 0 \
+  'dispatches 10-12: pipelines 0, 3, 3 \(1 submission like it\): --dispatches=sequence:10-12$' -- cat "$dir/seq/report.txt"
+check "the report lists the rounds too" 0 'dispatches 1-3: pipelines 0, 1, 2 \(3 submissions like it\)' -- \
+  cat "$dir/seq/report.txt"
+seq_toml=$dir/seq/s10-12/s10-12.toml
+[[ $(grep -c '^\[\[variant.pass\]\]' "$seq_toml") -eq 3 && $(grep -c '^source = "shader3.spv"' "$seq_toml") -eq 2 &&
+   -s $dir/seq/s10-12/shader0.spv && -s $dir/seq/s10-12/shader3.spv ]] ||
+  { echo "FAIL: the sequence's manifest is not three passes of shader0.spv and shader3.spv"; fail=1; }
+check "each pass has the program's push constants" 0 'float weight at byte 4: 0.25' -- cat "$seq_toml"
+# The data: x, y and total before the sequence, y and total after its last dispatch.
+check "the sequence's bytes are the demo's" 0 '^data ok$' -- $python - "$dir/seq/s10-12" <<'PY'
+import struct, sys
+root = sys.argv[1]
+def floats(path): data = open(path, 'rb').read(); return struct.unpack('<%df' % (len(data) // 4), data)
+f32 = lambda v: struct.unpack('<f', struct.pack('<f', v))[0]
+x = floats(root + '/in0.bin'); y = floats(root + '/out1.bin'); total0 = floats(root + '/in2.bin')
+total = floats(root + '/out2.bin')
+assert len(x) == len(y) == len(total) == 4096
+assert all(y[i] == f32(x[i] * 2.5 + 3) for i in range(4096)), 'y'
+assert all(total0[i] == 0.5 * i for i in range(4096)), 'total before'
+assert all(abs(total[i] - (0.5 * i + 0.75 * y[i])) <= 1e-4 * abs(total[i]) + 1e-6 for i in range(4096)), 'total'
+print('data ok')
+PY
+if [[ -n ${replay_with_data:-} ]]; then
+  check "replay: the sequence passes against the program's own output" 0 '\[1/1\] capture_demo_s10-12/captured' -- \
+    "$bench" --manifest="$dir/seq/s10-12" --benchmark_min_time=0.01
+  # An intermediate result (y, which the second and third dispatches read) and a final one altered.
+  for altered in out1.bin:Out out2.bin:Sum; do
+    cp -r "$dir/seq/s10-12" "$dir/seq_altered_${altered%%.*}"
+    $python -c "
+import struct, sys
+path = sys.argv[1]
+data = bytearray(open(path, 'rb').read())
+data[400:404] = struct.pack('<f', struct.unpack('<f', data[400:404])[0] + 1.0)
+open(path, 'wb').write(data)" "$dir/seq_altered_${altered%%.*}/${altered%%:*}"
+    check "replay: the sequence with ${altered%%:*} altered by one element fails" 1 "${altered##*:}" -- \
+      "$bench" --manifest="$dir/seq_altered_${altered%%.*}" --benchmark_min_time=0.01
+  done
+fi
+check "a sequence with a transfer command between its dispatches is refused" 1 \
+  'not replayable s10-12: dispatch 2 of the sequence: 1 transfer command\(s\)' -- \
+  "$capture" -o "$dir/seq_fill" --dispatches=sequence:10-12 -- "$demo" --chain-fill
+[[ ! -e $dir/seq_fill/s10-12/s10-12.toml ]] || { echo "FAIL: a refused sequence got a manifest"; fail=1; }
+check "a sequence whose dispatches bind other buffers at one slot is refused" 1 \
+  'not replayable s1-3: dispatch 1 of the sequence: set 0 binding 0 element 0 holds another buffer range' -- \
+  "$capture" -o "$dir/seq_slots" --dispatches=sequence:1-3 -- "$demo"
+check "a sequence over two recordings: exit 2" 2 "'sequence:9-10' spans two recordings: dispatch 9 ran in recording" -- \
+  "$capture" -o "$dir/seq_e1" --dispatches=sequence:9-10 -- "$demo" --chain
+check "a sequence past the program's dispatches: exit 2" 2 "'sequence:11-13' runs past the program's dispatches: it submitted 13" -- \
+  "$capture" -o "$dir/seq_e2" --dispatches=sequence:11-13 -- "$demo" --chain
+check "a sequence whose first dispatch comes after its last: exit 2" 2 "'sequence:12-10': the first dispatch comes after the last" -- \
+  "$capture" -o "$dir/seq_e3" --dispatches=sequence:12-10 -- "$demo" --chain
+
 # A program started by a wrapper, beside another Vulkan process: the first to make an instance is
 # captured, and the other writes nothing over it.
 check "a program behind a wrapper script" 0 '3 of 3 selected' -- \

@@ -72,6 +72,46 @@ TEST(CaptureSelection, SelectingNothingIsRefused) {
   EXPECT_THROW(Resolve(ParseSelection("8"), s, {}), std::invalid_argument);
 }
 
+// Dispatches 2 to 4 ran in recording 5's first submission, at its places 1 to 3; dispatch 5 in
+// recording 6. The summary has ten dispatches.
+Summary WithRecordings() {
+  Summary s = TwoPipelines();
+  for (uint32_t k = 0; k < 3; ++k)
+    s.nth[2 + k] = {.pipeline = k % 2, .groups = {4, 4, 1}, .first = {5, 1 + k, 1}, .first_index = 2 + k};
+  s.nth[5] = {.pipeline = 0, .groups = {64, 1, 1}, .first = {6, 0, 1}, .first_index = 5};
+  return s;
+}
+
+TEST(CaptureSelection, Sequences) {
+  std::vector<SelectionItem> items = ParseSelection("sequence:2-4,3");
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_EQ(items[0].kind, SelectionItem::Kind::kSequence);
+  EXPECT_EQ(items[0].number, 2u);
+  EXPECT_EQ(items[0].last, 4u);
+  EXPECT_EQ(IndicesOf(items), (std::set<uint64_t>{2, 3, 4}));
+  for (const char* bad : {"sequence:", "sequence:3", "sequence:a-b", "sequence:4-2", "sequence:0-64", "sequence:-3"})
+    EXPECT_THROW(ParseSelection(bad), std::invalid_argument) << bad;
+  EXPECT_NO_THROW(ParseSelection("sequence:0-63"));
+  Summary s = WithRecordings();
+  std::vector<Chosen> chosen = Resolve(ParseSelection("sequence:2-4"), s, {});
+  ASSERT_EQ(chosen.size(), 1u);
+  EXPECT_EQ(chosen[0].name, "s2-4");
+  ASSERT_EQ(chosen[0].steps.size(), 3u);
+  EXPECT_EQ(chosen[0].steps[2].first.ordinal, 3u);
+  auto refusal = [&](const std::string& selection) {
+    try {
+      Resolve(ParseSelection(selection), s, {});
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(refusal("sequence:4-5").find("spans two recordings: dispatch 4 ran in recording 5"), std::string::npos)
+      << refusal("sequence:4-5");
+  EXPECT_NE(refusal("sequence:8-10").find("runs past the program's dispatches: it submitted 10"), std::string::npos);
+  EXPECT_NE(refusal("sequence:0-1").find("dispatch 0 is not a compute dispatch"), std::string::npos);
+}
+
 std::vector<uint8_t> Bytes(const void* data, size_t size) {
   auto* p = static_cast<const uint8_t*>(data);
   return {p, p + size};

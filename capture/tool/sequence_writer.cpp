@@ -1,0 +1,183 @@
+// A captured sequence of dispatches (--dispatches=sequence:N-M) written as one csbench manifest:
+// the family declares the union of the resources its passes' shaders declare, with their bytes
+// before the sequence's first dispatch (inN.bin) and, for each a pass may write, after its last
+// (outN.bin); its variant `captured` is the dispatches, in order, as [[variant.pass]]es, each with
+// the SPIR-V of its pipeline (shader<K>.spv), its entry point, specialization, push constants and
+// the program's workgroup counts.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "capture/tool/manifest_parts.hpp"
+
+namespace csbench::capture {
+
+namespace {
+
+std::string Slot(const Resource& r) { return fmt::format("set {} binding {}", r.set, r.binding); }
+
+// Why two passes' declarations of one slot cannot be one resource of the family; "" when they can.
+std::string Disagreement(const Resource& a, const Resource& b, bool has_names) {
+  if (a.kind != b.kind) return fmt::format("a {} and a {}", KindName(a.kind), KindName(b.kind));
+  if (a.count != b.count) return fmt::format("arrays of {} and {} descriptors", a.count, b.count);
+  if (a.kind == ResourceKind::kStorageBuffer && BufferShape(a, has_names) != BufferShape(b, has_names))
+    return fmt::format("blocks of {} and of {}", BufferShape(a, has_names), BufferShape(b, has_names));
+  if (a.kind == ResourceKind::kStorageImage &&
+      (a.image_dim != b.image_dim || a.image_format != b.image_format || a.arrayed != b.arrayed))
+    return fmt::format("images {} {} and {} {}", a.image_dim, a.image_format, b.image_dim, b.image_format);
+  if (a.kind == ResourceKind::kUniformBuffer) {
+    bool same = a.type.size == b.type.size && a.type.members.size() == b.type.members.size();
+    for (size_t m = 0; same && m < a.type.members.size(); ++m)
+      same = a.type.members[m].name == b.type.members[m].name && a.type.members[m].offset == b.type.members[m].offset &&
+             a.type.members[m].type.glsl == b.type.members[m].type.glsl;
+    if (!same) return "uniform blocks of other members";
+  }
+  return "";
+}
+
+}  // namespace
+
+Written WriteSequence(const RawCapture& capture, const std::filesystem::path& raw_dir, const Chosen& chosen,
+                      const std::filesystem::path& folder, const std::string& family, const std::string& command,
+                      const std::map<uint32_t, std::string>& hashes) {
+  Written written;
+  std::filesystem::create_directories(folder);
+  for (const std::string& note : capture.notes)
+    if (note.starts_with("not captured:")) written.skipped.push_back(note.substr(14));
+  if (capture.steps.size() != chosen.steps.size() && written.skipped.empty())
+    written.skipped.push_back(fmt::format("pass 2 saw {} of the sequence's {} dispatches", capture.steps.size(),
+                                          chosen.steps.size()));
+  // One SPIR-V file per pipeline, and its interface.
+  std::map<uint32_t, ShaderInterface> shaders;
+  for (const RawStep& step : capture.steps) {
+    if (shaders.contains(step.pipeline)) continue;
+    WriteFile(folder / fmt::format("shader{}.spv", step.pipeline), reinterpret_cast<const uint8_t*>(step.spirv.data()),
+              step.spirv.size() * 4);
+    Written own;
+    std::optional<ShaderInterface> shader = Reflect(step.spirv, own);
+    for (const std::string& why : own.skipped) written.skipped.push_back(fmt::format("pipeline {}: {}", step.pipeline, why));
+    if (shader) shaders[step.pipeline] = *shader;
+  }
+  if (!written.skipped.empty()) return written;
+
+  // The family's resources: each slot any pass declares, once. Two passes that declare one slot
+  // must agree on what it holds; it is read-only where every pass reads it only.
+  std::vector<Resource> resources;
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> declared_by;  // slot -> the first pipeline to declare it
+  bool has_names = true;
+  for (const auto& [id, shader] : shaders) has_names = has_names && shader.has_names;
+  for (const RawStep& step : capture.steps)
+    for (const Resource& r : shaders[step.pipeline].resources) {
+      auto same = std::find_if(resources.begin(), resources.end(),
+                               [&](const Resource& o) { return o.set == r.set && o.binding == r.binding; });
+      if (same == resources.end()) {
+        resources.push_back(r);
+        declared_by[{r.set, r.binding}] = step.pipeline;
+        continue;
+      }
+      if (std::string why = Disagreement(*same, r, has_names); !why.empty()) {
+        written.skipped.push_back(fmt::format("{}: pipelines {} and {} declare {} there", Slot(r),
+                                              declared_by[{r.set, r.binding}], step.pipeline, why));
+        continue;
+      }
+      same->readonly = same->readonly && r.readonly;
+      same->writeonly = same->writeonly && r.writeonly;
+    }
+  std::set<std::pair<uint32_t, uint32_t>> declared;
+  for (const Resource& r : resources) declared.insert({r.set, r.binding});
+  TakeNotes(capture.notes, declared, written);
+  Files files{.folder = folder};
+  ResourceText text;
+  const Wording wording{.before = "the sequence",
+                        .after = "the program's sequence",
+                        .writer = "a pass's shader",
+                        .program = "the program's sequence"};
+  WriteResources(resources, has_names, capture, raw_dir, files, text, written, wording);
+  if (!files.any_output && written.skipped.empty())
+    written.skipped.push_back("no pass writes a storage buffer or image: there is nothing to check");
+
+  // The passes. Those whose local size the program's constants give take the variant's workgroup,
+  // so they must agree on it; a literal local size is each pass's own.
+  std::optional<std::array<uint32_t, 3>> workgroup;
+  bool z_by_constant = false;
+  size_t workgroup_from = 0;
+  uint64_t domain = 0;
+  std::vector<std::string> requirements;
+  std::string passes;
+  for (size_t k = 0; k < capture.steps.size(); ++k) {
+    const RawStep& step = capture.steps[k];
+    const ShaderInterface& shader = shaders[step.pipeline];
+    const uint64_t index = chosen.steps[k].first_index;
+    const ProgramLocal local = LocalOf(shader, step.spec);
+    if (local.by_constants && workgroup && *workgroup != local.local)
+      written.skipped.push_back(fmt::format(
+          "dispatches {} and {} run at local sizes {}x{}x{} and {}x{}x{} from specialization constants: a variant's "
+          "passes take one workgroup",
+          chosen.steps[workgroup_from].first_index, index, (*workgroup)[0], (*workgroup)[1], (*workgroup)[2],
+          local.local[0], local.local[1], local.local[2]));
+    if (local.by_constants && !workgroup) {
+      workgroup = local.local;
+      workgroup_from = k;
+      z_by_constant = shader.local_size.constant_id[2].has_value();
+    }
+    const auto& g = step.groups;
+    domain = std::max(domain, uint64_t{g[0]} * g[1] * g[2] * local.local[0] * local.local[1] * local.local[2]);
+    for (const std::string& name : RequirementsOf(shader))
+      if (std::find(requirements.begin(), requirements.end(), name) == requirements.end()) requirements.push_back(name);
+    Written own;
+    std::string spec = SpecLines(shader, step.spec, local.ids, own);
+    std::string push = PushText(shader, step.push, "variant.pass.push", own);
+    for (const std::string& why : own.skipped) written.skipped.push_back(fmt::format("dispatch {}: {}", index, why));
+    for (const std::string& note : own.notes) written.notes.push_back(fmt::format("dispatch {}: {}", index, note));
+    auto hash = hashes.find(step.pipeline);
+    passes += fmt::format(
+        "\n# Dispatch {} of the program: pipeline {}, SPIR-V SHA-256 {}.\n[[variant.pass]]\nsource = "
+        "\"shader{}.spv\"\nentry = \"{}\"\n{}# The workgroups the program dispatched.\ngroups = [\"{}\", \"{}\", "
+        "\"{}\"]\n",
+        index, step.pipeline, hash == hashes.end() ? "?" : hash->second, step.pipeline, step.entry,
+        VulkanLines(step.spirv), g[0], g[1], g[2]);
+    if (!spec.empty())
+      passes += "# The constants the program set (by constant_id); the others keep their defaults.\n"
+                "[variant.pass.specialization]\n" +
+                spec;
+    passes += push;
+  }
+  if (!written.skipped.empty()) return written;
+
+  const bool counted = domain <= 4294967295ull;
+  std::string manifest = fmt::format(
+      "# Captured by csbench-capture from: {}\n"
+      "# {}: dispatches {} to {}, one recording's, as the passes of one variant.\n"
+      "# Replay: csbench --manifest=<this folder>. Each resource starts from the bytes the program's\n"
+      "# buffer held before the sequence's first dispatch; each one a pass may write (intermediate\n"
+      "# ones too) is checked against what the program's sequence left there after its last.\n\n"
+      "[family]\nname = \"{}\"\n"
+      "# One domain: the invocations of the sequence's largest dispatch{}, counted as its elements.\n"
+      "domains = [\"{}\"]\nelements = \"W\"\n"
+      "# Every binding's bytes once: inputs read, outputs written.\nbytes = \"{}\"\n",
+      command, chosen.why, chosen.steps.front().first_index, chosen.steps.back().first_index, family,
+      counted ? "" : " (too many: 2^32 - 1 instead)", counted ? domain : 4294967295ull, files.bytes);
+  if (workgroup)
+    manifest += fmt::format(
+        "# The local size the program's specialization constants gave (dispatch {}).\nworkgroups = [\"{}x{}{}\"]\n",
+        chosen.steps[workgroup_from].first_index, (*workgroup)[0], (*workgroup)[1],
+        z_by_constant ? fmt::format("x{}", (*workgroup)[2]) : "");
+  manifest += text.buffers + text.images + text.uniforms;
+  const auto& g = capture.steps.front().groups;
+  manifest += fmt::format(
+      "\n# Each pass gives the workgroups of its dispatch; these are the first's.\n[dispatch]\ngroups = [\"{}\", "
+      "\"{}\", \"{}\"]\n",
+      g[0], g[1], g[2]);
+  manifest += "\n[[variant]]\nname = \"captured\"\n";
+  if (!requirements.empty()) {
+    std::string list;
+    for (const std::string& name : requirements) list += fmt::format("{}\"{}\"", list.empty() ? "" : ", ", name);
+    manifest += "# What the shaders' SPIR-V capabilities ask of a device.\nrequires = [" + list + "]\n";
+  }
+  manifest += passes;
+  WriteManifest(folder, manifest, written);
+  return written;
+}
+
+}  // namespace csbench::capture

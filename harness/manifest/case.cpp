@@ -238,10 +238,11 @@ GpuCase::GuardedResult GpuCase::GuardedRun(std::optional<size_t> zeroed) {
     const Data* made = !written_[r]                                      ? &Host(r)
                        : !image.output && !swapped_.contains(image.name) ? &Initial(r)
                                                                          : nullptr;
-    // An input compared as it comes back, downloaded whole only where it changed, to name the texel.
+    // Compared on the device piece by piece (an input, and a scratch image the kernel writes but
+    // no check reads, whose contents must be as made), downloaded whole only where it changed, to
+    // name the texel.
     Data got;
-    const bool differs =
-        result.failure.passed && made != nullptr && (written_[r] || !images[RootOf(k)]->Holds(*made, LevelOf(k)));
+    const bool differs = result.failure.passed && made != nullptr && !images[RootOf(k)]->Holds(*made, LevelOf(k));
     if (differs) {
       got.resize(ImageBytes(k));
       images[RootOf(k)]->Download(got, LevelOf(k));

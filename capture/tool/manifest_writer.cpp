@@ -51,8 +51,12 @@ Layout LayoutOf(const Resource& resource, bool has_names) {
       layout.type = element.glsl;
     else if (element.kind == TypeLayout::Kind::kStruct && has_names)
       layout.type = "struct";
+    else if (element.kind == TypeLayout::Kind::kStruct)
+      layout.why = "its runtime array holds structs whose members the SPIR-V does not name (a shader compiled "
+                   "without debug names), which a [[buffer]] cannot describe";
     else
-      layout.why = fmt::format("its runtime array holds {}, which a [[buffer]] cannot take", element.glsl);
+      layout.why = fmt::format("its runtime array holds {}, which a [[buffer]] cannot take",
+                               element.glsl.empty() ? "arrays or matrices" : element.glsl);
     if (layout.stride == 0) layout = {.why = "its runtime array has no stride"};
     return layout;
   }
@@ -305,6 +309,10 @@ void WriteResources(const std::vector<Resource>& resources, bool has_names, cons
                                changed ? "" : fmt::format(" ({} left it unchanged)", wording.program));
         buffers += fmt::format("expect = {{ file = \"{}\"{} }}  # its bytes after {}\n", out,
                                Tolerance(layout.scalar, layout.type), wording.after);
+        // A buffer the shader may read as well as write would otherwise evolve from one timed
+        // dispatch to the next, each after the first on data the program never gave it.
+        if (!r.writeonly)
+          buffers += "restore = true  # the shader may read it too: every timed dispatch starts from the bytes before\n";
       }
     }
   }

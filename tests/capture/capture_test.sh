@@ -60,6 +60,15 @@ check "the push constants are the program's" 0 'constants = \["4096", "0"\]' -- 
   cat "$dir/c/p0_64x1x1/p0_64x1x1.toml"
 check "a uniform buffer's members are the program's" 0 '"pair" = \["0.25", "0.75"\]' -- \
   cat "$dir/c/p1_128x1x1/p1_128x1x1.toml"
+check "a buffer the shader reads and writes is restored before each timed dispatch" 0 \
+  '^binding = 1 output = true restore = true$' -- \
+  $python -c 'import sys; t=open(sys.argv[1]).read()
+for b in t.split("[[buffer]]")[1:]:
+    lines = [l.split("  #")[0] for l in b.splitlines()]
+    if "binding = 1" in lines: print(" ".join(l for l in lines if l in ("binding = 1", "output = true", "restore = true")))' \
+  "$dir/c/p1_128x1x1/p1_128x1x1.toml"
+check "a writeonly output is not restored (its batches stay batches)" 1 '^$' -- \
+  grep restore "$dir/c/p0_64x1x1/p0_64x1x1.toml"
 
 # Everything but the data keys, through bench: the same manifests with random inputs and the
 # demo's arithmetic as checks (y poisoned, as an output without init; acc from random values).

@@ -29,12 +29,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateImage(VkDevice device, const VkImageCreateI
 
 VKAPI_ATTR void VKAPI_CALL DestroyImage(VkDevice device, VkImage image, const VkAllocationCallbacks* allocator) {
   Layer& layer = TheLayer();
-  Device* data = LockedDeviceOf(layer, device);
-  {
-    std::lock_guard lock(layer.mutex);
-    layer.images.erase(image);
-  }
-  data->table.DestroyImage(device, image, allocator);
+  ForgetOn(layer, device, layer.images, image)->table.DestroyImage(device, image, allocator);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateImageView(VkDevice device, const VkImageViewCreateInfo* info,
@@ -51,12 +46,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateImageView(VkDevice device, const VkImageVie
 
 VKAPI_ATTR void VKAPI_CALL DestroyImageView(VkDevice device, VkImageView view, const VkAllocationCallbacks* allocator) {
   Layer& layer = TheLayer();
-  Device* data = LockedDeviceOf(layer, device);
-  {
-    std::lock_guard lock(layer.mutex);
-    layer.views.erase(view);
-  }
-  data->table.DestroyImageView(device, view, allocator);
+  ForgetOn(layer, device, layer.views, view)->table.DestroyImageView(device, view, allocator);
 }
 
 }  // namespace

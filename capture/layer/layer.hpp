@@ -123,6 +123,13 @@ inline void* DispatchKeyOf(const void* handle) { return *static_cast<void* const
 Device* DeviceOf(Layer& layer, const void* dispatchable);
 // DeviceOf under the layer's mutex, for a call that needs only the device's table.
 Device* LockedDeviceOf(Layer& layer, const void* dispatchable);
+// For a vkDestroy* call: under the layer's mutex, the device, with `handle` dropped from `tracked`.
+template <class Map, class Handle>
+Device* ForgetOn(Layer& layer, VkDevice device, Map& tracked, Handle handle) {
+  std::lock_guard lock(layer.mutex);
+  tracked.erase(handle);
+  return DeviceOf(layer, device);
+}
 
 // capture/layer/output.cpp
 void WriteSummary(Layer& layer);

@@ -27,13 +27,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device, const VkShade
 VKAPI_ATTR void VKAPI_CALL DestroyShaderModule(VkDevice device, VkShaderModule module,
                                                const VkAllocationCallbacks* allocator) {
   Layer& layer = TheLayer();
-  Device* data = nullptr;
-  {
-    std::lock_guard lock(layer.mutex);
-    data = DeviceOf(layer, device);
-    layer.modules.erase(module);
-  }
-  data->table.DestroyShaderModule(device, module, allocator);
+  ForgetOn(layer, device, layer.modules, module)->table.DestroyShaderModule(device, module, allocator);
 }
 
 // The module's SPIR-V: the tracked module's, or a module given inline in the stage's pNext.
@@ -306,13 +300,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateBuffer(VkDevice device, const VkBufferCreat
 
 VKAPI_ATTR void VKAPI_CALL DestroyBuffer(VkDevice device, VkBuffer buffer, const VkAllocationCallbacks* allocator) {
   Layer& layer = TheLayer();
-  Device* data = nullptr;
-  {
-    std::lock_guard lock(layer.mutex);
-    data = DeviceOf(layer, device);
-    layer.buffers.erase(buffer);
-  }
-  data->table.DestroyBuffer(device, buffer, allocator);
+  ForgetOn(layer, device, layer.buffers, buffer)->table.DestroyBuffer(device, buffer, allocator);
 }
 
 void NoteMemory(Layer& layer, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize offset) {

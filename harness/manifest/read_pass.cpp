@@ -37,6 +37,14 @@ void ReadBinds(const Reader& r, const toml::node& node, const std::string& at, c
     if (!value.is_table()) r.Fail(Reader::LineOf(value), where, "expected a table: { set = 0, binding = 0 }");
     r.OnlyKeys(*value.as_table(), where, {"set", "binding", "element"});
     const SlotPlace slot = ReadSlots(r, *value.as_table(), where, Reader::LineOf(value)).front();
+    for (const ManifestUniform& u : m.uniforms) {
+      if (SlotPlace{u.set, u.binding, u.element} == slot) {
+        r.Fail(Reader::LineOf(value), where,
+               fmt::format("[[uniform]] {} sits at set {} binding {} element {}: a bind takes a slot no [[uniform]] "
+                           "has",
+                           Quoted(u.name), slot.set, slot.binding, slot.element));
+      }
+    }
     for (const auto& [other, taken] : p.binds) {
       if (taken == slot) {
         r.Fail(Reader::LineOf(value), where,

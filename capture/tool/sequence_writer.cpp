@@ -74,7 +74,8 @@ Written WriteSequence(const RawCapture& capture, const std::filesystem::path& ra
   std::set<std::pair<uint32_t, uint32_t>> declared;
   for (const RawStep& step : capture.steps) {
     for (const Resource& r : shaders[step.pipeline].resources) declared.insert({r.set, r.binding});
-    for (const auto& [set, binding, element, index] : step.slots) {
+    for (const std::array<uint32_t, 4>& at : step.slots) {
+      const uint32_t set = at[0], binding = at[1], element = at[2], index = at[3];
       const std::vector<Resource>& resources = shaders[step.pipeline].resources;
       auto r = std::find_if(resources.begin(), resources.end(),
                             [&](const Resource& d) { return d.set == set && d.binding == binding; });

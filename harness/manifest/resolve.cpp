@@ -52,11 +52,12 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
   auto at_slot = [](const std::vector<SlotPlace>& slots, SlotPlace place) {
     return std::find(slots.begin(), slots.end(), place) != slots.end();
   };
-  for (const auto& [name, slot] : v.binds) {
+  for (const auto& bind : v.binds) {
+    const SlotPlace slot = bind.second;
     if (std::none_of(shader.resources.begin(), shader.resources.end(), [&](const Resource& d) {
           return d.set == slot.set && d.binding == slot.binding && slot.element < std::max(d.count, 1u);
         })) {
-      throw ManifestError{fmt::format("{}.bind.{}: the shader {} declares nothing at {}", where, name,
+      throw ManifestError{fmt::format("{}.bind.{}: the shader {} declares nothing at {}", where, bind.first,
                                       v.source.filename().string(), SlotText(slot))};
     }
   }

@@ -181,7 +181,7 @@ void FindBindings(Layer& layer, const CommandBuffer& state, const Pipeline& pipe
     for (size_t j = i + 1; j < capture.bindings.size(); ++j) {
       const CapturedBinding& a = capture.bindings[i];
       const CapturedBinding& b = capture.bindings[j];
-      if (Overlap(a, b))
+      if (Overlap(a, b) || (a.image != VK_NULL_HANDLE && SameResource(a, b)))
         capture.notes.push_back(
             fmt::format("not captured: memory aliasing: set {} binding {} and set {} binding {} share memory", a.set,
                         a.binding, b.set, b.binding));
@@ -280,7 +280,10 @@ void RecordCaptureBefore(Layer& layer, Device& device, VkCommandBuffer cb, Pendi
   FindBindings(layer, state, pipeline, capture);
   if (device.buffer_device_address) capture.notes.push_back("note: the device has buffer device addresses enabled");
   if (capture.sequence)
-    for (const CapturedBinding& b : capture.bindings) capture.steps.back().slots.push_back({b.set, b.binding, b.element});
+    for (size_t i = 0; i < capture.bindings.size(); ++i) {
+      const CapturedBinding& b = capture.bindings[i];
+      capture.steps.back().slots.push_back({b.set, b.binding, b.element, static_cast<uint32_t>(i)});
+    }
   if (!Stage(layer, device, capture, capture.bindings, 0)) return;
   CopyBefore(device, cb, capture.bindings);
   capture.data = true;
@@ -303,27 +306,47 @@ void RecordSequenceStep(Layer& layer, Device& device, VkCommandBuffer cb, Pendin
     else if (std::find(capture.notes.begin(), capture.notes.end(), note) == capture.notes.end())
       capture.notes.push_back(note);
   }
+  // Each binding is a resource an earlier dispatch bound (at whatever slot), or a new one: a
+  // range that overlaps another without being it is aliasing, which a replay would not share.
   std::vector<CapturedBinding> added;
-  for (const CapturedBinding& b : own.bindings) {
-    capture.steps.back().slots.push_back({b.set, b.binding, b.element});
+  for (CapturedBinding b : own.bindings) {
     const std::string where = fmt::format("set {} binding {} element {}", b.set, b.binding, b.element);
-    auto same_slot = std::find_if(capture.bindings.begin(), capture.bindings.end(), [&](const CapturedBinding& u) {
-      return u.set == b.set && u.binding == b.binding && u.element == b.element;
-    });
-    if (same_slot != capture.bindings.end()) {
-      if (!SameResource(*same_slot, b))
-        refuse(fmt::format("{} holds another {} than an earlier dispatch of the sequence bound there", where,
-                           b.image != VK_NULL_HANDLE ? "image level and layer" : "buffer range"));
+    auto known = std::find_if(capture.bindings.begin(), capture.bindings.end(),
+                              [&](const CapturedBinding& u) { return SameResource(u, b); });
+    if (known != capture.bindings.end()) {
+      capture.steps.back().slots.push_back(
+          {b.set, b.binding, b.element, static_cast<uint32_t>(known - capture.bindings.begin())});
       continue;
     }
     for (const CapturedBinding& u : capture.bindings)
-      if (SameResource(u, b) || Overlap(u, b)) {
-        refuse(fmt::format("{} holds {} an earlier dispatch of the sequence bound at set {} binding {} element {}: "
-                           "one resource at two slots, which a replay would not share",
-                           where, SameResource(u, b) ? "the resource" : "memory of the buffer", u.set, u.binding,
-                           u.element));
+      if (Overlap(u, b)) {
+        refuse(fmt::format("{} holds memory of the buffer an earlier dispatch of the sequence bound at set {} binding "
+                           "{} element {}, another range of it: aliasing, which a replay would not share",
+                           where, u.set, u.binding, u.element));
         break;
       }
+    // A resource is declared at the slot it was first bound at, unless an earlier one is declared
+    // there: then at a binding past every one its set has held so far.
+    const uint32_t slot_set = b.set, slot_binding = b.binding, slot_element = b.element;
+    auto taken = [&](const CapturedBinding& u) {
+      return u.set == b.set && u.binding == b.binding && u.element == b.element;
+    };
+    if (std::any_of(capture.bindings.begin(), capture.bindings.end(), taken) ||
+        std::any_of(added.begin(), added.end(), taken)) {
+      uint32_t past = 0;
+      for (const SequenceStep& step : capture.steps)
+        for (const auto& slot : step.slots)
+          if (slot[0] == b.set) past = std::max(past, slot[1] + 1);
+      for (const auto* list : {&capture.bindings, &added})
+        for (const CapturedBinding& u : *list)
+          if (u.set == b.set) past = std::max(past, u.binding + 1);
+      for (const CapturedBinding& o : own.bindings)
+        if (o.set == b.set) past = std::max(past, o.binding + 1);
+      b.binding = past;
+      b.element = 0;
+    }
+    capture.steps.back().slots.push_back(
+        {slot_set, slot_binding, slot_element, static_cast<uint32_t>(capture.bindings.size() + added.size())});
     added.push_back(b);
   }
   if (refused || !capture.data) {

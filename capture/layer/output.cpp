@@ -8,10 +8,11 @@
 //   DIR/capture<T>/shader.spv counts, specialization, push bytes, bindings, notes; each binding's
 //   DIR/capture<T>/s<S>b<B>e<E>.before, .after   bytes before and after the dispatch
 //
-// A sequence's info.txt says `sequence <N>`, lists the union of its dispatches' bindings and
-// notes, then each dispatch as `step` (pipeline, workgroup counts) followed by its entry point,
-// signature, specialization, push bytes and `slots` (the (set, binding, element) it bound); each
-// pipeline's SPIR-V is pipeline<ID>.spv beside it.
+// A sequence's info.txt says `sequence <N>`, lists each resource its dispatches bound once (by the
+// slot it is declared at) and the notes, then each dispatch as `step` (pipeline, workgroup counts)
+// followed by its entry point, signature, specialization, push bytes and `slots` (set, binding,
+// element it bound, and which of the bindings listed it held there); each pipeline's SPIR-V is
+// pipeline<ID>.spv beside it.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -129,7 +130,8 @@ void WriteCapture(const Layer& layer, const PendingCapture& capture) {
     WritePipelineLines(layer, step.pipeline, out, dir / fmt::format("pipeline{}.spv", step.pipeline));
     out << "push " << Hex(step.push.data(), step.push.size()) << "\n";
     out << "slots";
-    for (const auto& [set, binding, element] : step.slots) out << fmt::format(" {} {} {}", set, binding, element);
+    for (const auto& [set, binding, element, held] : step.slots)
+      out << fmt::format(" {} {} {} {}", set, binding, element, held);
     out << "\n";
   }
   out.close();

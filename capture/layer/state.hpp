@@ -202,18 +202,19 @@ struct CapturedBinding {
   void* mapped = nullptr;
 };
 
-// One dispatch of a captured sequence: what it ran, and the slots (set, binding, element) of the
-// capture's bindings it bound.
+// One dispatch of a captured sequence: what it ran, and the slots it bound: (set, binding,
+// element, the capture's binding held there).
 struct SequenceStep {
   uint32_t pipeline = 0;
   std::array<uint32_t, 3> groups{};
   std::vector<uint8_t> push;
-  std::vector<std::array<uint32_t, 3>> slots;
+  std::vector<std::array<uint32_t, 4>> slots;
 };
 
 // A dispatch chosen for capture, from its recording to the files written after its submission.
-// A sequence's capture holds the union of its dispatches' bindings, copied before the first
-// dispatch that binds each and after the last dispatch, and one step per dispatch.
+// A sequence's capture holds each resource its dispatches bound once (at the slot it was first
+// bound at, or a free binding where that slot is an earlier resource's), copied before the first
+// dispatch that binds it and after the last dispatch, and one step per dispatch.
 struct PendingCapture {
   uint32_t target = 0;      // its place in CSBENCH_CAPTURE_TARGETS, and its folder's number
   uint32_t submission = 0;  // which submission of its recording the data is read after

@@ -111,7 +111,8 @@ std::optional<RawCapture> ReadCapture(const std::filesystem::path& dir) {
       step = &capture.steps.emplace_back();
       words >> step->pipeline >> step->groups[0] >> step->groups[1] >> step->groups[2];
     } else if (what == "slots" && step != nullptr) {
-      for (std::array<uint32_t, 3> slot{}; words >> slot[0] >> slot[1] >> slot[2];) step->slots.push_back(slot);
+      for (std::array<uint32_t, 4> slot{}; words >> slot[0] >> slot[1] >> slot[2] >> slot[3];)
+        step->slots.push_back(slot);
     } else if (what == "signature") {
       words >> signature;
     } else if (what == "entry") {

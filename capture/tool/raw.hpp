@@ -69,7 +69,8 @@ struct RawStep {
   std::string signature;
   std::map<uint32_t, std::vector<uint8_t>> spec;
   std::vector<uint8_t> push;
-  std::vector<std::array<uint32_t, 3>> slots;  // (set, binding, element) of the bindings it bound
+  // (set, binding, element) it bound, and the index in RawCapture::bindings of what it held there
+  std::vector<std::array<uint32_t, 4>> slots;
   std::vector<uint32_t> spirv;
 };
 

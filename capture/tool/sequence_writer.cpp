@@ -1,9 +1,11 @@
 // A captured sequence of dispatches (--dispatches=sequence:N-M) written as one csbench manifest:
-// the family declares the union of the resources its passes' shaders declare, with their bytes
-// before the sequence's first dispatch (inN.bin) and, for each a pass may write, after its last
+// the family declares each resource the dispatches bound once (at the slot it was first bound at,
+// or a free binding where that slot is an earlier resource's), with its bytes before the first
+// dispatch that binds it (inN.bin) and, for each a pass may write, after the sequence's last
 // (outN.bin); its variant `captured` is the dispatches, in order, as [[variant.pass]]es, each with
-// the SPIR-V of its pipeline (shader<K>.spv), its entry point, specialization, push constants and
-// the program's workgroup counts.
+// the SPIR-V of its pipeline (shader<K>.spv), its entry point, specialization, push constants, the
+// program's workgroup counts, and a `bind` for the resources it bound at other slots than those
+// declared.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -17,7 +19,7 @@ namespace {
 
 std::string Slot(const Resource& r) { return fmt::format("set {} binding {}", r.set, r.binding); }
 
-// Why two passes' declarations of one slot cannot be one resource of the family; "" when they can.
+// Why two passes' declarations of one resource cannot be one of the family's; "" when they can.
 std::string Disagreement(const Resource& a, const Resource& b, bool has_names) {
   if (a.kind != b.kind) return fmt::format("a {} and a {}", KindName(a.kind), KindName(b.kind));
   if (a.count != b.count) return fmt::format("arrays of {} and {} descriptors", a.count, b.count);
@@ -61,39 +63,75 @@ Written WriteSequence(const RawCapture& capture, const std::filesystem::path& ra
   }
   if (!written.skipped.empty()) return written;
 
-  // The family's resources: each slot any pass declares, once. Two passes that declare one slot
-  // must agree on what it holds; it is read-only where every pass reads it only.
-  std::vector<Resource> resources;
-  std::map<std::pair<uint32_t, uint32_t>, uint32_t> declared_by;  // slot -> the first pipeline to declare it
+  // The family's resources: each the capture's bindings hold, once, at the slot the layer declared
+  // it at, with the declaration of the first pass that bound it. Every pass that binds a resource
+  // must declare it alike; it is read-only where every such pass reads it only. A pass's slots
+  // that hold another resource than the declared one become its `bind`.
   bool has_names = true;
   for (const auto& [id, shader] : shaders) has_names = has_names && shader.has_names;
-  for (const RawStep& step : capture.steps)
-    for (const Resource& r : shaders[step.pipeline].resources) {
-      auto same = std::find_if(resources.begin(), resources.end(),
-                               [&](const Resource& o) { return o.set == r.set && o.binding == r.binding; });
-      if (same == resources.end()) {
-        resources.push_back(r);
-        declared_by[{r.set, r.binding}] = step.pipeline;
-        continue;
-      }
-      if (std::string why = Disagreement(*same, r, has_names); !why.empty()) {
-        written.skipped.push_back(fmt::format("{}: pipelines {} and {} declare {} there", Slot(r),
-                                              declared_by[{r.set, r.binding}], step.pipeline, why));
-        continue;
-      }
-      same->readonly = same->readonly && r.readonly;
-      same->writeonly = same->writeonly && r.writeonly;
-    }
+  std::vector<std::optional<Resource>> held(capture.bindings.size());
+  std::vector<uint32_t> held_by(capture.bindings.size());  // the first pipeline to bind each
   std::set<std::pair<uint32_t, uint32_t>> declared;
-  for (const Resource& r : resources) declared.insert({r.set, r.binding});
+  for (const RawStep& step : capture.steps) {
+    for (const Resource& r : shaders[step.pipeline].resources) declared.insert({r.set, r.binding});
+    for (const std::array<uint32_t, 4>& at : step.slots) {
+      const uint32_t set = at[0], binding = at[1], element = at[2], index = at[3];
+      const std::vector<Resource>& resources = shaders[step.pipeline].resources;
+      auto r = std::find_if(resources.begin(), resources.end(),
+                            [&](const Resource& d) { return d.set == set && d.binding == binding; });
+      if (r == resources.end() || index >= held.size()) continue;
+      const RawBinding& b = capture.bindings[index];
+      const bool moved = b.set != set || b.binding != binding || b.element != element;
+      const bool at_uniform = std::any_of(held.begin(), held.end(), [&](const std::optional<Resource>& u) {
+        return u && u->kind == ResourceKind::kUniformBuffer && u->set == set && u->binding == binding;
+      });
+      if ((moved && r->kind == ResourceKind::kUniformBuffer) || (r->kind != ResourceKind::kUniformBuffer && at_uniform)) {
+        written.skipped.push_back(fmt::format("set {} binding {}: a uniform buffer bound at another slot than an earlier "
+                                              "dispatch's, or where another resource was (a manifest's [[uniform]] "
+                                              "stays at one slot)",
+                                              set, binding));
+        continue;
+      }
+      if (!held[index]) {
+        Resource own = *r;
+        if (moved) {
+          // At a free binding: one descriptor of its own.
+          own.set = b.set;
+          own.binding = b.binding;
+          own.count = 1;
+        }
+        held[index] = own;
+        held_by[index] = step.pipeline;
+        continue;
+      }
+      if (std::string why = Disagreement(*held[index], *r, has_names); !why.empty()) {
+        written.skipped.push_back(fmt::format("{} (set {} binding {}): pipelines {} and {} declare {} there", Slot(*r),
+                                              b.set, b.binding, held_by[index], step.pipeline, why));
+        continue;
+      }
+      held[index]->readonly = held[index]->readonly && r->readonly;
+      held[index]->writeonly = held[index]->writeonly && r->writeonly;
+    }
+  }
   TakeNotes(capture.notes, declared, written);
   Files files{.folder = folder};
   ResourceText text;
-  const Wording wording{.before = "the sequence",
+  const Wording wording{.before = "the dispatch of the sequence that first binds it",
                         .after = "the program's sequence",
                         .writer = "a pass's shader",
                         .program = "the program's sequence"};
-  WriteResources(resources, has_names, capture, raw_dir, files, text, written, wording);
+  // One resource at a time, so that each binding is written once under its own declaration, and
+  // its name is known for the passes' binds.
+  std::vector<std::string> names(capture.bindings.size());
+  for (size_t i = 0; i < held.size(); ++i) {
+    if (!held[i]) continue;
+    RawCapture one;
+    one.bindings = {capture.bindings[i]};
+    const std::set<std::string> before = files.names;
+    WriteResources({*held[i]}, has_names, one, raw_dir, files, text, written, wording);
+    for (const std::string& name : files.names)
+      if (!before.contains(name)) names[i] = name;
+  }
   if (!files.any_output && written.skipped.empty())
     written.skipped.push_back("no pass writes a storage buffer or image: there is nothing to check");
 
@@ -137,6 +175,17 @@ Written WriteSequence(const RawCapture& capture, const std::filesystem::path& ra
         "\"{}\"]\n",
         index, step.pipeline, hash == hashes.end() ? "?" : hash->second, step.pipeline, step.entry,
         VulkanLines(step.spirv), g[0], g[1], g[2]);
+    std::string binds;
+    for (const auto& [set, binding, element, index] : step.slots) {
+      if (index >= capture.bindings.size() || names[index].empty()) continue;
+      const RawBinding& b = capture.bindings[index];
+      if (b.set == set && b.binding == binding && b.element == element) continue;
+      binds += fmt::format("{}\"{}\" = {{ set = {}, binding = {}{} }}", binds.empty() ? "" : ", ", names[index], set,
+                           binding, element != 0 ? fmt::format(", element = {}", element) : "");
+    }
+    if (!binds.empty())
+      passes += "# The resources the program bound at other slots than those declared, for this dispatch.\nbind = {" +
+                binds + "}\n";
     if (!spec.empty())
       passes += "# The constants the program set (by constant_id); the others keep their defaults.\n"
                 "[variant.pass.specialization]\n" +

@@ -35,6 +35,33 @@ std::set<std::string> Swapped(const ManifestVariant& v) {
   return names;
 }
 
+namespace manifest_detail {
+
+std::vector<std::vector<SlotPlace>> DeclaredSlots(const Manifest& m) {
+  std::vector<std::vector<SlotPlace>> slots;
+  for (const ManifestBuffer& b : m.buffers) slots.push_back(b.slots);
+  for (const ManifestImage& i : m.images) slots.push_back(i.slots);
+  return slots;
+}
+
+std::vector<std::vector<SlotPlace>> WithBinds(const Manifest& m, const ManifestVariant& pass,
+                                              std::vector<std::vector<SlotPlace>> slots) {
+  for (const auto& [name, slot] : pass.binds) {
+    for (std::vector<SlotPlace>& each : slots) std::erase(each, slot);
+  }
+  for (const auto& [name, slot] : pass.binds) {
+    size_t r = 0;
+    while (r < m.buffers.size() && m.buffers[r].name != name) ++r;
+    if (r == m.buffers.size()) {
+      while (r - m.buffers.size() < m.images.size() && m.images[r - m.buffers.size()].name != name) ++r;
+    }
+    if (r < slots.size()) slots[r] = {slot};
+  }
+  return slots;
+}
+
+}  // namespace manifest_detail
+
 std::vector<CheckInput> CheckInputs(const Manifest& manifest) {
   std::vector<CheckInput> inputs;
   // An output with an init is read as its initial contents (an update in place is checked against

@@ -353,6 +353,8 @@ struct ManifestVariant {
   std::string repeat = "1";  // a pass's `repeat`: how many times in a row (P is 0 .. repeat - 1)
   // A pass's `swap`: pairs of resources (by name) that trade slots after each repetition.
   std::vector<std::pair<std::string, std::string>> swaps;
+  // A pass's `bind`: resources (by name) bound at another slot for this pass alone.
+  std::vector<std::pair<std::string, SlotPlace>> binds;
   // The slots the pass's shader declares (resolved at load): only those are bound for it.
   std::set<SlotPlace> declared;
   // The [axes] this variant (or pass) takes: each a macro of its value (but in a .spv, which takes

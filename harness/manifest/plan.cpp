@@ -14,6 +14,7 @@
 
 #include "harness/base/error.hpp"
 #include "harness/manifest/case_parts.hpp"
+#include "harness/manifest/stage.hpp"
 #include "harness/vulkan/context.hpp"
 #include "harness/vulkan/limits.hpp"
 #include "harness/vulkan/shader_compiler.hpp"
@@ -65,16 +66,16 @@ void Plan::PlanDispatches() {
   } else {
     for (const PointValues& p : values_->passes) values.push_back(&p);
   }
-  std::vector<std::vector<SlotPlace>> arrangement;
-  for (const ManifestBuffer& b : manifest_->buffers) arrangement.push_back(b.slots);
-  for (const ManifestImage& i : manifest_->images) arrangement.push_back(i.slots);
+  std::vector<std::vector<SlotPlace>> arrangement = DeclaredSlots(*manifest_);
   for (const PointValues* p : values) {
     Planned planned;
     planned.pass = variant_->passes.empty() ? variant_ : &variant_->passes[p->pass];
     planned.values = p;
-    auto known = std::find(arrangements_.begin(), arrangements_.end(), arrangement);
+    // The pass's binds hold for its dispatch alone; its swaps trade the arrangement's slots.
+    const std::vector<std::vector<SlotPlace>> bound = WithBinds(*manifest_, *planned.pass, arrangement);
+    auto known = std::find(arrangements_.begin(), arrangements_.end(), bound);
     planned.arrangement = static_cast<size_t>(known - arrangements_.begin());
-    if (known == arrangements_.end()) arrangements_.push_back(arrangement);
+    if (known == arrangements_.end()) arrangements_.push_back(bound);
     if (p->push_bytes.empty()) {
       for (const PushValue& v : p->push) {
         const auto* bytes = reinterpret_cast<const std::byte*>(&v.bits);
@@ -93,6 +94,8 @@ void Plan::PlanDispatches() {
 std::vector<Plan::Slot> Plan::SlotsOf(const ManifestVariant& pass) const {
   const Manifest& m = *manifest_;
   std::vector<Slot> slots;
+  // The kind of each slot is that of the resource the pass's own arrangement puts there.
+  const std::vector<std::vector<SlotPlace>> bound = WithBinds(m, pass, DeclaredSlots(m));
   for (const SlotPlace& place : pass.declared) {
     Slot slot{.place = place};
     for (size_t u = 0; u < m.uniforms.size(); ++u) {
@@ -102,9 +105,11 @@ std::vector<Plan::Slot> Plan::SlotsOf(const ManifestVariant& pass) const {
         slot.uniform = u;
       }
     }
-    for (const ManifestImage& image : m.images) {
-      if (std::find(image.slots.begin(), image.slots.end(), place) != image.slots.end()) {
-        slot.kind = image.sampled ? DescriptorSlot::Kind::kCombinedImageSampler : DescriptorSlot::Kind::kStorageImage;
+    for (size_t k = 0; k < m.images.size(); ++k) {
+      const std::vector<SlotPlace>& at = bound[m.buffers.size() + k];
+      if (std::find(at.begin(), at.end(), place) != at.end()) {
+        slot.kind =
+            m.images[k].sampled ? DescriptorSlot::Kind::kCombinedImageSampler : DescriptorSlot::Kind::kStorageImage;
       }
     }
     slots.push_back(slot);
@@ -296,6 +301,12 @@ void Plan::MakeSamplers() {
         .border = BorderFor(image.border, image.format.Integer()),
         .unnormalized = image.unnormalized};
     for (const SlotPlace& slot : image.slots) samplers_[slot] = std::make_unique<Sampler>(*context_, spec);
+    // A slot no image declares takes the sampler of the image a pass binds there (the first pass's).
+    for (const ManifestVariant* pass : PassesOf(*variant_)) {
+      for (const auto& [name, slot] : pass->binds) {
+        if (name == image.name && !samplers_.contains(slot)) samplers_[slot] = std::make_unique<Sampler>(*context_, spec);
+      }
+    }
   }
 }
 

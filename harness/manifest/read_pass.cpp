@@ -5,6 +5,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <set>
 
 #include "harness/manifest/reader.hpp"
 #include "harness/manifest/stage.hpp"
@@ -13,6 +14,49 @@ namespace csbench {
 using namespace manifest_detail;
 
 namespace manifest_detail {
+
+namespace {
+
+// A pass's `bind`: resource name = { set, binding, element }, each resource at one slot and no
+// slot taken twice.
+void ReadBinds(const Reader& r, const toml::node& node, const std::string& at, const Manifest& m, ManifestVariant& p) {
+  if (!node.is_table() || node.as_table()->empty()) {
+    r.Fail(Reader::LineOf(node), at, "expected a table: resource = { set = 0, binding = 0 }");
+  }
+  for (const auto& [key, value] : *node.as_table()) {
+    const std::string name(key.str());
+    const std::string where = fmt::format("{}.{}", at, name);
+    const bool known =
+        std::any_of(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.name == name; }) ||
+        std::any_of(m.images.begin(), m.images.end(), [&](const auto& i) { return i.name == name; });
+    if (!known) {
+      r.Fail(Reader::LineOf(value), where,
+             fmt::format("{} is no [[buffer]] or [[image]] of the manifest (a [[uniform]] is not bound by name)",
+                         Quoted(name)));
+    }
+    if (!value.is_table()) r.Fail(Reader::LineOf(value), where, "expected a table: { set = 0, binding = 0 }");
+    r.OnlyKeys(*value.as_table(), where, {"set", "binding", "element"});
+    const SlotPlace slot = ReadSlots(r, *value.as_table(), where, Reader::LineOf(value)).front();
+    for (const ManifestUniform& u : m.uniforms) {
+      if (SlotPlace{u.set, u.binding, u.element} == slot) {
+        r.Fail(Reader::LineOf(value), where,
+               fmt::format("[[uniform]] {} sits at set {} binding {} element {}: a bind takes a slot no [[uniform]] "
+                           "has",
+                           Quoted(u.name), slot.set, slot.binding, slot.element));
+      }
+    }
+    for (const auto& [other, taken] : p.binds) {
+      if (taken == slot) {
+        r.Fail(Reader::LineOf(value), where,
+               fmt::format("set {} binding {} element {} is bound to {} too: one resource a slot", slot.set,
+                           slot.binding, slot.element, Quoted(other)));
+      }
+    }
+    p.binds.emplace_back(name, slot);
+  }
+}
+
+}  // namespace
 
 void ReadPasses(const Reader& r, const toml::node& node, const std::string& where, const Manifest& m,
                 ManifestVariant& v) {
@@ -30,7 +74,7 @@ void ReadPasses(const Reader& r, const toml::node& node, const std::string& wher
     p.pass_key = at;
     r.OnlyKeys(t, at,
                {"source", "defines", "specialization", "groups", "push", "repeat", "swap", "entry", "vulkan",
-                "include_dirs", "workgroup_defines", "uniform", "preamble"});
+                "include_dirs", "workgroup_defines", "uniform", "preamble", "bind"});
     const std::string source = *r.String(t, at, "source", true);
     if (source.empty() || source.find('\0') != std::string::npos) r.Fail(p.line, at + ".source", "expected a file name");
     p.source = r.path().parent_path() / source;
@@ -146,7 +190,21 @@ void ReadPasses(const Reader& r, const toml::node& node, const std::string& wher
         p.swaps.emplace_back(a, b);
       }
     }
+    if (const toml::node* bind = t.get("bind")) ReadBinds(r, *bind, at + ".bind", m, p);
     v.passes.push_back(std::move(p));
+  }
+  // A swapped resource moves between slots with each repetition: a bind of it would be checked at
+  // load against a slot it may not hold then.
+  const std::set<std::string> swapped = Swapped(v);
+  for (const ManifestVariant& p : v.passes) {
+    for (const auto& [name, slot] : p.binds) {
+      if (swapped.contains(name)) {
+        r.Fail(p.line, fmt::format("{}.bind.{}", p.pass_key, name),
+               fmt::format("{} is swapped by a pass of this variant: a resource a pass swaps is not bound by one "
+                           "(its slots change with every repetition)",
+                           Quoted(name)));
+      }
+    }
   }
 }
 

@@ -46,9 +46,21 @@ std::string ArrayText(const Resource& d) {
 void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shader, const std::string& where,
                    std::vector<Access>& access) {
   v.declared.clear();
+  // The pass's own arrangement: the declared slots, with its binds.
+  const std::vector<std::vector<SlotPlace>> slots = WithBinds(m, v, DeclaredSlots(m));
+  const size_t nb = m.buffers.size();
   auto at_slot = [](const std::vector<SlotPlace>& slots, SlotPlace place) {
     return std::find(slots.begin(), slots.end(), place) != slots.end();
   };
+  for (const auto& bind : v.binds) {
+    const SlotPlace slot = bind.second;
+    if (std::none_of(shader.resources.begin(), shader.resources.end(), [&](const Resource& d) {
+          return d.set == slot.set && d.binding == slot.binding && slot.element < std::max(d.count, 1u);
+        })) {
+      throw ManifestError{fmt::format("{}.bind.{}: the shader {} declares nothing at {}", where, bind.first,
+                                      v.source.filename().string(), SlotText(slot))};
+    }
+  }
   for (const Resource& d : shader.resources) {
     if (d.count != 1 && d.kind != ResourceKind::kStorageBuffer && d.kind != ResourceKind::kStorageImage &&
         d.kind != ResourceKind::kCombinedImageSampler && d.kind != ResourceKind::kUniformBuffer) {
@@ -64,13 +76,18 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
       const SlotPlace place{d.set, d.binding, e};
       v.declared.insert(place);
       const bool given =
-          std::any_of(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return at_slot(b.slots, place); }) ||
+          std::any_of(slots.begin(), slots.end(), [&](const auto& each) { return at_slot(each, place); }) ||
           std::any_of(m.uniforms.begin(), m.uniforms.end(),
                       [&](const auto& u) {
                         return SlotPlace{u.set, u.binding, u.element} == place;
-                      }) ||
-          std::any_of(m.images.begin(), m.images.end(), [&](const auto& i) { return at_slot(i.slots, place); });
+                      });
       if (given) continue;
+      const std::vector<std::vector<SlotPlace>> declared = DeclaredSlots(m);
+      if (std::any_of(declared.begin(), declared.end(), [&](const auto& each) { return at_slot(each, place); })) {
+        throw ManifestError{fmt::format("{}.bind: the shader declares {}, and this pass binds no resource there (its "
+                                        "bind moved the one declared there)",
+                                        where, Described(d))};
+      }
       const std::string slot = SlotText(place) + (d.count != 1 && e == 0 ? " element 0" : "");
       if (d.count != 1) {
         const std::string_view table = d.kind == ResourceKind::kStorageBuffer   ? "[[buffer]]"
@@ -116,6 +133,13 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
                                       where, Described(d))};
     }
   }
+  // A resource this pass binds is checked at its bind, under the bind's key.
+  auto key_of = [&](const std::string& name, std::string key) {
+    for (const auto& bind : v.binds) {
+      if (bind.first == name) return fmt::format("{}.bind.{}", where, name);
+    }
+    return key;
+  };
   const uint32_t push_bytes = static_cast<uint32_t>(4 * v.push.size());
   const uint32_t block_bytes = shader.push ? shader.push->size : 0;
   if (v.push_values.empty() && push_bytes != block_bytes) {
@@ -136,9 +160,9 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
   for (size_t bi = 0; bi < m.buffers.size(); ++bi) {
     ManifestBuffer& b = m.buffers[bi];
     const std::string key =
-        fmt::format("{}:{}: [[buffer]] '{}' ({})", m.path.string(), b.line, b.name,
-                    v.is_pass ? v.name : "variant " + Quoted(v.name));
-    for (const SlotPlace& slot : b.slots) {
+        key_of(b.name, fmt::format("{}:{}: [[buffer]] '{}' ({})", m.path.string(), b.line, b.name,
+                                   v.is_pass ? v.name : "variant " + Quoted(v.name)));
+    for (const SlotPlace& slot : slots[bi]) {
       // Several blocks may alias one binding (a buffer read as float16_t and as f16vec4): `type` must
       // be the element of one of them.
       auto here = [&](const Resource& d) { return d.set == slot.set && d.binding == slot.binding; };
@@ -185,9 +209,9 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
   }
   for (size_t ii = 0; ii < m.images.size(); ++ii) {
     const ManifestImage& image = m.images[ii];
-    const std::string key = fmt::format("{}:{}: [[image]] '{}' ({})", m.path.string(), image.line, image.name,
-                                        v.is_pass ? v.name : "variant " + Quoted(v.name));
-    for (const SlotPlace& slot : image.slots) {
+    const std::string key = key_of(image.name, fmt::format("{}:{}: [[image]] '{}' ({})", m.path.string(), image.line,
+                                                           image.name, v.is_pass ? v.name : "variant " + Quoted(v.name)));
+    for (const SlotPlace& slot : slots[nb + ii]) {
       auto d = std::find_if(shader.resources.begin(), shader.resources.end(),
                             [&](const Resource& d) { return d.set == slot.set && d.binding == slot.binding; });
       if (d == shader.resources.end()) {
@@ -201,7 +225,7 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
                                                       : fmt::format("is an array of {} descriptors (elements 0 to {})",
                                                                     d->count, d->count - 1))};
       }
-      note(access[m.buffers.size() + ii], *d);
+      note(access[nb + ii], *d);
       const bool storage = d->kind == ResourceKind::kStorageImage, sampled = d->kind == ResourceKind::kCombinedImageSampler;
       if (!storage && !sampled) {
         throw ManifestError{
@@ -472,7 +496,7 @@ void ResolveShaders(Manifest& m) {
       }
       ResolveConstants(v, shader, where, used_keys);
       // A runtime-sized array of descriptors is from here an array of the elements given.
-      shader = SizedArrays(m, shader, where);
+      shader = SizedArrays(m, v, shader, where);
       CheckBindings(m, v, shader, where, access);
       ResolveBlocks(m, v, shader, where);
     }

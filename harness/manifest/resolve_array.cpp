@@ -10,8 +10,10 @@
 
 namespace csbench::manifest_detail {
 
-ShaderInterface SizedArrays(const Manifest& m, const ShaderInterface& shader, const std::string& where) {
+ShaderInterface SizedArrays(const Manifest& m, const ManifestVariant& v, const ShaderInterface& shader,
+                            const std::string& where) {
   ShaderInterface sized = shader;
+  const std::vector<std::vector<SlotPlace>> slots = WithBinds(m, v, DeclaredSlots(m));
   for (Resource& d : sized.resources) {
     if (d.count != 0) continue;
     // Every element the manifest gives at the binding, by whichever table gives it: the kind is
@@ -22,8 +24,7 @@ ShaderInterface SizedArrays(const Manifest& m, const ShaderInterface& shader, co
         if (s.set == d.set && s.binding == d.binding) given.insert(s.element);
       }
     };
-    for (const ManifestBuffer& b : m.buffers) note(b.slots);
-    for (const ManifestImage& image : m.images) note(image.slots);
+    for (const std::vector<SlotPlace>& each : slots) note(each);
     for (const ManifestUniform& u : m.uniforms) note({{u.set, u.binding, u.element}});
     const std::string_view table = d.kind == ResourceKind::kStorageBuffer   ? "[[buffer]]"
                                    : d.kind == ResourceKind::kUniformBuffer ? "[[uniform]]"

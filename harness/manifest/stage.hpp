@@ -99,9 +99,19 @@ void ResolveStruct(ManifestBuffer& b, SlotPlace slot, const ManifestVariant& v, 
 void ResolveHeader(ManifestBuffer& b, const Resource& d, const std::string& key);
 
 // `shader` with each runtime-sized array of descriptors (`bufs[]`, count 0) given the number of
-// elements the manifest gives at its binding, 0 to N-1 with none skipped (a ManifestError names
-// the binding and the element missing). Every later check then reads it as an array of N.
-ShaderInterface SizedArrays(const Manifest& m, const ShaderInterface& shader, const std::string& where);
+// elements the manifest gives at its binding (in pass `v`'s arrangement, its binds included), 0
+// to N-1 with none skipped (a ManifestError names the binding and the element missing). Every
+// later check then reads it as an array of N.
+ShaderInterface SizedArrays(const Manifest& m, const ManifestVariant& v, const ShaderInterface& shader,
+                            const std::string& where);
+
+// Each resource's slots (buffers, then images) as the manifest declares them.
+std::vector<std::vector<SlotPlace>> DeclaredSlots(const Manifest& m);
+
+// `slots` (per resource, buffers then images: an arrangement) as pass `pass` binds them: each
+// resource its `bind` names at that slot alone, and no other resource at a slot a bind takes.
+std::vector<std::vector<SlotPlace>> WithBinds(const Manifest& m, const ManifestVariant& pass,
+                                              std::vector<std::vector<SlotPlace>> slots);
 
 // The push block and the uniform buffers of `v` from the manifest's values by name.
 void ResolveBlocks(const Manifest& m, ManifestVariant& v, const ShaderInterface& shader, const std::string& where);

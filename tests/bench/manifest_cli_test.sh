@@ -258,6 +258,18 @@ else
   echo "FAIL: the [require] run (exit $rc, want 1):"; tail -n 5 "$dir/passes.out" "$dir/passes.err"; fail=1
 fi
 
+# A pass's bind: one shader run twice, the second time with its input and output rebound, passes
+# (c = 4 * a); the variant that binds only its output reads a again and fails naming c.
+"$bench" --manifest="$manifests/wrong/rebind.toml" --benchmark_min_time=0.01 >"$dir/rebind.out" 2>"$dir/rebind.err"
+rc=$?
+if [[ $rc -eq 1 ]] && grep -q "1 benchmark(s) FAILED" "$dir/rebind.err" &&
+   grep -q "^\[1/2\] manifest_test_rebind/rebound/wg64x1/domain4096x1 .*Gelem/s=" "$dir/rebind.out" &&
+   grep -q "manifest_test_rebind/not_rebound/wg64x1/domain4096x1: output 'c' index 0: got .*\[check\] c = \"4 \* a\"" "$dir/rebind.err"; then
+  echo "ok: a pass's bind rebinds its input and output for that pass; without the input's bind the check of c fails"
+else
+  echo "FAIL: the rebind run (exit $rc, want 1):"; tail -n 5 "$dir/rebind.out" "$dir/rebind.err"; fail=1
+fi
+
 # Mip levels bound as views: levels 1 and 2 of one image, each an [[image]] with `view`, checked by
 # its name. The right variant passes; one with a texel of level 2 one too large fails naming the
 # view, its level and the texel.

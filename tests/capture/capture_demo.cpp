@@ -4,7 +4,7 @@
 // rgba8 storage image in place), dispatched at a few sizes.
 //
 //   capture_demo [--exit=N] [--no-dispatch] [--indirect] [--rerecord=K] [--sleep=S] [--chain]
-//                [--chain-fill]
+//                [--chain-fill] [--chain-alias]
 //
 // It checks its own results and exits 0, or N where --exit says so (after its dispatches).
 // --no-dispatch makes a device and no dispatch; --indirect adds an indirect dispatch; --rerecord
@@ -13,7 +13,8 @@
 // pipeline (chain: total += weight * y) and, after the rounds, records one command buffer of three
 // dependent dispatches with barriers between them: scale (x to y), then chain twice (y into
 // total, weights 0.5 and 0.25), the dispatches 10 to 12; --chain-fill adds a vkCmdFillBuffer of an
-// unrelated buffer between the two chain dispatches.
+// unrelated buffer between the two chain dispatches; --chain-alias binds the chain dispatches'
+// y as its first kN - 64 elements, a range that overlaps the scale's whole y without being it.
 #include <vulkan/vulkan.h>
 
 #include <chrono>
@@ -319,7 +320,7 @@ void Run(const Gpu& gpu, VkCommandBuffer cb) {
 
 int main(int argc, char** argv) {
   int exit_code = 0;
-  bool dispatch = true, indirect = false, chain = false, chain_fill = false;
+  bool dispatch = true, indirect = false, chain = false, chain_fill = false, chain_alias = false;
   double sleep_s = 0;
   int rerecord = 0;
   for (int i = 1; i < argc; ++i) {
@@ -338,6 +339,8 @@ int main(int argc, char** argv) {
       chain = true;
     else if (arg == "--chain-fill")
       chain = chain_fill = true;
+    else if (arg == "--chain-alias")
+      chain = chain_alias = true;
     else {
       std::fprintf(stderr, "capture_demo: unknown argument %s\n", argv[i]);
       return 2;
@@ -444,6 +447,17 @@ int main(int argc, char** argv) {
         uint32_t n;
         float value;
       } scale_push{kN, 3.0f}, half{kN, 0.5f}, quarter{kN, 0.25f};
+      if (chain_alias) {
+        const VkDescriptorBufferInfo part{y.buffer, 0, (kN - 64) * 4};
+        const VkWriteDescriptorSet write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                         .dstSet = chained.set,
+                                         .dstBinding = 1,
+                                         .descriptorCount = 1,
+                                         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                         .pBufferInfo = &part};
+        vkUpdateDescriptorSets(gpu.device, 1, &write, 0, nullptr);
+        half.n = quarter.n = kN - 64;
+      }
       Check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
       Bind(cb, scale, &scale_push, 8);
       vkCmdDispatch(cb, kN / 64, 1, 1);
@@ -456,7 +470,7 @@ int main(int argc, char** argv) {
       vkCmdDispatch(cb, kN / 32, 1, 1);
       Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
       Run(gpu, cb);
-      for (uint32_t i = 0; i < kN; ++i) {
+      for (uint32_t i = 0; i < kN && !chain_alias; ++i) {
         float y_value = static_cast<float*>(x.data)[i] * 2.5f + 3.0f;
         float want = 0.5f * static_cast<float>(i) + 0.75f * y_value;
         ok = ok && static_cast<float*>(y.data)[i] == y_value &&

@@ -3,7 +3,8 @@
 # 4096-point (batch of 64) and 2-D 256x256 forward transforms, whose kernels VkFFT generates and
 # compiles at run time. The capture writes each of its three pipelines as a manifest; their replay
 # through bench passes every check against VkFFT's own output; an expected file altered by one
-# element fails the replay, naming its buffer (docs/capture.md).
+# element fails the replay, naming its buffer (docs/capture.md). The 2-D transform's two
+# dispatches, which rebind their buffers, are captured as one sequence and replayed the same way.
 set -uo pipefail
 capture=$1
 driver=$2
@@ -51,4 +52,31 @@ open(path, 'wb').write(data)" "$dir/altered/out1.bin"
 check "replay: an expected file altered by one element fails, naming it" 1 \
   "output 'DataOut' index 2000 \(element 1000" -- \
   "$bench" --manifest="$dir/altered" --benchmark_min_time=0.01
+
+# The 2-D transform is two dispatches of one recording: the first reads the input at binding 0 and
+# writes the work buffer at binding 1, the second reads the work buffer at binding 0 and writes the
+# output at binding 1. Captured as a sequence, the second pass binds both elsewhere (bind).
+# The report lists it as the first recording of two dispatches of two pipelines (the 1-D
+# transform's two launches are one pipeline twice; the 2-D one's two launches are four dispatches).
+range=$(grep -E 'dispatches [0-9]+-[0-9]+: pipelines [0-9]+, [0-9]+ \(' "$dir/c/report.txt" |
+  grep -vE 'pipelines ([0-9]+), \1 \(' | grep -oE -- '--dispatches=sequence:[0-9]+-[0-9]+' | head -1)
+seq=${range#--dispatches=sequence:}
+[[ -n $seq ]] || { echo "FAIL: the report lists no recording of several dispatches"; fail=1; }
+check "the 2-D transform's two dispatches captured as a sequence" 0 "captured s$seq: " -- \
+  "$capture" -o "$dir/s" "$range" -- "$driver" --submits=2 --launches=2
+toml=$dir/s/s$seq/s$seq.toml
+check "its second pass binds the work buffer and the output at the first's slots" 0 '^bind = \{' -- cat "$toml"
+check "replay: the sequence passes against VkFFT's own output" 0 "\[1/1\] vkfft_driver_s$seq/captured" -- \
+  "$bench" --manifest="$dir/s/s$seq" --benchmark_min_time=0.01
+# One complex element of the last expected file (the transform's output), altered by one.
+cp -r "$dir/s/s$seq" "$dir/s_altered"
+last=$(ls "$dir/s_altered"/out*.bin | sort -V | tail -1)
+$python -c "
+import struct, sys
+path = sys.argv[1]
+data = bytearray(open(path, 'rb').read())
+data[8000:8004] = struct.pack('<f', struct.unpack('<f', data[8000:8004])[0] + 1.0)
+open(path, 'wb').write(data)" "$last"
+check "replay: the sequence with its output altered by one element fails" 1 "output '[A-Za-z0-9_]*' index 2000 " -- \
+  "$bench" --manifest="$dir/s_altered" --benchmark_min_time=0.01
 exit $fail

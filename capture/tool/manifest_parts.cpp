@@ -95,12 +95,17 @@ std::optional<ShaderInterface> Reflect(const std::vector<uint32_t>& spirv, Writt
 
 void TakeNotes(const std::vector<std::string>& notes, const std::set<std::pair<uint32_t, uint32_t>>& declared,
                Written& written) {
+  // The layer may note one thing twice (a note of the device, per recording that held the dispatch).
+  auto take = [&](const std::string& text) {
+    if (std::find(written.notes.begin(), written.notes.end(), text) == written.notes.end())
+      written.notes.push_back(text);
+  };
   for (const std::string& note : notes) {
     uint32_t set = 0, binding = 0;
-    if (note.starts_with("note:")) written.notes.push_back(note.substr(6));
+    if (note.starts_with("note:")) take(note.substr(6));
     if (std::sscanf(note.c_str(), "binding set %u binding %u", &set, &binding) == 2 &&
         declared.contains({set, binding}))
-      written.notes.push_back(note);
+      take(note);
   }
 }
 

@@ -326,8 +326,6 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
   WriteFile(folder / "shader.spv", reinterpret_cast<const uint8_t*>(capture.spirv.data()), capture.spirv.size() * 4);
   for (const std::string& note : capture.notes)
     if (note.starts_with("not captured:")) written.skipped.push_back(note.substr(14));
-  for (const std::string& note : capture.notes)
-    if (note.starts_with("not captured:")) written.skipped.push_back(note.substr(14));
   std::optional<ShaderInterface> reflected = Reflect(capture.spirv, written);
   if (!reflected) return written;
   const ShaderInterface& shader = *reflected;

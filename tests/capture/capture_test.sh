@@ -187,6 +187,9 @@ check "an indirect dispatch is said not captured, never replayed" 1 'not replaya
 [[ ! -e $dir/indirect/d4_p1_0x0x0/d4_p1_0x0x0.toml ]] || { echo "FAIL: an indirect dispatch got a manifest"; fail=1; }
 check "--max-bytes: a dispatch over it is left out, and said" 1 'over --max-bytes=1024' -- \
   "$capture" -o "$dir/small" --max-bytes=1K -- "$demo"
+check "each reason a dispatch is left out is said once in the report" 0 '^0$' -- \
+  sh -c 'grep -q "left out: the bindings hold .* over --max-bytes=1024" "$1" && uniq -d "$1" | grep "left out" | wc -l' sh \
+  "$dir/small/report.txt"
 
 # A sequence: the demo's --chain records three dependent dispatches in one command buffer
 # (dispatches 10 to 12: scale writes y, then chain adds 0.5 y and 0.25 y into total, barriers

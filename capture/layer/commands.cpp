@@ -116,25 +116,24 @@ bool ContinueSequence(Layer& layer, Device& device, VkCommandBuffer cb, PendingC
   return ordinal == capture.last && capture.data;
 }
 
-// Notes a dispatch in its command buffer; in capture mode, the one a target names is made a
+// Notes a dispatch in its command buffer; in capture mode, each target that names it makes it a
 // pending capture, with its copies recorded before it (a sequence: the first of its dispatches),
-// and a later dispatch of a sequence pending in this recording is added to it. Returns the
-// capture whose copies after the dispatch are to be recorded, or -1.
-int NoteDispatch(Layer& layer, Device& device, VkCommandBuffer cb, RecordedDispatch dispatch) {
+// and a later dispatch of a sequence pending in this recording is added to it. A dispatch may be
+// both, or begin several captures (selected alone and as a sequence's first). Returns the
+// captures whose copies after the dispatch are to be recorded.
+std::vector<int> NoteDispatch(Layer& layer, Device& device, VkCommandBuffer cb, RecordedDispatch dispatch) {
   CommandBuffer& state = layer.command_buffers[cb];
   auto pipeline = layer.pipelines.find(state.pipeline);
   dispatch.pipeline = pipeline == layer.pipelines.end() ? UINT32_MAX : pipeline->second.id;
   dispatch.transfers = state.transfers;
   uint32_t ordinal = static_cast<uint32_t>(state.dispatches.size());
-  int after = -1;
+  std::vector<int> after;
   if (layer.config.mode == Config::Mode::kCapture && pipeline != layer.pipelines.end()) {
     for (size_t c = 0; c < layer.captures.size(); ++c) {
       PendingCapture& capture = layer.captures[c];
       if (!capture.sequence || capture.done || capture.cb != cb || ordinal <= capture.first || ordinal > capture.last)
         continue;
-      if (ContinueSequence(layer, device, cb, capture, dispatch)) after = static_cast<int>(c);
-      state.dispatches.push_back(dispatch);
-      return after;
+      if (ContinueSequence(layer, device, cb, capture, dispatch)) after.push_back(static_cast<int>(c));
     }
     for (uint32_t t = 0; t < layer.config.targets.size(); ++t) {
       const Config::Target& target = layer.config.targets[t];
@@ -172,10 +171,10 @@ int NoteDispatch(Layer& layer, Device& device, VkCommandBuffer cb, RecordedDispa
         capture.notes.push_back("not captured: " + which + "a dispatch with a base workgroup (vkCmdDispatchBase)");
       else
         RecordCaptureBefore(layer, device, cb, capture);
-      dispatch.capture = static_cast<int>(layer.captures.size());
-      if (capture.data && capture.last == ordinal) after = dispatch.capture;
+      const int slot = static_cast<int>(layer.captures.size());
+      dispatch.captures.push_back(slot);
+      if (capture.data && capture.last == ordinal) after.push_back(slot);
       layer.captures.push_back(std::move(capture));
-      break;
     }
   }
   state.dispatches.push_back(dispatch);
@@ -186,16 +185,16 @@ VKAPI_ATTR void VKAPI_CALL CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t 
   Layer& layer = TheLayer();
   std::unique_lock lock(layer.mutex);
   Device* device = Lookup(layer, cb);
-  int capture = -1;
-  if (layer.config.mode != Config::Mode::kOff) capture = NoteDispatch(layer, *device, cb, {.groups = {x, y, z}});
-  if (capture < 0) {
+  std::vector<int> after;
+  if (layer.config.mode != Config::Mode::kOff) after = NoteDispatch(layer, *device, cb, {.groups = {x, y, z}});
+  if (after.empty()) {
     lock.unlock();
     device->table.CmdDispatch(cb, x, y, z);
     return;
   }
   // The copies around it go into the same command buffer, so the lock stays held until they are.
   device->table.CmdDispatch(cb, x, y, z);
-  RecordCaptureAfter(*device, cb, layer.captures[capture]);
+  for (int capture : after) RecordCaptureAfter(*device, cb, layer.captures[capture]);
 }
 
 VKAPI_ATTR void VKAPI_CALL CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x,
@@ -206,10 +205,10 @@ VKAPI_ATTR void VKAPI_CALL CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint
   if (layer.config.mode != Config::Mode::kOff) {
     RecordedDispatch d{.groups = {x, y, z}, .kind = RecordedDispatch::Kind::kBase};
     if (bx == 0 && by == 0 && bz == 0) d.kind = RecordedDispatch::Kind::kDirect;
-    int capture = NoteDispatch(layer, *device, cb, d);
-    if (capture >= 0) {
+    std::vector<int> after = NoteDispatch(layer, *device, cb, d);
+    if (!after.empty()) {
       device->table.CmdDispatchBase(cb, bx, by, bz, x, y, z);
-      RecordCaptureAfter(*device, cb, layer.captures[capture]);
+      for (int capture : after) RecordCaptureAfter(*device, cb, layer.captures[capture]);
       return;
     }
   }
@@ -273,7 +272,8 @@ void NoteSubmission(Layer& layer, VkCommandBuffer cb, std::vector<int>& finish) 
     const RecordedDispatch& d = state.dispatches[ordinal];
     uint64_t index = layer.dispatches++;
     if (layer.config.mode == Config::Mode::kCapture) {
-      if (d.capture >= 0 && layer.captures[d.capture].submission == state.submissions) finish.push_back(d.capture);
+      for (int capture : d.captures)
+        if (layer.captures[capture].submission == state.submissions) finish.push_back(capture);
       continue;
     }
     if (d.pipeline == UINT32_MAX) continue;

@@ -162,12 +162,13 @@ struct BoundSet {
 };
 
 // One dispatch as recorded: which pipeline, how many workgroups, and, where it is captured, the
-// slot of its pending capture (a sequence's: at its first dispatch).
+// slots of the pending captures begun at it (a sequence's: at its first dispatch; one dispatch may
+// begin several, as a dispatch selected alone and the first of a selected sequence).
 struct RecordedDispatch {
   uint32_t pipeline = 0;
   std::array<uint32_t, 3> groups{};
   enum class Kind { kDirect, kIndirect, kBase } kind = Kind::kDirect;
-  int capture = -1;  // index into Layer::captures, or -1
+  std::vector<int> captures;  // indices into Layer::captures; empty for a dispatch not captured
   uint32_t transfers = 0;  // the recording's transfer commands before it
 };
 

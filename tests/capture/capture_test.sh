@@ -198,6 +198,9 @@ check "a sequence of three dispatches of one recording, written as passes" 0 'ca
   "$capture" -o "$dir/seq" --dispatches=sequence:10-12 -- "$demo" --chain
 check "the report lists the recordings of several dispatches" 0 \
   'dispatches 10-12: pipelines 0, 3, 3 \(1 submission like it\): --dispatches=sequence:10-12$' -- cat "$dir/seq/report.txt"
+# One dispatch selected alone and as a sequence's first: both are captured (each its own copies).
+check "a dispatch selected alone and as the first of a sequence gives both" 0 '^2 of 2 selected dispatches written' -- \
+  "$capture" -o "$dir/seq_both" --dispatches=10,sequence:10-12 -- "$demo" --chain
 check "the report lists the rounds too" 0 'dispatches 1-3: pipelines 0, 1, 2 \(3 submissions like it\)' -- \
   cat "$dir/seq/report.txt"
 seq_toml=$dir/seq/s10-12/s10-12.toml

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "capture/layer/formats.hpp"
+#include "capture/tool/access.hpp"
 #include "capture/tool/block_values.hpp"
 #include "capture/tool/manifest_parts.hpp"
 #include "harness/vulkan/interface.hpp"
@@ -309,10 +310,10 @@ void WriteResources(const std::vector<Resource>& resources, bool has_names, cons
                                changed ? "" : fmt::format(" ({} left it unchanged)", wording.program));
         buffers += fmt::format("expect = {{ file = \"{}\"{} }}  # its bytes after {}\n", out,
                                Tolerance(layout.scalar, layout.type), wording.after);
-        // A buffer the shader may read as well as write would otherwise evolve from one timed
+        // A buffer the shader reads as well as writes would otherwise evolve from one timed
         // dispatch to the next, each after the first on data the program never gave it.
-        if (!r.writeonly)
-          buffers += "restore = true  # the shader may read it too: every timed dispatch starts from the bytes before\n";
+        if (files.restore.contains({r.set, r.binding}))
+          buffers += "restore = true  # the shader reads it too: every timed dispatch starts from the bytes before\n";
       }
     }
   }
@@ -335,6 +336,8 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
   TakeNotes(capture.notes, declared, written);
 
   Files files{.folder = folder};
+  for (const auto& [slot, access] : AccessOf(capture.spirv))
+    if (access.read && access.written) files.restore.insert(slot);
   ResourceText resources;
   WriteResources(shader.resources, shader.has_names, capture, raw_dir, files, resources, written, Wording{});
   if (!files.any_output && written.skipped.empty())

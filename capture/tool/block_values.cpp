@@ -18,11 +18,12 @@ uint64_t Little(const uint8_t* data, size_t width) {
   return value;
 }
 
-void Collect(const std::vector<Member>& members, uint32_t base, const std::string& prefix, const uint8_t* data,
-             size_t size, std::vector<MemberValues>& out) {
+// `unnamed`: some struct around `members` has no name in the SPIR-V.
+void Collect(const std::vector<Member>& members, uint32_t base, const std::string& prefix, bool unnamed,
+             const uint8_t* data, size_t size, std::vector<MemberValues>& out) {
   for (const Member& member : members) {
-    if (member.name.empty()) throw std::runtime_error("the shader's SPIR-V keeps no member names");
     const std::string name = prefix + member.name;
+    const bool positional = unnamed || member.positional;
     const TypeLayout* type = &member.type;
     uint32_t count = 1, stride = 0;
     bool array = type->kind == TypeLayout::Kind::kArray && type->element != nullptr;
@@ -34,7 +35,7 @@ void Collect(const std::vector<Member>& members, uint32_t base, const std::strin
     if (type->kind == TypeLayout::Kind::kStruct) {
       for (uint32_t e = 0; e < count; ++e)
         Collect(type->members, base + member.offset + e * stride, array ? fmt::format("{}[{}].", name, e) : name + ".",
-                data, size, out);
+                positional, data, size, out);
       continue;
     }
     if (type->kind != TypeLayout::Kind::kScalar && type->kind != TypeLayout::Kind::kVector &&
@@ -43,7 +44,9 @@ void Collect(const std::vector<Member>& members, uint32_t base, const std::strin
           fmt::format("member {} is a {}, which a manifest cannot give values for", name, type->glsl));
     const uint32_t scalar_bytes = type->scalar.kind == ScalarKind::kBool ? 4 : type->scalar.bits / 8;
     const uint32_t columns = type->kind == TypeLayout::Kind::kMatrix ? type->columns : 1;
-    MemberValues values{.name = name, .glsl = array ? fmt::format("{}[{}]", type->glsl, count) : type->glsl};
+    MemberValues values{.name = name,
+                        .glsl = array ? fmt::format("{}[{}]", type->glsl, count) : type->glsl,
+                        .positional = positional};
     for (uint32_t e = 0; e < count; ++e)
       for (uint32_t c = 0; c < columns; ++c)
         for (uint32_t r = 0; r < type->components; ++r) {
@@ -102,8 +105,9 @@ std::optional<std::string> ScalarText(const ScalarType& type, const uint8_t* dat
 }
 
 std::vector<MemberValues> BlockValues(const std::vector<Member>& members, const uint8_t* data, size_t size) {
+  if (auto clash = MemberNameClash(members, "the block")) throw std::runtime_error(*clash);
   std::vector<MemberValues> out;
-  Collect(members, 0, "", data, size, out);
+  Collect(members, 0, "", false, data, size, out);
   return out;
 }
 
@@ -112,7 +116,8 @@ std::string ValuesToml(const std::vector<MemberValues>& values) {
   for (const MemberValues& v : values) {
     std::string list;
     for (const std::string& value : v.values) list += fmt::format("{}\"{}\"", list.empty() ? "" : ", ", value);
-    text += fmt::format("\"{}\" = {}  # {}\n", v.name, v.values.size() == 1 ? list : "[" + list + "]", v.glsl);
+    text += fmt::format("\"{}\" = {}  # {}{}\n", v.name, v.values.size() == 1 ? list : "[" + list + "]", v.glsl,
+                        v.positional ? ", named by position (the SPIR-V gives no name)" : "");
   }
   return text;
 }

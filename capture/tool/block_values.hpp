@@ -23,11 +23,14 @@ struct MemberValues {
   std::string name;                 // "scale", "light.color", "parts[1].mass"
   std::vector<std::string> values;  // one a scalar, in the manifest's order
   std::string glsl;                 // the member's type, for a comment
+  // The member, or a struct around it, has no name in the SPIR-V: its name has a positional part
+  // ("_m2", "_m1.scale"; Member), which the comment says.
+  bool positional = false;
 };
 
 // Every member of `members` (a block at offset 0 of `data`); throws std::runtime_error naming the
-// member that cannot be given (no names, a type a manifest does not lay out, bytes past `size`,
-// a value an expression cannot give).
+// member that cannot be given (a type a manifest does not lay out, bytes past `size`, a value an
+// expression cannot give) or the two members of a struct with one name (MemberNameClash).
 std::vector<MemberValues> BlockValues(const std::vector<Member>& members, const uint8_t* data, size_t size);
 
 // The values as TOML lines of a values table: `"name" = "v"` or `"name" = ["v", ...]`.

@@ -175,7 +175,8 @@ std::string PushText(const ShaderInterface& shader, const std::vector<uint8_t>& 
     if (m.type.kind == TypeLayout::Kind::kScalar && m.type.scalar.bits == 32 && value.size() >= 4)
       shown = ScalarText(m.type.scalar, value.data(), value.size()).value_or("not a finite number");
     push +=
-        fmt::format("#   {} {} at byte {}: {}\n", m.type.glsl, m.name.empty() ? "(nameless)" : m.name, m.offset, shown);
+        fmt::format("#   {} {}{} at byte {}: {}\n", m.type.glsl, m.name, m.positional ? " (unnamed in the SPIR-V)" : "",
+                    m.offset, shown);
   }
   std::string words;
   for (uint32_t i = 0; i < size; i += 4)

@@ -43,13 +43,14 @@ struct ResourceText {
 
 // Each of `resources` the capture's bindings hold, as [[buffer]], [[image]] and [[uniform]] tables
 // with their data files in files.folder; what cannot be written goes to written.skipped.
-void WriteResources(const std::vector<Resource>& resources, bool has_names, const RawCapture& capture,
+void WriteResources(const std::vector<Resource>& resources, const RawCapture& capture,
                     const std::filesystem::path& raw_dir, Files& files, ResourceText& text, Written& written,
                     const Wording& wording);
 
 // A storage buffer's block as the manifest lays it out (its element type, stride, header and
-// bound), in words: two declarations of one slot that agree on it take the same [[buffer]].
-std::string BufferShape(const Resource& r, bool has_names);
+// bound; a struct's members by name), in words: two declarations of one slot that agree on it take
+// the same [[buffer]].
+std::string BufferShape(const Resource& r);
 
 // The module's interface, or nullopt (and why in written.skipped); a capability whose memory the
 // capture cannot see is skipped too.

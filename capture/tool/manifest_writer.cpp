@@ -38,9 +38,56 @@ struct Layout {
   ScalarType scalar;    // what the tolerances follow
   std::string why;      // when type is ""
   uint64_t most = 0;    // a fixed-size array's length: no more elements than that (0: no bound)
+  // A struct's members, "pos vec3 at 0, _m1 float at 12 (unnamed in the SPIR-V)" (nested: "inner.k").
+  std::string members;
 };
 
-Layout LayoutOf(const Resource& resource, bool has_names) {
+// `members` (of a struct at `base`, names after `prefix`) as Layout::members says them.
+std::string MembersText(const std::vector<Member>& members, uint32_t base, const std::string& prefix) {
+  std::string text;
+  for (const Member& m : members) {
+    const std::string part = m.type.kind == TypeLayout::Kind::kStruct
+                                 ? MembersText(m.type.members, base + m.offset, prefix + m.name + ".")
+                                 : fmt::format("{}{} {} at {}{}", prefix, m.name, m.type.glsl, base + m.offset,
+                                               m.positional ? " (unnamed in the SPIR-V)" : "");
+    text += (text.empty() ? "" : ", ") + part;
+  }
+  return text;
+}
+
+// The header member that checks would read under the same name as a member of the struct (a
+// scalar beside a member of that name, or such a pair inside structs of one name): the manifest
+// refuses that buffer.
+const Member* SameCheckName(const std::vector<Member>& header, const std::vector<Member>& element) {
+  for (const Member& h : header) {
+    for (const Member& m : element) {
+      if (h.name != m.name) continue;
+      const bool h_struct = h.type.kind == TypeLayout::Kind::kStruct;
+      const bool m_struct = m.type.kind == TypeLayout::Kind::kStruct;
+      if (h_struct && m_struct) {
+        if (const Member* inner = SameCheckName(h.type.members, m.type.members)) return inner;
+      } else if (!m_struct && h.type.kind == TypeLayout::Kind::kScalar) {
+        return &h;
+      }
+    }
+  }
+  return nullptr;
+}
+
+// Why a [[buffer]] of `element` structs after the block's members `header` would not load: two
+// members of one struct with one name, or a header member named as one of the struct's; "" where
+// neither.
+std::string StructNameProblem(const TypeLayout& element, const std::vector<Member>& header) {
+  if (auto clash = MemberNameClash(element.members, "its runtime array's struct")) return *clash;
+  if (auto clash = MemberNameClash(header, "its block")) return *clash;
+  if (const Member* h = SameCheckName(header, element.members))
+    return fmt::format("its block's member {} before the runtime array has the name of a member of the array's "
+                       "struct{}, which a [[buffer]] of type \"struct\" cannot tell apart",
+                       h->name, h->positional ? " (it has no name in the SPIR-V and is named by its position)" : "");
+  return "";
+}
+
+Layout LayoutOf(const Resource& resource) {
   const TypeLayout& block = resource.type;
   if (block.kind != TypeLayout::Kind::kStruct || block.members.empty()) return {.why = "its block is not a struct"};
   const Member& last = block.members.back();
@@ -48,16 +95,19 @@ Layout LayoutOf(const Resource& resource, bool has_names) {
   if (member.kind == TypeLayout::Kind::kRuntimeArray && member.element != nullptr) {
     const TypeLayout& element = *member.element;
     Layout layout{.stride = member.array_stride, .header = last.offset, .scalar = element.scalar};
-    if (element.kind == TypeLayout::Kind::kScalar || element.kind == TypeLayout::Kind::kVector)
+    if (element.kind == TypeLayout::Kind::kScalar || element.kind == TypeLayout::Kind::kVector) {
       layout.type = element.glsl;
-    else if (element.kind == TypeLayout::Kind::kStruct && has_names)
-      layout.type = "struct";
-    else if (element.kind == TypeLayout::Kind::kStruct)
-      layout.why = "its runtime array holds structs whose members the SPIR-V does not name (a shader compiled "
-                   "without debug names), which a [[buffer]] cannot describe";
-    else
+    } else if (element.kind == TypeLayout::Kind::kStruct) {
+      // Members the SPIR-V does not name have names by position (Member), which the replay reads.
+      layout.why = StructNameProblem(element, {block.members.begin(), block.members.end() - 1});
+      if (layout.why.empty()) {
+        layout.type = "struct";
+        layout.members = MembersText(element.members, 0, "");
+      }
+    } else {
       layout.why = fmt::format("its runtime array holds {}, which a [[buffer]] cannot take",
                                element.glsl.empty() ? "arrays or matrices" : element.glsl);
+    }
     if (layout.stride == 0) layout = {.why = "its runtime array has no stride"};
     return layout;
   }
@@ -204,11 +254,12 @@ void WriteImage(const Resource& r, const RawCapture& capture, const std::filesys
 
 }  // namespace
 
-std::string BufferShape(const Resource& r, bool has_names) {
-  Layout layout = LayoutOf(r, has_names);
+std::string BufferShape(const Resource& r) {
+  Layout layout = LayoutOf(r);
   if (layout.type.empty()) return layout.why;
-  return fmt::format("{} elements of {} bytes after {} header bytes{}", layout.type, layout.stride, layout.header,
-                     layout.most != 0 ? fmt::format(", at most {}", layout.most) : "");
+  return fmt::format("{} elements of {} bytes after {} header bytes{}{}", layout.type, layout.stride, layout.header,
+                     layout.most != 0 ? fmt::format(", at most {}", layout.most) : "",
+                     layout.members.empty() ? "" : fmt::format(" (members {})", layout.members));
 }
 
 void WriteManifest(const std::filesystem::path& folder, const std::string& text, Written& written) {
@@ -225,7 +276,7 @@ void WriteFile(const std::filesystem::path& path, const uint8_t* data, size_t si
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
-void WriteResources(const std::vector<Resource>& resources, bool has_names, const RawCapture& capture,
+void WriteResources(const std::vector<Resource>& resources, const RawCapture& capture,
                     const std::filesystem::path& raw_dir, Files& files, ResourceText& text, Written& written,
                     const Wording& wording) {
   std::string& buffers = text.buffers;
@@ -245,7 +296,7 @@ void WriteResources(const std::vector<Resource>& resources, bool has_names, cons
                       where, KindName(r.kind)));
       continue;
     }
-    Layout layout = LayoutOf(r, has_names);
+    Layout layout = LayoutOf(r);
     if (layout.type.empty()) {
       written.skipped.push_back(fmt::format("{}: {}", where, layout.why));
       continue;
@@ -294,6 +345,9 @@ void WriteResources(const std::vector<Resource>& resources, bool has_names, cons
       buffers += fmt::format("[[buffer]]\nname = \"{}\"\nset = {}\nbinding = {}\n", name, r.set, r.binding);
       if (array) buffers += fmt::format("element = {}\n", b.element);
       buffers += fmt::format("type = \"{}\"\ncount = \"{}\"\n", layout.type, count);
+      if (!layout.members.empty())
+        buffers += fmt::format("# the struct's members and byte offsets, as the shader lays them out: {}\n",
+                               layout.members);
       if (layout.header > 0)
         buffers += fmt::format("# its file holds the {} header bytes before the array too\n", layout.header);
       buffers += fmt::format("init = {{ file = \"{}\" }}  # its bytes before {}\n", in, wording.before);
@@ -339,7 +393,7 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
   for (const auto& [slot, access] : AccessOf(capture.spirv))
     if (access.read && access.written) files.restore.insert(slot);
   ResourceText resources;
-  WriteResources(shader.resources, shader.has_names, capture, raw_dir, files, resources, written, Wording{});
+  WriteResources(shader.resources, capture, raw_dir, files, resources, written, Wording{});
   if (!files.any_output && written.skipped.empty())
     written.skipped.push_back("the shader writes no storage buffer or image: there is nothing to check");
   std::string requires_list;

@@ -21,11 +21,11 @@ namespace {
 std::string Slot(const Resource& r) { return fmt::format("set {} binding {}", r.set, r.binding); }
 
 // Why two passes' declarations of one resource cannot be one of the family's; "" when they can.
-std::string Disagreement(const Resource& a, const Resource& b, bool has_names) {
+std::string Disagreement(const Resource& a, const Resource& b) {
   if (a.kind != b.kind) return fmt::format("a {} and a {}", KindName(a.kind), KindName(b.kind));
   if (a.count != b.count) return fmt::format("arrays of {} and {} descriptors", a.count, b.count);
-  if (a.kind == ResourceKind::kStorageBuffer && BufferShape(a, has_names) != BufferShape(b, has_names))
-    return fmt::format("blocks of {} and of {}", BufferShape(a, has_names), BufferShape(b, has_names));
+  if (a.kind == ResourceKind::kStorageBuffer && BufferShape(a) != BufferShape(b))
+    return fmt::format("blocks of {} and of {}", BufferShape(a), BufferShape(b));
   if (a.kind == ResourceKind::kStorageImage &&
       (a.image_dim != b.image_dim || a.image_format != b.image_format || a.arrayed != b.arrayed))
     return fmt::format("images {} {} and {} {}", a.image_dim, a.image_format, b.image_dim, b.image_format);
@@ -68,8 +68,6 @@ Written WriteSequence(const RawCapture& capture, const std::filesystem::path& ra
   // it at, with the declaration of the first pass that bound it. Every pass that binds a resource
   // must declare it alike; it is read-only where every such pass reads it only. A pass's slots
   // that hold another resource than the declared one become its `bind`.
-  bool has_names = true;
-  for (const auto& [id, shader] : shaders) has_names = has_names && shader.has_names;
   std::vector<std::optional<Resource>> held(capture.bindings.size());
   std::vector<uint32_t> held_by(capture.bindings.size());  // the first pipeline to bind each
   std::set<std::pair<uint32_t, uint32_t>> declared;
@@ -112,7 +110,7 @@ Written WriteSequence(const RawCapture& capture, const std::filesystem::path& ra
         held_by[index] = step.pipeline;
         continue;
       }
-      if (std::string why = Disagreement(*held[index], *r, has_names); !why.empty()) {
+      if (std::string why = Disagreement(*held[index], *r); !why.empty()) {
         written.skipped.push_back(fmt::format("{} (set {} binding {}): pipelines {} and {} declare {} there", Slot(*r),
                                               b.set, b.binding, held_by[index], step.pipeline, why));
         continue;
@@ -138,7 +136,7 @@ Written WriteSequence(const RawCapture& capture, const std::filesystem::path& ra
     RawCapture one;
     one.bindings = {capture.bindings[i]};
     const std::set<std::string> before = files.names;
-    WriteResources({*held[i]}, has_names, one, raw_dir, files, text, written, wording);
+    WriteResources({*held[i]}, one, raw_dir, files, text, written, wording);
     for (const std::string& name : files.names)
       if (!before.contains(name)) names[i] = name;
   }

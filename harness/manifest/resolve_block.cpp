@@ -58,13 +58,35 @@ std::string Described(const Resource& d) {
 
 namespace {
 
+// " (block Params)" after a key in messages; nothing for a block the SPIR-V does not name.
+std::string OfBlock(const std::string& block) { return block.empty() ? "" : fmt::format(" (block {})", block); }
+
+// What a message adds after a member's name when the SPIR-V gives it none.
+std::string Unnamed(const Member& member) {
+  return member.positional ? " (unnamed in the SPIR-V: named by its position)" : "";
+}
+
+// The names of `members`, for a message: "pos, _m1 (unnamed in the SPIR-V), vel".
+std::string MemberNames(const std::vector<Member>& members) {
+  std::string names;
+  for (const Member& member : members) {
+    names += fmt::format("{}{}{}", names.empty() ? "" : ", ", member.name,
+                         member.positional ? " (unnamed in the SPIR-V)" : "");
+  }
+  return names;
+}
+
+// A block whose structs name two members alike cannot be given or checked by name.
+void RefuseNameClash(const std::vector<Member>& members, const std::string& what) {
+  if (auto clash = MemberNameClash(members, what)) throw ManifestError{*clash};
+}
+
 // A struct's members as a manifest fills and checks them (at `base`, names after `prefix`): scalars,
 // vectors and fixed arrays of scalars, nested structs flattened. Returns why a member cannot be.
 std::optional<std::string> Flatten(const std::vector<Member>& members, uint32_t base, const std::string& prefix,
                                    std::vector<StructField>& out) {
   for (const Member& member : members) {
     const std::string name = prefix + member.name;
-    if (member.name.empty()) return std::string("the shader's struct has no member names (a stripped .spv)");
     const TypeLayout& t = member.type;
     if (t.kind == TypeLayout::Kind::kStruct) {
       if (auto problem = Flatten(t.members, base + member.offset, name + ".", out)) return problem;
@@ -81,9 +103,9 @@ std::optional<std::string> Flatten(const std::vector<Member>& members, uint32_t 
       components = t.length;
       stride = t.array_stride;
     } else if (t.kind != TypeLayout::Kind::kScalar) {
-      return fmt::format("member {} is a {}: a struct buffer's members may be scalars, vectors, arrays of scalars "
-                         "(of a literal length) and structs of those",
-                         name, t.glsl);
+      return fmt::format("member {}{} is a {}: a struct buffer's members may be scalars, vectors, arrays of "
+                         "scalars (of a literal length) and structs of those",
+                         name, Unnamed(member), t.glsl);
     }
     const ScalarType st = scalar->scalar;
     out.push_back({.name = name,
@@ -97,6 +119,25 @@ std::optional<std::string> Flatten(const std::vector<Member>& members, uint32_t 
                    .component_stride = stride});
   }
   return std::nullopt;
+}
+
+// Where `fields` and `stride` first differ from a struct resolved before, for a message: the
+// member at one index named differently (a variant from a .spv without names beside one from
+// GLSL), at another byte, of another type, or the stride.
+std::string LayoutDifference(const std::vector<StructField>& fields, uint32_t stride, const ElementType& before) {
+  for (size_t k = 0; k < std::min(fields.size(), before.fields.size()); ++k) {
+    const StructField& x = fields[k];
+    const StructField& y = before.fields[k];
+    if (x.name != y.name || x.offset != y.offset || x.glsl != y.glsl || x.component_stride != y.component_stride) {
+      return fmt::format(": member {} ({}) at byte {} here, {} ({}) at byte {} in the other", x.name, x.glsl, x.offset,
+                         y.name, y.glsl, y.offset);
+    }
+  }
+  if (fields.size() != before.fields.size()) {
+    return fmt::format(": {} members here (nested ones counted apart), {} in the other", fields.size(),
+                       before.fields.size());
+  }
+  return fmt::format(": a stride of {} bytes against the other's {}", stride, before.stride);
 }
 
 }  // namespace
@@ -113,10 +154,11 @@ void ResolveStruct(ManifestBuffer& b, SlotPlace slot, const ManifestVariant& v, 
                                     v.source.filename().string(), slot.binding,
                                     slot.set == 0 ? "" : fmt::format(" of set {}", slot.set))};
   }
+  const std::vector<Member>& members = d->type.members;
+  RefuseNameClash(members, fmt::format("{}.type: struct, but the shader's binding {}", key, d->binding));
   std::vector<StructField> fields;
   uint32_t stride = 0;
   std::optional<std::string> problem;
-  const std::vector<Member>& members = d->type.members;
   if (!members.empty() && members.back().type.kind == TypeLayout::Kind::kRuntimeArray) {
     const TypeLayout* element = members.back().type.element.get();
     // Members before the runtime array are its header (ResolveHeader).
@@ -140,9 +182,10 @@ void ResolveStruct(ManifestBuffer& b, SlotPlace slot, const ManifestVariant& v, 
                                x.component_stride == y.component_stride;
                       });
     if (!same) {
-      throw ManifestError{fmt::format("{}.type: the shader lays the struct out differently from another variant's (every "
-                                      "variant's struct must have the same members at the same offsets)",
-                                      key)};
+      throw ManifestError{fmt::format("{}.type: the shader lays the struct out differently from another variant's{} "
+                                      "(every variant's struct must have the same members, by the same names, at the "
+                                      "same offsets)",
+                                      key, LayoutDifference(fields, stride, b.type))};
     }
     ResolveHeader(b, *d, key);
     return;
@@ -209,13 +252,9 @@ void LayOut(const std::vector<Member>& members, uint32_t base, const std::string
     }
     if (type->kind != TypeLayout::Kind::kScalar && type->kind != TypeLayout::Kind::kVector &&
         type->kind != TypeLayout::Kind::kMatrix) {
-      throw ManifestError{fmt::format("{}: member {} is a {}, which a manifest cannot give values for", where, name,
+      throw ManifestError{fmt::format("{}: member {}{} is a {}, which a manifest cannot give values for", where, name,
+                                      Unnamed(member),
                                       type->glsl.empty() ? "type csbench does not lay out" : type->glsl)};
-    }
-    if (member.name.empty() && !(zero_missing && values.empty())) {
-      throw ManifestError{fmt::format("{}: the shader's SPIR-V keeps no member names: its block cannot be given by "
-                                      "name",
-                                      where)};
     }
     auto given = values.find(name);
     const uint32_t columns = type->kind == TypeLayout::Kind::kMatrix ? type->columns : 1;
@@ -225,8 +264,9 @@ void LayOut(const std::vector<Member>& members, uint32_t base, const std::string
     const NamedValues zeros = {{name, std::vector<std::string>(want, "0")}};
     if (given == values.end() && zero_missing) given = zeros.begin();
     if (given == values.end()) {
-      throw ManifestError{fmt::format("{}: member {} ({}{}) is not given: every member of the block must be", where,
-                                      name, type->glsl, count > 1 ? fmt::format("[{}]", count) : "")};
+      throw ManifestError{fmt::format("{}: member {} ({}{}{}) is not given: every member of the block must be", where,
+                                      name, type->glsl, count > 1 ? fmt::format("[{}]", count) : "",
+                                      member.positional ? ", unnamed in the SPIR-V: named by its position" : "")};
     }
     unused.erase(name);
     const uint32_t scalar_bytes = type->scalar.kind == ScalarKind::kBool ? 4 : type->scalar.bits / 8;
@@ -256,12 +296,14 @@ void LayOut(const std::vector<Member>& members, uint32_t base, const std::string
 // The fields of a block from values by name, every name given used.
 std::vector<BlockField> BlockFields(const std::vector<Member>& members, const NamedValues& values,
                                    const std::string& where, const std::string& key) {
+  RefuseNameClash(members, where);
   std::vector<BlockField> fields;
   std::set<std::string> unused;
   for (const auto& [name, texts] : values) unused.insert(name);
   LayOut(members, 0, "", values, where, fields, unused);
   if (!unused.empty()) {
-    throw ManifestError{fmt::format("{}: {} names {}, which the block does not have", where, key, *unused.begin())};
+    throw ManifestError{fmt::format("{}: {} names {}, which the block does not have (its members: {})", where, key,
+                                    *unused.begin(), MemberNames(members))};
   }
   for (BlockField& f : fields) f.key = fmt::format("{}.{}", key, f.key);
   return fields;
@@ -283,12 +325,12 @@ void ResolveHeader(ManifestBuffer& b, const Resource& d, const std::string& key)
   }
   std::vector<BlockField> fields;
   if (!before.empty()) {
+    RefuseNameClash(before, fmt::format("{}.header: the shader's {}", key, Described(d)));
     std::set<std::string> unused;
     for (const auto& [name, texts] : b.header) unused.insert(name);
-    LayOut(before, 0, "", b.header, fmt::format("{}.header (block {})", key, d.block), fields, unused, true);
+    LayOut(before, 0, "", b.header, fmt::format("{}.header{}", key, OfBlock(d.block)), fields, unused, true);
     if (!unused.empty()) {
-      std::string names;
-      for (const Member& member : before) names += (names.empty() ? "" : ", ") + member.name;
+      const std::string names = MemberNames(before);
       throw ManifestError{fmt::format("{}.header: names {}, which the shader's {} does not have before its runtime "
                                       "array (it has {})",
                                       key, *unused.begin(), Described(d), names)};
@@ -314,9 +356,16 @@ void ResolveHeader(ManifestBuffer& b, const Resource& d, const std::string& key)
       auto same = std::find_if(b.type.fields.begin(), b.type.fields.end(),
                                [&](const StructField& s) { return s.name == f.key; });
       if (same != b.type.fields.end()) {
+        // The header's member that holds the field: its name runs to the first '.' or '['.
+        const std::string top = f.key.substr(0, f.key.find_first_of(".["));
+        const bool unnamed = std::any_of(before.begin(), before.end(),
+                                         [&](const Member& m) { return m.name == top && m.positional; });
         throw ManifestError{fmt::format("{}.header: the header's member {} has the name of a member of the array's "
-                                        "struct: checks read both as '{}.{}' (rename one in the shader)",
-                                        key, f.key, b.name, f.key)};
+                                        "struct: checks read both as '{}.{}' ({})",
+                                        key, f.key, b.name, f.key,
+                                        unnamed ? "the header's member has no name in the SPIR-V and is named by "
+                                                  "its position: such a buffer needs a module that names its members"
+                                                : "rename one in the shader")};
       }
     }
   }
@@ -333,7 +382,8 @@ void ResolveBlocks(const Manifest& m, ManifestVariant& v, const ShaderInterface&
       throw ManifestError{fmt::format("{}: [push].values: the shader declares no push-constant block", where)};
     }
     v.push_fields = BlockFields(shader.push->members, v.push_values,
-                                fmt::format("{}: [push].values (block {})", where, shader.push->block), "[push].values");
+                                fmt::format("{}: [push].values{}", where, OfBlock(shader.push->block)),
+                                "[push].values");
     v.push_size = shader.push->size;
   }
   v.uniform_fields.clear();
@@ -362,7 +412,7 @@ void ResolveBlocks(const Manifest& m, ManifestVariant& v, const ShaderInterface&
                         : fmt::format("is an array of {} descriptors (elements 0 to {})", d->count, d->count - 1))};
     }
     v.uniform_fields.push_back(
-        BlockFields(d->type.members, UniformValues(u, v), fmt::format("{}.values (block {})", key, d->block),
+        BlockFields(d->type.members, UniformValues(u, v), fmt::format("{}.values{}", key, OfBlock(d->block)),
                     v.uniform_values.contains(u.name)
                         ? fmt::format("values with {}.uniform.{}", v.is_pass ? v.pass_key : "its own", u.name)
                         : "values"));

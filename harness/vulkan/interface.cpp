@@ -633,8 +633,14 @@ class Layouts {
         uint64_t end = 0;
         for (uint32_t i = 0; i + 1 < w.size(); ++i) {
           const Decorations& d = m_.MemberDecor(type_id, i);
-          Member member_layout{
-              .name = m_.MemberName(type_id, i), .offset = d.offset.value_or(0), .type = Of(w[i + 1], d, depth + 1)};
+          // A member without a name is named by its position, so that a manifest can still give it.
+          std::string name = m_.MemberName(type_id, i);
+          const bool positional = name.empty();
+          if (positional) name = fmt::format("_m{}", i);
+          Member member_layout{.name = std::move(name),
+                               .offset = d.offset.value_or(0),
+                               .type = Of(w[i + 1], d, depth + 1),
+                               .positional = positional};
           end = std::max(end, uint64_t{member_layout.offset} + member_layout.type.size);
           t.members.push_back(std::move(member_layout));
         }
@@ -893,6 +899,30 @@ std::string_view KindName(ResourceKind kind) {
       return "other";
   }
   return "other";
+}
+
+std::optional<std::string> MemberNameClash(const std::vector<Member>& members, const std::string& what) {
+  std::map<std::string_view, size_t> seen;
+  for (size_t i = 0; i < members.size(); ++i) {
+    const Member& member = members[i];
+    auto [first, fresh] = seen.emplace(member.name, i);
+    if (!fresh) {
+      const size_t earlier = first->second;
+      const bool by_position = members[earlier].positional || member.positional;
+      return fmt::format("{}: members {} and {} are both named {} ({}): no name may stand for two members", what,
+                         earlier, i, member.name,
+                         !by_position ? std::string("the SPIR-V names both so")
+                                      : fmt::format("member {} has no name in the SPIR-V and is named by its "
+                                                    "position; the other's name is the shader's own",
+                                                    members[earlier].positional ? earlier : i));
+    }
+    const TypeLayout* type = &member.type;
+    while (type->element != nullptr) type = type->element.get();
+    if (type->kind == TypeLayout::Kind::kStruct) {
+      if (auto clash = MemberNameClash(type->members, fmt::format("{}, member {}", what, member.name))) return clash;
+    }
+  }
+  return std::nullopt;
 }
 
 ShaderInterface ReflectInterface(const std::vector<uint32_t>& spirv) {

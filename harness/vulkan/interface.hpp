@@ -53,17 +53,32 @@ struct TypeLayout {
   // The type as GLSL with GL_EXT_shader_explicit_arithmetic_types spells it ("float", "f16vec2",
   // "uint8_t", "i64vec4", "dmat3", "mat2x4", "Particle", "vec4[8]", "float[]"), for messages and
   // for matching a manifest's element type. A struct is its OpName ("" when the module has no
-  // names); an image or sampler is its GLSL opaque type ("image2D", "usamplerBuffer", "texture2D").
+  // names; its members are named even then, see Member); an image or sampler is its GLSL opaque
+  // type ("image2D", "usamplerBuffer", "texture2D").
   std::string glsl;
   std::vector<Member> members;          // kStruct, in declaration order
   std::shared_ptr<TypeLayout> element;  // kArray and kRuntimeArray (shared: the types are read-only)
 };
 
 struct Member {
-  std::string name;  // OpMemberName; "" in a module without names
+  // OpMemberName. A member the SPIR-V does not name (a module compiled without debug names, or one
+  // that names some members only) is named by its position in its struct: "_m" and its member index
+  // from 0 in declaration order ("_m0", "_m1", ...; SPIRV-Cross gives such members the same names),
+  // and is `positional`. Every user of the reflection (manifests, checks, capture) takes that name
+  // as it takes a real one; MemberNameClash finds a positional name that repeats a real one.
+  std::string name;
   uint32_t offset = 0;
   TypeLayout type;
+  bool positional = false;
 };
+
+// The first two members of one struct with the same name, anywhere in `members` and the structs
+// they hold (nested, or as array elements): a real name that repeats a positional one ("_m2" given
+// by the shader to member 0 while member 2 has no name) or a module that names two members alike.
+// Says which members and why, with `what` (the struct's description) in front; nullopt where every
+// struct's member names are distinct. Users of member names refuse such a struct with it, so that
+// no name stands for two members.
+std::optional<std::string> MemberNameClash(const std::vector<Member>& members, const std::string& what);
 
 enum class ResourceKind {
   kStorageBuffer,

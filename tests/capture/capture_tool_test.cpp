@@ -143,9 +143,11 @@ TEST(CaptureValues, IntegersBySignAndWidth) {
   EXPECT_FALSE(ScalarText({ScalarKind::kUint, 64}, Bytes(&big, 8).data(), 8));
 }
 
+// A block's scalar members as the reflection lays them out.
+const TypeLayout kF32{.kind = TypeLayout::Kind::kScalar, .scalar = {ScalarKind::kFloat, 32}, .size = 4, .glsl = "float"};
+const TypeLayout kU32{.kind = TypeLayout::Kind::kScalar, .scalar = {ScalarKind::kUint, 32}, .size = 4, .glsl = "uint"};
+
 TEST(CaptureValues, MembersByNameStructsAndMatrices) {
-  TypeLayout f32{.kind = TypeLayout::Kind::kScalar, .scalar = {ScalarKind::kFloat, 32}, .size = 4, .glsl = "float"};
-  TypeLayout u32{.kind = TypeLayout::Kind::kScalar, .scalar = {ScalarKind::kUint, 32}, .size = 4, .glsl = "uint"};
   TypeLayout mat2{.kind = TypeLayout::Kind::kMatrix,
                   .scalar = {ScalarKind::kFloat, 32},
                   .components = 2,
@@ -154,8 +156,8 @@ TEST(CaptureValues, MembersByNameStructsAndMatrices) {
                   .size = 16,
                   .glsl = "mat2"};
   TypeLayout light{.kind = TypeLayout::Kind::kStruct, .size = 8, .glsl = "Light"};
-  light.members = {{"power", 0, f32}, {"id", 4, u32}};
-  std::vector<Member> block = {{"scale", 0, f32}, {"m", 16, mat2}, {"light", 32, light}};
+  light.members = {{"power", 0, kF32}, {"id", 4, kU32}};
+  std::vector<Member> block = {{"scale", 0, kF32}, {"m", 16, mat2}, {"light", 32, light}};
   struct {
     float scale = 2.5f, pad[3] = {};
     float m[4] = {1, 2, 3, 4};  // columns (1, 2) and (3, 4)
@@ -171,10 +173,36 @@ TEST(CaptureValues, MembersByNameStructsAndMatrices) {
   EXPECT_EQ(values[3].name, "light.id");
   EXPECT_EQ(values[3].values, std::vector<std::string>{"9"});
   EXPECT_EQ(ValuesToml({values[0]}), "\"scale\" = \"2.5\"  # float\n");
-  // Bytes short of a member, or a module without names, are refused with the member's name.
+  // Bytes short of a member are refused with the member's name.
   EXPECT_THROW(BlockValues(block, reinterpret_cast<const uint8_t*>(&data), 20), std::runtime_error);
-  block[0].name.clear();
-  EXPECT_THROW(BlockValues(block, reinterpret_cast<const uint8_t*>(&data), sizeof data), std::runtime_error);
+}
+
+TEST(CaptureValues, MembersWithoutNamesByPosition) {
+  // As the reflection gives a module without member names: each named by its position.
+  TypeLayout inner{.kind = TypeLayout::Kind::kStruct, .size = 8};
+  inner.members = {{"_m0", 0, kF32, true}, {"_m1", 4, kU32, true}};
+  std::vector<Member> block = {{"_m0", 0, kF32, true}, {"_m1", 16, inner, true}};
+  struct {
+    float scale = 2.5f, pad[3] = {};
+    float power = 0.5f;
+    uint32_t id = 9;
+  } data;
+  std::vector<MemberValues> values = BlockValues(block, reinterpret_cast<const uint8_t*>(&data), sizeof data);
+  ASSERT_EQ(values.size(), 3u);
+  EXPECT_EQ(values[2].name, "_m1._m1");
+  EXPECT_EQ(values[2].values, std::vector<std::string>{"9"});
+  EXPECT_EQ(ValuesToml({values[0]}), "\"_m0\" = \"2.5\"  # float, named by position (the SPIR-V gives no name)\n");
+  // A real name that repeats a positional one would give two members one name: refused.
+  block[0] = {"_m1", 0, kF32, false};
+  try {
+    BlockValues(block, reinterpret_cast<const uint8_t*>(&data), sizeof data);
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("the block: members 0 and 1 are both named _m1 (member 1 has no name in the "
+                                         "SPIR-V and is named by its position"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

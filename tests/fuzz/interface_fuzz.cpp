@@ -22,11 +22,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     size_t members = 0;
     for (const auto& r : shader.resources) {
       members += r.type.members.size() + r.type.glsl.size() + csbench::KindName(r.kind).size();
+      // Every struct's member names, real or positional, are walked as the manifest's users walk them.
+      members += csbench::MemberNameClash(r.type.members, "fuzz").value_or("").size();
       for (const auto& m : r.type.members) {
         if (m.type.element) members += m.type.element->glsl.size();
       }
     }
-    if (shader.push) members += shader.push->members.size();
+    if (shader.push) {
+      members += shader.push->members.size();
+      members += csbench::MemberNameClash(shader.push->members, "fuzz").value_or("").size();
+    }
     volatile size_t sink = members;
     (void)sink;
   } catch (const csbench::Error&) {

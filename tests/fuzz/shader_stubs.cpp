@@ -21,4 +21,6 @@ ShaderInterface ReflectInterface(const std::vector<uint32_t>&) { std::abort(); }
 
 std::string_view KindName(ResourceKind) { std::abort(); }
 
+std::optional<std::string> MemberNameClash(const std::vector<Member>&, const std::string&) { std::abort(); }
+
 }  // namespace csbench

@@ -7,24 +7,19 @@
 #include <initializer_list>
 #include <shaderc/shaderc.hpp>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "harness/base/error.hpp"
+#include "tests/harness/vulkan/spirv_names.hpp"
 
 namespace csbench {
 namespace {
 
 // GLSL -> SPIR-V without optimisation, so that names and unused declarations stay.
 std::vector<uint32_t> Compile(const std::string& glsl, shaderc_env_version vulkan = shaderc_env_version_vulkan_1_1) {
-  shaderc::Compiler compiler;
-  shaderc::CompileOptions options;
-  options.SetTargetEnvironment(shaderc_target_env_vulkan, vulkan);
-  auto result = compiler.CompileGlslToSpv(glsl, shaderc_compute_shader, "interface_test.comp", options);
-  if (result.GetCompilationStatus() != shaderc_compilation_status_success) {
-    ADD_FAILURE() << result.GetErrorMessage();
-    return {};
-  }
-  return {result.cbegin(), result.cend()};
+  return testing::CompileWithNames(glsl, vulkan);
 }
 
 ShaderInterface Reflect(const std::string& glsl, shaderc_env_version vulkan = shaderc_env_version_vulkan_1_1) {
@@ -83,17 +78,6 @@ class Assembler {
  private:
   std::vector<uint32_t> words_;
 };
-
-// Removes OpName and OpMemberName, as spirv-opt --strip-debug does.
-std::vector<uint32_t> StripNames(const std::vector<uint32_t>& words) {
-  std::vector<uint32_t> out(words.begin(), words.begin() + 5);
-  for (size_t at = 5; at < words.size();) {
-    const uint32_t count = words[at] >> 16, op = words[at] & 0xFFFF;
-    if (op != 5 && op != 6) out.insert(out.end(), words.begin() + at, words.begin() + at + count);
-    at += count;
-  }
-  return out;
-}
 
 // ---- The workgroup size ----------------------------------------------------------------------
 
@@ -694,19 +678,97 @@ TEST(InterfaceNames, PresentInAnUnoptimisedModule) {
 }
 
 TEST(InterfaceNames, StrippedModuleStillHasItsLayoutAndConstants) {
-  auto shader = ReflectInterface(StripNames(Compile(kNamed)));
+  auto shader = ReflectInterface(testing::StripNames(Compile(kNamed)));
   EXPECT_FALSE(shader.has_names);
   EXPECT_EQ(shader.entry_point,
             "main");  // the entry point's name is not debug information
   ASSERT_EQ(shader.resources.size(), 1u);
   EXPECT_EQ(shader.resources[0].block, "");
   EXPECT_EQ(shader.resources[0].variable, "");
-  EXPECT_EQ(shader.resources[0].type.members.at(0).name, "");
+  EXPECT_EQ(shader.resources[0].type.members.at(0).name, "_m0");
+  EXPECT_TRUE(shader.resources[0].type.members.at(0).positional);
   EXPECT_EQ(shader.resources[0].type.members.at(0).type.array_stride, 4u);
   ASSERT_EQ(shader.constants.size(), 1u);
   EXPECT_EQ(shader.constants[0].id, 2u);
   EXPECT_TRUE(shader.constants[0].names.empty());
   EXPECT_EQ(shader.constants[0].default_bits, 0x40000000u);
+}
+
+// A struct array, a nested struct and a uniform block, for the names of members.
+constexpr const char* kStructs = R"(#version 450
+layout(local_size_x = 64) in;
+struct Inner { float k; uint id; };
+struct Particle { vec3 pos; float mass; Inner inner; };
+layout(std430, binding = 0) buffer Particles { uint count; Particle particles[]; };
+layout(std140, binding = 1) uniform Params { float dt; vec4 gravity; } params;
+void main() { particles[gl_GlobalInvocationID.x].mass *= params.dt + float(count); }
+)";
+
+// The names of `members` and whether each is positional: "pos mass inner" / "_m0* _m1*".
+std::string NamesOf(const std::vector<Member>& members) {
+  std::string names;
+  for (const Member& m : members) names += (names.empty() ? "" : " ") + m.name + (m.positional ? "*" : "");
+  return names;
+}
+
+TEST(InterfaceNames, MembersKeepTheNamesTheModuleGives) {
+  const ShaderInterface shader = Reflect(kStructs);
+  const std::vector<Member>& block = shader.resources.at(0).type.members;
+  EXPECT_EQ(NamesOf(block), "count particles");
+  const TypeLayout& particle = *block.at(1).type.element;
+  EXPECT_EQ(NamesOf(particle.members), "pos mass inner");
+  EXPECT_EQ(NamesOf(particle.members.at(2).type.members), "k id");
+  EXPECT_EQ(NamesOf(shader.resources.at(1).type.members), "dt gravity");
+  EXPECT_FALSE(MemberNameClash(block, "the block"));
+}
+
+TEST(InterfaceNames, MembersWithoutNamesAreNamedByTheirPositions) {
+  const ShaderInterface shader = ReflectInterface(testing::StripNames(Compile(kStructs)));
+  const std::vector<Member>& block = shader.resources.at(0).type.members;
+  // Each struct numbers its own members from 0, in declaration order; offsets are the SPIR-V's.
+  EXPECT_EQ(NamesOf(block), "_m0* _m1*");
+  const TypeLayout& particle = *block.at(1).type.element;
+  EXPECT_EQ(particle.glsl, "");
+  EXPECT_EQ(NamesOf(particle.members), "_m0* _m1* _m2*");
+  EXPECT_EQ(particle.members.at(1).offset, 12u);
+  EXPECT_EQ(NamesOf(particle.members.at(2).type.members), "_m0* _m1*");
+  EXPECT_EQ(particle.members.at(2).type.members.at(1).offset, 4u);
+  EXPECT_EQ(NamesOf(shader.resources.at(1).type.members), "_m0* _m1*");
+  EXPECT_EQ(shader.resources.at(1).type.members.at(1).offset, 16u);
+  EXPECT_FALSE(MemberNameClash(block, "the block"));
+}
+
+TEST(InterfaceNames, OnlyTheUnnamedMembersOfAPartlyNamedModuleAreNamedByPosition) {
+  const ShaderInterface shader =
+      ReflectInterface(testing::RenameMembers(Compile(kStructs), {{"mass", ""}, {"id", ""}}));
+  const TypeLayout& particle = *shader.resources.at(0).type.members.at(1).type.element;
+  EXPECT_EQ(NamesOf(particle.members), "pos _m1* inner");
+  EXPECT_EQ(NamesOf(particle.members.at(2).type.members), "k _m1*");
+  EXPECT_FALSE(MemberNameClash(shader.resources.at(0).type.members, "the block"));
+}
+
+TEST(InterfaceNames, APositionalNameThatRepeatsARealOneIsAClash) {
+  // Particle's member 0 is named "_m1" by the shader while member 1 has no name: both are _m1.
+  const ShaderInterface shader =
+      ReflectInterface(testing::RenameMembers(Compile(kStructs), {{"pos", "_m1"}, {"mass", ""}}));
+  const std::vector<Member>& block = shader.resources.at(0).type.members;
+  EXPECT_EQ(NamesOf(block.at(1).type.element->members), "_m1 _m1* inner");
+  EXPECT_EQ(MemberNameClash(block, "binding 0").value_or("(none)"),
+            "binding 0, member particles: members 0 and 1 are both named _m1 (member 1 has no name in the SPIR-V "
+            "and is named by its position; the other's name is the shader's own): no name may stand for two "
+            "members");
+  // In a nested struct, and where the module names two members alike.
+  const ShaderInterface nested =
+      ReflectInterface(testing::RenameMembers(Compile(kStructs), {{"k", "_m1"}, {"id", ""}}));
+  EXPECT_NE(MemberNameClash(nested.resources.at(0).type.members, "binding 0")
+                .value_or("(none)")
+                .find("binding 0, member particles, member inner: members 0 and 1 are both named _m1"),
+            std::string::npos);
+  const ShaderInterface twice = ReflectInterface(testing::RenameMembers(Compile(kStructs), {{"gravity", "dt"}}));
+  EXPECT_NE(MemberNameClash(twice.resources.at(1).type.members, "binding 1")
+                .value_or("(none)")
+                .find("members 0 and 1 are both named dt (the SPIR-V names both so)"),
+            std::string::npos);
 }
 
 TEST(InterfaceNames, OptimisedShadercModuleHasNone) {

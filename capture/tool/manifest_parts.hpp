@@ -24,9 +24,6 @@ struct Files {
   std::set<std::string> names;
   uint64_t bytes = 0;
   bool any_output = false;
-  // The output buffers written with restore = true, by (set, binding): those the shaders both read
-  // and write (AccessOf), so that every timed dispatch starts from the program's data.
-  std::set<std::pair<uint32_t, uint32_t>> restore;
 };
 
 // The words of the comments beside the data: what the data was read around, and what wrote it.

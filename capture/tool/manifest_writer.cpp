@@ -10,7 +10,6 @@
 #include <set>
 
 #include "capture/layer/formats.hpp"
-#include "capture/tool/access.hpp"
 #include "capture/tool/block_values.hpp"
 #include "capture/tool/manifest_parts.hpp"
 #include "harness/vulkan/interface.hpp"
@@ -364,9 +363,9 @@ void WriteResources(const std::vector<Resource>& resources, const RawCapture& ca
                                changed ? "" : fmt::format(" ({} left it unchanged)", wording.program));
         buffers += fmt::format("expect = {{ file = \"{}\"{} }}  # its bytes after {}\n", out,
                                Tolerance(layout.scalar, layout.type), wording.after);
-        // A buffer the shader reads as well as writes would otherwise evolve from one timed
-        // dispatch to the next, each after the first on data the program never gave it.
-        if (files.restore.contains({r.set, r.binding}))
+        // A buffer the shader's instructions read as well as write would otherwise evolve from one
+        // timed dispatch to the next, each after the first on data the program never gave it.
+        if (r.reads && r.writes)
           buffers += "restore = true  # the shader reads it too: every timed dispatch starts from the bytes before\n";
       }
     }
@@ -390,8 +389,6 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
   TakeNotes(capture.notes, declared, written);
 
   Files files{.folder = folder};
-  for (const auto& [slot, access] : AccessOf(capture.spirv))
-    if (access.read && access.written) files.restore.insert(slot);
   ResourceText resources;
   WriteResources(shader.resources, capture, raw_dir, files, resources, written, Wording{});
   if (!files.any_output && written.skipped.empty())

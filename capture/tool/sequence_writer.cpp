@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <fstream>
 
-#include "capture/tool/access.hpp"
 #include "capture/tool/manifest_parts.hpp"
 
 namespace csbench::capture {
@@ -71,21 +70,18 @@ Written WriteSequence(const RawCapture& capture, const std::filesystem::path& ra
   std::vector<std::optional<Resource>> held(capture.bindings.size());
   std::vector<uint32_t> held_by(capture.bindings.size());  // the first pipeline to bind each
   std::set<std::pair<uint32_t, uint32_t>> declared;
-  std::vector<Access> access(capture.bindings.size());  // each resource's, over every pass
+  // Whether some pass's instructions read, and write, each resource.
+  std::vector<bool> reads(capture.bindings.size()), writes(capture.bindings.size());
   for (const RawStep& step : capture.steps) {
     for (const Resource& r : shaders[step.pipeline].resources) declared.insert({r.set, r.binding});
-    const std::map<std::pair<uint32_t, uint32_t>, Access> used = AccessOf(step.spirv);
-    for (const std::array<uint32_t, 4>& at : step.slots)
-      if (auto u = used.find({at[0], at[1]}); u != used.end() && at[3] < access.size()) {
-        access[at[3]].read |= u->second.read;
-        access[at[3]].written |= u->second.written;
-      }
     for (const std::array<uint32_t, 4>& at : step.slots) {
       const uint32_t set = at[0], binding = at[1], element = at[2], index = at[3];
       const std::vector<Resource>& resources = shaders[step.pipeline].resources;
       auto r = std::find_if(resources.begin(), resources.end(),
                             [&](const Resource& d) { return d.set == set && d.binding == binding; });
       if (r == resources.end() || index >= held.size()) continue;
+      reads[index] = reads[index] || r->reads;
+      writes[index] = writes[index] || r->writes;
       const RawBinding& b = capture.bindings[index];
       const bool moved = b.set != set || b.binding != binding || b.element != element;
       const bool at_uniform = std::any_of(held.begin(), held.end(), [&](const std::optional<Resource>& u) {
@@ -122,7 +118,10 @@ Written WriteSequence(const RawCapture& capture, const std::filesystem::path& ra
   TakeNotes(capture.notes, declared, written);
   Files files{.folder = folder};
   for (size_t i = 0; i < held.size(); ++i)
-    if (held[i] && access[i].read && access[i].written) files.restore.insert({held[i]->set, held[i]->binding});
+    if (held[i]) {
+      held[i]->reads = reads[i];
+      held[i]->writes = writes[i];
+    }
   ResourceText text;
   const Wording wording{.before = "the dispatch of the sequence that first binds it",
                         .after = "the program's sequence",

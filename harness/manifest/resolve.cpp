@@ -11,6 +11,7 @@
 #include "harness/manifest/expression.hpp"
 #include "harness/manifest/requirements.hpp"
 #include "harness/manifest/stage.hpp"
+#include "harness/vulkan/spirv_words.hpp"
 
 namespace csbench {
 using namespace manifest_detail;
@@ -448,14 +449,10 @@ void ResolveConstants(ManifestVariant& v, const ShaderInterface& shader, const s
   }
 }
 
-// Whether the module has an OpArrayLength (opcode 68): the shader reads a runtime array's length.
+// Whether the module has an OpArrayLength: the shader reads a runtime array's length.
 bool ReadsArrayLength(const std::vector<uint32_t>& spirv) {
-  for (size_t at = 5; at < spirv.size();) {
-    const uint32_t words = spirv[at] >> 16;
-    if ((spirv[at] & 0xffff) == 68) return true;
-    if (words == 0) break;  // ReflectInterface refused such a module already
-    at += words;
-  }
+  for (const spirv::Instruction& in : spirv::Instructions(spirv))
+    if (in.op == spirv::kOpArrayLength) return true;
   return false;
 }
 

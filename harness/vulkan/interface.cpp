@@ -11,51 +11,15 @@
 #include <utility>
 
 #include "harness/base/error.hpp"
+#include "harness/vulkan/spirv_access.hpp"
+#include "harness/vulkan/spirv_words.hpp"
 
 namespace csbench {
 namespace {
 
-// ---- Numbers from the SPIR-V specification -----------------------------------------------------
-// A module is a 5-word header (magic, version, generator, id bound, 0) followed by instructions. An
-// instruction's first word holds its word count (high 16 bits) and opcode (low 16 bits); its
-// operands follow.
+// ---- Numbers from the SPIR-V specification (spirv_words.hpp) -----------------------------------
 
-constexpr uint32_t kMagic = 0x07230203;
-constexpr size_t kHeaderWords = 5;
-
-enum Op : uint32_t {
-  kOpName = 5,
-  kOpMemberName = 6,
-  kOpEntryPoint = 15,
-  kOpExecutionMode = 16,
-  kOpCapability = 17,
-  kOpTypeVoid = 19,
-  kOpTypeBool = 20,
-  kOpTypeInt = 21,
-  kOpTypeFloat = 22,
-  kOpTypeVector = 23,
-  kOpTypeMatrix = 24,
-  kOpTypeImage = 25,
-  kOpTypeSampler = 26,
-  kOpTypeSampledImage = 27,
-  kOpTypeArray = 28,
-  kOpTypeRuntimeArray = 29,
-  kOpTypeStruct = 30,
-  kOpTypePointer = 32,
-  kOpConstantTrue = 41,
-  kOpConstantFalse = 42,
-  kOpConstant = 43,
-  kOpConstantComposite = 44,
-  kOpSpecConstantTrue = 48,
-  kOpSpecConstantFalse = 49,
-  kOpSpecConstant = 50,
-  kOpSpecConstantComposite = 51,
-  kOpVariable = 59,
-  kOpDecorate = 71,
-  kOpMemberDecorate = 72,
-  kOpExecutionModeId = 331,
-  kOpTypeAccelerationStructure = 5341,
-};
+using namespace spirv;
 
 // The instructions read here, with their names for messages, the fewest operands (words after the
 // opcode word) each must have for the operands read to exist, and where its result id is (types
@@ -106,29 +70,6 @@ const OpInfo* FindOp(uint32_t op) {
   }
   return nullptr;
 }
-
-constexpr uint32_t kModelGLCompute = 5;
-constexpr uint32_t kModeLocalSize = 17;
-constexpr uint32_t kModeLocalSizeId = 38;
-
-constexpr uint32_t kDecorationSpecId = 1;
-constexpr uint32_t kDecorationBlock = 2;
-constexpr uint32_t kDecorationBufferBlock = 3;  // a storage buffer before SPIR-V 1.3's StorageBuffer class
-constexpr uint32_t kDecorationRowMajor = 4;
-constexpr uint32_t kDecorationArrayStride = 6;
-constexpr uint32_t kDecorationMatrixStride = 7;
-constexpr uint32_t kDecorationBuiltIn = 11;
-constexpr uint32_t kDecorationNonWritable = 24;
-constexpr uint32_t kDecorationNonReadable = 25;
-constexpr uint32_t kDecorationBinding = 33;
-constexpr uint32_t kDecorationDescriptorSet = 34;
-constexpr uint32_t kDecorationOffset = 35;
-constexpr uint32_t kBuiltInWorkgroupSize = 25;
-
-constexpr uint32_t kStorageUniformConstant = 0;
-constexpr uint32_t kStorageUniform = 2;
-constexpr uint32_t kStoragePushConstant = 9;
-constexpr uint32_t kStorageBuffer = 12;
 
 constexpr uint32_t kDimBuffer = 5;
 constexpr uint32_t kDimSubpassData = 6;
@@ -255,30 +196,10 @@ constexpr size_t kMaxTypeNodes = size_t{1} << 16;
 
 // ---- The module, read once ---------------------------------------------------------------------
 
-struct Instruction {
-  uint32_t op = 0;
-  size_t at = 0;                       // the word it starts at, for messages
-  std::span<const uint32_t> operands;  // the words after the opcode word
-};
-
 struct Decorations {
   std::optional<uint32_t> spec_id, binding, set, offset, array_stride, matrix_stride, builtin;
   bool block = false, buffer_block = false, row_major = false, non_writable = false, non_readable = false;
 };
-
-std::string LiteralString(std::span<const uint32_t> words) {
-  // A literal string packs its UTF-8 bytes four to a word, lowest byte first, up to a 0 byte; a
-  // malformed one may lack the 0 and simply ends with the instruction.
-  std::string text;
-  for (uint32_t word : words) {
-    for (int shift = 0; shift < 32; shift += 8) {
-      const char c = static_cast<char>((word >> shift) & 0xFF);
-      if (c == '\0') return text;
-      text += c;
-    }
-  }
-  return text;
-}
 
 class Module {
  public:
@@ -293,20 +214,19 @@ class Module {
                                              words_[0], kMagic));
     Require(words_.size() >= kHeaderWords,
             fmt::format("not a SPIR-V module: {} words, fewer than the {}-word header", words_.size(), kHeaderWords));
-    for (size_t at = kHeaderWords; at < words_.size();) {
-      const uint32_t count = words_[at] >> 16, op = words_[at] & 0xFFFF;
-      Require(count > 0, fmt::format("malformed SPIR-V: the instruction at "
-                                     "word {} has a word count of 0",
-                                     at));
-      Require(count <= words_.size() - at, fmt::format("malformed SPIR-V: the instruction at word {} "
-                                                       "(opcode {}) has {} words; the module ends "
-                                                       "{} words after it starts",
-                                                       at, op, count, words_.size() - at));
-      Read({op, at, std::span<const uint32_t>(words_).subspan(at + 1, count - 1)});
-      at += count;
+    const Instructions code(words_);
+    for (const Instruction& in : code) Read(in);
+    if (const auto bad = code.Stop()) {
+      throw Error(bad->count == 0 ? fmt::format("malformed SPIR-V: the instruction at word {} has a word count of 0",
+                                                bad->at)
+                                  : fmt::format("malformed SPIR-V: the instruction at word {} (opcode {}) has {} "
+                                                "words; the module ends {} words after it starts",
+                                                bad->at, bad->op, bad->count, bad->left));
     }
   }
 
+  // The module's words, in host byte order.
+  std::span<const uint32_t> words() const { return words_; }
   const Instruction* Def(uint32_t id) const {
     auto it = defs_.find(id);
     return it == defs_.end() ? nullptr : &it->second;
@@ -939,6 +859,13 @@ ShaderInterface ReflectInterface(const std::vector<uint32_t>& spirv) {
   std::stable_sort(shader.resources.begin(), shader.resources.end(), [](const Resource& a, const Resource& b) {
     return std::pair(a.set, a.binding) < std::pair(b.set, b.binding);
   });
+  const auto access = AccessBySlot(m.words());
+  for (Resource& r : shader.resources) {
+    const bool buffer = r.kind == ResourceKind::kStorageBuffer || r.kind == ResourceKind::kUniformBuffer;
+    const auto a = access.find({r.set, r.binding});
+    r.reads = !buffer || (a != access.end() && a->second.reads);
+    r.writes = !buffer || (a != access.end() && a->second.writes);
+  }
   shader.push = ReadPushBlock(m, layouts);
   shader.has_names = m.has_names;
   for (const Instruction& c : m.capabilities) shader.capabilities.push_back(CapabilityText(c.operands[0]));

@@ -108,6 +108,12 @@ struct Resource {
   // NonWritable / NonReadable on the variable, or on every member of the block: compilers put
   // GLSL's readonly on one or the other, and a buffer the shader only reads needs no barrier after.
   bool readonly = false, writeonly = false;
+  // What the shader's instructions do through the binding, whatever it declares (generated code
+  // often declares neither readonly nor writeonly): loads and copies from it read, stores and
+  // copies to it write, an atomic read-modify-write does both. A pointer into it the reading cannot
+  // follow (passed to a function, chosen by OpSelect or OpPhi, converted) counts as both. Followed
+  // for storage and uniform buffers; every other kind (images, texel buffers, samplers) is given both.
+  bool reads = false, writes = false;
   // A buffer's block struct, with each member's offset; an image's or sampler's opaque type
   // (kOther).
   TypeLayout type;

@@ -17,14 +17,10 @@
 
 #include "harness/base/error.hpp"
 #include "harness/vulkan/shaderc_options.hpp"
+#include "harness/vulkan/spirv_words.hpp"
 
 namespace csbench {
 namespace {
-
-constexpr uint32_t kSpirvMagic = 0x07230203;
-constexpr size_t kSpirvHeaderWords = 5;
-constexpr uint32_t kOpEntryPoint = 15;  // execution model, function, name, interface...
-constexpr uint32_t kExecutionModelGLCompute = 5;
 
 std::string ReadFile(const std::filesystem::path& path, std::string_view what) {
   std::ifstream in(path, std::ios::binary);
@@ -94,19 +90,6 @@ spv_target_env ValidatorEnvOf(VulkanTarget target) {
   return SPV_ENV_VULKAN_1_1;
 }
 
-std::string SpirvString(const uint32_t* words, size_t count) {
-  // A literal string packs its UTF-8 bytes four to a word, lowest byte first, up to a 0 byte.
-  std::string text;
-  for (size_t i = 0; i < count; ++i) {
-    for (int shift = 0; shift < 32; shift += 8) {
-      const char c = static_cast<char>((words[i] >> shift) & 0xFF);
-      if (c == '\0') return text;
-      text += c;
-    }
-  }
-  return text;
-}
-
 // Where a SPIR-V module's failure messages start: what was read, for which variant.
 std::string SpirvContext(const ShaderSource& source, const std::filesystem::path& path) {
   return fmt::format("SPIR-V module {} for variant {}", path.string(), source.label);
@@ -122,11 +105,11 @@ std::vector<uint32_t> ReadSpirv(const ShaderSource& source, const std::filesyste
   std::copy(bytes.begin(), bytes.end(), reinterpret_cast<char*>(words.data()));
   // Vulkan takes the module's words as they are: a module written in the other byte order would
   // need swapping, which no tool that writes .spv for Vulkan asks for.
-  Require(words[0] == kSpirvMagic,
+  Require(words[0] == spirv::kMagic,
           fmt::format("{} does not start with the SPIR-V magic number 0x{:08x} (it starts with 0x{:08x})", context,
-                      kSpirvMagic, words[0]));
-  Require(words.size() >= kSpirvHeaderWords, fmt::format("{} is truncated: {} words, fewer than the {}-word header",
-                                                         context, words.size(), kSpirvHeaderWords));
+                      spirv::kMagic, words[0]));
+  Require(words.size() >= spirv::kHeaderWords, fmt::format("{} is truncated: {} words, fewer than the {}-word header",
+                                                         context, words.size(), spirv::kHeaderWords));
 
   spvtools::SpirvTools tools(ValidatorEnvOf(source.target));
   std::string log;
@@ -143,13 +126,11 @@ std::vector<uint32_t> ReadSpirv(const ShaderSource& source, const std::filesyste
   // The pipeline names its entry point; a module without it would fail only at pipeline creation,
   // with no word of which names the module has.
   std::vector<std::string> entries;
-  for (size_t at = kSpirvHeaderWords; at < words.size();) {
-    const uint32_t* w = &words[at];
-    const uint32_t count = w[0] >> 16;
-    if (count == 0 || at + count > words.size()) break;  // the validator has refused such a module
-    at += count;
-    if ((w[0] & 0xFFFF) != kOpEntryPoint || count < 4 || w[1] != kExecutionModelGLCompute) continue;
-    entries.push_back(SpirvString(w + 3, count - 3));
+  // The validator has refused a malformed module: the walk reads every instruction.
+  for (const spirv::Instruction& in : spirv::Instructions(words)) {
+    // OpEntryPoint's operands: execution model, function, name, interface...
+    if (in.op != spirv::kOpEntryPoint || in.operands.size() < 3 || in.operands[0] != spirv::kModelGLCompute) continue;
+    entries.push_back(spirv::LiteralString(in.operands.subspan(2)));
     if (entries.back() == source.entry) return words;
   }
   throw Error(fmt::format("{} has no GLCompute entry point named {} (it has: {})", context, source.entry,

@@ -22,97 +22,26 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <thread>
-#include <vector>
 
 #include "capture_demo_accumulate.h"
 #include "capture_demo_chain.h"
 #include "capture_demo_invert.h"
 #include "capture_demo_scale.h"
+#include "vulkan_setup.hpp"
 
 namespace {
 
-void Check(VkResult result, const char* what) {
-  if (result != VK_SUCCESS) {
-    std::fprintf(stderr, "capture_demo: %s failed: %d\n", what, static_cast<int>(result));
-    std::exit(10);
-  }
-}
+using capture_program::Check;
+using capture_program::Gpu;
+using capture_program::Buffer;
 
-struct Gpu {
-  VkInstance instance = VK_NULL_HANDLE;
-  VkPhysicalDevice physical = VK_NULL_HANDLE;
-  VkDevice device = VK_NULL_HANDLE;
-  VkQueue queue = VK_NULL_HANDLE;
-  uint32_t family = 0;
-  VkCommandPool pool = VK_NULL_HANDLE;
-};
-
-struct HostBuffer {
-  VkBuffer buffer = VK_NULL_HANDLE;
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  void* data = nullptr;
-};
-
-Gpu MakeGpu() {
-  Gpu gpu;
-  VkApplicationInfo app{.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-                        .pApplicationName = "capture_demo",
-                        .apiVersion = VK_API_VERSION_1_1};
-  VkInstanceCreateInfo info{.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app};
-  Check(vkCreateInstance(&info, nullptr, &gpu.instance), "vkCreateInstance");
-  uint32_t count = 1;
-  VkResult listed = vkEnumeratePhysicalDevices(gpu.instance, &count, &gpu.physical);
-  if (count == 0 || (listed != VK_SUCCESS && listed != VK_INCOMPLETE))
-    Check(VK_ERROR_INITIALIZATION_FAILED, "a device");
-  uint32_t families = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(gpu.physical, &families, nullptr);
-  std::vector<VkQueueFamilyProperties> props(families);
-  vkGetPhysicalDeviceQueueFamilyProperties(gpu.physical, &families, props.data());
-  for (uint32_t i = 0; i < families; ++i)
-    if (props[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
-      gpu.family = i;
-      break;
-    }
-  float priority = 1;
-  VkDeviceQueueCreateInfo queue{.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-                                .queueFamilyIndex = gpu.family,
-                                .queueCount = 1,
-                                .pQueuePriorities = &priority};
-  VkDeviceCreateInfo device{
-      .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1, .pQueueCreateInfos = &queue};
-  Check(vkCreateDevice(gpu.physical, &device, nullptr, &gpu.device), "vkCreateDevice");
-  vkGetDeviceQueue(gpu.device, gpu.family, 0, &gpu.queue);
-  VkCommandPoolCreateInfo pool{.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-                               .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-                               .queueFamilyIndex = gpu.family};
-  Check(vkCreateCommandPool(gpu.device, &pool, nullptr, &gpu.pool), "vkCreateCommandPool");
-  return gpu;
-}
-
-HostBuffer MakeBuffer(const Gpu& gpu, VkDeviceSize size, VkBufferUsageFlags usage) {
-  HostBuffer b;
-  VkBufferCreateInfo info{.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-                          .size = size,
-                          .usage = usage,
-                          .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
-  Check(vkCreateBuffer(gpu.device, &info, nullptr, &b.buffer), "vkCreateBuffer");
-  VkMemoryRequirements needs;
-  vkGetBufferMemoryRequirements(gpu.device, b.buffer, &needs);
-  VkPhysicalDeviceMemoryProperties memory;
-  vkGetPhysicalDeviceMemoryProperties(gpu.physical, &memory);
-  const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  uint32_t type = 0;
-  while (type < memory.memoryTypeCount &&
-         !((needs.memoryTypeBits & (1u << type)) && (memory.memoryTypes[type].propertyFlags & want) == want))
-    ++type;
-  VkMemoryAllocateInfo allocate{
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = needs.size, .memoryTypeIndex = type};
-  Check(vkAllocateMemory(gpu.device, &allocate, nullptr, &b.memory), "vkAllocateMemory");
-  Check(vkBindBufferMemory(gpu.device, b.buffer, b.memory, 0), "vkBindBufferMemory");
-  Check(vkMapMemory(gpu.device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.data), "vkMapMemory");
-  return b;
+// Host-visible, coherent and mapped, as the demo reads and writes its buffers directly.
+Buffer MakeBuffer(const Gpu& gpu, VkDeviceSize size, VkBufferUsageFlags usage) {
+  return capture_program::MakeBuffer(gpu, size, usage,
+                                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
 }
 
 struct Kernel {
@@ -122,34 +51,22 @@ struct Kernel {
   VkDescriptorSet set = VK_NULL_HANDLE;
 };
 
-// Storage buffers a and b at bindings `first` and `first` + 1 (0 and 1 by default), and a uniform
-// buffer at 2 where given.
-Kernel MakeKernel(const Gpu& gpu, VkDescriptorPool pool, const uint32_t* code, size_t bytes, uint32_t push_bytes,
-                  const VkSpecializationInfo* spec, const HostBuffer& a, const HostBuffer& b,
-                  const HostBuffer* uniform = nullptr, uint32_t first = 0) {
+// The set layout of `bindings`, a pipeline layout with `push_bytes` of push constants (none for 0),
+// the pipeline of `code`'s main, and one descriptor set from `pool`.
+Kernel MakePipeline(const Gpu& gpu, VkDescriptorPool pool, const VkDescriptorSetLayoutBinding* bindings,
+                    uint32_t binding_count, const uint32_t* code, size_t bytes, uint32_t push_bytes,
+                    const VkSpecializationInfo* spec) {
   Kernel k;
-  VkDescriptorSetLayoutBinding bindings[3] = {{.binding = first,
-                                               .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                               .descriptorCount = 1,
-                                               .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
-                                              {.binding = first + 1,
-                                               .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                               .descriptorCount = 1,
-                                               .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
-                                              {.binding = 2,
-                                               .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
-                                               .descriptorCount = 1,
-                                               .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT}};
   VkDescriptorSetLayoutCreateInfo set_info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                           .bindingCount = uniform != nullptr ? 3u : 2u,
+                                           .bindingCount = binding_count,
                                            .pBindings = bindings};
   Check(vkCreateDescriptorSetLayout(gpu.device, &set_info, nullptr, &k.set_layout), "vkCreateDescriptorSetLayout");
   VkPushConstantRange range{.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .offset = 0, .size = push_bytes};
   VkPipelineLayoutCreateInfo layout_info{.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
                                          .setLayoutCount = 1,
                                          .pSetLayouts = &k.set_layout,
-                                         .pushConstantRangeCount = 1,
-                                         .pPushConstantRanges = &range};
+                                         .pushConstantRangeCount = push_bytes != 0 ? 1u : 0u,
+                                         .pPushConstantRanges = push_bytes != 0 ? &range : nullptr};
   Check(vkCreatePipelineLayout(gpu.device, &layout_info, nullptr, &k.layout), "vkCreatePipelineLayout");
   VkShaderModuleCreateInfo module_info{
       .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = bytes, .pCode = code};
@@ -171,24 +88,43 @@ Kernel MakeKernel(const Gpu& gpu, VkDescriptorPool pool, const uint32_t* code, s
                                        .descriptorSetCount = 1,
                                        .pSetLayouts = &k.set_layout};
   Check(vkAllocateDescriptorSets(gpu.device, &allocate, &k.set), "vkAllocateDescriptorSets");
-  VkDescriptorBufferInfo infos[2] = {{a.buffer, 0, VK_WHOLE_SIZE}, {b.buffer, 0, VK_WHOLE_SIZE}};
-  VkWriteDescriptorSet write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                             .dstSet = k.set,
-                             .dstBinding = first,
-                             .descriptorCount = 2,
-                             .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                             .pBufferInfo = infos};
+  return k;
+}
+
+// One descriptor write: `infos` at consecutive descriptors of `set` from `binding` on.
+void WriteBuffers(const Gpu& gpu, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                  std::initializer_list<VkDescriptorBufferInfo> infos) {
+  const VkWriteDescriptorSet write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                   .dstSet = set,
+                                   .dstBinding = binding,
+                                   .descriptorCount = static_cast<uint32_t>(infos.size()),
+                                   .descriptorType = type,
+                                   .pBufferInfo = infos.begin()};
   vkUpdateDescriptorSets(gpu.device, 1, &write, 0, nullptr);
-  if (uniform != nullptr) {
-    VkDescriptorBufferInfo info{uniform->buffer, 0, VK_WHOLE_SIZE};
-    VkWriteDescriptorSet one{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                             .dstSet = k.set,
-                             .dstBinding = 2,
-                             .descriptorCount = 1,
-                             .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
-                             .pBufferInfo = &info};
-    vkUpdateDescriptorSets(gpu.device, 1, &one, 0, nullptr);
-  }
+}
+
+// Storage buffers a and b at bindings `first` and `first` + 1 (0 and 1 by default), and a uniform
+// buffer at 2 where given.
+Kernel MakeKernel(const Gpu& gpu, VkDescriptorPool pool, const uint32_t* code, size_t bytes, uint32_t push_bytes,
+                  const VkSpecializationInfo* spec, const Buffer& a, const Buffer& b,
+                  const Buffer* uniform = nullptr, uint32_t first = 0) {
+  const VkDescriptorSetLayoutBinding bindings[3] = {{.binding = first,
+                                                     .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                                     .descriptorCount = 1,
+                                                     .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
+                                                    {.binding = first + 1,
+                                                     .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                                     .descriptorCount = 1,
+                                                     .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
+                                                    {.binding = 2,
+                                                     .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+                                                     .descriptorCount = 1,
+                                                     .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT}};
+  Kernel k = MakePipeline(gpu, pool, bindings, uniform != nullptr ? 3u : 2u, code, bytes, push_bytes, spec);
+  WriteBuffers(gpu, k.set, first, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+               {{a.buffer, 0, VK_WHOLE_SIZE}, {b.buffer, 0, VK_WHOLE_SIZE}});
+  if (uniform != nullptr)
+    WriteBuffers(gpu, k.set, 2, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, {{uniform->buffer, 0, VK_WHOLE_SIZE}});
   return k;
 }
 
@@ -202,7 +138,7 @@ struct Picture {
 };
 constexpr uint32_t kPictureWidth = 64, kPictureHeight = 16;
 
-Picture MakePicture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, const HostBuffer& staging) {
+Picture MakePicture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, const Buffer& staging) {
   Picture p;
   VkImageCreateInfo info{.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
                          .imageType = VK_IMAGE_TYPE_2D,
@@ -216,10 +152,9 @@ Picture MakePicture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, c
   Check(vkCreateImage(gpu.device, &info, nullptr, &p.image), "vkCreateImage");
   VkMemoryRequirements needs;
   vkGetImageMemoryRequirements(gpu.device, p.image, &needs);
-  uint32_t type = 0;
-  while (!(needs.memoryTypeBits & (1u << type))) ++type;
-  VkMemoryAllocateInfo allocate{
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = needs.size, .memoryTypeIndex = type};
+  VkMemoryAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                                .allocationSize = needs.size,
+                                .memoryTypeIndex = capture_program::MemoryType(gpu, needs.memoryTypeBits, 0)};
   Check(vkAllocateMemory(gpu.device, &allocate, nullptr, &p.memory), "vkAllocateMemory");
   Check(vkBindImageMemory(gpu.device, p.image, p.memory, 0), "vkBindImageMemory");
   VkImageViewCreateInfo view{.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
@@ -256,38 +191,14 @@ Picture MakePicture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, c
   Check(vkQueueSubmit(gpu.queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
   Check(vkQueueWaitIdle(gpu.queue), "vkQueueWaitIdle");
 
-  VkDescriptorSetLayoutBinding binding{.binding = 0,
-                                       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
-                                       .descriptorCount = 1,
-                                       .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
-  VkDescriptorSetLayoutCreateInfo set_info{
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 1, .pBindings = &binding};
-  Kernel& k = p.kernel;
-  Check(vkCreateDescriptorSetLayout(gpu.device, &set_info, nullptr, &k.set_layout), "vkCreateDescriptorSetLayout");
-  VkPipelineLayoutCreateInfo layout_info{
-      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1, .pSetLayouts = &k.set_layout};
-  Check(vkCreatePipelineLayout(gpu.device, &layout_info, nullptr, &k.layout), "vkCreatePipelineLayout");
-  VkShaderModuleCreateInfo module_info{
-      .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = sizeof kInvertSpirv, .pCode = kInvertSpirv};
-  VkShaderModule module;
-  Check(vkCreateShaderModule(gpu.device, &module_info, nullptr, &module), "vkCreateShaderModule");
-  VkComputePipelineCreateInfo pipeline{.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-                                       .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                                                 .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                                                 .module = module,
-                                                 .pName = "main"},
-                                       .layout = k.layout};
-  Check(vkCreateComputePipelines(gpu.device, VK_NULL_HANDLE, 1, &pipeline, nullptr, &k.pipeline),
-        "vkCreateComputePipelines");
-  vkDestroyShaderModule(gpu.device, module, nullptr);
-  VkDescriptorSetAllocateInfo allocate_set{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                           .descriptorPool = pool,
-                                           .descriptorSetCount = 1,
-                                           .pSetLayouts = &k.set_layout};
-  Check(vkAllocateDescriptorSets(gpu.device, &allocate_set, &k.set), "vkAllocateDescriptorSets");
+  const VkDescriptorSetLayoutBinding binding{.binding = 0,
+                                             .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                                             .descriptorCount = 1,
+                                             .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
+  p.kernel = MakePipeline(gpu, pool, &binding, 1, kInvertSpirv, sizeof kInvertSpirv, 0, nullptr);
   VkDescriptorImageInfo image_info{.imageView = p.view, .imageLayout = VK_IMAGE_LAYOUT_GENERAL};
   VkWriteDescriptorSet write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                             .dstSet = k.set,
+                             .dstSet = p.kernel.set,
                              .dstBinding = 0,
                              .descriptorCount = 1,
                              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
@@ -346,16 +257,16 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  Gpu gpu = MakeGpu();
+  Gpu gpu = capture_program::MakeGpu("capture_demo");
   constexpr uint32_t kN = 4096;
-  HostBuffer x = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-  HostBuffer y = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-  HostBuffer src = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-  HostBuffer acc = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-  HostBuffer args = MakeBuffer(gpu, 12, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
-  HostBuffer factor = MakeBuffer(gpu, 16, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
-  HostBuffer total = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-  HostBuffer scratch = MakeBuffer(gpu, 256, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  Buffer x = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  Buffer y = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  Buffer src = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  Buffer acc = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  Buffer args = MakeBuffer(gpu, 12, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  Buffer factor = MakeBuffer(gpu, 16, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+  Buffer total = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  Buffer scratch = MakeBuffer(gpu, 256, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
   const struct {
     uint32_t factor;
     float unused, pair[2];
@@ -393,7 +304,7 @@ int main(int argc, char** argv) {
                                        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                        .commandBufferCount = 1};
   Check(vkAllocateCommandBuffers(gpu.device, &allocate, &cb), "vkAllocateCommandBuffers");
-  HostBuffer pixels = MakeBuffer(gpu, kPictureWidth * kPictureHeight * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+  Buffer pixels = MakeBuffer(gpu, kPictureWidth * kPictureHeight * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
   Picture picture = MakePicture(gpu, pool, cb, pixels);
   // Made last, so that the other pipelines keep their numbers.
   Kernel chained;
@@ -448,14 +359,7 @@ int main(int argc, char** argv) {
         float value;
       } scale_push{kN, 3.0f}, half{kN, 0.5f}, quarter{kN, 0.25f};
       if (chain_alias) {
-        const VkDescriptorBufferInfo part{y.buffer, 0, (kN - 64) * 4};
-        const VkWriteDescriptorSet write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                                         .dstSet = chained.set,
-                                         .dstBinding = 1,
-                                         .descriptorCount = 1,
-                                         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                         .pBufferInfo = &part};
-        vkUpdateDescriptorSets(gpu.device, 1, &write, 0, nullptr);
+        WriteBuffers(gpu, chained.set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{y.buffer, 0, (kN - 64) * 4}});
         half.n = quarter.n = kN - 64;
       }
       Check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
@@ -489,10 +393,7 @@ int main(int argc, char** argv) {
   vkDestroyImageView(gpu.device, picture.view, nullptr);
   vkDestroyImage(gpu.device, picture.image, nullptr);
   vkFreeMemory(gpu.device, picture.memory, nullptr);
-  for (HostBuffer* b : {&x, &y, &src, &acc, &args, &factor, &pixels, &total, &scratch}) {
-    vkDestroyBuffer(gpu.device, b->buffer, nullptr);
-    vkFreeMemory(gpu.device, b->memory, nullptr);
-  }
+  for (Buffer* b : {&x, &y, &src, &acc, &args, &factor, &pixels, &total, &scratch}) capture_program::FreeBuffer(gpu, *b);
   for (Kernel* k : {&scale, &accumulate, &picture.kernel, &chained}) {
     if (k->pipeline == VK_NULL_HANDLE) continue;
     vkDestroyPipeline(gpu.device, k->pipeline, nullptr);
@@ -500,9 +401,7 @@ int main(int argc, char** argv) {
     vkDestroyDescriptorSetLayout(gpu.device, k->set_layout, nullptr);
   }
   vkDestroyDescriptorPool(gpu.device, pool, nullptr);
-  vkDestroyCommandPool(gpu.device, gpu.pool, nullptr);
-  vkDestroyDevice(gpu.device, nullptr);
-  vkDestroyInstance(gpu.instance, nullptr);
+  capture_program::DestroyGpu(gpu);
   if (sleep_s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(sleep_s));
   if (!ok) return 9;
   return exit_code;

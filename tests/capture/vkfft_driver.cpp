@@ -66,14 +66,12 @@ struct Positional {
 #undef glslang_resource_t
 #endif
 
+#include "vulkan_setup.hpp"
+
 namespace {
 
-void Check(VkResult result, const char* what) {
-  if (result != VK_SUCCESS) {
-    std::fprintf(stderr, "vkfft_driver: %s failed: %d\n", what, static_cast<int>(result));
-    std::exit(10);
-  }
-}
+using capture_program::Buffer;
+using capture_program::Check;
 
 void CheckFft(VkFFTResult result, const char* what) {
   if (result != VKFFT_SUCCESS) {
@@ -82,72 +80,19 @@ void CheckFft(VkFFTResult result, const char* what) {
   }
 }
 
-struct Gpu {
-  VkInstance instance = VK_NULL_HANDLE;
-  VkPhysicalDevice physical = VK_NULL_HANDLE;
-  VkDevice device = VK_NULL_HANDLE;
-  VkQueue queue = VK_NULL_HANDLE;
-  uint32_t family = 0;
-  VkCommandPool pool = VK_NULL_HANDLE;
+// The shared set-up, with a fence for each submit and two timestamps where the queue has them.
+struct Gpu : capture_program::Gpu {
   VkFence fence = VK_NULL_HANDLE;
   VkQueryPool queries = VK_NULL_HANDLE;
   double tick_ns = 0;  // 0: the queue has no timestamps
 };
 
-struct Buffer {
-  VkBuffer buffer = VK_NULL_HANDLE;
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  void* data = nullptr;  // mapped, for the host-visible staging buffer
-};
-
 Gpu MakeGpu() {
-  Gpu gpu;
-  VkApplicationInfo app{.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-                        .pApplicationName = "vkfft_driver",
-                        .apiVersion = VK_API_VERSION_1_1};
-  VkInstanceCreateInfo info{.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app};
-  Check(vkCreateInstance(&info, nullptr, &gpu.instance), "vkCreateInstance");
-  uint32_t count = 0;
-  Check(vkEnumeratePhysicalDevices(gpu.instance, &count, nullptr), "vkEnumeratePhysicalDevices");
-  std::vector<VkPhysicalDevice> devices(count);
-  Check(vkEnumeratePhysicalDevices(gpu.instance, &count, devices.data()), "vkEnumeratePhysicalDevices");
-  uint32_t timestamp_bits = 0;
-  for (VkPhysicalDevice physical : devices) {
-    uint32_t families = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(physical, &families, nullptr);
-    std::vector<VkQueueFamilyProperties> props(families);
-    vkGetPhysicalDeviceQueueFamilyProperties(physical, &families, props.data());
-    for (uint32_t f = 0; f < families && gpu.physical == VK_NULL_HANDLE; ++f) {
-      if ((props[f].queueFlags & VK_QUEUE_COMPUTE_BIT) != 0) {
-        gpu.physical = physical;
-        gpu.family = f;
-        timestamp_bits = props[f].timestampValidBits;
-      }
-    }
-    if (gpu.physical != VK_NULL_HANDLE) break;
-  }
-  if (gpu.physical == VK_NULL_HANDLE) {
-    std::fprintf(stderr, "vkfft_driver: no Vulkan device with a compute queue\n");
-    std::exit(10);
-  }
+  Gpu gpu{capture_program::MakeGpu("vkfft_driver")};
   VkPhysicalDeviceProperties props;
   vkGetPhysicalDeviceProperties(gpu.physical, &props);
   std::printf("device: %s\n", props.deviceName);
-  if (timestamp_bits != 0) gpu.tick_ns = static_cast<double>(props.limits.timestampPeriod);
-  float priority = 1.0f;
-  VkDeviceQueueCreateInfo queue{.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-                                .queueFamilyIndex = gpu.family,
-                                .queueCount = 1,
-                                .pQueuePriorities = &priority};
-  VkDeviceCreateInfo device{.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-                            .queueCreateInfoCount = 1,
-                            .pQueueCreateInfos = &queue};
-  Check(vkCreateDevice(gpu.physical, &device, nullptr, &gpu.device), "vkCreateDevice");
-  vkGetDeviceQueue(gpu.device, gpu.family, 0, &gpu.queue);
-  VkCommandPoolCreateInfo pool{.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-                               .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-                               .queueFamilyIndex = gpu.family};
-  Check(vkCreateCommandPool(gpu.device, &pool, nullptr, &gpu.pool), "vkCreateCommandPool");
+  if (gpu.timestamp_bits != 0) gpu.tick_ns = static_cast<double>(props.limits.timestampPeriod);
   VkFenceCreateInfo fence{.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   Check(vkCreateFence(gpu.device, &fence, nullptr, &gpu.fence), "vkCreateFence");
   if (gpu.tick_ns != 0) {
@@ -157,38 +102,6 @@ Gpu MakeGpu() {
     Check(vkCreateQueryPool(gpu.device, &queries, nullptr, &gpu.queries), "vkCreateQueryPool");
   }
   return gpu;
-}
-
-Buffer MakeBuffer(const Gpu& gpu, VkDeviceSize bytes, bool staging) {
-  Buffer out;
-  VkBufferCreateInfo info{.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-                          .size = bytes,
-                          .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-                                   (staging ? 0u : static_cast<VkBufferUsageFlags>(VK_BUFFER_USAGE_STORAGE_BUFFER_BIT)),
-                          .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
-  Check(vkCreateBuffer(gpu.device, &info, nullptr, &out.buffer), "vkCreateBuffer");
-  VkMemoryRequirements needs;
-  vkGetBufferMemoryRequirements(gpu.device, out.buffer, &needs);
-  VkPhysicalDeviceMemoryProperties memory;
-  vkGetPhysicalDeviceMemoryProperties(gpu.physical, &memory);
-  VkMemoryPropertyFlags want = staging ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-                                       : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-  uint32_t type = memory.memoryTypeCount;
-  for (uint32_t t = 0; t < memory.memoryTypeCount && type == memory.memoryTypeCount; ++t)
-    if ((needs.memoryTypeBits & (1u << t)) != 0 && (memory.memoryTypes[t].propertyFlags & want) == want) type = t;
-  if (type == memory.memoryTypeCount) Check(VK_ERROR_FEATURE_NOT_PRESENT, "a memory type");
-  VkMemoryAllocateInfo alloc{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-                             .allocationSize = needs.size,
-                             .memoryTypeIndex = type};
-  Check(vkAllocateMemory(gpu.device, &alloc, nullptr, &out.memory), "vkAllocateMemory");
-  Check(vkBindBufferMemory(gpu.device, out.buffer, out.memory, 0), "vkBindBufferMemory");
-  if (staging) Check(vkMapMemory(gpu.device, out.memory, 0, bytes, 0, &out.data), "vkMapMemory");
-  return out;
-}
-
-void FreeBuffer(const Gpu& gpu, Buffer& buffer) {
-  vkDestroyBuffer(gpu.device, buffer.buffer, nullptr);
-  vkFreeMemory(gpu.device, buffer.memory, nullptr);
 }
 
 // One command buffer, recorded by `record`, submitted and waited for; returns the host's time of
@@ -266,10 +179,13 @@ bool RunPlan(Gpu& gpu, const Plan& plan, uint32_t launches, uint32_t submits) {
   // Out of place, through three buffers (VkFFT's formatted input and output, and its own buffer
   // between the two passes of a 2-D transform): no dispatch reads and writes one buffer through
   // two bindings, which a capture cannot replay (docs/capture.md).
-  Buffer input = MakeBuffer(gpu, bytes, false);
-  Buffer work = MakeBuffer(gpu, bytes, false);
-  Buffer output = MakeBuffer(gpu, bytes, false);
-  Buffer staging = MakeBuffer(gpu, bytes, true);
+  const VkBufferUsageFlags copies = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  const VkBufferUsageFlags storage = copies | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  Buffer input = capture_program::MakeBuffer(gpu, bytes, storage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  Buffer work = capture_program::MakeBuffer(gpu, bytes, storage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  Buffer output = capture_program::MakeBuffer(gpu, bytes, storage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  Buffer staging = capture_program::MakeBuffer(
+      gpu, bytes, copies, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
 
   VkFFTConfiguration config = {};
   config.FFTdim = plan.dims;
@@ -374,7 +290,7 @@ bool RunPlan(Gpu& gpu, const Plan& plan, uint32_t launches, uint32_t submits) {
                 plan.name.c_str(), median(host_us), submits, launches);
 
   deleteVkFFT(&app);
-  for (Buffer* buffer : {&input, &work, &output, &staging}) FreeBuffer(gpu, *buffer);
+  for (Buffer* buffer : {&input, &work, &output, &staging}) capture_program::FreeBuffer(gpu, *buffer);
   return ok;
 }
 
@@ -411,8 +327,6 @@ int main(int argc, char** argv) {
   ok = RunPlan(gpu, {"c2c_fp32_2d_256x256", 2, {256, 256}, 1}, launches, submits) && ok;
   if (gpu.queries != VK_NULL_HANDLE) vkDestroyQueryPool(gpu.device, gpu.queries, nullptr);
   vkDestroyFence(gpu.device, gpu.fence, nullptr);
-  vkDestroyCommandPool(gpu.device, gpu.pool, nullptr);
-  vkDestroyDevice(gpu.device, nullptr);
-  vkDestroyInstance(gpu.instance, nullptr);
+  capture_program::DestroyGpu(gpu);
   return ok ? 0 : 1;
 }

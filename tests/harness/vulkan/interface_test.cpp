@@ -814,6 +814,103 @@ void main() { values[gl_GlobalInvocationID.x] = subgroupAdd(values[gl_GlobalInvo
   EXPECT_EQ(assembled.capabilities, (std::vector<std::string>{"Shader", "Float16", "Capability64999"}));
 }
 
+// ---- What the instructions read and write ----------------------------------------------------
+
+constexpr const char* kAccess = R"(#version 450
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer In { float a[]; };
+layout(std430, binding = 1) buffer Out { float b[]; };
+layout(std430, binding = 2) buffer Both { float c[]; };
+layout(std430, binding = 3) buffer Count { uint n; };
+layout(std430, binding = 4) buffer Unused { float d[]; };
+layout(std140, binding = 5) uniform Params { float k; };
+layout(binding = 6, r32f) uniform writeonly image2D picture;
+layout(std430, set = 1, binding = 0) writeonly buffer Declared { float e[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  b[i] = a[i] * k;
+  c[i] += 1.0;
+  atomicAdd(n, 1u);
+  imageStore(picture, ivec2(i, 0), vec4(0));
+  e[i] = 2.0;
+}
+)";
+
+TEST(InterfaceAccess, ReadsAndWritesByInstructionsNotDeclarations) {
+  const auto shader = Reflect(kAccess);
+  struct Want {
+    uint32_t set, binding;
+    bool reads, writes;
+  };
+  // In and Out are declared with neither readonly nor writeonly; the atomic reads and writes; the
+  // image is not followed, so both.
+  for (const Want& want : {Want{0, 0, true, false}, Want{0, 1, false, true}, Want{0, 2, true, true},
+                           Want{0, 3, true, true}, Want{0, 4, false, false}, Want{0, 5, true, false},
+                           Want{0, 6, true, true}, Want{1, 0, false, true}}) {
+    const Resource* r = At(shader, want.set, want.binding);
+    ASSERT_NE(r, nullptr) << want.set << " " << want.binding;
+    EXPECT_EQ(r->reads, want.reads) << want.set << " " << want.binding;
+    EXPECT_EQ(r->writes, want.writes) << want.set << " " << want.binding;
+  }
+  EXPECT_FALSE(At(shader, 0, 0)->readonly);
+}
+
+TEST(InterfaceAccess, ByteSwappedModuleReadsTheSame) {
+  auto words = Compile(kAccess);
+  for (uint32_t& w : words) w = __builtin_bswap32(w);
+  const auto shader = ReflectInterface(words);
+  EXPECT_TRUE(At(shader, 0, 0)->reads);
+  EXPECT_FALSE(At(shader, 0, 0)->writes);
+  EXPECT_TRUE(At(shader, 0, 2)->reads && At(shader, 0, 2)->writes);
+}
+
+TEST(InterfaceAccess, ASelectOfValuesKeepsEachBufferReadOnly) {
+  const auto shader = Reflect(R"(#version 450
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer A { float a[]; };
+layout(std430, binding = 1) buffer B { float b[]; };
+layout(std430, binding = 2) buffer Out { float o[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  o[i] = (i % 2u == 0u ? a[i] : b[i]);
+}
+)");
+  EXPECT_TRUE(At(shader, 0, 0)->reads);
+  EXPECT_FALSE(At(shader, 0, 0)->writes);
+  EXPECT_TRUE(At(shader, 0, 1)->reads);
+  EXPECT_FALSE(At(shader, 0, 1)->writes);
+  EXPECT_FALSE(At(shader, 0, 2)->reads);
+  EXPECT_TRUE(At(shader, 0, 2)->writes);
+}
+
+TEST(InterfaceAccess, APointerChosenByOpSelectIsBoth) {
+  // Two storage buffers (a Block struct of one float, variables 20 and 21 at bindings 0 and 1) and
+  // OpSelect between their pointers: which one a later access goes through is not followed.
+  const auto words = Assembler()
+                         .ComputeHeader()
+                         .Op(71, {3, 2})       // OpDecorate %3 Block
+                         .Op(72, {3, 0, 35, 0})  // OpMemberDecorate %3 0 Offset 0
+                         .Op(71, {20, 34, 0})  // OpDecorate %20 DescriptorSet 0
+                         .Op(71, {20, 33, 0})  // OpDecorate %20 Binding 0
+                         .Op(71, {21, 34, 0})
+                         .Op(71, {21, 33, 1})
+                         .Op(22, {2, 32})      // %2 = OpTypeFloat 32
+                         .Op(30, {3, 2})       // %3 = OpTypeStruct %2
+                         .Op(32, {4, 12, 3})   // %4 = OpTypePointer StorageBuffer %3
+                         .Op(20, {5})          // %5 = OpTypeBool
+                         .Op(41, {5, 6})       // %6 = OpConstantTrue %5
+                         .Op(59, {4, 20, 12})  // %20 = OpVariable %4 StorageBuffer
+                         .Op(59, {4, 21, 12})
+                         .Op(169, {4, 30, 6, 20, 21})  // %30 = OpSelect %4 %6 %20 %21
+                         .words();
+  const auto shader = ReflectInterface(words);
+  ASSERT_EQ(shader.resources.size(), 2u);
+  for (const Resource& r : shader.resources) {
+    EXPECT_EQ(r.kind, ResourceKind::kStorageBuffer);
+    EXPECT_TRUE(r.reads && r.writes) << r.binding;
+  }
+}
+
 // ---- Modules that are not one compute shader, and broken ones ---------------------------------
 
 TEST(InterfaceMalformed, NotAModule) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "harness/base/error.hpp"
+#include "harness/vulkan/spirv_words.hpp"
 
 // CompileShader and CompileKernel return a reference into the run-long cache, not into their
 // argument: GCC 13 and later guess otherwise when the argument is a temporary (-Wdangling-reference).
@@ -25,52 +26,23 @@ namespace csbench {
 namespace {
 
 // ---- Reading the SPIR-V the compiler returns: just enough of the instruction stream to check
-// what a test expects (numbers from the SPIR-V specification) ---------------------------------
+// what a test expects ----------------------------------------------------------------------------
 
-constexpr uint32_t kOpName = 5;
-constexpr uint32_t kOpMemberName = 6;
-constexpr uint32_t kOpEntryPoint = 15;
-constexpr uint32_t kOpExecutionMode = 16;
-constexpr uint32_t kOpDecorate = 71;
-constexpr uint32_t kExecutionModeLocalSize = 17;
-constexpr uint32_t kDecorationBinding = 33;
-constexpr uint32_t kDecorationDescriptorSet = 34;
+using namespace spirv;
 
-struct Instruction {
-  uint32_t op;
-  std::vector<uint32_t> operands;  // the words after the opcode word
-};
-
-std::vector<Instruction> Instructions(const std::vector<uint32_t>& spirv) {
+// The module's instructions (spans into `spirv`), failing the test where one is malformed.
+std::vector<Instruction> Walk(const std::vector<uint32_t>& spirv) {
+  const Instructions code(spirv);
+  if (const auto stop = code.Stop()) ADD_FAILURE() << "malformed instruction at word " << stop->at;
   std::vector<Instruction> found;
-  for (size_t at = 5; at < spirv.size();) {
-    const uint32_t count = spirv[at] >> 16;
-    if (count == 0 || at + count > spirv.size()) {
-      ADD_FAILURE() << "malformed instruction at word " << at;
-      break;
-    }
-    found.push_back({spirv[at] & 0xFFFF, std::vector<uint32_t>(spirv.begin() + at + 1, spirv.begin() + at + count)});
-    at += count;
-  }
+  for (const Instruction& i : code) found.push_back(i);
   return found;
-}
-
-std::string Literal(const std::vector<uint32_t>& words, size_t from) {
-  std::string text;
-  for (size_t i = from; i < words.size(); ++i) {
-    for (int shift = 0; shift < 32; shift += 8) {
-      char c = static_cast<char>((words[i] >> shift) & 0xFF);
-      if (c == '\0') return text;
-      text += c;
-    }
-  }
-  return text;
 }
 
 // The local size the module's entry point declares.
 std::vector<uint32_t> LocalSize(const std::vector<uint32_t>& spirv) {
-  for (const auto& i : Instructions(spirv)) {
-    if (i.op == kOpExecutionMode && i.operands.size() == 5 && i.operands[1] == kExecutionModeLocalSize) {
+  for (const auto& i : Walk(spirv)) {
+    if (i.op == kOpExecutionMode && i.operands.size() == 5 && i.operands[1] == kModeLocalSize) {
       return {i.operands[2], i.operands[3], i.operands[4]};
     }
   }
@@ -79,8 +51,8 @@ std::vector<uint32_t> LocalSize(const std::vector<uint32_t>& spirv) {
 
 std::vector<std::string> EntryPoints(const std::vector<uint32_t>& spirv) {
   std::vector<std::string> names;
-  for (const auto& i : Instructions(spirv)) {
-    if (i.op == kOpEntryPoint) names.push_back(Literal(i.operands, 2));
+  for (const auto& i : Walk(spirv)) {
+    if (i.op == kOpEntryPoint) names.push_back(LiteralString(i.operands.subspan(2)));
   }
   return names;
 }
@@ -93,8 +65,8 @@ struct SetAndBinding {
 std::map<std::string, SetAndBinding> BindingsByName(const std::vector<uint32_t>& spirv) {
   std::map<uint32_t, std::string> names;
   std::map<uint32_t, SetAndBinding> by_id;
-  for (const auto& i : Instructions(spirv)) {
-    if (i.op == kOpName) names[i.operands[0]] = Literal(i.operands, 1);
+  for (const auto& i : Walk(spirv)) {
+    if (i.op == kOpName) names[i.operands[0]] = LiteralString(i.operands.subspan(1));
     if (i.op == kOpDecorate && i.operands.size() == 3 && i.operands[1] == kDecorationBinding) {
       by_id[i.operands[0]].binding = i.operands[2];
     }
@@ -109,8 +81,8 @@ std::map<std::string, SetAndBinding> BindingsByName(const std::vector<uint32_t>&
 
 std::vector<std::string> MemberNames(const std::vector<uint32_t>& spirv) {
   std::vector<std::string> names;
-  for (const auto& i : Instructions(spirv)) {
-    if (i.op == kOpMemberName) names.push_back(Literal(i.operands, 2));
+  for (const auto& i : Walk(spirv)) {
+    if (i.op == kOpMemberName) names.push_back(LiteralString(i.operands.subspan(2)));
   }
   return names;
 }

@@ -24,6 +24,7 @@
 #include "harness/vulkan/commands.hpp"
 #include "harness/vulkan/context.hpp"
 #include "harness/vulkan/limits.hpp"
+#include "harness/vulkan/submission_clock.hpp"
 #include "harness/vulkan/timing.hpp"
 
 namespace csbench {
@@ -224,6 +225,7 @@ void MeasureHostClocked(benchmark::State& state, Context* device,
   std::vector<double> times;  // each run's seconds, for the guard's vouch
   {
     Spending spending(Phase::kTimed);
+    const SubmissionClock::HostClocked host_clocked;
     for (auto _ : state) {
       state.PauseTiming();
       reset();

@@ -88,10 +88,11 @@ std::vector<const RunNote*> NotesOf(const std::vector<Run>& runs, const std::vec
   return notes;
 }
 
-Json PhasesObject(const std::array<double, static_cast<size_t>(Phase::kCount)>& seconds) {
+// Each phase's seconds, to `digits` decimals.
+Json PhasesObject(const PhaseSeconds& seconds, int digits = 3) {
   Json object = Json::object();
   for (size_t i = 0; i < seconds.size(); ++i) {
-    object[std::string(ToString(static_cast<Phase>(i))) + "_s"] = Fixed(seconds[i], 3);
+    object[std::string(ToString(static_cast<Phase>(i))) + "_s"] = Fixed(seconds[i], digits);
   }
   return object;
 }
@@ -108,6 +109,19 @@ Json TimeSpentObject(const TimeSpent& spent) {
     ahead["device_wait_s"] = Fixed(spent.ahead_device_wait_seconds, 3);
     ahead["device_locks"] = spent.ahead_device_locks;
     object["ahead"] = std::move(ahead);
+  }
+  // The device's busy time to the microsecond: a GPU's check or warm-up takes milliseconds.
+  if (spent.device_timed) {
+    Json device = PhasesObject(spent.device, 6);
+    device["other_s"] = Fixed(spent.device_other, 6);
+    device["total_s"] = Fixed(spent.DeviceSeconds(), 6);
+    if (spent.device_unmeasured > 0) device["untimed_submissions"] = spent.device_unmeasured;
+    if (spent.AnyAhead()) {
+      Json ahead = PhasesObject(spent.ahead_device, 6);
+      ahead["other_s"] = Fixed(spent.ahead_device_other, 6);
+      device["ahead"] = std::move(ahead);
+    }
+    object["device"] = std::move(device);
   }
   return object;
 }

@@ -217,9 +217,10 @@ std::unique_ptr<Search> MakeSearch(TuneStrategy strategy, std::vector<SpacePoint
   return nullptr;
 }
 
-size_t DefaultBudget(TuneStrategy strategy, size_t space) {
+size_t DefaultBudget(TuneStrategy strategy, size_t space, size_t race) {
   if (strategy == TuneStrategy::kExhaustive) return space;
-  return std::min(space, std::max<size_t>(16, (space + 9) / 10));
+  const size_t tenth = (space + 9) / 10;
+  return std::min(space, std::max<size_t>(16, tenth > race ? tenth - race : 0));
 }
 
 }  // namespace csbench

@@ -36,8 +36,10 @@ class Search {
 std::unique_ptr<Search> MakeSearch(TuneStrategy strategy, std::vector<SpacePoint> space, uint64_t seed);
 
 // The looks a strategy takes where --tune-budget gives none: every point for exhaustive; for the
-// others a tenth of the space, at least 16 (and never more than the space).
-size_t DefaultBudget(TuneStrategy strategy, size_t space);
+// others, so that the search with its race (at most `race` measurements after the looks) measures
+// at most a tenth of what an exhaustive one looks at, a tenth of the space (rounded up) less
+// `race`, at least 16 and never more than the space.
+size_t DefaultBudget(TuneStrategy strategy, size_t space, size_t race);
 
 // The model-based search's model, exposed for its test: a ridge regression of the logarithm of
 // throughput on each dimension's value and on each pair of dimensions' values together (a tile's

@@ -90,6 +90,18 @@ Json PointsJson(const std::vector<TunedPoint>& points, Json (*one)(const TunedPo
   return list;
 }
 
+Json DeviceWorkJson(const TunedDeviceWork& w) {
+  Json j = Json::object();
+  j["device_s"] = w.seconds;
+  j["samples_s"] = w.samples;
+  j["measured"] = w.measured;
+  j["beyond_samples_each_s"] = w.BeyondSamplesEach();
+  Json phases = Json::object();
+  for (const auto& [phase, seconds] : w.phases) phases[phase + "_s"] = seconds;
+  j["phases"] = std::move(phases);
+  return j;
+}
+
 Json DomainJson(const TunedDomain& d, const TuneReport& report) {
   Json j = Json::object();
   j["winner"] = d.winner.name.empty() ? Json(nullptr) : PointJson(d.winner);
@@ -106,6 +118,11 @@ Json DomainJson(const TunedDomain& d, const TuneReport& report) {
   j["spread"] = std::move(spread);
   j["strategy"] = d.strategy;
   j["device_s"] = d.device_seconds;
+  if (d.looks_device && d.race_device) {
+    j["device_work"] = {{"looks", DeviceWorkJson(*d.looks_device)}, {"race", DeviceWorkJson(*d.race_device)}};
+  } else {
+    j["device_work"] = nullptr;
+  }
   // A merged file holds domains of earlier runs beside this one's: each says what tuned it.
   j["driver"] = report.driver;
   j["revision"] = report.revision;

@@ -23,6 +23,21 @@ struct TunedPoint {
   std::optional<double> p_vs_winner;  // the U test's p that the winner is faster (none for the winner)
 };
 
+// The device's work of one stage of a search (its looks, or its race): the device's busy seconds
+// while it measured (every phase, the second thread's included: the time ledger's, from the
+// timestamps around each submission), the seconds of the timed samples its runs reported (their
+// own timestamps), and the points it measured (those from the cache not).
+struct TunedDeviceWork {
+  double seconds = 0;
+  double samples = 0;
+  size_t measured = 0;
+  // The busy seconds by phase ("check", "timed", ...), in the ledger's order, those with any.
+  std::vector<std::pair<std::string, double>> phases;
+  // The device's work a measured point cost beyond its samples: (seconds - samples) / measured;
+  // 0 where none was measured.
+  double BeyondSamplesEach() const { return measured > 0 ? (seconds - samples) / static_cast<double>(measured) : 0; }
+};
+
 struct TunedDomain {
   std::string family;
   std::string domain;                      // as "2048x2048"
@@ -32,7 +47,10 @@ struct TunedDomain {
   double worst = 0, median = 0, best = 0;  // over every evaluated point's first look, Gelem/s
   size_t evaluated = 0, space = 0, failed = 0, cached = 0;
   std::string strategy;
-  double device_seconds = 0;
+  double device_seconds = 0;  // the wall seconds its measuring took (device and host together)
+  // What the device did for its looks and its race; none where the run's submissions are not
+  // timed (a queue without timestamps, --timer=host).
+  std::optional<TunedDeviceWork> looks_device, race_device;
   std::vector<TunedPoint> looked;  // every evaluated point's first look (one repetition), for a plot
 };
 
@@ -52,9 +70,12 @@ inline constexpr int kTuneJsonVersion = 1;
 
 // --tune-out: {"csbench_tune": 1, "devices": {<device key>: {"device", "driver", "revision",
 // "families": {<family>: {<domain>: {"winner", "tied", "finalists", "spread": {"worst", "median",
-// "best", "evaluated", "space", "failed", "cached"}, "strategy", "device_s", "driver", "revision",
-// "looked"}}}}}}. A point is {"name", "point": {axis: value as text, in the name's order},
-// "gelems", "low", "high", "repetitions", "p_vs_winner" (where there is one)}; a look only
+// "best", "evaluated", "space", "failed", "cached"}, "strategy", "device_s", "device_work",
+// "driver", "revision", "looked"}}}}}}. "device_work" is {"looks": W, "race": W}, W being
+// {"device_s", "samples_s", "measured", "beyond_samples_each_s", "phases": {<phase>_s: seconds}}
+// (TunedDeviceWork), or null where the device's work was not timed. A point is {"name", "point":
+// {axis: value as text, in the name's order}, "gelems", "low", "high", "repetitions",
+// "p_vs_winner" (where there is one)}; a look only
 // {"name", "point", "gelems"}; a domain where no point passed its check has "winner": null. The
 // device's "driver" and "revision" are the last run's; a domain's, the run's that tuned it.
 // An existing file of this format is merged: other device keys, and the other families and

@@ -17,6 +17,7 @@
 #include "harness/base/compat.hpp"
 #include "harness/base/error.hpp"
 #include "harness/base/fork_join.hpp"
+#include "harness/base/ledger.hpp"
 #include "harness/base/statistics.hpp"
 #include "harness/measure/record.hpp"
 #include "harness/measure/selection.hpp"
@@ -78,6 +79,7 @@ struct Measured {
   std::optional<double> gelems;  // none: skipped or failed
   double seconds = 0;            // per iteration
   double wall = 0;               // seconds from the call's start (or the previous report) to this one
+  double samples = 0;            // the seconds of its timed samples, where the device's timestamps took them
   std::string failure;
 };
 
@@ -89,12 +91,17 @@ class Collector : public benchmark::BenchmarkReporter {
     const auto now = std::chrono::steady_clock::now();
     for (const Run& run : runs) {
       if (run.run_type != Run::RT_Iteration) continue;
+      const Record* record = RecordOfRun(WithoutTimeSuffix(run.benchmark_name()), run.family_index);
+      if (record == nullptr) continue;
       Measured m;
       m.wall = std::chrono::duration<double>(now - last_).count();
       if (compat::Skipped(run)) {
         m.failure = compat::SkipMessage(run);
       } else {
         m.seconds = run.iterations > 0 ? run.real_accumulated_time / static_cast<double>(run.iterations) : 0;
+        // A device-clocked run's time is the sum of its samples' timestamps (manual time).
+        const Description* d = record->description();
+        if (d != nullptr && d->clock == Clock::kDevice) m.samples = run.real_accumulated_time;
         auto counter = run.counters.find("Gelem/s");
         if (counter != run.counters.end() && counter->second.value > 0) {
           m.gelems = counter->second.value;
@@ -104,8 +111,6 @@ class Collector : public benchmark::BenchmarkReporter {
           m.failure = "no time was measured";
         }
       }
-      const Record* record = RecordOfRun(WithoutTimeSuffix(run.benchmark_name()), run.family_index);
-      if (record == nullptr) continue;
       // Kept at once: an interrupted search loses no point it had measured.
       if (on_each_) on_each_(record, m);
       got_[record] = std::move(m);
@@ -196,19 +201,49 @@ std::string Short(const Group& g, size_t k) {
   return text;
 }
 
+// The device's work of one stage of a group's search while it measured (TunedDeviceWork): the
+// ledger's device seconds by phase, both threads together.
+struct StageWork {
+  PhaseSeconds phases{};
+  double other = 0;  // outside every phase
+  double samples = 0;
+  size_t measured = 0;
+
+  void Add(const TimeSpent& before, const TimeSpent& after, const std::map<const Record*, Measured>& got) {
+    for (size_t i = 0; i < phases.size(); ++i) {
+      phases[i] += after.device[i] - before.device[i] + after.ahead_device[i] - before.ahead_device[i];
+    }
+    other += after.device_other - before.device_other + after.ahead_device_other - before.ahead_device_other;
+    for (const auto& [point, m] : got) samples += m.samples;
+    measured += got.size();
+  }
+  TunedDeviceWork Summary() const {
+    TunedDeviceWork w{.seconds = other, .samples = samples, .measured = measured};
+    for (size_t i = 0; i < phases.size(); ++i) {
+      w.seconds += phases[i];
+      if (phases[i] > 0) w.phases.emplace_back(std::string(ToString(static_cast<Phase>(i))), phases[i]);
+    }
+    if (other > 0) w.phases.emplace_back("other", other);
+    return w;
+  }
+};
+
 // What one search has for its groups: the setup, the cache (where usable) with its keys, the
-// reporter that runs the points, and the seconds the current group's calls spent measuring.
+// reporter that runs the points, and the seconds the current group's calls spent measuring, with
+// the device's work of its looks and of its race.
 struct Tuning {
   const TuneSetup& setup;
   TuneCache* cache;  // null: every point measured, nothing stored
   Keyed keyed;
   Collector collector;
   double measuring = 0;
+  StageWork looks_work, race_work;
 
   // Runs `points` once each (Collector::RunOnce), storing each result under `stage` ("look" or
   // "race") as it is reported, and counts the call's seconds as measuring where it ran any.
   std::map<const Record*, Measured> Measure(const std::vector<const Record*>& points, const std::string& stage) {
     const auto call = std::chrono::steady_clock::now();
+    const TimeSpent before = Spent();
     std::map<const Record*, Measured> got = collector.RunOnce(points, [&](const Record* point, const Measured& m) {
       // A run the stopped run skipped is no measurement of the point; a race keeps passes only.
       if (RunStopReason() || (stage == "race" && !m.gelems)) return;
@@ -222,7 +257,10 @@ struct Tuning {
                       .measured_unix = Now()});
       }
     });
-    if (!points.empty()) measuring += std::chrono::duration<double>(std::chrono::steady_clock::now() - call).count();
+    if (!points.empty()) {
+      measuring += std::chrono::duration<double>(std::chrono::steady_clock::now() - call).count();
+      (stage == "race" ? race_work : looks_work).Add(before, Spent(), got);
+    }
     return got;
   }
 };
@@ -342,8 +380,38 @@ Race RunRace(Tuning& t, const Group& g, const std::vector<size_t>& finalists) {
   return race;
 }
 
-// The group's closing lines: what was looked at and raced, the winner, the points tied with it
-// and the spread of the looks.
+// "  device: looks 28.0 s (samples 2.5 s; 0.18 s a look beyond its samples: check 0.05 s, ...),
+// race 3.2 s (samples 0.6 s)": the device's work of the group's looks and race, and where a look's
+// work beyond its samples went (its timed phase less the samples), per measured look.
+void PrintDeviceWork(const TunedDomain& result) {
+  if (!result.looks_device || !result.race_device) {
+    fmt::print("  device work not timed (the queue has no timestamps, or --timer=host)\n");
+    return;
+  }
+  const TunedDeviceWork& looks = *result.looks_device;
+  const TunedDeviceWork& race = *result.race_device;
+  std::string where;
+  if (looks.measured > 0) {
+    for (const auto& [phase, seconds] : looks.phases) {
+      const double beyond = (phase == ToString(Phase::kTimed) ? seconds - looks.samples : seconds) /
+                            static_cast<double>(looks.measured);
+      if (beyond > 0) where += fmt::format("{}{} {}", where.empty() ? ": " : ", ", phase, ShortSeconds(beyond));
+    }
+  }
+  fmt::print("  device: looks {} (samples {}; {} a look beyond its samples{}), race {} (samples {})\n",
+             ShortSeconds(looks.seconds), ShortSeconds(looks.samples), ShortSeconds(looks.BeyondSamplesEach()),
+             where, ShortSeconds(race.seconds), ShortSeconds(race.samples));
+}
+
+// The group's device work, where the run's submissions are timed.
+void NoteDeviceWork(const Tuning& t, TunedDomain& result) {
+  if (!Spent().device_timed) return;
+  result.looks_device = t.looks_work.Summary();
+  result.race_device = t.race_work.Summary();
+}
+
+// The group's closing lines: what was looked at and raced, the winner, the points tied with it,
+// the spread of the looks and the device's work.
 void PrintOutcome(const Group& g, const TunedDomain& result, size_t winner, size_t finalists,
                   size_t race_repetitions, double measuring, double wall) {
   const size_t full_race = finalists * kRaceRounds;
@@ -363,6 +431,7 @@ void PrintOutcome(const Group& g, const TunedDomain& result, size_t winner, size
   if (result.tied.empty()) fmt::print("  no runner-up is tied with it (U test, alpha {})\n", kUTestAlpha);
   fmt::print("  spread of the looks: worst {:.4g}, median {:.4g}, best {:.4g} Gelem/s ({:.2f}x from worst to best)\n",
              result.worst, result.median, result.best, result.worst > 0 ? result.best / result.worst : 0.0);
+  PrintDeviceWork(result);
   std::fflush(stdout);
 }
 
@@ -372,11 +441,14 @@ bool TuneGroup(Tuning& t, const Group& g, TuneReport& report) {
   const TuneOptions& options = t.setup.options;
   const auto started = std::chrono::steady_clock::now();
   t.measuring = 0;
+  t.looks_work = {};
+  t.race_work = {};
   TunedDomain result{.family = g.family, .domain = g.domain, .space = g.points.size()};
   result.strategy = ToString(options.strategy);
-  const size_t budget = std::min(g.points.size(), options.budget_evaluations > 0
-                                                     ? static_cast<size_t>(options.budget_evaluations)
-                                                     : DefaultBudget(options.strategy, g.points.size()));
+  const size_t budget =
+      std::min(g.points.size(), options.budget_evaluations > 0
+                                    ? static_cast<size_t>(options.budget_evaluations)
+                                    : DefaultBudget(options.strategy, g.points.size(), kFinalists * kRaceRounds));
   fmt::print("tune {}/domain{}: {} search over {} points, {} looks{}\n", g.family, g.domain, result.strategy,
              g.points.size(), budget,
              options.budget_seconds > 0 ? fmt::format(" or {} s of measuring", options.budget_seconds) : "");
@@ -399,6 +471,8 @@ bool TuneGroup(Tuning& t, const Group& g, TuneReport& report) {
     fmt::print("  no point passed its check: nothing to race ({} looked at, {} failed)\n", result.evaluated,
                result.failed);
     result.device_seconds = t.measuring;
+    NoteDeviceWork(t, result);
+    PrintDeviceWork(result);
     report.domains.push_back(std::move(result));
     return false;
   }
@@ -413,6 +487,9 @@ bool TuneGroup(Tuning& t, const Group& g, TuneReport& report) {
   Race race = RunRace(t, g, finalists);
   if (race.racing.empty()) {
     fmt::print("  every finalist failed in the race\n");
+    result.device_seconds = t.measuring;
+    NoteDeviceWork(t, result);
+    PrintDeviceWork(result);
     report.domains.push_back(std::move(result));
     return false;
   }
@@ -428,6 +505,7 @@ bool TuneGroup(Tuning& t, const Group& g, TuneReport& report) {
     result.finalists.push_back(std::move(p));
   }
   result.device_seconds = t.measuring;
+  NoteDeviceWork(t, result);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   PrintOutcome(g, result, winner, finalists.size(), race.repetitions, t.measuring, wall);
   report.domains.push_back(std::move(result));

@@ -18,6 +18,7 @@
 #include "harness/vulkan/commands.hpp"
 #include "harness/vulkan/device_choice.hpp"
 #include "harness/vulkan/kernel.hpp"
+#include "harness/vulkan/submission_clock.hpp"
 
 namespace csbench {
 namespace {
@@ -358,6 +359,10 @@ Context::Context(const Options& options) : options_(options) {
       device_, vk::CommandPoolCreateInfo{.flags = vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
                                          .queueFamilyIndex = info_.queue_family}));
   fence_ = CSBENCH_VK(vk::raii::Fence(device_, vk::FenceCreateInfo{}));
+  if (use_gpu_timer_) {
+    submission_clock_ = std::make_unique<SubmissionClock>(device_, command_pool_, info_.timestamp_valid_bits,
+                                                          info_.timestamp_period_ns);
+  }
 }
 
 Context::OwnKernel& Context::OwnKernelFor(const std::string& key,
@@ -453,6 +458,7 @@ void Context::NoteDeviceLost(std::string_view why) {
     std::lock_guard guard(lost_lock_);
     if (device_lost_.empty()) device_lost_ = std::string(why);
   }
+  if (submission_clock_) submission_clock_->Abandon();
   StopRun(fmt::format("the device was lost ({})", why));
 }
 
@@ -462,14 +468,26 @@ void Context::Submit(const vk::SubmitInfo& submit, vk::Fence fence) {
   if (const std::string lost = device_lost(); !lost.empty()) {
     throw DeviceLost(fmt::format("not submitted: the device was lost earlier in this run ({})", lost));
   }
+  SubmissionClock::Bracket bracket;
+  vk::SubmitInfo timed = submit;
+  if (submission_clock_ && submit.commandBufferCount > 0) {
+    bracket = submission_clock_->Around(std::span(submit.pCommandBuffers, submit.commandBufferCount));
+    timed.setCommandBuffers(bracket.buffers);
+  }
   try {
-    queue_.submit(submit, fence);
+    queue_.submit(timed, fence);
   } catch (const vk::DeviceLostError& e) {
+    if (submission_clock_) submission_clock_->Failed(bracket);
     NoteDeviceLost(fmt::format("vkQueueSubmit: {}", e.what()));
     throw DeviceLost(fmt::format("the device was lost at a submission: {}", e.what()));
   } catch (const vk::SystemError& e) {
+    if (submission_clock_) submission_clock_->Failed(bracket);
     throw Error(fmt::format("vkQueueSubmit failed: {}", e.what()));
+  } catch (...) {
+    if (submission_clock_) submission_clock_->Failed(bracket);
+    throw;
   }
+  if (submission_clock_) submission_clock_->Submitted(bracket);
 }
 
 void Context::WaitForFences(std::span<const vk::Fence> fences) {
@@ -478,13 +496,17 @@ void Context::WaitForFences(std::span<const vk::Fence> fences) {
   try {
     result = device_.waitForFences(vk::ArrayProxy<const vk::Fence>(static_cast<uint32_t>(fences.size()), fences.data()),
                                    VK_TRUE, dispatch_timeout_ns());
-    if (result == vk::Result::eSuccess) return;
+    if (result == vk::Result::eSuccess) {
+      if (submission_clock_) submission_clock_->Harvest();
+      return;
+    }
     // The benchmark fails, but its buffers and command buffers cannot be freed while the device
     // still reads them (lavapipe crashes the process), nor a fence reused before it signals: wait
     // for the device first. A GPU that hangs ends in VK_ERROR_DEVICE_LOST from its driver.
     fmt::print(stderr, "csbench: a submission has run for {} s (--dispatch-timeout); waiting for the device to "
                "finish it\n", dispatch_timeout_s());
     device_.waitIdle();
+    if (submission_clock_) submission_clock_->Harvest();
   } catch (const vk::DeviceLostError& e) {
     NoteDeviceLost(fmt::format("waiting for a submission: {}", e.what()));
     throw DeviceLost(fmt::format("the device was lost while a submission ran: {}", e.what()));

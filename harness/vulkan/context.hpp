@@ -24,6 +24,7 @@ namespace csbench {
 
 class ClockProbe;
 class Commands;
+class SubmissionClock;
 
 struct DeviceInfo {
   uint32_t index = 0;
@@ -165,8 +166,12 @@ class Context {
 
   // Every submission and fence wait of the harness goes through these two, under LockDevice.
   // Submit: one submission to the queue; throws DeviceLost where the device is (or was) lost.
+  // Where the run times by the device's timestamps, its command buffers go between a pair of
+  // timestamps (submission_clock()), whose time goes to the submitting thread's phase in the time
+  // ledger (harness/base/ledger.hpp); the caller's own timestamps are unchanged.
   void Submit(const vk::SubmitInfo& submit, vk::Fence fence);
   // Waits until every fence has signalled, for at most the dispatch timeout (--dispatch-timeout).
+  // Then reads the timestamps of every submission that has finished (never waiting for others).
   // Past it, waits for the device to finish what it runs (its buffers cannot be freed in use: a
   // CPU device crashes the process), then throws Error naming the timeout and the flag. A lost
   // device (VK_ERROR_DEVICE_LOST) throws DeviceLost.
@@ -187,6 +192,10 @@ class Context {
   // transfer allocated its own: a case's uploads and its check's download each paid it.
   std::unique_ptr<Buffer> TakeStaging();
   void ReturnStaging(std::unique_ptr<Buffer> buffer);
+  // The timestamps around each submission; null where the run does not time by the device's
+  // timestamps (a queue without them, --timer=host: its submissions are timed by the host's clock,
+  // which the extra commands would lengthen).
+  SubmissionClock* submission_clock() { return submission_clock_.get(); }
   // The device's clock probe, made on first use by RaiseClocks (harness/vulkan/clock_probe.hpp).
   std::unique_ptr<ClockProbe>& clock_probe() { return clock_probe_; }
   // What the driver probes found, by probe (harness/vulkan/driver_probes.hpp): "" where the pattern works.
@@ -215,6 +224,7 @@ class Context {
   vk::raii::Queue queue_ = nullptr;
   vk::raii::CommandPool command_pool_ = nullptr;
   vk::raii::Fence fence_ = nullptr;
+  std::unique_ptr<SubmissionClock> submission_clock_;  // after the pool: released before it
   std::map<std::string, std::string> probe_findings_;
   mutable FairLock device_lock_;
   mutable std::mutex lost_lock_;

@@ -103,12 +103,24 @@ assert isinstance(spent, dict) and "wall_s" in spent, spent
 assert spent["device_wait_s"] >= 0, spent
 if "ahead" in spent:
     assert all(v >= 0 for v in spent["ahead"].values()), spent
-phases = {k: v for k, v in spent.items() if k not in ("wall_s", "device_wait_s", "ahead")}
+phases = {k: v for k, v in spent.items() if k not in ("wall_s", "device_wait_s", "ahead", "device")}
 assert len(phases) >= 5 and all(k.endswith("_s") for k in phases), spent
-assert all(isinstance(v, (int, float)) and v >= 0 for v in spent.values()), spent
+assert all(isinstance(v, (int, float)) and v >= 0 for k, v in spent.items() if k not in ("ahead", "device")), spent
 # Each phase is rounded to 1 ms in the JSON.
 assert spent["wall_s"] >= sum(phases.values()) - 0.001 * (len(phases) + 1), spent
 assert spent["timed_s"] > 0, spent
+# The device's busy time by phase, where the run timed by its timestamps: some in the timed loops,
+# no more there than the host waited for them, in all less than the run's wall time; none in a
+# phase that submits nothing (freeing a case).
+if d["context"]["timer"] == "gpu":
+    device = spent["device"]
+    assert set(phases) <= set(device) and "total_s" in device, device
+    assert all(v >= 0 for k, v in device.items() if k != "ahead"), device
+    assert 0 < device["timed_s"] <= spent["timed_s"] + 0.002, (device, spent)
+    assert 0 < device["total_s"] < spent["wall_s"], (device, spent)
+    assert device["release_s"] == 0, device
+else:
+    assert "device" not in spent, spent
 PY
 then
   echo "ok: every JSON entry carries its family, variant, clock and axes, each device-timed run its note; the context says where the time went"

@@ -37,8 +37,23 @@ assert w["point"]["SKIP"] == "0", w
 assert w["low"] <= w["gelems"] <= w["high"] and w["repetitions"] >= 5, w
 assert domain["spread"]["failed"] == 5 and domain["spread"]["evaluated"] == 10, domain["spread"]
 assert len(domain["looked"]) == 5, domain["looked"]
+# The device's work of the looks and the race (lavapipe has timestamps): each stage's busy seconds
+# above its samples', every look measured (the cache was empty), the checks among the phases.
+work = domain["device_work"]
+looks, race = work["looks"], work["race"]
+assert looks["measured"] == 10 and race["measured"] >= 5, work
+for w in (looks, race):
+    assert 0 < w["samples_s"] < w["device_s"], w
+    assert abs(w["beyond_samples_each_s"] - (w["device_s"] - w["samples_s"]) / w["measured"]) < 1e-9, w
+    assert w["phases"]["check_s"] > 0, w
+    assert abs(sum(w["phases"].values()) - w["device_s"]) < 1e-6, w
 EOF
-then echo "ok: --tune-out holds the winner, its interval and the spread"; else echo "FAIL: --tune-out"; fail=1; fi
+then echo "ok: --tune-out holds the winner, its interval, the spread and the device's work"; else echo "FAIL: --tune-out"; fail=1; fi
+if grep -qE '^  device: looks [0-9.]+ m?s \(samples [0-9.e-]+ m?s; [0-9.e-]+ m?s a look beyond its samples: .*check' <<<"$out"; then
+  echo "ok: the console says the device's work of the looks and the race"
+else
+  echo "FAIL: no line of the device's work:"; echo "$out" | tail -8; fail=1
+fi
 if command -v cc >/dev/null; then
   printf '#include "best.h"\nint main(void) { return 0; }\n' >"$dir/use.c"
   if cc -std=c11 -Wall -Werror -fsyntax-only -I"$dir" "$dir/use.c"; then echo "ok: --tune-header compiles as C11"

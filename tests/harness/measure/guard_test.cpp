@@ -253,6 +253,65 @@ TEST(Ledger, EachSecondCountsOnceInTheInnermostPhase) {
   EXPECT_TRUE(TimeSpentObject(after).contains("check_s"));
 }
 
+TEST(Ledger, DeviceSecondsGoToThePhaseTheSubmittingThreadWasIn) {
+  const auto index = [](Phase p) { return static_cast<size_t>(p); };
+  // The innermost phase of the calling thread, none outside every phase.
+  EXPECT_FALSE(CurrentPhase().phase.has_value());
+  EXPECT_TRUE(CurrentPhase().first);
+  ThreadPhase in_check;
+  {
+    Spending outer(Phase::kCase);
+    {
+      Spending inner(Phase::kCheck);
+      in_check = CurrentPhase();
+    }
+    EXPECT_EQ(CurrentPhase().phase, Phase::kCase);
+  }
+  ASSERT_EQ(in_check.phase, Phase::kCheck);
+  ThreadPhase beside;
+  std::thread([&] {
+    Spending spending(Phase::kWarmUp);
+    beside = CurrentPhase();
+  }).join();
+  EXPECT_EQ(beside.phase, Phase::kWarmUp);
+  EXPECT_FALSE(beside.first);
+  const TimeSpent before = Spent();
+  // Added on this thread, each to the account its submission noted (a harvest reads another
+  // thread's submission as well as its own).
+  AddDeviceSeconds(in_check, 0.25);
+  AddDeviceSeconds(beside, 0.125);
+  AddDeviceSeconds(ThreadPhase{}, 0.5);
+  NoteDeviceTimed();
+  NoteUnmeasuredSubmission();
+  const TimeSpent after = Spent();
+  EXPECT_DOUBLE_EQ(after.device[index(Phase::kCheck)] - before.device[index(Phase::kCheck)], 0.25);
+  EXPECT_DOUBLE_EQ(after.ahead_device[index(Phase::kWarmUp)] - before.ahead_device[index(Phase::kWarmUp)], 0.125);
+  // A phase nothing was added to has none; the other thread's seconds are not the first's.
+  EXPECT_DOUBLE_EQ(after.device[index(Phase::kWarmUp)], before.device[index(Phase::kWarmUp)]);
+  EXPECT_DOUBLE_EQ(after.device[index(Phase::kRelease)], before.device[index(Phase::kRelease)]);
+  EXPECT_DOUBLE_EQ(after.device_other - before.device_other, 0.5);
+  EXPECT_DOUBLE_EQ(after.DeviceSeconds() - before.DeviceSeconds(), 0.875);
+  EXPECT_EQ(after.device_unmeasured - before.device_unmeasured, 1u);
+  EXPECT_TRUE(after.device_timed);
+  EXPECT_TRUE(after.AnyAhead());
+  // The text and the JSON say them.
+  const std::string text = ToText(after);
+  EXPECT_NE(text.find("; device "), std::string::npos) << text;
+  EXPECT_NE(text.find("check "), std::string::npos) << text;
+  EXPECT_NE(text.find("submissions untimed"), std::string::npos) << text;
+  const auto json = TimeSpentObject(after);
+  ASSERT_TRUE(json.contains("device")) << json.dump();
+  EXPECT_GE(json["device"]["check_s"].get<double>(), 0.25);
+  EXPECT_GE(json["device"]["total_s"].get<double>(), 0.875);
+  EXPECT_GE(json["device"]["ahead"]["warm_up_s"].get<double>(), 0.125);
+  EXPECT_GE(json["device"]["untimed_submissions"].get<uint64_t>(), 1u);
+  // A run whose submissions are not timed has no device account.
+  TimeSpent untimed = after;
+  untimed.device_timed = false;
+  EXPECT_FALSE(TimeSpentObject(untimed).contains("device"));
+  EXPECT_EQ(ToText(untimed).find("; device "), std::string::npos);
+}
+
 TEST(FairLock, AWaitingThreadGoesBeforeTheHolderTakesItAgain) {
   // The timed loop takes the device lock again right after each batch; a thread waiting for it
   // (a case made ahead) must get it in between.

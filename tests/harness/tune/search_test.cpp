@@ -142,10 +142,22 @@ TEST(PairModel, LearnsAnAdditiveLogarithm) {
 }
 
 TEST(Search, DefaultBudgets) {
-  EXPECT_EQ(DefaultBudget(TuneStrategy::kExhaustive, 1080), 1080u);
-  EXPECT_EQ(DefaultBudget(TuneStrategy::kModel, 1080), 108u);
-  EXPECT_EQ(DefaultBudget(TuneStrategy::kRandom, 40), 16u);
-  EXPECT_EQ(DefaultBudget(TuneStrategy::kRandom, 10), 10u);
+  // Exhaustive: every point, whatever the race.
+  EXPECT_EQ(DefaultBudget(TuneStrategy::kExhaustive, 1080, 50), 1080u);
+  // A tenth of the space with the race in it: 108 measurements, 50 of them the race's.
+  EXPECT_EQ(DefaultBudget(TuneStrategy::kModel, 1080, 50), 58u);
+  // tiled_matmul at 1024x1024: 1422 points, a tenth rounded up 143.
+  EXPECT_EQ(DefaultBudget(TuneStrategy::kModel, 1422, 50), 93u);
+  EXPECT_EQ(DefaultBudget(TuneStrategy::kRandom, 1422, 50), 93u);
+  // Without a race, the tenth itself.
+  EXPECT_EQ(DefaultBudget(TuneStrategy::kModel, 1080, 0), 108u);
+  // At least 16, where the race alone takes the tenth or more.
+  EXPECT_EQ(DefaultBudget(TuneStrategy::kModel, 600, 50), 16u);
+  EXPECT_EQ(DefaultBudget(TuneStrategy::kModel, 650, 50), 16u);
+  EXPECT_EQ(DefaultBudget(TuneStrategy::kModel, 661, 50), 17u);
+  EXPECT_EQ(DefaultBudget(TuneStrategy::kRandom, 40, 50), 16u);
+  // Never more than the space.
+  EXPECT_EQ(DefaultBudget(TuneStrategy::kRandom, 10, 50), 10u);
 }
 
 }  // namespace

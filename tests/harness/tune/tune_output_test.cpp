@@ -159,6 +159,32 @@ TEST(TuneJson, Shape) {
   EXPECT_EQ(std::distance(fs::directory_iterator(temp.path()), fs::directory_iterator()), 1);
 }
 
+TEST(TuneJson, DeviceWorkOfTheLooksAndTheRace) {
+  TempFolder temp;
+  const fs::path path = temp.path() / "tuned.json";
+  TunedDomain timed = Domain("matmul", "2048x2048", Point("tiled", "16x8", "4", 100));
+  timed.looks_device = TunedDeviceWork{
+      .seconds = 3.0, .samples = 1.0, .measured = 16, .phases = {{"check", 1.5}, {"timed", 1.25}, {"other", 0.25}}};
+  timed.race_device = TunedDeviceWork{.seconds = 0.5, .samples = 0.25, .measured = 0};
+  TunedDomain untimed = Domain("matmul", "1024x1024", Point("tiled", "16x8", "2", 90));
+  WriteTuneJson(Report("nvidia-h200", {timed, untimed}), path);
+  const nlohmann::ordered_json j = nlohmann::ordered_json::parse(Read(path));
+  const auto& family = j["devices"]["nvidia-h200"]["families"]["matmul"];
+  const auto& looks = family["2048x2048"]["device_work"]["looks"];
+  EXPECT_EQ(looks["device_s"], 3.0);
+  EXPECT_EQ(looks["samples_s"], 1.0);
+  EXPECT_EQ(looks["measured"], 16);
+  // (3 - 1) / 16: what a look cost the device beyond its samples.
+  EXPECT_EQ(looks["beyond_samples_each_s"], 0.125);
+  EXPECT_EQ(looks["phases"]["check_s"], 1.5);
+  EXPECT_EQ(looks["phases"]["other_s"], 0.25);
+  EXPECT_EQ(looks["phases"].size(), 3u);
+  // Nothing measured (all from the cache): nothing per point.
+  EXPECT_EQ(family["2048x2048"]["device_work"]["race"]["beyond_samples_each_s"], 0.0);
+  // Not timed: null.
+  EXPECT_TRUE(family["1024x1024"]["device_work"].is_null());
+}
+
 // A family and domain where no point passed its check.
 TunedDomain NoWinner() {
   TunedDomain failed;

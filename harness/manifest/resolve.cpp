@@ -11,7 +11,6 @@
 #include "harness/manifest/expression.hpp"
 #include "harness/manifest/requirements.hpp"
 #include "harness/manifest/stage.hpp"
-#include "harness/vulkan/spirv_words.hpp"
 
 namespace csbench {
 using namespace manifest_detail;
@@ -24,6 +23,7 @@ struct Access {
   bool writable = false, writeonly = false;
   std::string readable_at, writeonly_at;  // a readonly slot and a writeonly one, described
   bool declared = false;
+  bool written = false;  // an instruction of some pass's shader writes it (Resource::writes)
 };
 
 // "set 0 binding 1" (binding 1 where the set is 0).
@@ -151,6 +151,7 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
   }
   auto note = [&](Access& a, const Resource& d) {
     a.declared = true;
+    a.written = a.written || d.writes;
     if (!d.readonly) a.writable = true;
     if (d.readonly && a.readable_at.empty()) a.readable_at = Described(d);
     if (d.writeonly && !a.writeonly) {
@@ -290,7 +291,7 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
 // Each resource reached as its kind allows across the variant's passes: an output has a slot that
 // may write it, an input none the shader only writes; a resource a pass swaps is both, and any
 // resource no pass declares is a mistake.
-void CheckAccess(const Manifest& m, const ManifestVariant& v, const std::vector<Access>& access) {
+void CheckAccess(Manifest& m, const ManifestVariant& v, const std::vector<Access>& access) {
   const std::set<std::string> swapped = Swapped(v);
   for (size_t r = 0; r < access.size(); ++r) {
     const bool image = r >= m.buffers.size();
@@ -310,6 +311,20 @@ void CheckAccess(const Manifest& m, const ManifestVariant& v, const std::vector<
     if (!output && a.writeonly) {
       throw ManifestError{fmt::format("{}.output: an input (output = false), but the shader declares {} writeonly", key,
                                       a.writeonly_at)};
+    }
+    // What the instructions do (the run's rules judge it; a note names the cause at load). Buffers
+    // only: the scan counts every image as both. An output with an init may be another variant's.
+    if (image) continue;
+    if (output && !a.written && !m.buffers[r].init_given) {
+      m.notes.push_back(fmt::format("{}: an output without an init, but no instruction of its shader writes it: "
+                                    "its elements stay the poison, and the unwritten rule will fail it",
+                                    key));
+    }
+    if (!output && a.written) {
+      m.notes.push_back(fmt::format("{}: an input, but its shader has instructions that write it: a benchmark whose "
+                                    "kernel changes it fails the unchanged-input check (a resource the kernel "
+                                    "updates is an output with an init)",
+                                    key));
     }
   }
 }
@@ -449,13 +464,6 @@ void ResolveConstants(ManifestVariant& v, const ShaderInterface& shader, const s
   }
 }
 
-// Whether the module has an OpArrayLength: the shader reads a runtime array's length.
-bool ReadsArrayLength(const std::vector<uint32_t>& spirv) {
-  for (const spirv::Instruction& in : spirv::Instructions(spirv))
-    if (in.op == spirv::kOpArrayLength) return true;
-  return false;
-}
-
 }  // namespace
 
 namespace manifest_detail {
@@ -484,7 +492,7 @@ void ResolveShaders(Manifest& m) {
       }
       PlaceWorkgroup(v, shader, where);
       v.capabilities = shader.capabilities;
-      v.reads_length = ReadsArrayLength(CompileShader(SourceOf(v, first, v.language == SourceLanguage::kSpirv)));
+      v.reads_length = shader.reads_array_length;
       try {
         // Cached: the benchmarks reuse each.
         for (Extent wg : v.workgroups) CompileShader(SourceOf(v, wg, true));

@@ -476,16 +476,17 @@ void Context::Submit(const vk::SubmitInfo& submit, vk::Fence fence) {
   }
   try {
     queue_.submit(timed, fence);
-  } catch (const vk::DeviceLostError& e) {
-    if (submission_clock_) submission_clock_->Failed(bracket);
-    NoteDeviceLost(fmt::format("vkQueueSubmit: {}", e.what()));
-    throw DeviceLost(fmt::format("the device was lost at a submission: {}", e.what()));
-  } catch (const vk::SystemError& e) {
-    if (submission_clock_) submission_clock_->Failed(bracket);
-    throw Error(fmt::format("vkQueueSubmit failed: {}", e.what()));
   } catch (...) {
+    // Whatever failed, the bracket's pair is free again; then the error is said in csbench's terms.
     if (submission_clock_) submission_clock_->Failed(bracket);
-    throw;
+    try {
+      throw;
+    } catch (const vk::DeviceLostError& e) {
+      NoteDeviceLost(fmt::format("vkQueueSubmit: {}", e.what()));
+      throw DeviceLost(fmt::format("the device was lost at a submission: {}", e.what()));
+    } catch (const vk::SystemError& e) {
+      throw Error(fmt::format("vkQueueSubmit failed: {}", e.what()));
+    }
   }
   if (submission_clock_) submission_clock_->Submitted(bracket);
 }

@@ -869,6 +869,7 @@ ShaderInterface ReflectInterface(const std::vector<uint32_t>& spirv) {
   shader.push = ReadPushBlock(m, layouts);
   shader.has_names = m.has_names;
   for (const Instruction& c : m.capabilities) shader.capabilities.push_back(CapabilityText(c.operands[0]));
+  for (const Instruction& in : Instructions(m.words())) shader.reads_array_length |= in.op == kOpArrayLength;
   return shader;
 }
 

@@ -168,6 +168,9 @@ struct ShaderInterface {
   // "StorageBuffer16BitAccess", "GroupNonUniformArithmetic"); one the table does not know is
   // "Capability<number>". Each asks for a device feature, so a run can say which one is missing.
   std::vector<std::string> capabilities;
+  // Whether the module has an OpArrayLength: the shader reads a runtime array's length, so a
+  // buffer's bound range is part of what it computes.
+  bool reads_array_length = false;
 };
 
 // The interface of the SPIR-V module `spirv` (host byte order; a byte-swapped module is also read).

@@ -148,6 +148,7 @@ if [[ $rc -eq 1 ]] && grep -q "2 benchmark(s) FAILED" "$dir/guards.err" &&
    grep -q "manifest_test_guards/overrun/wg64x1/domain4096x1: wrote past the end of 'out' (first changed byte +396," \
      "$dir/guards.err" &&
    grep -q "manifest_test_guards/writes_input/wg64x1/domain4096x1: changed input 'x' at index 7:" "$dir/guards.err" &&
+   grep -q "note: .*guards.toml:[0-9]*: \[\[buffer\]\] 'x' (variant 'writes_input'): an input, but its shader has instructions that write it" "$dir/guards.err" &&
    grep -q "^\[1/3\] manifest_test_guards/exact/.*Gelem/s=" "$dir/guards.out"; then
   echo "ok: an overrun of an output and a write into an input fail their check run (--guard=auto)"
 else
@@ -244,7 +245,8 @@ else
 fi
 if [[ $rc -eq 1 ]] &&
    grep -q "^\[[0-9]*/7\] manifest_test_skipped_pass/both/wg64x1/domain4096x1 .*Gelem/s=" "$dir/passes.out" &&
-   grep -q "manifest_test_skipped_pass/first_only/wg64x1/domain4096x1: output 'c' index 0: unwritten (still the poison 0x7fc0dead); it stays 0 when the output starts from zeros: the kernel never writes it" "$dir/passes.err"; then
+   grep -q "manifest_test_skipped_pass/first_only/wg64x1/domain4096x1: output 'c' index 0: unwritten (still the poison 0x7fc0dead); it stays 0 when the output starts from zeros: the kernel never writes it" "$dir/passes.err" &&
+   grep -q "note: .*skipped_pass.toml:[0-9]*: \[\[buffer\]\] 'c' (variant 'first_only'): an output without an init, but no instruction of its shader writes it" "$dir/passes.err"; then
   echo "ok: a variant of two passes runs them in order, and one that skips the second fails naming its output"
 else
   echo "FAIL: the passes' run (exit $rc, want 1):"; tail -n 5 "$dir/passes.out" "$dir/passes.err"; fail=1

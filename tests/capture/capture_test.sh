@@ -96,12 +96,7 @@ if "$bench" --manifest="$dir/c/p0_64x1x1" --benchmark_list_tests >/dev/null 2>&1
     '\[3/3\] capture_demo_p0_64x1x1/captured/wg128x1/domain4096x1 .*Gelem/s' -- \
     "$bench" --manifest="$dir/c/p0_64x1x1" --workgroup=16,32,128 --benchmark_min_time=0.01
   cp -r "$dir/c/p0_64x1x1" "$dir/altered"
-  $python -c "
-import struct, sys
-path = sys.argv[1]
-data = bytearray(open(path, 'rb').read())
-data[400:404] = struct.pack('<f', struct.unpack('<f', data[400:404])[0] + 1.0)
-open(path, 'wb').write(data)" "$dir/altered/out1.bin"
+  add_one "$dir/altered/out1.bin" 400
   check "replay: an expected file altered by one element fails" 1 'Out' -- \
     "$bench" --manifest="$dir/altered" --benchmark_min_time=0.01
   cp -r "$dir/c/p2_8x2x1" "$dir/altered_image"
@@ -113,28 +108,26 @@ else
 fi
 
 # The copies and barriers the layer records pass the validation layer's synchronization checks,
-# where that layer is installed.
+# where that layer is installed. synchronized WHAT WANT ARGS...: the capture with ARGS under it
+# has no validation error and prints WANT.
+synchronized() {
+  local what=$1 want=$2
+  shift 2
+  out=$(VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT \
+        VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$capture" "$@" 2>&1)
+  if [[ $? -ne 0 || $out == *"Validation Error"* || $out != *"$want"* ]]; then
+    echo "FAIL: $what under synchronization validation:"
+    echo "$out" | head -20
+    fail=1
+  else
+    echo "ok: $what pass synchronization validation"
+  fi
+}
 if [[ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]]; then
-  out=$(VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT \
-        VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$capture" -o "$dir/sync" -- "$demo" 2>&1)
-  if [[ $? -ne 0 || $out == *"Validation Error"* || $out != *"3 of 3 selected"* ]]; then
-    echo "FAIL: the capture under synchronization validation:"
-    echo "$out" | head -20
-    fail=1
-  else
-    echo "ok: the capture's copies pass synchronization validation"
-  fi
+  synchronized "the capture's copies" "3 of 3 selected" -o "$dir/sync" -- "$demo"
   # The reads of indirect dispatches' counts too, in both passes.
-  out=$(VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT \
-        VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$capture" -o "$dir/sync_indirect" \
-        --dispatches=pipeline:4,sequence:1-5 -- "$demo" --indirect 2>&1)
-  if [[ $? -ne 0 || $out == *"Validation Error"* || $out != *"2 of 2 selected"* ]]; then
-    echo "FAIL: the capture of indirect dispatches under synchronization validation:"
-    echo "$out" | head -20
-    fail=1
-  else
-    echo "ok: the reads of indirect dispatches' counts pass synchronization validation"
-  fi
+  synchronized "the reads of indirect dispatches' counts" "2 of 2 selected" -o "$dir/sync_indirect" \
+    --dispatches=pipeline:4,sequence:1-5 -- "$demo" --indirect
 fi
 
 # csbench itself is a Vulkan program: a run of an example is captured, every dispatch it selects
@@ -219,12 +212,7 @@ if [[ -n ${replay_with_data:-} ]]; then
     '\[1/1\] capture_demo_p4_32x1x1/captured/wg64x1/domain2048x1 ' -- \
     "$bench" --manifest="$ind" --benchmark_min_time=0.01
   cp -r "$ind" "$dir/altered_indirect"
-  $python -c "
-import struct, sys
-path = sys.argv[1]
-data = bytearray(open(path, 'rb').read())
-data[400:404] = struct.pack('<f', struct.unpack('<f', data[400:404])[0] + 1.0)
-open(path, 'wb').write(data)" "$dir/altered_indirect/out1.bin"
+  add_one "$dir/altered_indirect/out1.bin" 400
   check "replay: the indirect dispatch with an expected element altered fails" 1 'Values' -- \
     "$bench" --manifest="$dir/altered_indirect" --benchmark_min_time=0.01
 fi
@@ -284,12 +272,7 @@ if [[ -n ${replay_with_data:-} ]]; then
   # An intermediate result (y, which the second and third dispatches read) and a final one altered.
   for altered in out1.bin:Out out2.bin:Sum; do
     cp -r "$dir/seq/s10-12" "$dir/seq_altered_${altered%%.*}"
-    $python -c "
-import struct, sys
-path = sys.argv[1]
-data = bytearray(open(path, 'rb').read())
-data[400:404] = struct.pack('<f', struct.unpack('<f', data[400:404])[0] + 1.0)
-open(path, 'wb').write(data)" "$dir/seq_altered_${altered%%.*}/${altered%%:*}"
+    add_one "$dir/seq_altered_${altered%%.*}/${altered%%:*}" 400
     check "replay: the sequence with ${altered%%:*} altered by one element fails" 1 "${altered##*:}" -- \
       "$bench" --manifest="$dir/seq_altered_${altered%%.*}" --benchmark_min_time=0.01
   done

@@ -402,8 +402,8 @@ void RecordSequenceStep(Layer& layer, Device& device, VkCommandBuffer cb, Pendin
   for (const CapturedBinding& b : capture.bindings) total += b.bytes;
   SequenceStep& step = capture.steps.back();
   if (step.indirect && !StageCounts(layer, device, step.counts))
-    capture.notes.push_back(fmt::format(
-        "not captured: {}: no host-visible memory for the copy of the indirect dispatch's counts", at));
+    capture.notes.push_back(
+        fmt::format("not captured: {}: no host-visible memory for the copy of the indirect dispatch's counts", at));
   if (!Stage(layer, device, capture, added, total)) {
     // Staging made for part of them is freed with the others when the device goes.
     for (CapturedBinding& b : added)

@@ -101,7 +101,7 @@ struct RawCapture {
   // above of one dispatch are unused.
   bool sequence = false;
   std::vector<RawStep> steps;
-  IndirectSource source;          // an indirect dispatch: `groups` are the counts read
+  IndirectSource source;             // an indirect dispatch: `groups` are the counts read
   std::array<uint32_t, 3> limits{};  // the device's maxComputeWorkGroupCount (0: not known)
 };
 

@@ -56,11 +56,9 @@ void WriteReport(const std::filesystem::path& dir, const Report& report,
                            row.first_indirect ? " (indirect)" : "");
     if (auto it = s.indirect.find(id); it != s.indirect.end()) {
       auto unread = s.unread.find(id);
-      out << fmt::format("    indirect dispatches: {} (counted above by the counts each read as it ran{})\n",
-                         it->second,
-                         unread == s.unread.end()
-                             ? ""
-                             : fmt::format("; {} whose counts could not be read are not", unread->second));
+      out << fmt::format(
+          "    indirect dispatches: {} (counted above by the counts each read as it ran{})\n", it->second,
+          unread == s.unread.end() ? "" : fmt::format("; {} whose counts could not be read are not", unread->second));
     }
     if (auto it = s.based.find(id); it != s.based.end())
       out << fmt::format("    dispatches with a base workgroup: {} (not captured)\n", it->second);

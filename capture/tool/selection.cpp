@@ -147,9 +147,9 @@ std::vector<Chosen> Resolve(const std::vector<SelectionItem>& items, const Summa
     // dispatch is found again by its place, and its counts read there are checked against these.
     if (!by_index && row.first_indirect) {
       by_index = true;
-      why += fmt::format(
-          "; its first, dispatch {}, was indirect: found again by its place, with the counts it reads then",
-          row.first_index);
+      why +=
+          fmt::format("; its first, dispatch {}, was indirect: found again by its place, with the counts it reads then",
+                      row.first_index);
     }
     if (names.insert(name).second)
       chosen.push_back({row, std::move(why), std::move(name), by_index, std::move(steps)});

@@ -123,8 +123,9 @@ TEST(CaptureIndirect, CountsOfZeroOrPastTheLimitDoNotReplay) {
   EXPECT_EQ(CountsProblem({65535, 65535, 65535}, limits), "");
   EXPECT_NE(CountsProblem({0, 1, 1}, limits).find("a count of 0"), std::string::npos);
   EXPECT_NE(CountsProblem({4, 4, 0}, limits).find("a count of 0"), std::string::npos);
-  EXPECT_NE(CountsProblem({1, 65536, 1}, limits).find("past the device's maxComputeWorkGroupCount (65535, 65535, 65535)"),
-            std::string::npos);
+  EXPECT_NE(
+      CountsProblem({1, 65536, 1}, limits).find("past the device's maxComputeWorkGroupCount (65535, 65535, 65535)"),
+      std::string::npos);
   // Limits not known: only 0 is refused.
   EXPECT_EQ(CountsProblem({1u << 30, 1, 1}, {}), "");
 }
@@ -158,10 +159,15 @@ Summary WithIndirect() {
   Summary s = TwoPipelines();
   s.pipelines[2] = "main";
   s.limits = {65535, 65535, 65535};
-  s.keys.push_back({.pipeline = 2, .groups = {0, 1, 1}, .count = 5, .first_index = 3, .indirect = 5,
+  s.keys.push_back(
+      {.pipeline = 2, .groups = {0, 1, 1}, .count = 5, .first_index = 3, .indirect = 5, .first_indirect = true});
+  s.keys.push_back({.pipeline = 2,
+                    .groups = {4, 1, 1},
+                    .count = 3,
+                    .first = {3, 2, 1},
+                    .first_index = 6,
+                    .indirect = 3,
                     .first_indirect = true});
-  s.keys.push_back({.pipeline = 2, .groups = {4, 1, 1}, .count = 3, .first = {3, 2, 1}, .first_index = 6,
-                    .indirect = 3, .first_indirect = true});
   return s;
 }
 

@@ -27,6 +27,10 @@ VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer cb, const VkCo
     // until the device goes), so a later recording may take them.
     for (PendingCapture& c : layer.captures)
       if (c.cb == cb && !c.done) c.done = true;
+    // Its counts reads are free again: a submission that held them was waited for.
+    if (auto old = layer.command_buffers.find(cb); old != layer.command_buffers.end())
+      for (const RecordedDispatch& d : old->second.dispatches)
+        if (d.read >= 0) layer.reads[d.read].free = layer.reads[d.read].device != VK_NULL_HANDLE;
     layer.command_buffers[cb] = {.serial = layer.next_serial++};
   }
   lock.unlock();
@@ -98,14 +102,15 @@ bool ContinueSequence(Layer& layer, Device& device, VkCommandBuffer cb, PendingC
   const uint32_t step = ordinal - capture.first;
   capture.steps.push_back({.pipeline = dispatch.pipeline,
                            .groups = dispatch.groups,
-                           .push = {state.push.begin(), state.push.begin() + state.push_end}});
+                           .push = {state.push.begin(), state.push.begin() + state.push_end},
+                           .indirect = dispatch.kind == RecordedDispatch::Kind::kIndirect});
+  capture.steps.back().counts.copy.source = dispatch.indirect;
+  capture.steps.back().counts.copy.source_offset = dispatch.indirect_offset;
   auto refuse = [&](const std::string& why) {
     capture.notes.push_back(fmt::format("not captured: dispatch {} of the sequence: {}", step, why));
     capture.data = false;
   };
-  if (dispatch.kind == RecordedDispatch::Kind::kIndirect)
-    refuse("an indirect dispatch (its workgroup counts are in a buffer)");
-  else if (dispatch.kind == RecordedDispatch::Kind::kBase)
+  if (dispatch.kind == RecordedDispatch::Kind::kBase)
     refuse("a dispatch with a base workgroup (vkCmdDispatchBase)");
   else if (state.transfers != capture.transfers)
     refuse(fmt::format(
@@ -162,12 +167,22 @@ std::vector<int> NoteDispatch(Layer& layer, Device& device, VkCommandBuffer cb, 
                              .first = ordinal,
                              .last = target.sequence ? target.last : ordinal,
                              .transfers = state.transfers};
+      const bool indirect = dispatch.kind == RecordedDispatch::Kind::kIndirect;
+      CountsRead counts;
+      counts.copy.source = dispatch.indirect;
+      counts.copy.source_offset = dispatch.indirect_offset;
       if (capture.sequence)
-        capture.steps.push_back({.pipeline = dispatch.pipeline, .groups = dispatch.groups, .push = capture.push});
+        capture.steps.push_back({.pipeline = dispatch.pipeline,
+                                 .groups = dispatch.groups,
+                                 .push = capture.push,
+                                 .indirect = indirect,
+                                 .counts = counts});
+      else if (indirect) {
+        capture.indirect = true;
+        capture.counts = counts;
+      }
       std::string which = capture.sequence ? "dispatch 0 of the sequence: " : "";
-      if (dispatch.kind == RecordedDispatch::Kind::kIndirect)
-        capture.notes.push_back("not captured: " + which + "an indirect dispatch (its workgroup counts are in a buffer)");
-      else if (dispatch.kind == RecordedDispatch::Kind::kBase)
+      if (dispatch.kind == RecordedDispatch::Kind::kBase)
         capture.notes.push_back("not captured: " + which + "a dispatch with a base workgroup (vkCmdDispatchBase)");
       else
         RecordCaptureBefore(layer, device, cb, capture);
@@ -216,14 +231,42 @@ VKAPI_ATTR void VKAPI_CALL CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint
   device->table.CmdDispatchBase(cb, bx, by, bz, x, y, z);
 }
 
+// Pass 1: the copy of an indirect dispatch's counts, recorded before it, from the pool of reads
+// (at most kMostReads at once); -1 where none could be made.
+int ReadCountsOf(Layer& layer, Device& device, VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset) {
+  constexpr size_t kMostReads = 4096;
+  auto pooled = std::find_if(layer.reads.begin(), layer.reads.end(),
+                             [&](const PooledRead& r) { return r.free && r.device == device.handle; });
+  if (pooled == layer.reads.end()) {
+    if (layer.reads.size() >= kMostReads) return -1;
+    pooled = layer.reads.insert(layer.reads.end(), {.device = device.handle});
+  }
+  pooled->free = false;
+  pooled->read.copy.source = buffer;
+  pooled->read.copy.source_offset = offset;
+  if (!StageCounts(layer, device, pooled->read)) {
+    pooled->free = true;
+    return -1;
+  }
+  RecordCountsRead(device, cb, pooled->read);
+  return static_cast<int>(pooled - layer.reads.begin());
+}
+
 VKAPI_ATTR void VKAPI_CALL CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset) {
   Layer& layer = TheLayer();
   std::unique_lock lock(layer.mutex);
   Device* device = Lookup(layer, cb);
-  if (layer.config.mode != Config::Mode::kOff)
-    NoteDispatch(layer, *device, cb, {.kind = RecordedDispatch::Kind::kIndirect});
-  lock.unlock();
+  if (layer.config.mode == Config::Mode::kOff) {
+    lock.unlock();
+    device->table.CmdDispatchIndirect(cb, buffer, offset);
+    return;
+  }
+  RecordedDispatch d{.kind = RecordedDispatch::Kind::kIndirect, .indirect = buffer, .indirect_offset = offset};
+  if (layer.config.mode == Config::Mode::kCount) d.read = ReadCountsOf(layer, *device, cb, buffer, offset);
+  std::vector<int> after = NoteDispatch(layer, *device, cb, d);
+  // The copies around it go into the same command buffer, so the lock stays held until they are.
   device->table.CmdDispatchIndirect(cb, buffer, offset);
+  for (int capture : after) RecordCaptureAfter(*device, cb, layer.captures[capture]);
 }
 
 VKAPI_ATTR void VKAPI_CALL CmdExecuteCommands(VkCommandBuffer cb, uint32_t count, const VkCommandBuffer* secondaries) {
@@ -259,8 +302,35 @@ void NoteRun(Layer& layer, const CommandBuffer& state) {
   layer.summary_dirty = true;
 }
 
-// Counts one submission of a command buffer; returns the captures to read once it has run.
-void NoteSubmission(Layer& layer, VkCommandBuffer cb, std::vector<int>& finish) {
+// Pass 1: an indirect dispatch whose counts are read once its submission has run.
+struct LaterCount {
+  RecordedDispatch dispatch;
+  Locator where;
+};
+
+// Pass 1: one dispatch counted under its pipeline and workgroup counts (an indirect one's as read).
+void CountDispatch(Layer& layer, const RecordedDispatch& d, const Locator& where) {
+  const bool indirect = d.kind == RecordedDispatch::Kind::kIndirect;
+  if (indirect) ++layer.indirect[d.pipeline];
+  if (indirect && d.read < 0) ++layer.unread[d.pipeline];
+  if (d.kind == RecordedDispatch::Kind::kBase) ++layer.based[d.pipeline];
+  DispatchKey key{.pipeline = d.pipeline, .groups = d.groups};
+  if (layer.config.nth.contains(where.index)) layer.nth[where.index] = {key, where};
+  if (d.kind == RecordedDispatch::Kind::kBase || (indirect && d.read < 0)) return;
+  KeyCount& count = layer.keys[key];
+  // Indirect dispatches are counted after the direct ones of their submission: the first is the
+  // earliest, whatever order they were counted in.
+  if (count.count++ == 0 || where.index < count.first.index) {
+    count.first = where;
+    count.first_indirect = indirect;
+  }
+  count.indirect += indirect ? 1 : 0;
+  layer.summary_dirty = true;
+}
+
+// Counts one submission of a command buffer; returns the captures to read once it has run, and
+// (pass 1) the indirect dispatches whose counts are read then.
+void NoteSubmission(Layer& layer, VkCommandBuffer cb, std::vector<int>& finish, std::vector<LaterCount>& later) {
   auto it = layer.command_buffers.find(cb);
   if (it == layer.command_buffers.end()) return;
   CommandBuffer& state = it->second;
@@ -284,13 +354,10 @@ void NoteSubmission(Layer& layer, VkCommandBuffer cb, std::vector<int>& finish) 
       const_cast<Pipeline*>(pipeline)->written = true;
     }
     layer.summary_dirty = true;
-    if (d.kind == RecordedDispatch::Kind::kIndirect) ++layer.indirect[d.pipeline];
-    if (d.kind == RecordedDispatch::Kind::kBase) ++layer.based[d.pipeline];
-    DispatchKey key{.pipeline = d.pipeline, .groups = d.groups};
-    if (layer.config.nth.contains(index)) layer.nth[index] = {key, where};
-    if (d.kind != RecordedDispatch::Kind::kDirect) continue;
-    KeyCount& count = layer.keys[key];
-    if (count.count++ == 0) count.first = where;
+    if (d.kind == RecordedDispatch::Kind::kIndirect && d.read >= 0)
+      later.push_back({d, where});
+    else
+      CountDispatch(layer, d, where);
   }
 }
 
@@ -299,15 +366,21 @@ VkResult Submit(VkQueue queue, const std::vector<VkCommandBuffer>& cbs, const st
   std::unique_lock lock(layer.mutex);
   Device* device = Lookup(layer, queue);
   std::vector<int> finish;
+  std::vector<LaterCount> later;
   if (layer.config.mode != Config::Mode::kOff)
-    for (VkCommandBuffer cb : cbs) NoteSubmission(layer, cb, finish);
+    for (VkCommandBuffer cb : cbs) NoteSubmission(layer, cb, finish, later);
   lock.unlock();
   VkResult result = down();
-  if (finish.empty() || result != VK_SUCCESS) return result;
-  // The captured dispatch's copies are read once its submission has finished: the queue is waited
-  // for here, once, in the submission that holds a captured dispatch.
+  if ((finish.empty() && later.empty()) || result != VK_SUCCESS) return result;
+  // The captured dispatch's copies, and pass 1's reads of indirect dispatches' counts, are read
+  // once its submission has finished: the queue is waited for here, once, in the submission that
+  // holds them.
   device->table.QueueWaitIdle(queue);
   lock.lock();
+  for (LaterCount& one : later) {
+    one.dispatch.groups = layer.reads[one.dispatch.read].read.Groups();
+    CountDispatch(layer, one.dispatch, one.where);
+  }
   for (int slot : finish) FinishCapture(layer, *device, layer.captures[slot]);
   return result;
 }

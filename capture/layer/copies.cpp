@@ -9,10 +9,12 @@
 // staging buffers read (commands.cpp). Only the captured dispatch gets any of this. A captured
 // sequence gets the copies before its first dispatch, before a later one only of the bindings
 // no earlier dispatch of it bound, and after its last dispatch only; the barriers around them are
-// the same.
+// the same. An indirect dispatch's VkDispatchIndirectCommand is copied with the copies before it
+// (pass 1: alone, at every indirect dispatch), so its counts are those the dispatch read.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "capture/layer/formats.hpp"
 #include "capture/layer/layer.hpp"
@@ -274,6 +276,39 @@ void CopyBefore(const Device& device, VkCommandBuffer cb, const std::vector<Capt
 
 }  // namespace
 
+std::array<uint32_t, 3> CountsRead::Groups() const {
+  std::array<uint32_t, 3> groups{};
+  if (copy.mapped != nullptr && copy.bytes == sizeof groups) std::memcpy(groups.data(), copy.mapped, sizeof groups);
+  return groups;
+}
+
+bool StageCounts(Layer& layer, const Device& device, CountsRead& read) {
+  read.copy.bytes = 3 * sizeof(uint32_t);
+  auto buffer = layer.buffers.find(read.copy.source);
+  read.buffer_size = buffer == layer.buffers.end() ? 0 : buffer->second.size;
+  if (read.copy.staging == VK_NULL_HANDLE && !MakeStaging(device, read.copy)) {
+    read.copy.bytes = 0;
+    return false;
+  }
+  return true;
+}
+
+void RecordCountsRead(const Device& device, VkCommandBuffer cb, const CountsRead& read) {
+  Barrier(device, cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+          VK_ACCESS_TRANSFER_READ_BIT);
+  CopyBindings(device, cb, {read.copy}, false);
+  Barrier(device, cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+          VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_HOST_READ_BIT);
+}
+
+void FreeStaging(const Device& device, CapturedBinding& b) {
+  if (b.staging != VK_NULL_HANDLE) device.table.DestroyBuffer(device.handle, b.staging, nullptr);
+  if (b.memory != VK_NULL_HANDLE) device.table.FreeMemory(device.handle, b.memory, nullptr);
+  b.staging = VK_NULL_HANDLE;
+  b.memory = VK_NULL_HANDLE;
+  b.mapped = nullptr;
+}
+
 void RecordCaptureBefore(Layer& layer, Device& device, VkCommandBuffer cb, PendingCapture& capture) {
   const CommandBuffer& state = layer.command_buffers[cb];
   const Pipeline& pipeline = layer.pipelines[state.pipeline];
@@ -284,8 +319,18 @@ void RecordCaptureBefore(Layer& layer, Device& device, VkCommandBuffer cb, Pendi
       const CapturedBinding& b = capture.bindings[i];
       capture.steps.back().slots.push_back({b.set, b.binding, b.element, static_cast<uint32_t>(i)});
     }
-  if (!Stage(layer, device, capture, capture.bindings, 0)) return;
-  CopyBefore(device, cb, capture.bindings);
+  CountsRead* counts = capture.indirect ? &capture.counts : nullptr;
+  if (capture.sequence && capture.steps.back().indirect) counts = &capture.steps.back().counts;
+  if (counts != nullptr && !StageCounts(layer, device, *counts))
+    capture.notes.push_back("not captured: no host-visible memory for the copy of the indirect dispatch's counts");
+  if (!Stage(layer, device, capture, capture.bindings, 0)) {
+    // The counts are read all the same: the report gives the size the dispatch had.
+    if (counts != nullptr && counts->copy.bytes > 0) RecordCountsRead(device, cb, *counts);
+    return;
+  }
+  std::vector<CapturedBinding> copies = capture.bindings;
+  if (counts != nullptr) copies.push_back(counts->copy);
+  CopyBefore(device, cb, copies);
   capture.data = true;
 }
 
@@ -355,6 +400,10 @@ void RecordSequenceStep(Layer& layer, Device& device, VkCommandBuffer cb, Pendin
   }
   uint64_t total = 0;
   for (const CapturedBinding& b : capture.bindings) total += b.bytes;
+  SequenceStep& step = capture.steps.back();
+  if (step.indirect && !StageCounts(layer, device, step.counts))
+    capture.notes.push_back(
+        fmt::format("not captured: {}: no host-visible memory for the copy of the indirect dispatch's counts", at));
   if (!Stage(layer, device, capture, added, total)) {
     // Staging made for part of them is freed with the others when the device goes.
     for (CapturedBinding& b : added)
@@ -363,8 +412,11 @@ void RecordSequenceStep(Layer& layer, Device& device, VkCommandBuffer cb, Pendin
     return;
   }
   // Bindings an earlier dispatch of the sequence bound already hold its results: only the new
-  // ones are copied, as they are before this dispatch (and were before the sequence).
-  if (!added.empty()) CopyBefore(device, cb, added);
+  // ones are copied, as they are before this dispatch (and were before the sequence), and an
+  // indirect dispatch's counts.
+  std::vector<CapturedBinding> copies = added;
+  if (step.indirect) copies.push_back(step.counts.copy);
+  if (!copies.empty()) CopyBefore(device, cb, copies);
   capture.bindings.insert(capture.bindings.end(), added.begin(), added.end());
 }
 
@@ -388,19 +440,26 @@ void FinishCapture(Layer& layer, Device&, PendingCapture& capture) {
                                         capture.steps.size(), steps));
     capture.data = false;
   }
+  // An indirect dispatch's workgroup counts, as it read them.
+  if (capture.indirect) capture.groups = capture.counts.Groups();
+  for (SequenceStep& step : capture.steps)
+    if (step.indirect) step.groups = step.counts.Groups();
   WriteCapture(layer, capture);
 }
 
 void ReleaseCaptures(Layer& layer, Device& device) {
   for (PendingCapture& capture : layer.captures) {
     if (capture.device != device.handle) continue;
-    for (CapturedBinding& b : capture.bindings) {
-      if (b.staging != VK_NULL_HANDLE) device.table.DestroyBuffer(device.handle, b.staging, nullptr);
-      if (b.memory != VK_NULL_HANDLE) device.table.FreeMemory(device.handle, b.memory, nullptr);
-      b.staging = VK_NULL_HANDLE;
-      b.memory = VK_NULL_HANDLE;
-    }
+    for (CapturedBinding& b : capture.bindings) FreeStaging(device, b);
+    FreeStaging(device, capture.counts.copy);
+    for (SequenceStep& step : capture.steps) FreeStaging(device, step.counts.copy);
   }
+  // Kept in the list (recordings hold their indices), never reused.
+  for (PooledRead& pooled : layer.reads)
+    if (pooled.device == device.handle) {
+      FreeStaging(device, pooled.read.copy);
+      pooled = {};
+    }
 }
 
 }  // namespace csbench::capture

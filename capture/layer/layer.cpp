@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -128,6 +129,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, 
   table->DestroyInstance = reinterpret_cast<PFN_vkDestroyInstance>(next(*instance, "vkDestroyInstance"));
   table->GetPhysicalDeviceMemoryProperties =
       reinterpret_cast<PFN_vkGetPhysicalDeviceMemoryProperties>(next(*instance, "vkGetPhysicalDeviceMemoryProperties"));
+  table->GetPhysicalDeviceProperties =
+      reinterpret_cast<PFN_vkGetPhysicalDeviceProperties>(next(*instance, "vkGetPhysicalDeviceProperties"));
   auto enumerate = reinterpret_cast<PFN_vkEnumeratePhysicalDevices>(next(*instance, "vkEnumeratePhysicalDevices"));
   Layer& layer = TheLayer();
   std::lock_guard lock(layer.mutex);
@@ -263,6 +266,12 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physical, const VkD
   std::lock_guard lock(layer.mutex);
   auto instance = layer.physical_of.find(physical);
   data->instance = instance == layer.physical_of.end() ? nullptr : instance->second;
+  if (data->instance != nullptr && data->instance->GetPhysicalDeviceProperties != nullptr) {
+    VkPhysicalDeviceProperties properties{};
+    data->instance->GetPhysicalDeviceProperties(physical, &properties);
+    std::copy_n(properties.limits.maxComputeWorkGroupCount, 3, data->max_groups.begin());
+    layer.max_groups = data->max_groups;
+  }
   layer.devices[DispatchKeyOf(*device)] = std::move(data);
   return VK_SUCCESS;
 }

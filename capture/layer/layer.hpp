@@ -66,6 +66,16 @@ struct DispatchKey {
 struct KeyCount {
   uint64_t count = 0;
   Locator first;
+  uint64_t indirect = 0;        // of `count`, indirect dispatches, by the counts read as they ran
+  bool first_indirect = false;  // the first was one: pass 2 finds it by its place
+};
+
+// Pass 1: an indirect dispatch's counts read, its staging reused once the recording that held it
+// is begun again.
+struct PooledRead {
+  VkDevice device = VK_NULL_HANDLE;
+  CountsRead read;
+  bool free = false;
 };
 
 // Pass 1: submissions of one recording that ran two or more dispatches, by their pipelines in
@@ -104,6 +114,9 @@ struct Layer {
   uint64_t dispatches = 0;
   std::map<DispatchKey, KeyCount> keys;
   std::map<uint32_t, uint64_t> indirect, based;  // by pipeline
+  std::map<uint32_t, uint64_t> unread;           // indirect dispatches whose counts were not read
+  std::vector<PooledRead> reads;
+  std::array<uint32_t, 3> max_groups{};  // the last device's maxComputeWorkGroupCount
   std::map<uint64_t, std::pair<DispatchKey, Locator>> nth;
   std::map<std::vector<uint32_t>, RunCount> runs;  // by the pipelines of the run (the first 64)
   std::set<std::string> notes;
@@ -149,6 +162,13 @@ PFN_vkVoidFunction TransferFunction(const char* name);
 void RecordCaptureBefore(Layer& layer, Device& device, VkCommandBuffer cb, PendingCapture& capture);
 void RecordSequenceStep(Layer& layer, Device& device, VkCommandBuffer cb, PendingCapture& capture);
 void RecordCaptureAfter(Device& device, VkCommandBuffer cb, const PendingCapture& capture);
+// An indirect dispatch's counts: StageCounts makes the host-visible copy of the 12 bytes at
+// read.copy's source and offset; RecordCountsRead records that copy alone (pass 1), between a
+// barrier after everything before and one to the host that also keeps the program's later commands
+// from writing the bytes before they are copied.
+bool StageCounts(Layer& layer, const Device& device, CountsRead& read);
+void RecordCountsRead(const Device& device, VkCommandBuffer cb, const CountsRead& read);
+void FreeStaging(const Device& device, CapturedBinding& binding);
 void FinishCapture(Layer& layer, Device& device, PendingCapture& capture);
 // Frees the staging copies of the device's captures (kept until then: a command buffer submitted
 // again still copies into them).

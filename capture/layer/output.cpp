@@ -12,7 +12,9 @@
 // slot it is declared at) and the notes, then each dispatch as `step` (pipeline, workgroup counts)
 // followed by its entry point, signature, specialization, push bytes and `slots` (set, binding,
 // element it bound, and which of the bindings listed it held there); each pipeline's SPIR-V is
-// pipeline<ID>.spv beside it.
+// pipeline<ID>.spv beside it. An indirect dispatch (or step) has an `indirect` line: the offset of
+// its counts in its buffer, the buffer's size, and whether they were read; `groups` (or the step's
+// counts) are those read. `limits` is the device's maxComputeWorkGroupCount.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -59,10 +61,12 @@ void WriteSummary(Layer& layer) {
         out << fmt::format("pipeline {} {:016x} {} {}\n", p->id, p->signature,
                            p->spirv != nullptr ? "spirv" : "nospirv", p->entry);
     for (const auto& [key, count] : layer.keys)
-      out << fmt::format("key {} {} {} {} {} {} {} {} {}\n", key.pipeline, key.groups[0], key.groups[1], key.groups[2],
-                         count.count, count.first.serial, count.first.ordinal, count.first.submission,
-                         count.first.index);
+      out << fmt::format("key {} {} {} {} {} {} {} {} {} {} {}\n", key.pipeline, key.groups[0], key.groups[1],
+                         key.groups[2], count.count, count.first.serial, count.first.ordinal, count.first.submission,
+                         count.first.index, count.indirect, count.first_indirect ? 1 : 0);
     for (const auto& [pipeline, count] : layer.indirect) out << "indirect " << pipeline << " " << count << "\n";
+    for (const auto& [pipeline, count] : layer.unread) out << "unread " << pipeline << " " << count << "\n";
+    out << fmt::format("limits {} {} {}\n", layer.max_groups[0], layer.max_groups[1], layer.max_groups[2]);
     for (const auto& [pipeline, count] : layer.based) out << "base " << pipeline << " " << count << "\n";
     for (const auto& [index, found] : layer.nth) {
       const auto& [key, where] = found;
@@ -97,6 +101,13 @@ void WritePipelineLines(const Layer& layer, uint32_t id, std::ostream& out, cons
   }
 }
 
+// An indirect dispatch's line: where its counts were read (offset, the buffer's size) and
+// whether they were.
+void WriteIndirect(const CountsRead& counts, std::ostream& out) {
+  out << fmt::format("indirect {} {} {}\n", counts.copy.source_offset, counts.buffer_size,
+                     counts.copy.mapped != nullptr ? "read" : "unread");
+}
+
 }  // namespace
 
 void WriteCapture(const Layer& layer, const PendingCapture& capture) {
@@ -111,7 +122,11 @@ void WriteCapture(const Layer& layer, const PendingCapture& capture) {
     out << fmt::format("groups {} {} {}\n", capture.groups[0], capture.groups[1], capture.groups[2]);
     WritePipelineLines(layer, capture.pipeline, out, dir / "shader.spv");
     out << "push " << Hex(capture.push.data(), capture.push.size()) << "\n";
+    if (capture.indirect) WriteIndirect(capture.counts, out);
   }
+  if (auto device = layer.devices.find(DispatchKeyOf(capture.device)); device != layer.devices.end())
+    out << fmt::format("limits {} {} {}\n", device->second->max_groups[0], device->second->max_groups[1],
+                       device->second->max_groups[2]);
   for (const CapturedBinding& b : capture.bindings) {
     out << fmt::format("binding {} {} {} {} {}", b.set, b.binding, b.element, b.bytes,
                        capture.data ? "data" : "nodata");
@@ -127,6 +142,7 @@ void WriteCapture(const Layer& layer, const PendingCapture& capture) {
   for (const std::string& note : capture.notes) out << "note " << note << "\n";
   for (const SequenceStep& step : capture.steps) {
     out << fmt::format("step {} {} {} {}\n", step.pipeline, step.groups[0], step.groups[1], step.groups[2]);
+    if (step.indirect) WriteIndirect(step.counts, out);
     WritePipelineLines(layer, step.pipeline, out, dir / fmt::format("pipeline{}.spv", step.pipeline));
     out << "push " << Hex(step.push.data(), step.push.size()) << "\n";
     out << "slots";

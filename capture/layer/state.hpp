@@ -25,6 +25,7 @@ struct InstanceTable {
   PFN_vkGetInstanceProcAddr GetInstanceProcAddr = nullptr;
   PFN_vkDestroyInstance DestroyInstance = nullptr;
   PFN_vkGetPhysicalDeviceMemoryProperties GetPhysicalDeviceMemoryProperties = nullptr;
+  PFN_vkGetPhysicalDeviceProperties GetPhysicalDeviceProperties = nullptr;
 };
 
 struct DeviceTable {
@@ -170,6 +171,11 @@ struct RecordedDispatch {
   enum class Kind { kDirect, kIndirect, kBase } kind = Kind::kDirect;
   std::vector<int> captures;  // indices into Layer::captures; empty for a dispatch not captured
   uint32_t transfers = 0;  // the recording's transfer commands before it
+  // An indirect dispatch: where its VkDispatchIndirectCommand is, and, in pass 1, its read
+  // (an index into Layer::reads; -1 where none could be made).
+  VkBuffer indirect = VK_NULL_HANDLE;
+  VkDeviceSize indirect_offset = 0;
+  int read = -1;
 };
 
 struct CommandBuffer {
@@ -203,13 +209,24 @@ struct CapturedBinding {
   void* mapped = nullptr;
 };
 
+// The 12 bytes of an indirect dispatch's VkDispatchIndirectCommand, copied at the dispatch's place
+// in its command buffer as the other bindings are (`bytes` 0 where none was read). `buffer_size`
+// is the indirect buffer's size, for the manifest's comment.
+struct CountsRead {
+  CapturedBinding copy;
+  VkDeviceSize buffer_size = 0;
+  std::array<uint32_t, 3> Groups() const;  // what the copy holds, once its submission has run
+};
+
 // One dispatch of a captured sequence: what it ran, and the slots it bound: (set, binding,
-// element, the capture's binding held there).
+// element, the capture's binding held there); an indirect one's counts as they were read.
 struct SequenceStep {
   uint32_t pipeline = 0;
   std::array<uint32_t, 3> groups{};
   std::vector<uint8_t> push;
   std::vector<std::array<uint32_t, 4>> slots;
+  bool indirect = false;
+  CountsRead counts;
 };
 
 // A dispatch chosen for capture, from its recording to the files written after its submission.
@@ -228,6 +245,8 @@ struct PendingCapture {
   std::vector<std::string> notes;  // what is not captured, one line each
   bool data = false;               // copies were recorded
   bool done = false;
+  bool indirect = false;  // vkCmdDispatchIndirect: `groups` are read from `counts` after it ran
+  CountsRead counts;
   // A sequence: its dispatches' ordinals in the recording, the recording's transfer commands when
   // its first dispatch was recorded, and its steps so far.
   bool sequence = false;
@@ -242,6 +261,7 @@ struct Device {
   DeviceTable table;
   InstanceTable* instance = nullptr;
   bool buffer_device_address = false;  // the feature is enabled: shaders may reach memory unseen
+  std::array<uint32_t, 3> max_groups{};  // maxComputeWorkGroupCount
 };
 
 struct Template {

@@ -288,9 +288,12 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateBuffer(VkDevice device, const VkBufferCreat
   Layer& layer = TheLayer();
   Device* data = LockedDeviceOf(layer, device);
   VkBufferCreateInfo changed = *info;
-  // A copy out of the buffer needs the transfer-source usage; it is added in capture mode only,
-  // where it may change the buffer's memory requirements, which the program asks for after this.
-  if (layer.config.mode == Config::Mode::kCapture) changed.usage |= VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+  // A copy out of the buffer needs the transfer-source usage; it is added in capture mode, where it
+  // may change the buffer's memory requirements, which the program asks for after this.
+  // Pass 1 copies only indirect dispatches' counts, so only an indirect buffer gets it there.
+  if (layer.config.mode == Config::Mode::kCapture ||
+      (layer.config.mode == Config::Mode::kCount && (info->usage & VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT) != 0))
+    changed.usage |= VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
   VkResult result = data->table.CreateBuffer(device, &changed, allocator, buffer);
   if (result != VK_SUCCESS || layer.config.mode == Config::Mode::kOff) return result;
   std::lock_guard lock(layer.mutex);

@@ -214,7 +214,7 @@ int Main(int argc, char** argv) {
   if (!summary || summary->keys.empty()) {
     WriteReport(dir, report, {});
     std::string indirect;
-    if (summary && !summary->indirect.empty()) indirect = " (only indirect dispatches, which are not captured)";
+    if (summary && !summary->indirect.empty()) indirect = " (only indirect dispatches, whose counts could not be read)";
     std::cerr << fmt::format("csbench-capture: {} made no compute dispatch{}{}; see {}\n", options.program.front(),
                              summary ? indirect : " (no Vulkan instance with the capture layer)", "",
                              (options.dir / "report.txt").string());

@@ -109,6 +109,32 @@ void TakeNotes(const std::vector<std::string>& notes, const std::set<std::pair<u
   }
 }
 
+void CheckIndirectCounts(const IndirectSource& source, const std::array<uint32_t, 3>& groups,
+                         const std::array<uint32_t, 3>& limits, const std::string& what, Written& written) {
+  if (source.indirect && !source.read) {
+    written.skipped.push_back(what + "an indirect dispatch whose workgroup counts could not be read");
+    return;
+  }
+  const std::string problem = CountsProblem(groups, limits);
+  if (!problem.empty()) {
+    written.skipped.push_back(fmt::format("{}{}{}; written with its SPIR-V, not replayed", what,
+                                          source.indirect ? "an indirect dispatch read " : "", problem));
+    return;
+  }
+  if (source.indirect)
+    written.notes.push_back(
+        fmt::format("{}indirect: captured with the counts it had ({}, {}, {})", what, groups[0], groups[1], groups[2]));
+}
+
+std::string IndirectComment(const IndirectSource& source, const std::array<uint32_t, 3>& groups) {
+  if (!source.indirect) return "";
+  return fmt::format(
+      "# The workgroup counts were read from the indirect buffer (vkCmdDispatchIndirect: its\n"
+      "# VkDispatchIndirectCommand at offset {} of a buffer of {} bytes) as the dispatch ran, after the\n"
+      "# commands before it in its command buffer: {} x {} x {}.\n",
+      source.offset, source.buffer_size, groups[0], groups[1], groups[2]);
+}
+
 std::vector<std::string> RequirementsOf(const ShaderInterface& shader) {
   std::vector<std::string> names;
   for (const std::string& capability : shader.capabilities)

@@ -78,6 +78,15 @@ std::string SpecLines(const ShaderInterface& shader, const std::map<uint32_t, st
 std::string PushText(const ShaderInterface& shader, const std::vector<uint8_t>& pushed, const std::string& table,
                      Written& written);
 
+// An indirect dispatch's counts as the manifest and the report give them: Check adds to
+// written.skipped why a dispatch of `groups` is not replayed (counts not read, 0, or past
+// `limits`), with `what` naming it ("", "dispatch 12: "), and, for an indirect one that is, the
+// report's line to written.notes; Comment is the manifest's comment line(s) saying where the
+// counts came from ("" for a direct dispatch).
+void CheckIndirectCounts(const IndirectSource& source, const std::array<uint32_t, 3>& groups,
+                         const std::array<uint32_t, 3>& limits, const std::string& what, Written& written);
+std::string IndirectComment(const IndirectSource& source, const std::array<uint32_t, 3>& groups);
+
 // The module's SPIR-V version as a comment and the `vulkan` key it needs.
 std::string VulkanLines(const std::vector<uint32_t>& spirv);
 

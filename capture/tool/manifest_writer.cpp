@@ -380,6 +380,7 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
   WriteFile(folder / "shader.spv", reinterpret_cast<const uint8_t*>(capture.spirv.data()), capture.spirv.size() * 4);
   for (const std::string& note : capture.notes)
     if (note.starts_with("not captured:")) written.skipped.push_back(note.substr(14));
+  CheckIndirectCounts(capture.source, capture.groups, capture.limits, "", written);
   std::optional<ShaderInterface> reflected = Reflect(capture.spirv, written);
   if (!reflected) return written;
   const ShaderInterface& shader = *reflected;
@@ -427,14 +428,15 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
   // any workgroup (--workgroup, --tune); any other keeps the program's counts.
   const bool scalable = by_constants && invocations <= 4294967295ull && g[1] == 1 && g[2] == 1 && local[1] == 1 &&
                         local[2] == 1;
+  text += "\n" + IndirectComment(capture.source, g);
   if (scalable) {
     text += fmt::format(
-        "\n# The workgroups the program dispatched ({} x 1 x 1), as the domain over the workgroup's width,\n"
+        "# The workgroups the program dispatched ({} x 1 x 1), as the domain over the workgroup's width,\n"
         "# so that another workgroup covers the same invocations.\n[dispatch]\ngroups = [\"ceil(W / WG_X)\", \"1\", "
         "\"1\"]\n",
         g[0]);
   } else {
-    text += fmt::format("\n# The workgroups the program dispatched.\n[dispatch]\ngroups = [\"{}\", \"{}\", \"{}\"]\n",
+    text += fmt::format("# The workgroups the program dispatched.\n[dispatch]\ngroups = [\"{}\", \"{}\", \"{}\"]\n",
                         g[0], g[1], g[2]);
   }
   if (!spec.empty())

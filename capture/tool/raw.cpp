@@ -47,14 +47,18 @@ std::optional<Summary> ReadSummary(const std::filesystem::path& dir) {
       if (spirv == "spirv") summary.pipelines[id] = Rest(words);
     } else if (what == "key") {
       KeyRow row;
+      int first_indirect = 0;
       words >> row.pipeline >> row.groups[0] >> row.groups[1] >> row.groups[2] >> row.count >> row.first.serial >>
-          row.first.ordinal >> row.first.submission >> row.first_index;
+          row.first.ordinal >> row.first.submission >> row.first_index >> row.indirect >> first_indirect;
+      row.first_indirect = first_indirect != 0;
       summary.keys.push_back(row);
-    } else if (what == "indirect" || what == "base") {
+    } else if (what == "indirect" || what == "base" || what == "unread") {
       uint32_t pipeline = 0;
       uint64_t count = 0;
       words >> pipeline >> count;
-      (what == "indirect" ? summary.indirect : summary.based)[pipeline] = count;
+      (what == "indirect" ? summary.indirect : what == "base" ? summary.based : summary.unread)[pipeline] = count;
+    } else if (what == "limits") {
+      words >> summary.limits[0] >> summary.limits[1] >> summary.limits[2];
     } else if (what == "nth") {
       uint64_t index = 0;
       KeyRow row;
@@ -126,6 +130,14 @@ std::optional<RawCapture> ReadCapture(const std::filesystem::path& dir) {
       std::string hex;
       words >> hex;
       push = FromHex(hex);
+    } else if (what == "indirect") {
+      IndirectSource& source = step != nullptr ? step->source : capture.source;
+      std::string read;
+      words >> source.offset >> source.buffer_size >> read;
+      source.indirect = true;
+      source.read = read == "read";
+    } else if (what == "limits") {
+      words >> capture.limits[0] >> capture.limits[1] >> capture.limits[2];
     } else if (what == "binding") {
       RawBinding b;
       std::string data;

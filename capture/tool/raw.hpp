@@ -25,6 +25,8 @@ struct KeyRow {
   uint64_t count = 0;
   Place first;
   uint64_t first_index = 0;
+  uint64_t indirect = 0;        // of `count`, indirect dispatches (counted by the counts read as they ran)
+  bool first_indirect = false;  // the first was indirect: pass 2 finds it by its place
 };
 
 // Pass 1: submissions of one recording that ran two or more dispatches, by their pipelines.
@@ -43,6 +45,8 @@ struct Summary {
   std::map<uint32_t, std::string> signatures;  // id -> the layer's signature of it (hex)
   std::vector<KeyRow> keys;
   std::map<uint32_t, uint64_t> indirect, based;
+  std::map<uint32_t, uint64_t> unread;  // indirect dispatches whose counts could not be read
+  std::array<uint32_t, 3> limits{};     // the device's maxComputeWorkGroupCount (0: not known)
   std::map<uint64_t, KeyRow> nth;  // index -> its key and place (count unused)
   std::vector<RunRow> runs;
   std::vector<std::string> notes;
@@ -61,6 +65,14 @@ struct RawBinding {
   int format = 0;
 };
 
+// Where an indirect dispatch's workgroup counts came from: the offset of its
+// VkDispatchIndirectCommand in its buffer, the buffer's size, and whether the layer read them.
+struct IndirectSource {
+  bool indirect = false;
+  uint64_t offset = 0, buffer_size = 0;
+  bool read = false;
+};
+
 // One dispatch of a captured sequence.
 struct RawStep {
   uint32_t pipeline = 0;
@@ -72,6 +84,7 @@ struct RawStep {
   // (set, binding, element) it bound, and the index in RawCapture::bindings of what it held there
   std::vector<std::array<uint32_t, 4>> slots;
   std::vector<uint32_t> spirv;
+  IndirectSource source;  // an indirect dispatch: `groups` are the counts read
 };
 
 struct RawCapture {
@@ -88,6 +101,8 @@ struct RawCapture {
   // above of one dispatch are unused.
   bool sequence = false;
   std::vector<RawStep> steps;
+  IndirectSource source;             // an indirect dispatch: `groups` are the counts read
+  std::array<uint32_t, 3> limits{};  // the device's maxComputeWorkGroupCount (0: not known)
 };
 
 // Reads DIR/capture<T>/; nullopt when the layer wrote nothing there (the dispatch was never run).

@@ -50,10 +50,16 @@ void WriteReport(const std::filesystem::path& dir, const Report& report,
                        hash == report.hashes.end() ? "?" : hash->second);
     for (const KeyRow& row : s.keys)
       if (row.pipeline == id)
-        out << fmt::format("    {}x{}x{} workgroups: {} dispatches, first as dispatch {}\n", row.groups[0],
-                           row.groups[1], row.groups[2], row.count, row.first_index);
-    if (auto it = s.indirect.find(id); it != s.indirect.end())
-      out << fmt::format("    indirect dispatches: {} (not captured: their counts are in a buffer)\n", it->second);
+        out << fmt::format("    {}x{}x{} workgroups: {} dispatches{}, first as dispatch {}{}\n", row.groups[0],
+                           row.groups[1], row.groups[2], row.count,
+                           row.indirect == 0 ? "" : fmt::format(" ({} indirect)", row.indirect), row.first_index,
+                           row.first_indirect ? " (indirect)" : "");
+    if (auto it = s.indirect.find(id); it != s.indirect.end()) {
+      auto unread = s.unread.find(id);
+      out << fmt::format(
+          "    indirect dispatches: {} (counted above by the counts each read as it ran{})\n", it->second,
+          unread == s.unread.end() ? "" : fmt::format("; {} whose counts could not be read are not", unread->second));
+    }
     if (auto it = s.based.find(id); it != s.based.end())
       out << fmt::format("    dispatches with a base workgroup: {} (not captured)\n", it->second);
   }

@@ -16,13 +16,20 @@ bool AllDigits(const std::string& text) {
          std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// The most frequent direct dispatch of a pipeline (the first to run among equals).
+// The most frequent workgroup counts of a pipeline (the first to run among equals), direct and
+// indirect dispatches counted alike; counts that would not replay only where it has no others.
 std::optional<KeyRow> MostFrequent(const Summary& summary, uint32_t pipeline) {
   std::optional<KeyRow> best;
-  for (const KeyRow& row : summary.keys)
-    if (row.pipeline == pipeline &&
-        (!best || row.count > best->count || (row.count == best->count && row.first_index < best->first_index)))
+  auto replays = [&](const KeyRow& row) { return CountsProblem(row.groups, summary.limits).empty(); };
+  for (const KeyRow& row : summary.keys) {
+    if (row.pipeline != pipeline) continue;
+    if (best && replays(*best) != replays(row)) {
+      if (replays(row)) best = row;
+      continue;
+    }
+    if (!best || row.count > best->count || (row.count == best->count && row.first_index < best->first_index))
       best = row;
+  }
   return best;
 }
 
@@ -63,6 +70,17 @@ std::string KeyName(const KeyRow& row) {
 }
 
 }  // namespace
+
+std::string CountsProblem(const std::array<uint32_t, 3>& groups, const std::array<uint32_t, 3>& limits) {
+  if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0)
+    return fmt::format("workgroup counts {} x {} x {}: a count of 0 runs no workgroup", groups[0], groups[1],
+                       groups[2]);
+  for (int d = 0; d < 3; ++d)
+    if (limits[d] != 0 && groups[d] > limits[d])
+      return fmt::format("workgroup counts {} x {} x {}: past the device's maxComputeWorkGroupCount ({}, {}, {})",
+                         groups[0], groups[1], groups[2], limits[0], limits[1], limits[2]);
+  return "";
+}
 
 std::vector<SelectionItem> ParseSelection(const std::string& text) {
   std::vector<SelectionItem> items;
@@ -125,6 +143,14 @@ std::vector<Chosen> Resolve(const std::vector<SelectionItem>& items, const Summa
   std::set<std::string> names;
   auto add = [&](const KeyRow& row, std::string why, std::string name, bool by_index = false,
                  std::vector<KeyRow> steps = {}) {
+    // A size first dispatched indirectly cannot be known when pass 2 records it: its first
+    // dispatch is found again by its place, and its counts read there are checked against these.
+    if (!by_index && row.first_indirect) {
+      by_index = true;
+      why +=
+          fmt::format("; its first, dispatch {}, was indirect: found again by its place, with the counts it reads then",
+                      row.first_index);
+    }
     if (names.insert(name).second)
       chosen.push_back({row, std::move(why), std::move(name), by_index, std::move(steps)});
   };

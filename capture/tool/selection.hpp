@@ -30,17 +30,25 @@ std::vector<SelectionItem> ParseSelection(const std::string& text);
 // The dispatch indices pass 1 must locate (each of a sequence's).
 std::set<uint64_t> IndicesOf(const std::vector<SelectionItem>& items);
 
+// Why a dispatch of these workgroup counts is not replayed: a count of 0 in any dimension, or one
+// past the device's maxComputeWorkGroupCount `limits` (a limit of 0: not known, not checked); ""
+// where neither. An indirect dispatch's counts are data, and may be either.
+std::string CountsProblem(const std::array<uint32_t, 3>& groups, const std::array<uint32_t, 3>& limits);
+
 struct Chosen {
   KeyRow row;             // pipeline, workgroup counts, how often, where it first ran (or the Nth ran)
   std::string why;        // "pipeline 1's most frequent size", "dispatch 12"
   std::string name;       // the folder: p<pipeline>_<X>x<Y>x<Z>, or d<N>_p<pipeline>_... for an index
-  bool by_index = false;  // the Nth dispatch, found again by its place; else by its key
+  // The Nth dispatch, or a size whose first dispatch was indirect (its counts are known only once
+  // it ran), found again by its place; else by its key.
+  bool by_index = false;
   // A sequence (found again by its place, row.first: its first dispatch's): each dispatch's key
   // and place, in order.
   std::vector<KeyRow> steps;
 };
 
-// The dispatches the items select, each once, in pipeline order. A sequence whose dispatches are
+// The dispatches the items select, each once, in pipeline order. A pipeline's most frequent size is
+// among those with no CountsProblem where it has any. A sequence whose dispatches are
 // not consecutive dispatches of one recording's one submission, or that runs past the program's
 // dispatches, throws std::invalid_argument saying why. `hashes` maps each pipeline to
 // its SPIR-V's SHA-256. An item that selects nothing throws std::invalid_argument.

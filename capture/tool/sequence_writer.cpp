@@ -173,15 +173,16 @@ Written WriteSequence(const RawCapture& capture, const std::filesystem::path& ra
     Written own;
     std::string spec = SpecLines(shader, step.spec, local.ids, own);
     std::string push = PushText(shader, step.push, "variant.pass.push", own);
+    CheckIndirectCounts(step.source, step.groups, capture.limits, "", own);
     for (const std::string& why : own.skipped) written.skipped.push_back(fmt::format("dispatch {}: {}", index, why));
     for (const std::string& note : own.notes) written.notes.push_back(fmt::format("dispatch {}: {}", index, note));
     auto hash = hashes.find(step.pipeline);
     passes += fmt::format(
         "\n# Dispatch {} of the program: pipeline {}, SPIR-V SHA-256 {}.\n[[variant.pass]]\nsource = "
-        "\"shader{}.spv\"\nentry = \"{}\"\n{}# The workgroups the program dispatched.\ngroups = [\"{}\", \"{}\", "
+        "\"shader{}.spv\"\nentry = \"{}\"\n{}{}# The workgroups the program dispatched.\ngroups = [\"{}\", \"{}\", "
         "\"{}\"]\n",
         index, step.pipeline, hash == hashes.end() ? "?" : hash->second, step.pipeline, step.entry,
-        VulkanLines(step.spirv), g[0], g[1], g[2]);
+        VulkanLines(step.spirv), IndirectComment(step.source, g), g[0], g[1], g[2]);
     std::string binds;
     for (const auto& [set, binding, element, index] : step.slots) {
       if (index >= capture.bindings.size() || names[index].empty()) continue;

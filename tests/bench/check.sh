@@ -21,3 +21,13 @@ check() {
     echo "ok: $what"
   fi
 }
+# add_one FILE BYTE: the little-endian 32-bit float at BYTE of FILE made one larger, in place (an
+# expected file altered by one element, which a replay must fail on).
+add_one() {
+  $python -c "
+import struct, sys
+path, at = sys.argv[1], int(sys.argv[2])
+data = bytearray(open(path, 'rb').read())
+data[at:at + 4] = struct.pack('<f', struct.unpack('<f', data[at:at + 4])[0] + 1.0)
+open(path, 'wb').write(data)" "$1" "$2"
+}

@@ -3,11 +3,16 @@
 // by push constants; accumulate: a literal local size, in place, a uniform buffer; invert: an
 // rgba8 storage image in place), dispatched at a few sizes.
 //
-//   capture_demo [--exit=N] [--no-dispatch] [--indirect] [--rerecord=K] [--sleep=S] [--chain]
+//   capture_demo [--exit=N] [--no-dispatch] [--indirect] [--indirect-zero] [--rerecord=K] [--sleep=S] [--chain]
 //                [--chain-fill] [--chain-alias]
 //
 // It checks its own results and exits 0, or N where --exit says so (after its dispatches).
-// --no-dispatch makes a device and no dispatch; --indirect adds an indirect dispatch; --rerecord
+// --no-dispatch makes a device and no dispatch; --indirect makes two more pipelines (counts and
+// spread, made last) and ends each round with two dependent dispatches: counts writes the
+// workgroup counts for 2048 elements (32, 1, 1) into a buffer whose host-written counts are
+// (1, 1, 1) before every round, then, after a barrier, spread is dispatched indirectly from that
+// buffer, which it also reads as a storage buffer; --indirect-zero does the same with counts for 0
+// elements (a dispatch of 0 workgroups); --rerecord
 // records each round's command buffer K more times before it submits it; --sleep waits S seconds
 // before exiting (a program that hangs, for the capture's timeout). --chain makes a fourth
 // pipeline (chain: total += weight * y) and, after the rounds, records one command buffer of three
@@ -28,8 +33,10 @@
 
 #include "capture_demo_accumulate.h"
 #include "capture_demo_chain.h"
+#include "capture_demo_counts.h"
 #include "capture_demo_invert.h"
 #include "capture_demo_scale.h"
+#include "capture_demo_spread.h"
 #include "vulkan_setup.hpp"
 
 namespace {
@@ -210,7 +217,17 @@ Picture MakePicture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, c
 void Bind(VkCommandBuffer cb, const Kernel& k, const void* push, uint32_t push_bytes) {
   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.pipeline);
   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout, 0, 1, &k.set, 0, nullptr);
-  vkCmdPushConstants(cb, k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
+  if (push_bytes != 0) vkCmdPushConstants(cb, k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
+}
+
+// The counts a shader wrote, read by the next dispatch as its indirect command and by its shader.
+void IndirectBarrier(VkCommandBuffer cb) {
+  VkMemoryBarrier barrier{.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                          .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+                          .dstAccessMask = VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_SHADER_READ_BIT};
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0,
+                       nullptr, 0, nullptr);
 }
 
 void Barrier(VkCommandBuffer cb) {
@@ -231,7 +248,7 @@ void Run(const Gpu& gpu, VkCommandBuffer cb) {
 
 int main(int argc, char** argv) {
   int exit_code = 0;
-  bool dispatch = true, indirect = false, chain = false, chain_fill = false, chain_alias = false;
+  bool dispatch = true, indirect = false, indirect_zero = false, chain = false, chain_fill = false, chain_alias = false;
   double sleep_s = 0;
   int rerecord = 0;
   for (int i = 1; i < argc; ++i) {
@@ -242,6 +259,8 @@ int main(int argc, char** argv) {
       dispatch = false;
     else if (arg == "--indirect")
       indirect = true;
+    else if (arg == "--indirect-zero")
+      indirect = indirect_zero = true;
     else if (arg.starts_with("--rerecord="))
       rerecord = std::atoi(arg.c_str() + 11);
     else if (arg.starts_with("--sleep="))
@@ -263,7 +282,8 @@ int main(int argc, char** argv) {
   Buffer y = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   Buffer src = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   Buffer acc = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-  Buffer args = MakeBuffer(gpu, 12, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  Buffer args = MakeBuffer(gpu, 12, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  Buffer values = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   Buffer factor = MakeBuffer(gpu, 16, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
   Buffer total = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   Buffer scratch = MakeBuffer(gpu, 256, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
@@ -277,15 +297,14 @@ int main(int argc, char** argv) {
     static_cast<uint32_t*>(src.data)[i] = i;
     static_cast<uint32_t*>(acc.data)[i] = 7;
     static_cast<float*>(total.data)[i] = 0.5f * static_cast<float>(i);
+    static_cast<float*>(values.data)[i] = -1.0f;
   }
-  const uint32_t group_count[3] = {4, 1, 1};
-  std::memcpy(args.data, group_count, sizeof group_count);
 
-  VkDescriptorPoolSize sizes[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6},
+  VkDescriptorPoolSize sizes[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 9},
                                    {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
                                    {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1}};
   VkDescriptorPoolCreateInfo pool_info{
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 4, .poolSizeCount = 3, .pPoolSizes = sizes};
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 6, .poolSizeCount = 3, .pPoolSizes = sizes};
   VkDescriptorPool pool;
   Check(vkCreateDescriptorPool(gpu.device, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
   struct {
@@ -309,6 +328,17 @@ int main(int argc, char** argv) {
   // Made last, so that the other pipelines keep their numbers.
   Kernel chained;
   if (chain) chained = MakeKernel(gpu, pool, kChainSpirv, sizeof kChainSpirv, 8, nullptr, y, total, nullptr, 1);
+  Kernel counts, spread;
+  if (indirect) {
+    const VkDescriptorSetLayoutBinding binding{.binding = 0,
+                                               .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                               .descriptorCount = 1,
+                                               .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
+    counts = MakePipeline(gpu, pool, &binding, 1, kCountsSpirv, sizeof kCountsSpirv, 4, nullptr);
+    WriteBuffers(gpu, counts.set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{args.buffer, 0, VK_WHOLE_SIZE}});
+    spread = MakeKernel(gpu, pool, kSpreadSpirv, sizeof kSpreadSpirv, 0, nullptr, args, values);
+  }
+  const uint32_t spread_n = indirect_zero ? 0 : 2048;
   VkCommandBufferBeginInfo begin{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   bool ok = true;
   if (dispatch) {
@@ -344,8 +374,14 @@ int main(int argc, char** argv) {
                               nullptr);
       vkCmdDispatch(cb, kPictureWidth / 8, kPictureHeight / 8, 1);
       if (indirect) {
+        // The host's counts, which the counts kernel overwrites before the indirect dispatch reads them.
+        const uint32_t host_counts[3] = {1, 1, 1};
+        std::memcpy(args.data, host_counts, sizeof host_counts);
         Barrier(cb);
-        Bind(cb, accumulate, &n, 4);
+        Bind(cb, counts, &spread_n, 4);
+        vkCmdDispatch(cb, 1, 1, 1);
+        IndirectBarrier(cb);
+        Bind(cb, spread, nullptr, 0);
         vkCmdDispatchIndirect(cb, args.buffer, 0);
       }
       Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
@@ -381,8 +417,11 @@ int main(int argc, char** argv) {
              std::abs(static_cast<float*>(total.data)[i] - want) <= 1e-4f * std::abs(want);
       }
     }
-    // The indirect dispatch adds to acc again: only the plain run's results are checked.
-    for (uint32_t i = 0; i < kN && !indirect && !chain; ++i) {
+    for (uint32_t i = 0; i < kN && indirect; ++i) {
+      float want = i < spread_n ? 0.5f * static_cast<float>(i) + static_cast<float>(spread_n / 64) : -1.0f;
+      ok = ok && static_cast<float*>(values.data)[i] == want;
+    }
+    for (uint32_t i = 0; i < kN && !chain; ++i) {
       float want_y = static_cast<float*>(x.data)[i] * 2.5f + 2.0f;
       uint32_t want_acc = 7 + 3 * (2 * i + 1);
       ok = ok && static_cast<float*>(y.data)[i] == want_y && static_cast<uint32_t*>(acc.data)[i] == want_acc;
@@ -393,8 +432,9 @@ int main(int argc, char** argv) {
   vkDestroyImageView(gpu.device, picture.view, nullptr);
   vkDestroyImage(gpu.device, picture.image, nullptr);
   vkFreeMemory(gpu.device, picture.memory, nullptr);
-  for (Buffer* b : {&x, &y, &src, &acc, &args, &factor, &pixels, &total, &scratch}) capture_program::FreeBuffer(gpu, *b);
-  for (Kernel* k : {&scale, &accumulate, &picture.kernel, &chained}) {
+  for (Buffer* b : {&x, &y, &src, &acc, &args, &values, &factor, &pixels, &total, &scratch})
+    capture_program::FreeBuffer(gpu, *b);
+  for (Kernel* k : {&scale, &accumulate, &picture.kernel, &chained, &counts, &spread}) {
     if (k->pipeline == VK_NULL_HANDLE) continue;
     vkDestroyPipeline(gpu.device, k->pipeline, nullptr);
     vkDestroyPipelineLayout(gpu.device, k->layout, nullptr);

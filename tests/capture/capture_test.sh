@@ -17,7 +17,7 @@ if ! "$demo" >/dev/null 2>&1; then
   exit 77
 fi
 
-check "default selection: the three pipelines captured" 0 '3 of 3 selected dispatches written' -- \
+check "default selection: the five pipelines captured, the indirect one too" 0 '5 of 5 selected dispatches written' -- \
   "$capture" -o "$dir/c" -- "$demo" --indirect
 for f in p0_64x1x1/p0_64x1x1.toml p0_64x1x1/shader.spv p0_64x1x1/in0.bin p0_64x1x1/in1.bin p0_64x1x1/out1.bin \
          p1_128x1x1/p1_128x1x1.toml p1_128x1x1/in0.bin p1_128x1x1/in1.bin p1_128x1x1/out1.bin \
@@ -28,8 +28,8 @@ done
 [[ ! -e $dir/c/.raw ]] || { echo "FAIL: the layer's raw files were left behind"; fail=1; }
 check "the report counts each pipeline's sizes" 0 '64x1x1 workgroups: 3 dispatches, first as dispatch 1' -- \
   cat "$dir/c/report.txt"
-check "the report says indirect dispatches are not captured" 0 'indirect dispatches: 3 \(not captured' -- \
-  cat "$dir/c/report.txt"
+check "the report counts indirect dispatches by the counts they read" 0 \
+  '32x1x1 workgroups: 3 dispatches \(3 indirect\), first as dispatch 5 \(indirect\)$' -- cat "$dir/c/report.txt"
 
 # The data: the demo's x and y around its first full-size scale (SCALE 2.5, add 0), its
 # accumulator around the first accumulate (7 before, 7 + 2 i + 1 after), and its picture around
@@ -96,12 +96,7 @@ if "$bench" --manifest="$dir/c/p0_64x1x1" --benchmark_list_tests >/dev/null 2>&1
     '\[3/3\] capture_demo_p0_64x1x1/captured/wg128x1/domain4096x1 .*Gelem/s' -- \
     "$bench" --manifest="$dir/c/p0_64x1x1" --workgroup=16,32,128 --benchmark_min_time=0.01
   cp -r "$dir/c/p0_64x1x1" "$dir/altered"
-  $python -c "
-import struct, sys
-path = sys.argv[1]
-data = bytearray(open(path, 'rb').read())
-data[400:404] = struct.pack('<f', struct.unpack('<f', data[400:404])[0] + 1.0)
-open(path, 'wb').write(data)" "$dir/altered/out1.bin"
+  add_one "$dir/altered/out1.bin" 400
   check "replay: an expected file altered by one element fails" 1 'Out' -- \
     "$bench" --manifest="$dir/altered" --benchmark_min_time=0.01
   cp -r "$dir/c/p2_8x2x1" "$dir/altered_image"
@@ -113,17 +108,26 @@ else
 fi
 
 # The copies and barriers the layer records pass the validation layer's synchronization checks,
-# where that layer is installed.
-if [[ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]]; then
+# where that layer is installed. synchronized WHAT WANT ARGS...: the capture with ARGS under it
+# has no validation error and prints WANT.
+synchronized() {
+  local what=$1 want=$2
+  shift 2
   out=$(VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT \
-        VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$capture" -o "$dir/sync" -- "$demo" 2>&1)
-  if [[ $? -ne 0 || $out == *"Validation Error"* || $out != *"3 of 3 selected"* ]]; then
-    echo "FAIL: the capture under synchronization validation:"
+        VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$capture" "$@" 2>&1)
+  if [[ $? -ne 0 || $out == *"Validation Error"* || $out != *"$want"* ]]; then
+    echo "FAIL: $what under synchronization validation:"
     echo "$out" | head -20
     fail=1
   else
-    echo "ok: the capture's copies pass synchronization validation"
+    echo "ok: $what pass synchronization validation"
   fi
+}
+if [[ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]]; then
+  synchronized "the capture's copies" "3 of 3 selected" -o "$dir/sync" -- "$demo"
+  # The reads of indirect dispatches' counts too, in both passes.
+  synchronized "the reads of indirect dispatches' counts" "2 of 2 selected" -o "$dir/sync_indirect" \
+    --dispatches=pipeline:4,sequence:1-5 -- "$demo" --indirect
 fi
 
 # csbench itself is a Vulkan program: a run of an example is captured, every dispatch it selects
@@ -182,9 +186,49 @@ check "--dispatches=all: every pipeline and size" 0 '4 of 4 selected' -- "$captu
 [[ -d $dir/pipe/p1_128x1x1 && ! -e $dir/pipe/p0_64x1x1 ]] || { echo "FAIL: pipeline:1 wrote other folders"; fail=1; }
 hash=$(sed -n 's/.*pipeline 0: entry main, SPIR-V SHA-256 \(........\).*/\1/p' "$dir/c/report.txt")
 check "--dispatches=hash:HEX" 0 'captured p0_64x1x1' -- "$capture" -o "$dir/hash" --dispatches=hash:$hash -- "$demo"
-check "an indirect dispatch is said not captured, never replayed" 1 'not replayable d4_p1_0x0x0: an indirect dispatch' -- \
-  "$capture" -o "$dir/indirect" --dispatches=4 -- "$demo" --indirect
-[[ ! -e $dir/indirect/d4_p1_0x0x0/d4_p1_0x0x0.toml ]] || { echo "FAIL: an indirect dispatch got a manifest"; fail=1; }
+
+# Indirect dispatches: the demo's --indirect ends each round with the counts kernel writing (32, 1,
+# 1) into a buffer the host filled with (1, 1, 1), then, behind a barrier, spread dispatched
+# indirectly from that buffer (which it binds as a storage buffer too). The capture has the counts
+# the dispatch read, not the host's.
+ind=$dir/c/p4_32x1x1
+check "the report says the indirect dispatch was captured with its counts" 0 \
+  'note: indirect: captured with the counts it had \(32, 1, 1\)$' -- cat "$dir/c/report.txt"
+check "the manifest says where the counts came from" 0 \
+  'VkDispatchIndirectCommand at offset 0 of a buffer of 12 bytes\) as the dispatch ran' -- cat "$ind/p4_32x1x1.toml"
+check "the indirect buffer, bound as a storage buffer too, is an ordinary input" 0 '^counts ok$' -- \
+  $python - "$ind" <<'PY'
+import re, struct, sys
+root = sys.argv[1]
+text = open(root + '/p4_32x1x1.toml').read()
+assert re.search(r'^groups = \["32", "1", "1"\]$', text, re.M), 'groups'
+assert struct.unpack('<3I', open(root + '/in0.bin', 'rb').read()) == (32, 1, 1), 'Args before'
+values = struct.unpack('<4096f', open(root + '/out1.bin', 'rb').read())
+assert all(values[i] == (0.5 * i + 32 if i < 2048 else -1) for i in range(4096)), 'values'
+print('counts ok')
+PY
+if [[ -n ${replay_with_data:-} ]]; then
+  check "replay: the indirect dispatch passes against the program's own output" 0 \
+    '\[1/1\] capture_demo_p4_32x1x1/captured/wg64x1/domain2048x1 ' -- \
+    "$bench" --manifest="$ind" --benchmark_min_time=0.01
+  cp -r "$ind" "$dir/altered_indirect"
+  add_one "$dir/altered_indirect/out1.bin" 400
+  check "replay: the indirect dispatch with an expected element altered fails" 1 'Values' -- \
+    "$bench" --manifest="$dir/altered_indirect" --benchmark_min_time=0.01
+fi
+check "--dispatches=N selects an indirect dispatch by its place" 0 'captured d10_p4_32x1x1: ' -- \
+  "$capture" -o "$dir/indirect_nth" --dispatches=10 -- "$demo" --indirect
+check "a sequence with an indirect dispatch, written with the counts it read" 0 'captured s1-5: ' -- \
+  "$capture" -o "$dir/indirect_seq" --dispatches=sequence:1-5 -- "$demo" --indirect
+if [[ -n ${replay_with_data:-} ]]; then
+  check "replay: the sequence with an indirect dispatch passes" 0 '\[1/1\] capture_demo_s1-5/captured' -- \
+    "$bench" --manifest="$dir/indirect_seq/s1-5" --benchmark_min_time=0.01
+fi
+check "an indirect dispatch of 0 workgroups is written with its SPIR-V, not replayed" 1 \
+  'not replayable p4_0x1x1: an indirect dispatch read workgroup counts 0 x 1 x 1: a count of 0 runs no workgroup' -- \
+  "$capture" -o "$dir/indirect_zero" --dispatches=pipeline:4 -- "$demo" --indirect-zero
+[[ -s $dir/indirect_zero/p4_0x1x1/shader.spv && ! -e $dir/indirect_zero/p4_0x1x1/p4_0x1x1.toml ]] ||
+  { echo "FAIL: an indirect dispatch of 0 workgroups got a manifest, or no SPIR-V"; fail=1; }
 check "--max-bytes: a dispatch over it is left out, and said" 1 'over --max-bytes=1024' -- \
   "$capture" -o "$dir/small" --max-bytes=1K -- "$demo"
 check "each reason a dispatch is left out is said once in the report" 0 '^0$' -- \
@@ -228,12 +272,7 @@ if [[ -n ${replay_with_data:-} ]]; then
   # An intermediate result (y, which the second and third dispatches read) and a final one altered.
   for altered in out1.bin:Out out2.bin:Sum; do
     cp -r "$dir/seq/s10-12" "$dir/seq_altered_${altered%%.*}"
-    $python -c "
-import struct, sys
-path = sys.argv[1]
-data = bytearray(open(path, 'rb').read())
-data[400:404] = struct.pack('<f', struct.unpack('<f', data[400:404])[0] + 1.0)
-open(path, 'wb').write(data)" "$dir/seq_altered_${altered%%.*}/${altered%%:*}"
+    add_one "$dir/seq_altered_${altered%%.*}/${altered%%:*}" 400
     check "replay: the sequence with ${altered%%:*} altered by one element fails" 1 "${altered##*:}" -- \
       "$bench" --manifest="$dir/seq_altered_${altered%%.*}" --benchmark_min_time=0.01
   done

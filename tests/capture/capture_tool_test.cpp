@@ -1,12 +1,17 @@
-// The capture tool's pure parts: --dispatches parsed and resolved against a summary, and a block's
-// bytes written as values that give the program's bits back.
+// The capture tool's pure parts: --dispatches parsed and resolved against a summary (indirect
+// dispatches by the counts they read), the layer's files read back, what an indirect dispatch's
+// counts allow, and a block's bytes written as values that give the program's bits back.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 #include "capture/tool/block_values.hpp"
+#include "capture/tool/manifest_parts.hpp"
 #include "capture/tool/selection.hpp"
 
 namespace csbench::capture {
@@ -110,6 +115,109 @@ TEST(CaptureSelection, Sequences) {
       << refusal("sequence:4-5");
   EXPECT_NE(refusal("sequence:8-10").find("runs past the program's dispatches: it submitted 10"), std::string::npos);
   EXPECT_NE(refusal("sequence:0-1").find("dispatch 0 is not a compute dispatch"), std::string::npos);
+}
+
+TEST(CaptureIndirect, CountsOfZeroOrPastTheLimitDoNotReplay) {
+  const std::array<uint32_t, 3> limits = {65535, 65535, 65535};
+  EXPECT_EQ(CountsProblem({32, 1, 1}, limits), "");
+  EXPECT_EQ(CountsProblem({65535, 65535, 65535}, limits), "");
+  EXPECT_NE(CountsProblem({0, 1, 1}, limits).find("a count of 0"), std::string::npos);
+  EXPECT_NE(CountsProblem({4, 4, 0}, limits).find("a count of 0"), std::string::npos);
+  EXPECT_NE(
+      CountsProblem({1, 65536, 1}, limits).find("past the device's maxComputeWorkGroupCount (65535, 65535, 65535)"),
+      std::string::npos);
+  // Limits not known: only 0 is refused.
+  EXPECT_EQ(CountsProblem({1u << 30, 1, 1}, {}), "");
+}
+
+TEST(CaptureIndirect, WrittenWithTheCountsItHadOrSaidWhyNot) {
+  IndirectSource source{.indirect = true, .offset = 16, .buffer_size = 64, .read = true};
+  Written ok;
+  CheckIndirectCounts(source, {32, 1, 1}, {65535, 65535, 65535}, "", ok);
+  EXPECT_TRUE(ok.skipped.empty());
+  EXPECT_EQ(ok.notes, std::vector<std::string>{"indirect: captured with the counts it had (32, 1, 1)"});
+  EXPECT_NE(IndirectComment(source, {32, 1, 1}).find("at offset 16 of a buffer of 64 bytes"), std::string::npos);
+  EXPECT_EQ(IndirectComment({}, {32, 1, 1}), "");
+  Written zero;
+  CheckIndirectCounts(source, {0, 1, 1}, {65535, 65535, 65535}, "dispatch 5: ", zero);
+  ASSERT_EQ(zero.skipped.size(), 1u);
+  EXPECT_TRUE(zero.skipped[0].starts_with("dispatch 5: an indirect dispatch read workgroup counts 0 x 1 x 1"));
+  EXPECT_TRUE(zero.notes.empty());
+  Written unread;
+  source.read = false;
+  CheckIndirectCounts(source, {32, 1, 1}, {}, "", unread);
+  EXPECT_EQ(unread.skipped, std::vector<std::string>{"an indirect dispatch whose workgroup counts could not be read"});
+  // A direct dispatch says nothing unless its counts would not replay.
+  Written direct;
+  CheckIndirectCounts({}, {8, 8, 1}, {}, "", direct);
+  EXPECT_TRUE(direct.skipped.empty() && direct.notes.empty());
+}
+
+// Pipeline 2 ran only indirectly: 4x1x1 three times (its first at dispatch 6, recording 3's place
+// 2), 0x1x1 five times; pipeline 0 has direct sizes only.
+Summary WithIndirect() {
+  Summary s = TwoPipelines();
+  s.pipelines[2] = "main";
+  s.limits = {65535, 65535, 65535};
+  s.keys.push_back(
+      {.pipeline = 2, .groups = {0, 1, 1}, .count = 5, .first_index = 3, .indirect = 5, .first_indirect = true});
+  s.keys.push_back({.pipeline = 2,
+                    .groups = {4, 1, 1},
+                    .count = 3,
+                    .first = {3, 2, 1},
+                    .first_index = 6,
+                    .indirect = 3,
+                    .first_indirect = true});
+  return s;
+}
+
+TEST(CaptureIndirect, SelectedByTheCountsReadAndFoundAgainByPlace) {
+  Summary s = WithIndirect();
+  std::vector<Chosen> chosen = Resolve(ParseSelection("pipeline:2"), s, {});
+  ASSERT_EQ(chosen.size(), 1u);
+  // The more frequent 0x1x1 would not replay: the most frequent size that would is chosen.
+  EXPECT_EQ(chosen[0].name, "p2_4x1x1");
+  // Its first dispatch was indirect: pass 2 finds it by its place, not by pipeline and size.
+  EXPECT_TRUE(chosen[0].by_index);
+  EXPECT_EQ(chosen[0].row.first.serial, 3u);
+  EXPECT_EQ(chosen[0].row.first.ordinal, 2u);
+  EXPECT_NE(chosen[0].why.find("its first, dispatch 6, was indirect"), std::string::npos);
+  // `all` takes the size that would not replay too (its report says why), also by its place.
+  std::vector<Chosen> all = Resolve(ParseSelection("all"), s, {});
+  auto zero = std::find_if(all.begin(), all.end(), [](const Chosen& c) { return c.name == "p2_0x1x1"; });
+  ASSERT_NE(zero, all.end());
+  EXPECT_TRUE(zero->by_index);
+  // Direct sizes stay found by their key.
+  EXPECT_FALSE(Resolve(ParseSelection("pipeline:0"), s, {}).at(0).by_index);
+}
+
+TEST(CaptureIndirect, TheLayersFilesReadBack) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "capture_indirect_raw";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "summary.txt") << "dispatches 9\npipeline 2 00000000000000aa spirv main\n"
+                                        "key 2 32 1 1 3 4 1 1 5 3 1\nkey 2 8 1 1 1 4 0 1 4\n"
+                                        "indirect 2 4\nunread 2 1\nlimits 65535 65535 1024\n";
+  std::optional<Summary> summary = ReadSummary(dir);
+  ASSERT_TRUE(summary.has_value());
+  ASSERT_EQ(summary->keys.size(), 2u);
+  EXPECT_EQ(summary->keys[0].indirect, 3u);
+  EXPECT_TRUE(summary->keys[0].first_indirect);
+  // A line of the older form: no indirect fields.
+  EXPECT_EQ(summary->keys[1].indirect, 0u);
+  EXPECT_FALSE(summary->keys[1].first_indirect);
+  EXPECT_EQ(summary->indirect.at(2), 4u);
+  EXPECT_EQ(summary->unread.at(2), 1u);
+  EXPECT_EQ(summary->limits, (std::array<uint32_t, 3>{65535, 65535, 1024}));
+  std::ofstream(dir / "info.txt") << "pipeline 2\ngroups 32 1 1\nentry main\npush -\nindirect 16 64 read\n"
+                                     "limits 65535 65535 1024\n";
+  std::optional<RawCapture> capture = ReadCapture(dir);
+  ASSERT_TRUE(capture.has_value());
+  EXPECT_TRUE(capture->source.indirect && capture->source.read);
+  EXPECT_EQ(capture->source.offset, 16u);
+  EXPECT_EQ(capture->source.buffer_size, 64u);
+  EXPECT_EQ(capture->groups, (std::array<uint32_t, 3>{32, 1, 1}));
+  EXPECT_EQ(capture->limits[2], 1024u);
+  std::filesystem::remove_all(dir);
 }
 
 std::vector<uint8_t> Bytes(const void* data, size_t size) {

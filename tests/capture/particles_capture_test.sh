@@ -41,13 +41,7 @@ check "replay: the capture passes against bench's own output" 0 \
 
 # Particle 10's velocity, y component (bytes 16 + 4 of its 32), one more than bench's.
 cp -r "$folder" "$dir/altered"
-$python -c "
-import struct, sys
-path = sys.argv[1]
-data = bytearray(open(path, 'rb').read())
-at = 10 * 32 + 16 + 4
-data[at:at + 4] = struct.pack('<f', struct.unpack('<f', data[at:at + 4])[0] + 1.0)
-open(path, 'wb').write(data)" "$dir/altered/out0.bin"
+add_one "$dir/altered/out0.bin" $((10 * 32 + 16 + 4))
 check "replay: an expected file altered at one member fails, naming it" 1 \
   "output 'set0_binding0' element 10 member _m2 component 1: got" -- \
   "$bench" --manifest="$dir/altered" --benchmark_min_time=0.01

@@ -47,12 +47,7 @@ replayed=$(grep -c 'checks_on_host=2' <<<"$out")
 
 # One complex element of the 1-D transform's output, 1000 elements in, altered by one.
 cp -r "$dir/c/p1_1x64x1" "$dir/altered"
-$python -c "
-import struct, sys
-path = sys.argv[1]
-data = bytearray(open(path, 'rb').read())
-data[8000:8004] = struct.pack('<f', struct.unpack('<f', data[8000:8004])[0] + 1.0)
-open(path, 'wb').write(data)" "$dir/altered/out1.bin"
+add_one "$dir/altered/out1.bin" 8000
 check "replay: an expected file altered by one element fails, naming it" 1 \
   "output 'DataOut' index 2000 \(element 1000" -- \
   "$bench" --manifest="$dir/altered" --benchmark_min_time=0.01
@@ -76,12 +71,7 @@ check "replay: the sequence passes against VkFFT's own output" 0 "\[1/1\] vkfft_
 # One complex element of the last expected file (the transform's output), altered by one.
 cp -r "$dir/s/s$seq" "$dir/s_altered"
 last=$(ls "$dir/s_altered"/out*.bin | sort -V | tail -1)
-$python -c "
-import struct, sys
-path = sys.argv[1]
-data = bytearray(open(path, 'rb').read())
-data[8000:8004] = struct.pack('<f', struct.unpack('<f', data[8000:8004])[0] + 1.0)
-open(path, 'wb').write(data)" "$last"
+add_one "$last" 8000
 check "replay: the sequence with its output altered by one element fails" 1 "output '[A-Za-z0-9_]*' index 2000 " -- \
   "$bench" --manifest="$dir/s_altered" --benchmark_min_time=0.01
 exit $fail

@@ -9,49 +9,20 @@
 #include <string_view>
 
 #include "harness/manifest/manifest.hpp"
+#include "tests/harness/manifest/one_variant.hpp"
 #include "tests/harness/temp_folder.hpp"
 
 namespace csbench {
 namespace {
 
-constexpr std::string_view kManifest = R"toml([family]
-name = "fam"
-domains = ["256"]
-workgroups = ["64"]
-bytes = "8 * W"
-
-[[buffer]]
-name = "x"
-binding = 0
-type = "float"
-count = "W"
-
-[[buffer]]
-name = "out"
-binding = 1
-type = "float"
-count = "W"
-output = true
-
-[dispatch]
-groups = ["ceil(W / WG_X)", "1", "1"]
-
-[[variant]]
-name = "v"
-source = "k.comp"
-
-[check]
-out = "x"
-)toml";
-
 class AccessNotes : public ::testing::Test {
  protected:
-  // Loads kManifest over a shader whose main is `body` (x at binding 0 and out at 1, both
+  // Loads kOneVariant over a shader whose main is `body` (x at binding 0 and out at 1, both
   // declared read and write, so that only the instructions differ).
   Manifest Load(std::string_view body) {
     const std::filesystem::path dir = folder_.path() / std::to_string(loads_++);
     std::filesystem::create_directories(dir);
-    std::ofstream(dir / "m.toml") << kManifest;
+    std::ofstream(dir / "m.toml") << testing::kOneVariant;
     std::ofstream(dir / "k.comp") << "#version 450\nlayout(local_size_x_id = 0) in;\n"
                                      "layout(std430, binding = 0) buffer X { float x[]; };\n"
                                      "layout(std430, binding = 1) buffer O { float out_[]; };\n"

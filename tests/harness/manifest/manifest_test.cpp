@@ -8,8 +8,11 @@
 #include <string>
 #include <string_view>
 
+#include "tests/harness/manifest/one_variant.hpp"
+
 namespace csbench {
 namespace {
+using testing::kOneVariant;
 
 // A 2-D family of two variants: every key the tests below change is in it once.
 constexpr std::string_view kTwoVariants = R"toml([family]
@@ -52,37 +55,6 @@ workgroups = ["32"]
 
 [check]
 out = "2 * x + i"
-)toml";
-
-// A 1-D family of one variant.
-constexpr std::string_view kOneVariant = R"toml([family]
-name = "one"
-domains = ["1024", "64"]
-workgroups = ["64"]
-bytes = "8 * W"
-
-[[buffer]]
-name = "x"
-binding = 0
-type = "float"
-count = "W"
-
-[[buffer]]
-name = "out"
-binding = 1
-type = "float"
-count = "W"
-output = true
-
-[dispatch]
-groups = ["ceil(W / WG_X)", "1", "1"]
-
-[[variant]]
-name = "v"
-source = "k.comp"
-
-[check]
-out = "x"
 )toml";
 
 // `text` with its one `from` replaced by `to`.

@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "harness/vulkan/spirv_words.hpp"
+
 namespace csbench::testing {
 
 // GLSL -> SPIR-V by shaderc directly (not the code under test), without optimisation, so that names
@@ -32,13 +34,16 @@ inline std::vector<uint32_t> CompileWithNames(const std::string& glsl,
   return {result.cbegin(), result.cend()};
 }
 
+// Appends the instruction `in` of `words` to `out` as it is.
+inline void Keep(std::vector<uint32_t>& out, const std::vector<uint32_t>& words, const spirv::Instruction& in) {
+  out.insert(out.end(), words.begin() + in.at, words.begin() + in.at + 1 + in.operands.size());
+}
+
 // Removes OpName and OpMemberName, as spirv-opt --strip-debug does.
 inline std::vector<uint32_t> StripNames(const std::vector<uint32_t>& words) {
-  std::vector<uint32_t> out(words.begin(), words.begin() + 5);
-  for (size_t at = 5; at < words.size();) {
-    const uint32_t count = words[at] >> 16, op = words[at] & 0xFFFF;
-    if (op != 5 && op != 6) out.insert(out.end(), words.begin() + at, words.begin() + at + count);
-    at += count;
+  std::vector<uint32_t> out(words.begin(), words.begin() + spirv::kHeaderWords);
+  for (const spirv::Instruction& in : spirv::Instructions(words)) {
+    if (in.op != spirv::kOpName && in.op != spirv::kOpMemberName) Keep(out, words, in);
   }
   return out;
 }
@@ -48,31 +53,28 @@ inline std::vector<uint32_t> StripNames(const std::vector<uint32_t>& words) {
 // another is named by its position.
 inline std::vector<uint32_t> RenameMembers(
     const std::vector<uint32_t>& words, std::initializer_list<std::pair<std::string_view, std::string_view>> renamed) {
-  constexpr uint32_t kOpMemberName = 6;
-  std::vector<uint32_t> out(words.begin(), words.begin() + 5);
-  for (size_t at = 5; at < words.size();) {
-    const uint32_t count = words[at] >> 16, op = words[at] & 0xFFFF;
+  std::vector<uint32_t> out(words.begin(), words.begin() + spirv::kHeaderWords);
+  for (const spirv::Instruction& in : spirv::Instructions(words)) {
     // OpMemberName: type, member, then the name's bytes, NUL-terminated and padded to a word.
     std::string_view name;
-    if (op == kOpMemberName) {
-      const char* text = reinterpret_cast<const char*>(&words[at + 3]);
-      name = std::string_view(text, std::find(text, text + 4 * (count - 3), '\0'));
+    if (in.op == spirv::kOpMemberName) {
+      const char* text = reinterpret_cast<const char*>(&in.operands[2]);
+      name = std::string_view(text, std::find(text, text + 4 * (in.operands.size() - 2), '\0'));
     }
     auto it = std::find_if(renamed.begin(), renamed.end(), [&](const auto& r) { return r.first == name; });
-    if (op != kOpMemberName || it == renamed.end()) {
-      out.insert(out.end(), words.begin() + at, words.begin() + at + count);
+    if (in.op != spirv::kOpMemberName || it == renamed.end()) {
+      Keep(out, words, in);
     } else if (!it->second.empty()) {
       const std::string_view to = it->second;
       const size_t text_words = to.size() / 4 + 1;
-      out.push_back(uint32_t(3 + text_words) << 16 | kOpMemberName);
-      out.insert(out.end(), {words[at + 1], words[at + 2]});
+      out.push_back(uint32_t(3 + text_words) << 16 | spirv::kOpMemberName);
+      out.insert(out.end(), {in.operands[0], in.operands[1]});
       for (size_t i = 0; i < text_words; ++i) {
         uint32_t w = 0;
         for (size_t b = 0; b < 4 && i * 4 + b < to.size(); ++b) w |= uint32_t(uint8_t(to[i * 4 + b])) << (8 * b);
         out.push_back(w);
       }
     }
-    at += count;
   }
   return out;
 }

@@ -428,7 +428,8 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
 
   Files files{.folder = folder};
   ResourceText resources;
-  WriteResources(shader.resources, capture, raw_dir, files, resources, written, Wording{});
+  // A combined image sampler the layer could not capture leaves the dispatch without data files.
+  const size_t skipped_before = written.skipped.size();
   for (const Resource& r : shader.resources) {
     if (r.kind != ResourceKind::kCombinedImageSampler) continue;
     std::set<uint32_t> seen;
@@ -436,6 +437,8 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
       if (b.set == r.set && b.binding == r.binding) seen.insert(b.element);
     SampledLeftOut(r, capture, seen, written);
   }
+  if (written.skipped.size() > skipped_before) return written;
+  WriteResources(shader.resources, capture, raw_dir, files, resources, written, Wording{});
   if (!files.any_output && written.skipped.empty())
     written.skipped.push_back("the shader writes no storage buffer or image: there is nothing to check");
   std::string requires_list;

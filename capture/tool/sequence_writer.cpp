@@ -126,6 +126,7 @@ Written WriteSequence(const RawCapture& capture, const std::filesystem::path& ra
         if (at[0] == r.set && at[1] == r.binding) seen.insert(at[2]);
       SampledLeftOut(r, capture, seen, written);
     }
+  if (!written.skipped.empty()) return written;
   Files files{.folder = folder};
   for (size_t i = 0; i < held.size(); ++i)
     if (held[i]) {

@@ -343,6 +343,26 @@ void CopyBefore(const Device& device, VkCommandBuffer cb, const std::vector<Capt
           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
+// Why a sampled image `b` bound at its slot by a later dispatch of a sequence, not declared there,
+// would be read through another sampler in a replay: an image declared at that slot, or another
+// sampled image bound there by an earlier dispatch. "" where neither.
+std::string SampledSlotProblem(const PendingCapture& capture, const std::vector<CapturedBinding>& added,
+                               const CapturedBinding& b) {
+  auto held = [&](uint32_t index) -> const CapturedBinding& {
+    return index < capture.bindings.size() ? capture.bindings[index] : added[index - capture.bindings.size()];
+  };
+  for (const auto* list : {&capture.bindings, &added})
+    for (const CapturedBinding& u : *list)
+      if (u.image != VK_NULL_HANDLE && u.set == b.set && u.binding == b.binding && u.element == b.element)
+        return "another image is declared";
+  for (const SequenceStep& step : capture.steps)
+    for (const auto& [set, binding, element, index] : step.slots)
+      if (set == b.set && binding == b.binding && element == b.element && held(index).sampled &&
+          !SameResource(held(index), b))
+        return "an earlier dispatch of the sequence bound another sampled image";
+  return "";
+}
+
 }  // namespace
 
 std::array<uint32_t, 3> CountsRead::Groups() const {
@@ -427,19 +447,27 @@ void RecordSequenceStep(Layer& layer, Device& device, VkCommandBuffer cb, Pendin
     const std::string where = fmt::format("set {} binding {} element {}", b.set, b.binding, b.element);
     auto known = std::find_if(capture.bindings.begin(), capture.bindings.end(),
                               [&](const CapturedBinding& u) { return SameResource(u, b); });
-    // A manifest's sampler belongs to its slot: a sampled image stays at one slot, read through one
-    // sampler in one layout, and is no storage image of another dispatch.
-    const bool same_slot = known != capture.bindings.end() && known->set == b.set && known->binding == b.binding &&
-                           known->element == b.element;
+    // A sampled image keeps one sampler and layout, and is no storage image of another dispatch.
     if (known != capture.bindings.end() && (known->sampled || b.sampled) &&
-        !(known->sampled && b.sampled && same_slot && known->layout == b.layout && known->keys == b.keys)) {
+        !(known->sampled && b.sampled && known->layout == b.layout && known->keys == b.keys)) {
       refuse(fmt::format("{} holds the image an earlier dispatch of the sequence bound at set {} binding {} element {}, "
-                         "{}: a manifest's sampled image keeps one slot, sampler and layout",
+                         "{}: a manifest's sampled image has one sampler",
                          where, known->set, known->binding, known->element,
                          known->sampled != b.sampled ? "once as a storage image and once sampled"
-                         : !same_slot                ? "at another slot"
                                                      : "through another sampler or in another layout"));
       continue;
+    }
+    // A replay reads a sampled image bound at a slot another image is declared at through that
+    // image's sampler, and at any other slot through the sampler of the first image bound there.
+    const bool declared_here = known != capture.bindings.end() && known->set == b.set && known->binding == b.binding &&
+                               known->element == b.element;
+    if (b.sampled && !declared_here) {
+      std::string problem = SampledSlotProblem(capture, added, b);
+      if (!problem.empty()) {
+        refuse(fmt::format("{} holds a sampled image where {}: a replay would read it through another sampler", where,
+                           problem));
+        continue;
+      }
     }
     if (known != capture.bindings.end()) {
       capture.steps.back().slots.push_back(
@@ -461,12 +489,6 @@ void RecordSequenceStep(Layer& layer, Device& device, VkCommandBuffer cb, Pendin
     };
     if (std::any_of(capture.bindings.begin(), capture.bindings.end(), taken) ||
         std::any_of(added.begin(), added.end(), taken)) {
-      if (b.sampled) {
-        refuse(fmt::format("{} holds a sampled image where an earlier dispatch of the sequence bound another "
-                           "resource: a manifest's sampled image keeps one slot",
-                           where));
-        continue;
-      }
       uint32_t past = 0;
       for (const SequenceStep& step : capture.steps)
         for (const auto& slot : step.slots)

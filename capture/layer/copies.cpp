@@ -69,7 +69,9 @@ bool SameResource(const CapturedBinding& a, const CapturedBinding& b) {
 }
 
 bool Identity(const VkComponentMapping& m) {
-  auto same = [](VkComponentSwizzle s, VkComponentSwizzle own) { return s == VK_COMPONENT_SWIZZLE_IDENTITY || s == own; };
+  auto same = [](VkComponentSwizzle s, VkComponentSwizzle own) {
+    return s == VK_COMPONENT_SWIZZLE_IDENTITY || s == own;
+  };
   return same(m.r, VK_COMPONENT_SWIZZLE_R) && same(m.g, VK_COMPONENT_SWIZZLE_G) && same(m.b, VK_COMPONENT_SWIZZLE_B) &&
          same(m.a, VK_COMPONENT_SWIZZLE_A);
 }
@@ -80,7 +82,8 @@ bool Identity(const VkComponentMapping& m) {
 std::string SampledProblem(Layer& layer, const LayoutBinding& declared, uint32_t e, const BufferDescriptor& slot,
                            const ImageView& view, bool integer, CapturedBinding& b) {
   if (slot.layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL && slot.layout != VK_IMAGE_LAYOUT_GENERAL)
-    return fmt::format("bound in layout {}, not the shader-read-only or the general one", static_cast<int>(slot.layout));
+    return fmt::format("bound in layout {}, not the shader-read-only or the general one",
+                       static_cast<int>(slot.layout));
   if (!Identity(view.components)) return "its view swizzles the image's channels";
   VkSampler handle = e < declared.immutable.size() ? declared.immutable[e] : slot.sampler;
   auto sampler = layer.samplers.find(handle);
@@ -450,11 +453,12 @@ void RecordSequenceStep(Layer& layer, Device& device, VkCommandBuffer cb, Pendin
     // A sampled image keeps one sampler and layout, and is no storage image of another dispatch.
     if (known != capture.bindings.end() && (known->sampled || b.sampled) &&
         !(known->sampled && b.sampled && known->layout == b.layout && known->keys == b.keys)) {
-      refuse(fmt::format("{} holds the image an earlier dispatch of the sequence bound at set {} binding {} element {}, "
-                         "{}: a manifest's sampled image has one sampler",
-                         where, known->set, known->binding, known->element,
-                         known->sampled != b.sampled ? "once as a storage image and once sampled"
-                                                     : "through another sampler or in another layout"));
+      refuse(
+          fmt::format("{} holds the image an earlier dispatch of the sequence bound at set {} binding {} element {}, "
+                      "{}: a manifest's sampled image has one sampler",
+                      where, known->set, known->binding, known->element,
+                      known->sampled != b.sampled ? "once as a storage image and once sampled"
+                                                  : "through another sampler or in another layout"));
       continue;
     }
     // A replay reads a sampled image bound at a slot another image is declared at through that

@@ -61,9 +61,10 @@ SamplerSettings SettingsOf(const VkSamplerCreateInfo& info) {
     if (next->sType == VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO) {
       auto mode = reinterpret_cast<const VkSamplerReductionModeCreateInfo*>(next)->reductionMode;
       if (mode != VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE)
-        s.extension = fmt::format("a reduction mode of {} (VkSamplerReductionModeCreateInfo): the manifest's filters "
-                                  "average",
-                                  mode == VK_SAMPLER_REDUCTION_MODE_MIN ? "min" : "max");
+        s.extension = fmt::format(
+            "a reduction mode of {} (VkSamplerReductionModeCreateInfo): the manifest's filters "
+            "average",
+            mode == VK_SAMPLER_REDUCTION_MODE_MIN ? "min" : "max");
     } else if (next->sType == VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_INFO) {
       s.extension = "a Y'CbCr conversion (VkSamplerYcbcrConversionInfo)";
     } else if (next->sType != VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT) {
@@ -85,8 +86,8 @@ SamplerMapping MapSampler(const SamplerSettings& s, bool integer_format) {
   };
   if (!s.extension.empty()) return refuse(s.extension);
   if (s.mag != s.min)
-    return refuse(fmt::format("magFilter {} and minFilter {}: the manifest's filter is one for both",
-                              FilterName(s.mag), FilterName(s.min)));
+    return refuse(fmt::format("magFilter {} and minFilter {}: the manifest's filter is one for both", FilterName(s.mag),
+                              FilterName(s.min)));
   if (s.mag != VK_FILTER_NEAREST && s.mag != VK_FILTER_LINEAR)
     return refuse(fmt::format("filter {}: the manifest's filters are nearest and linear", FilterName(s.mag)));
   if (s.u != s.v)
@@ -118,9 +119,10 @@ SamplerMapping MapSampler(const SamplerSettings& s, bool integer_format) {
   for (const Border& b : kBorders)
     if (b.color == s.border) {
       if (b.integer != integer_format)
-        return refuse(fmt::format("{} border colour on an image of {} texels: the manifest's border takes the "
-                                  "format's kind",
-                                  b.integer ? "an integer" : "a float", integer_format ? "integer" : "float"));
+        return refuse(
+            fmt::format("{} border colour on an image of {} texels: the manifest's border takes the "
+                        "format's kind",
+                        b.integer ? "an integer" : "a float", integer_format ? "integer" : "float"));
       m.keys.border = b.key;
       return m;
     }

@@ -130,9 +130,11 @@ struct BufferDescriptor {
   VkDescriptorType type = VK_DESCRIPTOR_TYPE_MAX_ENUM;
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceSize offset = 0, range = 0;
-  VkImageView view = VK_NULL_HANDLE;  // a storage image's or a combined image sampler's, with the layout
-  VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;  // it is used in
-  VkSampler sampler = VK_NULL_HANDLE;  // a combined image sampler's, as written (not an immutable one)
+  // A storage image's or a combined image sampler's view, the layout it is used in, and a
+  // combined image sampler's sampler as written (not an immutable one).
+  VkImageView view = VK_NULL_HANDLE;
+  VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
+  VkSampler sampler = VK_NULL_HANDLE;
 };
 
 struct Image {

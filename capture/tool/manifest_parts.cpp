@@ -112,7 +112,8 @@ void TakeNotes(const std::vector<std::string>& notes, const std::set<std::pair<u
 void SampledLeftOut(const Resource& r, const RawCapture& capture, const std::set<uint32_t>& seen, Written& written) {
   for (uint32_t e = 0; e < r.count; ++e) {
     if (seen.contains(e)) continue;
-    const std::string where = fmt::format("set {} binding {} element {}: a combined image sampler", r.set, r.binding, e);
+    const std::string where =
+        fmt::format("set {} binding {} element {}: a combined image sampler", r.set, r.binding, e);
     std::string why = "not written or not seen";
     for (const std::string& note : capture.notes)
       if (note.starts_with("sampled " + where + ": ")) why = note.substr(where.size() + 10);

@@ -215,9 +215,10 @@ void WriteImage(const Resource& r, const RawCapture& capture, const std::filesys
     return;
   }
   if (sampled && r.depth) {
-    written.skipped.push_back(fmt::format("{}: a depth-comparison sampler (sampler2DShadow), which a manifest cannot "
-                                          "describe",
-                                          where));
+    written.skipped.push_back(
+        fmt::format("{}: a depth-comparison sampler (sampler2DShadow), which a manifest cannot "
+                    "describe",
+                    where));
     return;
   }
   for (const RawBinding& b : capture.bindings) {
@@ -232,8 +233,8 @@ void WriteImage(const Resource& r, const RawCapture& capture, const std::filesys
                                  : r.image_sampled.kind == ScalarKind::kUint ? "uint"
                                                                              : "float";
     if (sampled && declared != TexelKind(format->glsl)) {
-      written.skipped.push_back(fmt::format("{}{}: the shader reads {} texels, the program's view is {}", where, element,
-                                            declared, format->glsl));
+      written.skipped.push_back(fmt::format("{}{}: the shader reads {} texels, the program's view is {}", where,
+                                            element, declared, format->glsl));
       continue;
     }
     if (r.image_format != "unknown" && r.image_format != format->glsl) {
@@ -320,9 +321,10 @@ void WriteResources(const std::vector<Resource>& resources, const RawCapture& ca
       continue;
     }
     if (r.kind == ResourceKind::kSampledImage || r.kind == ResourceKind::kSampler) {
-      written.skipped.push_back(fmt::format("{}: a separate {} (texture2D and sampler declared apart), which a "
-                                            "manifest cannot describe: it takes combined image samplers (sampler2D)",
-                                            where, KindName(r.kind)));
+      written.skipped.push_back(
+          fmt::format("{}: a separate {} (texture2D and sampler declared apart), which a "
+                      "manifest cannot describe: it takes combined image samplers (sampler2D)",
+                      where, KindName(r.kind)));
       continue;
     }
     if (r.kind != ResourceKind::kStorageBuffer) {

@@ -141,41 +141,59 @@ Kernel MakeKernel(const Gpu& gpu, VkDescriptorPool pool, const uint32_t* code, s
   return k;
 }
 
-// A storage image of 64x16 rgba8 texels in the general layout, filled with a pattern from `staging`
-// (texel byte k holds k * 7 mod 256), and the invert kernel over it.
-struct Picture {
+// An rgba8 image of `width` x `height` texels, one level and layer, in device memory, and a view of it.
+struct Rgba8 {
   VkImage image = VK_NULL_HANDLE;
   VkDeviceMemory memory = VK_NULL_HANDLE;
   VkImageView view = VK_NULL_HANDLE;
+};
+
+Rgba8 MakeRgba8(const Gpu& gpu, uint32_t width, uint32_t height, VkImageUsageFlags usage) {
+  Rgba8 r;
+  VkImageCreateInfo info{.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+                         .imageType = VK_IMAGE_TYPE_2D,
+                         .format = VK_FORMAT_R8G8B8A8_UNORM,
+                         .extent = {width, height, 1},
+                         .mipLevels = 1,
+                         .arrayLayers = 1,
+                         .samples = VK_SAMPLE_COUNT_1_BIT,
+                         .tiling = VK_IMAGE_TILING_OPTIMAL,
+                         .usage = usage};
+  Check(vkCreateImage(gpu.device, &info, nullptr, &r.image), "vkCreateImage");
+  VkMemoryRequirements needs;
+  vkGetImageMemoryRequirements(gpu.device, r.image, &needs);
+  VkMemoryAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                                .allocationSize = needs.size,
+                                .memoryTypeIndex = capture_program::MemoryType(gpu, needs.memoryTypeBits, 0)};
+  Check(vkAllocateMemory(gpu.device, &allocate, nullptr, &r.memory), "vkAllocateMemory");
+  Check(vkBindImageMemory(gpu.device, r.image, r.memory, 0), "vkBindImageMemory");
+  VkImageViewCreateInfo view{.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                             .image = r.image,
+                             .viewType = VK_IMAGE_VIEW_TYPE_2D,
+                             .format = VK_FORMAT_R8G8B8A8_UNORM,
+                             .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+  Check(vkCreateImageView(gpu.device, &view, nullptr, &r.view), "vkCreateImageView");
+  return r;
+}
+
+void FreeRgba8(const Gpu& gpu, const Rgba8& r) {
+  vkDestroyImageView(gpu.device, r.view, nullptr);
+  vkDestroyImage(gpu.device, r.image, nullptr);
+  vkFreeMemory(gpu.device, r.memory, nullptr);
+}
+
+// A storage image of 64x16 rgba8 texels in the general layout, filled with a pattern from `staging`
+// (texel byte k holds k * 7 mod 256), and the invert kernel over it.
+struct Picture {
+  Rgba8 pixels;
   Kernel kernel;
 };
 constexpr uint32_t kPictureWidth = 64, kPictureHeight = 16;
 
 Picture MakePicture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, const Buffer& staging) {
   Picture p;
-  VkImageCreateInfo info{.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-                         .imageType = VK_IMAGE_TYPE_2D,
-                         .format = VK_FORMAT_R8G8B8A8_UNORM,
-                         .extent = {kPictureWidth, kPictureHeight, 1},
-                         .mipLevels = 1,
-                         .arrayLayers = 1,
-                         .samples = VK_SAMPLE_COUNT_1_BIT,
-                         .tiling = VK_IMAGE_TILING_OPTIMAL,
-                         .usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT};
-  Check(vkCreateImage(gpu.device, &info, nullptr, &p.image), "vkCreateImage");
-  VkMemoryRequirements needs;
-  vkGetImageMemoryRequirements(gpu.device, p.image, &needs);
-  VkMemoryAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-                                .allocationSize = needs.size,
-                                .memoryTypeIndex = capture_program::MemoryType(gpu, needs.memoryTypeBits, 0)};
-  Check(vkAllocateMemory(gpu.device, &allocate, nullptr, &p.memory), "vkAllocateMemory");
-  Check(vkBindImageMemory(gpu.device, p.image, p.memory, 0), "vkBindImageMemory");
-  VkImageViewCreateInfo view{.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-                             .image = p.image,
-                             .viewType = VK_IMAGE_VIEW_TYPE_2D,
-                             .format = VK_FORMAT_R8G8B8A8_UNORM,
-                             .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
-  Check(vkCreateImageView(gpu.device, &view, nullptr, &p.view), "vkCreateImageView");
+  p.pixels =
+      MakeRgba8(gpu, kPictureWidth, kPictureHeight, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
   for (uint32_t k = 0; k < kPictureWidth * kPictureHeight * 4; ++k)
     static_cast<uint8_t*>(staging.data)[k] = static_cast<uint8_t>(k * 7);
   // To the general layout, the pattern copied in, and made visible to the compute shader.
@@ -187,13 +205,13 @@ Picture MakePicture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, c
                                   .newLayout = VK_IMAGE_LAYOUT_GENERAL,
                                   .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
                                   .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                  .image = p.image,
+                                  .image = p.pixels.image,
                                   .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr,
                        1, &to_general);
   VkBufferImageCopy region{.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
                            .imageExtent = {kPictureWidth, kPictureHeight, 1}};
-  vkCmdCopyBufferToImage(cb, staging.buffer, p.image, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+  vkCmdCopyBufferToImage(cb, staging.buffer, p.pixels.image, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
   VkMemoryBarrier copied{.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                          .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
                          .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
@@ -209,7 +227,7 @@ Picture MakePicture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, c
                                              .descriptorCount = 1,
                                              .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
   p.kernel = MakePipeline(gpu, pool, &binding, 1, kInvertSpirv, sizeof kInvertSpirv, 0, nullptr);
-  VkDescriptorImageInfo image_info{.imageView = p.view, .imageLayout = VK_IMAGE_LAYOUT_GENERAL};
+  VkDescriptorImageInfo image_info{.imageView = p.pixels.view, .imageLayout = VK_IMAGE_LAYOUT_GENERAL};
   VkWriteDescriptorSet write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                              .dstSet = p.kernel.set,
                              .dstBinding = 0,
@@ -224,9 +242,7 @@ Picture MakePicture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, c
 // 256), read by the sample kernel through a linear, clamp-to-edge sampler into `seen`; with
 // `uv_differ` the sampler repeats in v instead, and is the set layout's immutable sampler.
 struct Texture {
-  VkImage image = VK_NULL_HANDLE;
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  VkImageView view = VK_NULL_HANDLE;
+  Rgba8 texels;
   VkSampler sampler = VK_NULL_HANDLE;
   Kernel kernel;
 };
@@ -237,40 +253,19 @@ uint8_t TextureByte(uint32_t k) { return static_cast<uint8_t>(k * 13); }
 Texture MakeTexture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, const Buffer& staging,
                     const Buffer& seen, bool uv_differ) {
   Texture t;
-  VkImageCreateInfo info{.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-                         .imageType = VK_IMAGE_TYPE_2D,
-                         .format = VK_FORMAT_R8G8B8A8_UNORM,
-                         .extent = {kTextureWidth, kTextureHeight, 1},
-                         .mipLevels = 1,
-                         .arrayLayers = 1,
-                         .samples = VK_SAMPLE_COUNT_1_BIT,
-                         .tiling = VK_IMAGE_TILING_OPTIMAL,
-                         .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT};
-  Check(vkCreateImage(gpu.device, &info, nullptr, &t.image), "vkCreateImage");
-  VkMemoryRequirements needs;
-  vkGetImageMemoryRequirements(gpu.device, t.image, &needs);
-  VkMemoryAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-                                .allocationSize = needs.size,
-                                .memoryTypeIndex = capture_program::MemoryType(gpu, needs.memoryTypeBits, 0)};
-  Check(vkAllocateMemory(gpu.device, &allocate, nullptr, &t.memory), "vkAllocateMemory");
-  Check(vkBindImageMemory(gpu.device, t.image, t.memory, 0), "vkBindImageMemory");
-  VkImageViewCreateInfo view{.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-                             .image = t.image,
-                             .viewType = VK_IMAGE_VIEW_TYPE_2D,
-                             .format = VK_FORMAT_R8G8B8A8_UNORM,
-                             .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
-  Check(vkCreateImageView(gpu.device, &view, nullptr, &t.view), "vkCreateImageView");
-  VkSamplerCreateInfo sampler{.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
-                              .magFilter = VK_FILTER_LINEAR,
-                              .minFilter = VK_FILTER_LINEAR,
-                              .mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR,
-                              .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-                              .addressModeV = uv_differ ? VK_SAMPLER_ADDRESS_MODE_REPEAT
-                                                        : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-                              .addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT,
-                              .maxAnisotropy = 1.0f,
-                              .maxLod = VK_LOD_CLAMP_NONE,
-                              .borderColor = VK_BORDER_COLOR_INT_OPAQUE_WHITE};
+  t.texels =
+      MakeRgba8(gpu, kTextureWidth, kTextureHeight, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+  VkSamplerCreateInfo sampler{
+      .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+      .magFilter = VK_FILTER_LINEAR,
+      .minFilter = VK_FILTER_LINEAR,
+      .mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR,
+      .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+      .addressModeV = uv_differ ? VK_SAMPLER_ADDRESS_MODE_REPEAT : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+      .addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+      .maxAnisotropy = 1.0f,
+      .maxLod = VK_LOD_CLAMP_NONE,
+      .borderColor = VK_BORDER_COLOR_INT_OPAQUE_WHITE};
   Check(vkCreateSampler(gpu.device, &sampler, nullptr, &t.sampler), "vkCreateSampler");
   for (uint32_t k = 0; k < kTextureWidth * kTextureHeight * 4; ++k)
     static_cast<uint8_t*>(staging.data)[k] = TextureByte(k);
@@ -283,13 +278,13 @@ Texture MakeTexture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, c
                                .newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                                .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
                                .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                               .image = t.image,
+                               .image = t.texels.image,
                                .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr,
                        1, &to_copy);
   VkBufferImageCopy region{.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
                            .imageExtent = {kTextureWidth, kTextureHeight, 1}};
-  vkCmdCopyBufferToImage(cb, staging.buffer, t.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+  vkCmdCopyBufferToImage(cb, staging.buffer, t.texels.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
   VkImageMemoryBarrier to_read = to_copy;
   to_read.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   to_read.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
@@ -302,20 +297,19 @@ Texture MakeTexture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, c
   Check(vkQueueSubmit(gpu.queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
   Check(vkQueueWaitIdle(gpu.queue), "vkQueueWaitIdle");
 
-  const VkDescriptorSetLayoutBinding bindings[2] = {
-      {.binding = 0,
-       .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-       .descriptorCount = 1,
-       .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
-       .pImmutableSamplers = uv_differ ? &t.sampler : nullptr},
-      {.binding = 1,
-       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-       .descriptorCount = 1,
-       .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT}};
+  const VkDescriptorSetLayoutBinding bindings[2] = {{.binding = 0,
+                                                     .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                                     .descriptorCount = 1,
+                                                     .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+                                                     .pImmutableSamplers = uv_differ ? &t.sampler : nullptr},
+                                                    {.binding = 1,
+                                                     .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                                     .descriptorCount = 1,
+                                                     .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT}};
   t.kernel = MakePipeline(gpu, pool, bindings, 2, kSampleSpirv, sizeof kSampleSpirv, 0, nullptr);
   // With an immutable sampler the descriptor's is ignored: none is given.
   VkDescriptorImageInfo image_info{.sampler = uv_differ ? VK_NULL_HANDLE : t.sampler,
-                                   .imageView = t.view,
+                                   .imageView = t.texels.view,
                                    .imageLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
   VkWriteDescriptorSet write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                              .dstSet = t.kernel.set,
@@ -575,14 +569,10 @@ int main(int argc, char** argv) {
   }
   if (!ok) std::fprintf(stderr, "capture_demo: wrong results\n");
   vkDeviceWaitIdle(gpu.device);
-  vkDestroyImageView(gpu.device, picture.view, nullptr);
-  vkDestroyImage(gpu.device, picture.image, nullptr);
-  vkFreeMemory(gpu.device, picture.memory, nullptr);
+  FreeRgba8(gpu, picture.pixels);
   if (sampled) {
     vkDestroySampler(gpu.device, texture.sampler, nullptr);
-    vkDestroyImageView(gpu.device, texture.view, nullptr);
-    vkDestroyImage(gpu.device, texture.image, nullptr);
-    vkFreeMemory(gpu.device, texture.memory, nullptr);
+    FreeRgba8(gpu, texture.texels);
   }
   for (Buffer* b : {&x, &y, &src, &acc, &args, &values, &factor, &pixels, &total, &scratch, &seen})
     capture_program::FreeBuffer(gpu, *b);

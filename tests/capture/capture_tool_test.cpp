@@ -266,7 +266,8 @@ TEST(CaptureSampler, BorderColoursByTheFormatsKind) {
   EXPECT_EQ(MapSampler(SettingsOf(info), false).why,
             "an integer border colour on an image of float texels: the manifest's border takes the format's kind");
   info.borderColor = VK_BORDER_COLOR_FLOAT_CUSTOM_EXT;
-  EXPECT_EQ(MapSampler(SettingsOf(info), false).why, "border colour 1000287003 (custom), which the manifest does not take");
+  EXPECT_EQ(MapSampler(SettingsOf(info), false).why,
+            "border colour 1000287003 (custom), which the manifest does not take");
 }
 
 TEST(CaptureSampler, EverySettingTheManifestLacksIsNamed) {

@@ -68,10 +68,43 @@ bool SameResource(const CapturedBinding& a, const CapturedBinding& b) {
   return a.source == b.source && a.source_offset == b.source_offset && a.bytes == b.bytes;
 }
 
-// A storage image's view as one level and layer of a 2-D image in a listed format, in the general
-// layout: what a manifest's [[image]] can replay. Anything else is a "not captured:" note.
-void AddImage(Layer& layer, const BufferDescriptor* slot, uint32_t s, uint32_t binding, uint32_t e,
+bool Identity(const VkComponentMapping& m) {
+  auto same = [](VkComponentSwizzle s, VkComponentSwizzle own) {
+    return s == VK_COMPONENT_SWIZZLE_IDENTITY || s == own;
+  };
+  return same(m.r, VK_COMPONENT_SWIZZLE_R) && same(m.g, VK_COMPONENT_SWIZZLE_G) && same(m.b, VK_COMPONENT_SWIZZLE_B) &&
+         same(m.a, VK_COMPONENT_SWIZZLE_A);
+}
+
+// A combined image sampler's part beyond the image: the layout it is read in, its view's channels
+// and its sampler (the layout's immutable one, else the descriptor's) as a manifest's keys. Why not,
+// or "".
+std::string SampledProblem(Layer& layer, const LayoutBinding& declared, uint32_t e, const BufferDescriptor& slot,
+                           const ImageView& view, bool integer, CapturedBinding& b) {
+  if (slot.layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL && slot.layout != VK_IMAGE_LAYOUT_GENERAL)
+    return fmt::format("bound in layout {}, not the shader-read-only or the general one",
+                       static_cast<int>(slot.layout));
+  if (!Identity(view.components)) return "its view swizzles the image's channels";
+  VkSampler handle = e < declared.immutable.size() ? declared.immutable[e] : slot.sampler;
+  auto sampler = layer.samplers.find(handle);
+  if (sampler == layer.samplers.end()) return "its sampler was not seen";
+  SamplerMapping mapped = MapSampler(sampler->second, integer);
+  if (!mapped.why.empty()) return "its sampler has " + mapped.why;
+  b.sampled = true;
+  b.keys = mapped.keys;
+  return "";
+}
+
+// A storage image's or combined image sampler's view as one level and layer of a 2-D image in a
+// listed format, in the general layout (a sampled one also in the shader-read-only one, through a
+// sampler a manifest can say): what a manifest's [[image]] can replay. Anything else is a note: a
+// storage image's "not captured:", which leaves the dispatch without data; a combined image
+// sampler's "sampled set S binding B element E: ...", which the tool gives as the reason where the
+// shader declares that slot (and ignores where not).
+void AddImage(Layer& layer, const LayoutBinding& declared, const BufferDescriptor* slot, uint32_t s, uint32_t e,
               PendingCapture& capture) {
+  const uint32_t binding = declared.binding;
+  const bool sampled = declared.type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
   const ImageView* view = nullptr;
   const Image* image = nullptr;
   if (slot != nullptr)
@@ -79,9 +112,14 @@ void AddImage(Layer& layer, const BufferDescriptor* slot, uint32_t s, uint32_t b
       view = &v->second;
       if (auto i = layer.images.find(view->image); i != layer.images.end()) image = &i->second;
     }
-  std::string where = fmt::format("set {} binding {} element {}: a storage image", s, binding, e);
+  std::string where = fmt::format("set {} binding {} element {}: a {}", s, binding, e,
+                                  sampled ? "combined image sampler" : "storage image");
+  auto refuse = [&](const std::string& why) {
+    capture.notes.push_back(sampled ? fmt::format("sampled {}: {}", where, why)
+                                    : fmt::format("not captured: {} {}", where, why));
+  };
   if (image == nullptr) {
-    capture.notes.push_back(fmt::format("not captured: {} not written or not seen", where));
+    refuse("not written or not seen");
     return;
   }
   uint32_t levels = view->range.levelCount == VK_REMAINING_MIP_LEVELS ? image->levels - view->range.baseMipLevel
@@ -97,13 +135,17 @@ void AddImage(Layer& layer, const BufferDescriptor* slot, uint32_t s, uint32_t b
   else if (format == nullptr || view->format != image->format)
     why = fmt::format("of format {} (view) and {} (image): not a listed storage format", static_cast<int>(view->format),
                       static_cast<int>(image->format));
-  else if (slot->layout != VK_IMAGE_LAYOUT_GENERAL)
+  else if (!sampled && slot->layout != VK_IMAGE_LAYOUT_GENERAL)
     why = "in a layout other than the general one";
+  CapturedBinding b{.set = s, .binding = binding, .element = e};
+  if (why.empty() && sampled) {
+    const std::string glsl = format->glsl;
+    why = SampledProblem(layer, declared, e, *slot, *view, glsl.ends_with("i"), b);
+  }
   if (!why.empty()) {
-    capture.notes.push_back(fmt::format("not captured: {} {}", where, why));
+    refuse(why);
     return;
   }
-  CapturedBinding b{.set = s, .binding = binding, .element = e};
   b.image = view->image;
   b.layout = slot->layout;
   b.level = view->range.baseMipLevel;
@@ -134,10 +176,10 @@ void FindBindings(Layer& layer, const CommandBuffer& state, const Pipeline& pipe
     for (const LayoutBinding& b : set_layout.bindings) {
       bool is_dynamic =
           b.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC || b.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-      if (b.type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE) {
+      if (b.type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE || b.type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER) {
         for (uint32_t e = 0; e < b.count; ++e) {
           auto slot = set.slots.find({b.binding, e});
-          AddImage(layer, slot == set.slots.end() ? nullptr : &slot->second, s, b.binding, e, capture);
+          AddImage(layer, b, slot == set.slots.end() ? nullptr : &slot->second, s, e, capture);
         }
         continue;
       }
@@ -230,16 +272,46 @@ void Barrier(const Device& device, VkCommandBuffer cb, VkPipelineStageFlags from
   device.table.CmdPipelineBarrier(cb, from, to, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
+// A sampled image's level and layer from one layout to another (the one its descriptor names and
+// the transfer-source one), between the accesses of two stages.
+void Transition(const Device& device, VkCommandBuffer cb, const CapturedBinding& b, VkImageLayout from,
+                VkImageLayout to, VkPipelineStageFlags from_stage, VkAccessFlags from_access,
+                VkPipelineStageFlags to_stage, VkAccessFlags to_access) {
+  VkImageMemoryBarrier barrier{.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                               .srcAccessMask = from_access,
+                               .dstAccessMask = to_access,
+                               .oldLayout = from,
+                               .newLayout = to,
+                               .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                               .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                               .image = b.image,
+                               .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, b.level, 1, b.layer, 1}};
+  device.table.CmdPipelineBarrier(cb, from_stage, to_stage, 0, 0, nullptr, 0, nullptr, 1, &barrier);
+}
+
 void CopyBindings(const Device& device, VkCommandBuffer cb, const std::vector<CapturedBinding>& bindings,
                   bool after) {
   for (const CapturedBinding& b : bindings) {
     if (b.bytes == 0) continue;
     if (b.image != VK_NULL_HANDLE) {
+      // A sampled image is only read: its texels after the dispatch are those before.
+      if (after && b.sampled) continue;
+      // A copy reads the general or the transfer-source layout: a sampled image in another is put
+      // in the transfer-source one for its copy, and back.
+      const bool moved = b.layout != VK_IMAGE_LAYOUT_GENERAL;
+      const VkImageLayout read_in = moved ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : b.layout;
+      if (moved)
+        Transition(device, cb, b, b.layout, read_in, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+                   VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
       // Rows and nothing between them (a row length of 0): the texels as a manifest's file holds them.
       VkBufferImageCopy region{.bufferOffset = after ? b.bytes : 0,
                                .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, b.level, b.layer, 1},
                                .imageExtent = b.extent};
-      device.table.CmdCopyImageToBuffer(cb, b.image, b.layout, b.staging, 1, &region);
+      device.table.CmdCopyImageToBuffer(cb, b.image, read_in, b.staging, 1, &region);
+      if (moved)
+        // Its layout back before anything after reads it (the dispatch, the program's later commands).
+        Transition(device, cb, b, read_in, b.layout, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                   VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
       continue;
     }
     VkBufferCopy region{.srcOffset = b.source_offset, .dstOffset = after ? b.bytes : 0, .size = b.bytes};
@@ -272,6 +344,26 @@ void CopyBefore(const Device& device, VkCommandBuffer cb, const std::vector<Capt
   CopyBindings(device, cb, bindings, false);
   Barrier(device, cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+}
+
+// Why a sampled image `b` bound at its slot by a later dispatch of a sequence, not declared there,
+// would be read through another sampler in a replay: an image declared at that slot, or another
+// sampled image bound there by an earlier dispatch. "" where neither.
+std::string SampledSlotProblem(const PendingCapture& capture, const std::vector<CapturedBinding>& added,
+                               const CapturedBinding& b) {
+  auto held = [&](uint32_t index) -> const CapturedBinding& {
+    return index < capture.bindings.size() ? capture.bindings[index] : added[index - capture.bindings.size()];
+  };
+  for (const auto* list : {&capture.bindings, &added})
+    for (const CapturedBinding& u : *list)
+      if (u.image != VK_NULL_HANDLE && u.set == b.set && u.binding == b.binding && u.element == b.element)
+        return "another image is declared";
+  for (const SequenceStep& step : capture.steps)
+    for (const auto& [set, binding, element, index] : step.slots)
+      if (set == b.set && binding == b.binding && element == b.element && held(index).sampled &&
+          !SameResource(held(index), b))
+        return "an earlier dispatch of the sequence bound another sampled image";
+  return "";
 }
 
 }  // namespace
@@ -358,6 +450,29 @@ void RecordSequenceStep(Layer& layer, Device& device, VkCommandBuffer cb, Pendin
     const std::string where = fmt::format("set {} binding {} element {}", b.set, b.binding, b.element);
     auto known = std::find_if(capture.bindings.begin(), capture.bindings.end(),
                               [&](const CapturedBinding& u) { return SameResource(u, b); });
+    // A sampled image keeps one sampler and layout, and is no storage image of another dispatch.
+    if (known != capture.bindings.end() && (known->sampled || b.sampled) &&
+        !(known->sampled && b.sampled && known->layout == b.layout && known->keys == b.keys)) {
+      refuse(
+          fmt::format("{} holds the image an earlier dispatch of the sequence bound at set {} binding {} element {}, "
+                      "{}: a manifest's sampled image has one sampler",
+                      where, known->set, known->binding, known->element,
+                      known->sampled != b.sampled ? "once as a storage image and once sampled"
+                                                  : "through another sampler or in another layout"));
+      continue;
+    }
+    // A replay reads a sampled image bound at a slot another image is declared at through that
+    // image's sampler, and at any other slot through the sampler of the first image bound there.
+    const bool declared_here = known != capture.bindings.end() && known->set == b.set && known->binding == b.binding &&
+                               known->element == b.element;
+    if (b.sampled && !declared_here) {
+      std::string problem = SampledSlotProblem(capture, added, b);
+      if (!problem.empty()) {
+        refuse(fmt::format("{} holds a sampled image where {}: a replay would read it through another sampler", where,
+                           problem));
+        continue;
+      }
+    }
     if (known != capture.bindings.end()) {
       capture.steps.back().slots.push_back(
           {b.set, b.binding, b.element, static_cast<uint32_t>(known - capture.bindings.begin())});

@@ -1,5 +1,6 @@
-// Images and image views, tracked for the storage images a captured dispatch binds: their format,
-// size, levels and layers, and what each view shows. In capture mode every image is made with the
+// Images, image views and samplers, tracked for the storage images and combined image samplers a
+// captured dispatch binds: an image's format, size, levels and layers, what each view shows, and
+// each sampler's settings. In capture mode every storage or sampled image is made with the
 // transfer-source usage added, so that its texels can be copied out around the dispatch.
 
 #include "capture/layer/layer.hpp"
@@ -13,7 +14,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateImage(VkDevice device, const VkImageCreateI
   Layer& layer = TheLayer();
   Device* data = LockedDeviceOf(layer, device);
   VkImageCreateInfo changed = *info;
-  if (layer.config.mode == Config::Mode::kCapture && (info->usage & VK_IMAGE_USAGE_STORAGE_BIT) != 0)
+  if (layer.config.mode == Config::Mode::kCapture &&
+      (info->usage & (VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT)) != 0)
     changed.usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
   VkResult result = data->table.CreateImage(device, &changed, allocator, image);
   if (result != VK_SUCCESS || layer.config.mode == Config::Mode::kOff) return result;
@@ -39,14 +41,34 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateImageView(VkDevice device, const VkImageVie
   VkResult result = data->table.CreateImageView(device, info, allocator, view);
   if (result != VK_SUCCESS || layer.config.mode == Config::Mode::kOff) return result;
   std::lock_guard lock(layer.mutex);
-  layer.views[*view] = {
-      .image = info->image, .type = info->viewType, .format = info->format, .range = info->subresourceRange};
+  layer.views[*view] = {.image = info->image,
+                        .type = info->viewType,
+                        .format = info->format,
+                        .range = info->subresourceRange,
+                        .components = info->components};
   return result;
 }
 
 VKAPI_ATTR void VKAPI_CALL DestroyImageView(VkDevice device, VkImageView view, const VkAllocationCallbacks* allocator) {
   Layer& layer = TheLayer();
   ForgetOn(layer, device, layer.views, view)->table.DestroyImageView(device, view, allocator);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateSampler(VkDevice device, const VkSamplerCreateInfo* info,
+                                             const VkAllocationCallbacks* allocator, VkSampler* sampler) {
+  Layer& layer = TheLayer();
+  Device* data = LockedDeviceOf(layer, device);
+  VkResult result = data->table.CreateSampler(device, info, allocator, sampler);
+  if (result != VK_SUCCESS || layer.config.mode == Config::Mode::kOff) return result;
+  SamplerSettings settings = SettingsOf(*info);
+  std::lock_guard lock(layer.mutex);
+  layer.samplers[*sampler] = std::move(settings);
+  return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroySampler(VkDevice device, VkSampler sampler, const VkAllocationCallbacks* allocator) {
+  Layer& layer = TheLayer();
+  ForgetOn(layer, device, layer.samplers, sampler)->table.DestroySampler(device, sampler, allocator);
 }
 
 }  // namespace
@@ -57,6 +79,8 @@ PFN_vkVoidFunction ImageFunction(const char* name) {
       CSBENCH_LAYER_FUNCTION(DestroyImage),
       CSBENCH_LAYER_FUNCTION(CreateImageView),
       CSBENCH_LAYER_FUNCTION(DestroyImageView),
+      CSBENCH_LAYER_FUNCTION(CreateSampler),
+      CSBENCH_LAYER_FUNCTION(DestroySampler),
   };
   return FindNamed(kFunctions, name);
 }

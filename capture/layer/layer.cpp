@@ -229,6 +229,8 @@ void LoadDeviceTable(DeviceTable& t, PFN_vkGetDeviceProcAddr next, const VkDevic
   CSBENCH_LOAD(CreateImage);
   CSBENCH_LOAD(DestroyImage);
   CSBENCH_LOAD(CreateImageView);
+  CSBENCH_LOAD(CreateSampler);
+  CSBENCH_LOAD(DestroySampler);
   CSBENCH_LOAD(DestroyImageView);
   CSBENCH_LOAD(CmdExecuteCommands);
   CSBENCH_LOAD(QueueSubmit);

@@ -107,6 +107,7 @@ struct Layer {
   std::unordered_map<VkBuffer, Buffer> buffers;
   std::unordered_map<VkImage, Image> images;
   std::unordered_map<VkImageView, ImageView> views;
+  std::unordered_map<VkSampler, SamplerSettings> samplers;
   std::unordered_map<VkCommandBuffer, CommandBuffer> command_buffers;
   uint64_t next_serial = 0;
 

@@ -14,7 +14,10 @@
 // element it bound, and which of the bindings listed it held there); each pipeline's SPIR-V is
 // pipeline<ID>.spv beside it. An indirect dispatch (or step) has an `indirect` line: the offset of
 // its counts in its buffer, the buffer's size, and whether they were read; `groups` (or the step's
-// counts) are those read. `limits` is the device's maxComputeWorkGroupCount.
+// counts) are those read. `limits` is the device's maxComputeWorkGroupCount. A binding of a storage
+// image adds `image` (width, height, VkFormat); of a combined image sampler also `sampled` (its
+// sampler as a manifest's filter, address, border or "-", unnormalized 0 or 1), and has no .after
+// file (the dispatch only reads it).
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -132,12 +135,15 @@ void WriteCapture(const Layer& layer, const PendingCapture& capture) {
                        capture.data ? "data" : "nodata");
     if (b.image != VK_NULL_HANDLE)
       out << fmt::format(" image {} {} {}", b.extent.width, b.extent.height, static_cast<int>(b.format));
+    if (b.sampled)
+      out << fmt::format(" sampled {} {} {} {}", b.keys.filter, b.keys.address,
+                         b.keys.border.empty() ? "-" : b.keys.border, b.keys.unnormalized ? 1 : 0);
     out << "\n";
     if (!capture.data || b.bytes == 0) continue;
     auto* bytes = static_cast<const uint8_t*>(b.mapped);
     std::string stem = fmt::format("s{}b{}e{}", b.set, b.binding, b.element);
     WriteBytes(dir / (stem + ".before"), bytes, b.bytes);
-    WriteBytes(dir / (stem + ".after"), bytes + b.bytes, b.bytes);
+    if (!b.sampled) WriteBytes(dir / (stem + ".after"), bytes + b.bytes, b.bytes);
   }
   for (const std::string& note : capture.notes) out << "note " << note << "\n";
   for (const SequenceStep& step : capture.steps) {

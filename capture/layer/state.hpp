@@ -18,6 +18,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "capture/layer/sampler_keys.hpp"
+
 namespace csbench::capture {
 
 // The next layer's functions, for one instance or one device.
@@ -83,6 +85,8 @@ struct DeviceTable {
   PFN_vkDestroyImage DestroyImage = nullptr;
   PFN_vkCreateImageView CreateImageView = nullptr;
   PFN_vkDestroyImageView DestroyImageView = nullptr;
+  PFN_vkCreateSampler CreateSampler = nullptr;
+  PFN_vkDestroySampler DestroySampler = nullptr;
   PFN_vkCmdExecuteCommands CmdExecuteCommands = nullptr;
   PFN_vkQueueSubmit QueueSubmit = nullptr;
   PFN_vkQueueSubmit2 QueueSubmit2 = nullptr;
@@ -109,6 +113,7 @@ struct LayoutBinding {
   uint32_t binding = 0;
   VkDescriptorType type = VK_DESCRIPTOR_TYPE_MAX_ENUM;
   uint32_t count = 0;
+  std::vector<VkSampler> immutable;  // its immutable samplers (pImmutableSamplers), one per descriptor; or none
 };
 
 struct SetLayout {
@@ -125,8 +130,11 @@ struct BufferDescriptor {
   VkDescriptorType type = VK_DESCRIPTOR_TYPE_MAX_ENUM;
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceSize offset = 0, range = 0;
-  VkImageView view = VK_NULL_HANDLE;  // a storage image's, with the layout it is used in
+  // A storage image's or a combined image sampler's view, the layout it is used in, and a
+  // combined image sampler's sampler as written (not an immutable one).
+  VkImageView view = VK_NULL_HANDLE;
   VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
+  VkSampler sampler = VK_NULL_HANDLE;
 };
 
 struct Image {
@@ -142,6 +150,7 @@ struct ImageView {
   VkImageViewType type = VK_IMAGE_VIEW_TYPE_2D;
   VkFormat format = VK_FORMAT_UNDEFINED;
   VkImageSubresourceRange range{};
+  VkComponentMapping components{};  // a sampled view may swizzle its channels
 };
 
 struct DescriptorSet {
@@ -200,6 +209,11 @@ struct CapturedBinding {
   VkDeviceSize memory_offset = 0;
   // A storage image instead: its level and layer copied, tightly packed, and what it holds.
   VkImage image = VK_NULL_HANDLE;
+  // A combined image sampler's image: only read, so copied before the dispatch only (in the
+  // transfer-source layout where its layout is not the general one, then put back); its sampler as
+  // a manifest's keys.
+  bool sampled = false;
+  SamplerKeys keys;
   VkImageLayout layout = VK_IMAGE_LAYOUT_GENERAL;
   uint32_t level = 0, layer = 0;
   VkExtent3D extent{};

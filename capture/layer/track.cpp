@@ -115,7 +115,12 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorSetLayout(VkDevice device, const 
   set.push_descriptor = (info->flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR) != 0;
   for (uint32_t i = 0; i < info->bindingCount; ++i) {
     const VkDescriptorSetLayoutBinding& b = info->pBindings[i];
-    set.bindings.push_back({.binding = b.binding, .type = b.descriptorType, .count = b.descriptorCount});
+    LayoutBinding binding{.binding = b.binding, .type = b.descriptorType, .count = b.descriptorCount};
+    // Immutable samplers are the layout's: descriptors written later do not carry them.
+    if (b.pImmutableSamplers != nullptr && (b.descriptorType == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
+                                            b.descriptorType == VK_DESCRIPTOR_TYPE_SAMPLER))
+      binding.immutable.assign(b.pImmutableSamplers, b.pImmutableSamplers + b.descriptorCount);
+    set.bindings.push_back(std::move(binding));
   }
   std::sort(set.bindings.begin(), set.bindings.end(),
             [](const LayoutBinding& a, const LayoutBinding& b) { return a.binding < b.binding; });
@@ -173,10 +178,11 @@ void WriteSlots(Layer& layer, DescriptorSet& set, uint32_t binding, uint32_t ele
       slot.buffer = info.buffer;
       slot.offset = info.offset;
       slot.range = info.range;
-    } else if (type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE) {
+    } else if (type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE || type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER) {
       const auto& info = *static_cast<const VkDescriptorImageInfo*>(get(i));
       slot.view = info.imageView;
       slot.layout = info.imageLayout;
+      if (type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER) slot.sampler = info.sampler;
     }
     set.slots[{binding, element}] = slot;
     ++element;

@@ -109,6 +109,21 @@ void TakeNotes(const std::vector<std::string>& notes, const std::set<std::pair<u
   }
 }
 
+void SampledLeftOut(const Resource& r, const RawCapture& capture, const std::set<uint32_t>& seen, Written& written) {
+  for (uint32_t e = 0; e < r.count; ++e) {
+    if (seen.contains(e)) continue;
+    const std::string where =
+        fmt::format("set {} binding {} element {}: a combined image sampler", r.set, r.binding, e);
+    std::string why = "not written or not seen";
+    for (const std::string& note : capture.notes)
+      if (note.starts_with("sampled " + where + ": ")) why = note.substr(where.size() + 10);
+    const std::string line = fmt::format("{}: {}", where, why);
+    // Several passes of a sequence may declare one slot.
+    if (std::find(written.skipped.begin(), written.skipped.end(), line) == written.skipped.end())
+      written.skipped.push_back(line);
+  }
+}
+
 void CheckIndirectCounts(const IndirectSource& source, const std::array<uint32_t, 3>& groups,
                          const std::array<uint32_t, 3>& limits, const std::string& what, Written& written) {
   if (source.indirect && !source.read) {

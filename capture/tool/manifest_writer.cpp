@@ -196,22 +196,45 @@ std::string ImageTolerance(const std::string& format) {
   return fmt::format(", tolerance = 0, abs_tolerance = {}", eight ? "0.004" : "0.00002");
 }
 
-// A storage image (each element of an array of them) as an [[image]] of the captured level and
-// layer, its texels before the dispatch and, where the shader may write it, after.
+// The texel type a format's reads return: "int", "uint" or "float".
+std::string TexelKind(const std::string& glsl) {
+  return glsl.ends_with("ui") ? "uint" : glsl.ends_with("i") ? "int" : "float";
+}
+
+// A storage image or a combined image sampler (each element of an array of them) as an [[image]]
+// of the captured level and layer, its texels before the dispatch and, where the shader may write
+// a storage image, after; a combined image sampler with its sampler's keys.
 void WriteImage(const Resource& r, const RawCapture& capture, const std::filesystem::path& raw_dir, Files& files,
                 std::string& images, Written& written, const Wording& wording) {
   std::string where = fmt::format("set {} binding {}", r.set, r.binding);
+  const bool sampled = r.kind == ResourceKind::kCombinedImageSampler;
+  const char* kind = sampled ? "combined image sampler" : "storage image";
   if (r.image_dim != "2D" || r.arrayed || r.multisampled) {
-    written.skipped.push_back(fmt::format("{}: a storage image {}{}: only 2-D images are captured", where, r.image_dim,
+    written.skipped.push_back(fmt::format("{}: a {} {}{}: only 2-D images are captured", where, kind, r.image_dim,
                                           r.arrayed ? " array" : ""));
+    return;
+  }
+  if (sampled && r.depth) {
+    written.skipped.push_back(
+        fmt::format("{}: a depth-comparison sampler (sampler2DShadow), which a manifest cannot "
+                    "describe",
+                    where));
     return;
   }
   for (const RawBinding& b : capture.bindings) {
     if (b.set != r.set || b.binding != r.binding || (r.count != 0 && b.element >= r.count)) continue;
     std::string element = r.count != 1 ? fmt::format(" element {}", b.element) : "";
     const FormatInfo* format = FindFormat(static_cast<VkFormat>(b.format));
-    if (!b.image || !b.data || format == nullptr) {
-      written.skipped.push_back(fmt::format("{}{}: a storage image whose texels were not captured", where, element));
+    if (!b.image || !b.data || format == nullptr || b.sampled != sampled) {
+      written.skipped.push_back(fmt::format("{}{}: a {} whose texels were not captured", where, element, kind));
+      continue;
+    }
+    const std::string declared = r.image_sampled.kind == ScalarKind::kInt    ? "int"
+                                 : r.image_sampled.kind == ScalarKind::kUint ? "uint"
+                                                                             : "float";
+    if (sampled && declared != TexelKind(format->glsl)) {
+      written.skipped.push_back(fmt::format("{}{}: the shader reads {} texels, the program's view is {}", where,
+                                            element, declared, format->glsl));
       continue;
     }
     if (r.image_format != "unknown" && r.image_format != format->glsl) {
@@ -225,7 +248,7 @@ void WriteImage(const Resource& r, const RawCapture& capture, const std::filesys
     files.names.insert(name);
     std::string stem = fmt::format("s{}b{}e{}", b.set, b.binding, b.element);
     std::vector<uint8_t> before = ReadFileBytes(raw_dir / (stem + ".before"));
-    std::vector<uint8_t> after = ReadFileBytes(raw_dir / (stem + ".after"));
+    std::vector<uint8_t> after = sampled ? before : ReadFileBytes(raw_dir / (stem + ".after"));
     if (before.size() != b.bytes || after.size() != b.bytes) {
       written.skipped.push_back(fmt::format("{}{}: its data files are short", where, element));
       continue;
@@ -235,12 +258,20 @@ void WriteImage(const Resource& r, const RawCapture& capture, const std::filesys
     WriteFile(files.folder / in, before.data(), before.size());
     files.bytes += b.bytes;
     images += fmt::format(
-        "\n# {}{}: a storage image of {}x{} {} texels, the level and layer the program's view shows\n"
+        "\n# {}{}: a {} of {}x{} {} texels, the level and layer the program's view shows\n"
         "[[image]]\nname = \"{}\"\nset = {}\nbinding = {}\n{}format = \"{}\"\nwidth = \"{}\"\nheight = \"{}\"\n"
         "init = {{ file = \"{}\" }}  # its texels before {}, row by row\n",
-        where, element, b.width, b.height, format->glsl, name, r.set, r.binding,
+        where, element, kind, b.width, b.height, format->glsl, name, r.set, r.binding,
         r.count != 1 ? fmt::format("element = {}\n", b.element) : "", format->glsl, b.width, b.height, in,
         wording.before);
+    if (sampled) {
+      images += fmt::format(
+          "# The program's sampler (magnification and minification alike; LOD settings change nothing on one level)\n"
+          "usage = \"sampled\"\nfilter = \"{}\"\naddress = \"{}\"\n{}unnormalized = {}\n",
+          b.filter, b.address, b.border.empty() ? "" : fmt::format("border = \"{}\"\n", b.border),
+          b.unnormalized ? "true" : "false");
+      continue;
+    }
     if (r.readonly) continue;
     files.any_output = true;
     WriteFile(files.folder / out, after.data(), after.size());
@@ -285,14 +316,22 @@ void WriteResources(const std::vector<Resource>& resources, const RawCapture& ca
       WriteUniform(r, capture, raw_dir, text.uniforms, written);
       continue;
     }
-    if (r.kind == ResourceKind::kStorageImage) {
+    if (r.kind == ResourceKind::kStorageImage || r.kind == ResourceKind::kCombinedImageSampler) {
       WriteImage(r, capture, raw_dir, files, text.images, written, wording);
       continue;
     }
-    if (r.kind != ResourceKind::kStorageBuffer) {
+    if (r.kind == ResourceKind::kSampledImage || r.kind == ResourceKind::kSampler) {
       written.skipped.push_back(
-          fmt::format("{}: a {}, which capture does not take yet (storage and uniform buffers and storage images only)",
+          fmt::format("{}: a separate {} (texture2D and sampler declared apart), which a "
+                      "manifest cannot describe: it takes combined image samplers (sampler2D)",
                       where, KindName(r.kind)));
+      continue;
+    }
+    if (r.kind != ResourceKind::kStorageBuffer) {
+      written.skipped.push_back(fmt::format(
+          "{}: a {}, which capture does not take yet (storage and uniform buffers, storage images and combined image "
+          "samplers only)",
+          where, KindName(r.kind)));
       continue;
     }
     Layout layout = LayoutOf(r);
@@ -391,6 +430,16 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
 
   Files files{.folder = folder};
   ResourceText resources;
+  // A combined image sampler the layer could not capture leaves the dispatch without data files.
+  const size_t skipped_before = written.skipped.size();
+  for (const Resource& r : shader.resources) {
+    if (r.kind != ResourceKind::kCombinedImageSampler) continue;
+    std::set<uint32_t> seen;
+    for (const RawBinding& b : capture.bindings)
+      if (b.set == r.set && b.binding == r.binding) seen.insert(b.element);
+    SampledLeftOut(r, capture, seen, written);
+  }
+  if (written.skipped.size() > skipped_before) return written;
   WriteResources(shader.resources, capture, raw_dir, files, resources, written, Wording{});
   if (!files.any_output && written.skipped.empty())
     written.skipped.push_back("the shader writes no storage buffer or image: there is nothing to check");

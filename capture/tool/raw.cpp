@@ -146,7 +146,14 @@ std::optional<RawCapture> ReadCapture(const std::filesystem::path& dir) {
       b.data = data == "data";
       if (image == "image") {
         b.image = true;
-        words >> b.width >> b.height >> b.format;
+        std::string sampled;
+        int unnormalized = 0;
+        words >> b.width >> b.height >> b.format >> sampled;
+        if (sampled == "sampled" && words >> b.filter >> b.address >> b.border >> unnormalized) {
+          b.sampled = true;
+          b.unnormalized = unnormalized != 0;
+          if (b.border == "-") b.border.clear();
+        }
       }
       capture.bindings.push_back(b);
     } else if (what == "note") {

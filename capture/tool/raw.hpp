@@ -63,6 +63,11 @@ struct RawBinding {
   bool image = false;
   uint32_t width = 0, height = 0;
   int format = 0;
+  // A combined image sampler's image (no texels after: only read), and its sampler as a manifest's
+  // keys (border "" unless clamp_to_border).
+  bool sampled = false;
+  std::string filter, address, border;
+  bool unnormalized = false;
 };
 
 // Where an indirect dispatch's workgroup counts came from: the offset of its

@@ -25,7 +25,7 @@ std::string Disagreement(const Resource& a, const Resource& b) {
   if (a.count != b.count) return fmt::format("arrays of {} and {} descriptors", a.count, b.count);
   if (a.kind == ResourceKind::kStorageBuffer && BufferShape(a) != BufferShape(b))
     return fmt::format("blocks of {} and of {}", BufferShape(a), BufferShape(b));
-  if (a.kind == ResourceKind::kStorageImage &&
+  if ((a.kind == ResourceKind::kStorageImage || a.kind == ResourceKind::kCombinedImageSampler) &&
       (a.image_dim != b.image_dim || a.image_format != b.image_format || a.arrayed != b.arrayed))
     return fmt::format("images {} {} and {} {}", a.image_dim, a.image_format, b.image_dim, b.image_format);
   if (a.kind == ResourceKind::kUniformBuffer) {
@@ -116,6 +116,17 @@ Written WriteSequence(const RawCapture& capture, const std::filesystem::path& ra
     }
   }
   TakeNotes(capture.notes, declared, written);
+  // A combined image sampler a pass declares and the layer could not capture (its sampler, its
+  // image) leaves the sequence without a manifest, saying why.
+  for (const RawStep& step : capture.steps)
+    for (const Resource& r : shaders[step.pipeline].resources) {
+      if (r.kind != ResourceKind::kCombinedImageSampler) continue;
+      std::set<uint32_t> seen;
+      for (const std::array<uint32_t, 4>& at : step.slots)
+        if (at[0] == r.set && at[1] == r.binding) seen.insert(at[2]);
+      SampledLeftOut(r, capture, seen, written);
+    }
+  if (!written.skipped.empty()) return written;
   Files files{.folder = folder};
   for (size_t i = 0; i < held.size(); ++i)
     if (held[i]) {

@@ -4,7 +4,7 @@
 // rgba8 storage image in place), dispatched at a few sizes.
 //
 //   capture_demo [--exit=N] [--no-dispatch] [--indirect] [--indirect-zero] [--rerecord=K] [--sleep=S] [--chain]
-//                [--chain-fill] [--chain-alias]
+//                [--chain-fill] [--chain-alias] [--sampled] [--sampled-uv]
 //
 // It checks its own results and exits 0, or N where --exit says so (after its dispatches).
 // --no-dispatch makes a device and no dispatch; --indirect makes two more pipelines (counts and
@@ -20,6 +20,11 @@
 // total, weights 0.5 and 0.25), the dispatches 10 to 12; --chain-fill adds a vkCmdFillBuffer of an
 // unrelated buffer between the two chain dispatches; --chain-alias binds the chain dispatches'
 // y as its first kN - 64 elements, a range that overlaps the scale's whole y without being it.
+// --sampled makes one more pipeline (sample, made last) and ends each round with its dispatch of
+// 4x3 workgroups: an rgba8 texture of 32x24 texels in the shader-read-only layout, read through a
+// combined image sampler (linear, clamp to edge) into a buffer of vec4s; --sampled-uv does the same
+// with a sampler that repeats in v (a manifest's address is one for u and v), given as the set
+// layout's immutable sampler.
 #include <vulkan/vulkan.h>
 
 #include <chrono>
@@ -35,6 +40,7 @@
 #include "capture_demo_chain.h"
 #include "capture_demo_counts.h"
 #include "capture_demo_invert.h"
+#include "capture_demo_sample.h"
 #include "capture_demo_scale.h"
 #include "capture_demo_spread.h"
 #include "vulkan_setup.hpp"
@@ -135,41 +141,59 @@ Kernel MakeKernel(const Gpu& gpu, VkDescriptorPool pool, const uint32_t* code, s
   return k;
 }
 
-// A storage image of 64x16 rgba8 texels in the general layout, filled with a pattern from `staging`
-// (texel byte k holds k * 7 mod 256), and the invert kernel over it.
-struct Picture {
+// An rgba8 image of `width` x `height` texels, one level and layer, in device memory, and a view of it.
+struct Rgba8 {
   VkImage image = VK_NULL_HANDLE;
   VkDeviceMemory memory = VK_NULL_HANDLE;
   VkImageView view = VK_NULL_HANDLE;
+};
+
+Rgba8 MakeRgba8(const Gpu& gpu, uint32_t width, uint32_t height, VkImageUsageFlags usage) {
+  Rgba8 r;
+  VkImageCreateInfo info{.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+                         .imageType = VK_IMAGE_TYPE_2D,
+                         .format = VK_FORMAT_R8G8B8A8_UNORM,
+                         .extent = {width, height, 1},
+                         .mipLevels = 1,
+                         .arrayLayers = 1,
+                         .samples = VK_SAMPLE_COUNT_1_BIT,
+                         .tiling = VK_IMAGE_TILING_OPTIMAL,
+                         .usage = usage};
+  Check(vkCreateImage(gpu.device, &info, nullptr, &r.image), "vkCreateImage");
+  VkMemoryRequirements needs;
+  vkGetImageMemoryRequirements(gpu.device, r.image, &needs);
+  VkMemoryAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                                .allocationSize = needs.size,
+                                .memoryTypeIndex = capture_program::MemoryType(gpu, needs.memoryTypeBits, 0)};
+  Check(vkAllocateMemory(gpu.device, &allocate, nullptr, &r.memory), "vkAllocateMemory");
+  Check(vkBindImageMemory(gpu.device, r.image, r.memory, 0), "vkBindImageMemory");
+  VkImageViewCreateInfo view{.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                             .image = r.image,
+                             .viewType = VK_IMAGE_VIEW_TYPE_2D,
+                             .format = VK_FORMAT_R8G8B8A8_UNORM,
+                             .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+  Check(vkCreateImageView(gpu.device, &view, nullptr, &r.view), "vkCreateImageView");
+  return r;
+}
+
+void FreeRgba8(const Gpu& gpu, const Rgba8& r) {
+  vkDestroyImageView(gpu.device, r.view, nullptr);
+  vkDestroyImage(gpu.device, r.image, nullptr);
+  vkFreeMemory(gpu.device, r.memory, nullptr);
+}
+
+// A storage image of 64x16 rgba8 texels in the general layout, filled with a pattern from `staging`
+// (texel byte k holds k * 7 mod 256), and the invert kernel over it.
+struct Picture {
+  Rgba8 pixels;
   Kernel kernel;
 };
 constexpr uint32_t kPictureWidth = 64, kPictureHeight = 16;
 
 Picture MakePicture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, const Buffer& staging) {
   Picture p;
-  VkImageCreateInfo info{.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-                         .imageType = VK_IMAGE_TYPE_2D,
-                         .format = VK_FORMAT_R8G8B8A8_UNORM,
-                         .extent = {kPictureWidth, kPictureHeight, 1},
-                         .mipLevels = 1,
-                         .arrayLayers = 1,
-                         .samples = VK_SAMPLE_COUNT_1_BIT,
-                         .tiling = VK_IMAGE_TILING_OPTIMAL,
-                         .usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT};
-  Check(vkCreateImage(gpu.device, &info, nullptr, &p.image), "vkCreateImage");
-  VkMemoryRequirements needs;
-  vkGetImageMemoryRequirements(gpu.device, p.image, &needs);
-  VkMemoryAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-                                .allocationSize = needs.size,
-                                .memoryTypeIndex = capture_program::MemoryType(gpu, needs.memoryTypeBits, 0)};
-  Check(vkAllocateMemory(gpu.device, &allocate, nullptr, &p.memory), "vkAllocateMemory");
-  Check(vkBindImageMemory(gpu.device, p.image, p.memory, 0), "vkBindImageMemory");
-  VkImageViewCreateInfo view{.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-                             .image = p.image,
-                             .viewType = VK_IMAGE_VIEW_TYPE_2D,
-                             .format = VK_FORMAT_R8G8B8A8_UNORM,
-                             .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
-  Check(vkCreateImageView(gpu.device, &view, nullptr, &p.view), "vkCreateImageView");
+  p.pixels =
+      MakeRgba8(gpu, kPictureWidth, kPictureHeight, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
   for (uint32_t k = 0; k < kPictureWidth * kPictureHeight * 4; ++k)
     static_cast<uint8_t*>(staging.data)[k] = static_cast<uint8_t>(k * 7);
   // To the general layout, the pattern copied in, and made visible to the compute shader.
@@ -181,13 +205,13 @@ Picture MakePicture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, c
                                   .newLayout = VK_IMAGE_LAYOUT_GENERAL,
                                   .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
                                   .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                  .image = p.image,
+                                  .image = p.pixels.image,
                                   .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
   vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr,
                        1, &to_general);
   VkBufferImageCopy region{.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
                            .imageExtent = {kPictureWidth, kPictureHeight, 1}};
-  vkCmdCopyBufferToImage(cb, staging.buffer, p.image, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+  vkCmdCopyBufferToImage(cb, staging.buffer, p.pixels.image, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
   VkMemoryBarrier copied{.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                          .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
                          .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
@@ -203,7 +227,7 @@ Picture MakePicture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, c
                                              .descriptorCount = 1,
                                              .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
   p.kernel = MakePipeline(gpu, pool, &binding, 1, kInvertSpirv, sizeof kInvertSpirv, 0, nullptr);
-  VkDescriptorImageInfo image_info{.imageView = p.view, .imageLayout = VK_IMAGE_LAYOUT_GENERAL};
+  VkDescriptorImageInfo image_info{.imageView = p.pixels.view, .imageLayout = VK_IMAGE_LAYOUT_GENERAL};
   VkWriteDescriptorSet write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                              .dstSet = p.kernel.set,
                              .dstBinding = 0,
@@ -212,6 +236,104 @@ Picture MakePicture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, c
                              .pImageInfo = &image_info};
   vkUpdateDescriptorSets(gpu.device, 1, &write, 0, nullptr);
   return p;
+}
+
+// An rgba8 texture of 32x24 texels in the shader-read-only layout (texel byte k holds k * 13 mod
+// 256), read by the sample kernel through a linear, clamp-to-edge sampler into `seen`; with
+// `uv_differ` the sampler repeats in v instead, and is the set layout's immutable sampler.
+struct Texture {
+  Rgba8 texels;
+  VkSampler sampler = VK_NULL_HANDLE;
+  Kernel kernel;
+};
+constexpr uint32_t kTextureWidth = 32, kTextureHeight = 24;
+
+uint8_t TextureByte(uint32_t k) { return static_cast<uint8_t>(k * 13); }
+
+Texture MakeTexture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, const Buffer& staging,
+                    const Buffer& seen, bool uv_differ) {
+  Texture t;
+  t.texels =
+      MakeRgba8(gpu, kTextureWidth, kTextureHeight, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+  VkSamplerCreateInfo sampler{
+      .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+      .magFilter = VK_FILTER_LINEAR,
+      .minFilter = VK_FILTER_LINEAR,
+      .mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR,
+      .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+      .addressModeV = uv_differ ? VK_SAMPLER_ADDRESS_MODE_REPEAT : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+      .addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+      .maxAnisotropy = 1.0f,
+      .maxLod = VK_LOD_CLAMP_NONE,
+      .borderColor = VK_BORDER_COLOR_INT_OPAQUE_WHITE};
+  Check(vkCreateSampler(gpu.device, &sampler, nullptr, &t.sampler), "vkCreateSampler");
+  for (uint32_t k = 0; k < kTextureWidth * kTextureHeight * 4; ++k)
+    static_cast<uint8_t*>(staging.data)[k] = TextureByte(k);
+  // The pattern copied in, then the layout every sampling reads it in.
+  VkCommandBufferBeginInfo begin{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  Check(vkBeginCommandBuffer(cb, &begin), "vkBeginCommandBuffer");
+  VkImageMemoryBarrier to_copy{.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                               .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                               .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+                               .newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                               .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                               .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                               .image = t.texels.image,
+                               .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr,
+                       1, &to_copy);
+  VkBufferImageCopy region{.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                           .imageExtent = {kTextureWidth, kTextureHeight, 1}};
+  vkCmdCopyBufferToImage(cb, staging.buffer, t.texels.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+  VkImageMemoryBarrier to_read = to_copy;
+  to_read.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  to_read.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+  to_read.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+  to_read.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 0,
+                       nullptr, 1, &to_read);
+  Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+  VkSubmitInfo submit{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb};
+  Check(vkQueueSubmit(gpu.queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
+  Check(vkQueueWaitIdle(gpu.queue), "vkQueueWaitIdle");
+
+  const VkDescriptorSetLayoutBinding bindings[2] = {{.binding = 0,
+                                                     .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                                     .descriptorCount = 1,
+                                                     .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+                                                     .pImmutableSamplers = uv_differ ? &t.sampler : nullptr},
+                                                    {.binding = 1,
+                                                     .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                                     .descriptorCount = 1,
+                                                     .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT}};
+  t.kernel = MakePipeline(gpu, pool, bindings, 2, kSampleSpirv, sizeof kSampleSpirv, 0, nullptr);
+  // With an immutable sampler the descriptor's is ignored: none is given.
+  VkDescriptorImageInfo image_info{.sampler = uv_differ ? VK_NULL_HANDLE : t.sampler,
+                                   .imageView = t.texels.view,
+                                   .imageLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+  VkWriteDescriptorSet write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                             .dstSet = t.kernel.set,
+                             .dstBinding = 0,
+                             .descriptorCount = 1,
+                             .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                             .pImageInfo = &image_info};
+  vkUpdateDescriptorSets(gpu.device, 1, &write, 0, nullptr);
+  WriteBuffers(gpu, t.kernel.set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{seen.buffer, 0, VK_WHOLE_SIZE}});
+  return t;
+}
+
+// What the sample kernel reads at texel (x, y), channel c: a linear mix of (x - 1, y), (x, y),
+// (x - 1, y + 1) and (x, y + 1), weights 1/4 and 3/4 in x, 3/4 and 1/4 in y, clamped to the edge
+// in x and clamped or repeated in y.
+float Sampled(uint32_t x, uint32_t y, uint32_t c, bool repeat_v) {
+  auto texel = [&](int64_t i, int64_t j) {
+    i = i < 0 ? 0 : i;
+    j = j < static_cast<int64_t>(kTextureHeight) ? j : repeat_v ? 0 : kTextureHeight - 1;
+    return static_cast<float>(TextureByte(static_cast<uint32_t>((j * kTextureWidth + i) * 4 + c))) / 255.0f;
+  };
+  int64_t i = x, j = y;
+  return 0.75f * (0.25f * texel(i - 1, j) + 0.75f * texel(i, j)) +
+         0.25f * (0.25f * texel(i - 1, j + 1) + 0.75f * texel(i, j + 1));
 }
 
 void Bind(VkCommandBuffer cb, const Kernel& k, const void* push, uint32_t push_bytes) {
@@ -249,6 +371,7 @@ void Run(const Gpu& gpu, VkCommandBuffer cb) {
 int main(int argc, char** argv) {
   int exit_code = 0;
   bool dispatch = true, indirect = false, indirect_zero = false, chain = false, chain_fill = false, chain_alias = false;
+  bool sampled = false, sampled_uv = false;
   double sleep_s = 0;
   int rerecord = 0;
   for (int i = 1; i < argc; ++i) {
@@ -271,6 +394,10 @@ int main(int argc, char** argv) {
       chain = chain_fill = true;
     else if (arg == "--chain-alias")
       chain = chain_alias = true;
+    else if (arg == "--sampled")
+      sampled = true;
+    else if (arg == "--sampled-uv")
+      sampled = sampled_uv = true;
     else {
       std::fprintf(stderr, "capture_demo: unknown argument %s\n", argv[i]);
       return 2;
@@ -287,6 +414,7 @@ int main(int argc, char** argv) {
   Buffer factor = MakeBuffer(gpu, 16, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
   Buffer total = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   Buffer scratch = MakeBuffer(gpu, 256, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  Buffer seen = MakeBuffer(gpu, kTextureWidth * kTextureHeight * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   const struct {
     uint32_t factor;
     float unused, pair[2];
@@ -300,11 +428,12 @@ int main(int argc, char** argv) {
     static_cast<float*>(values.data)[i] = -1.0f;
   }
 
-  VkDescriptorPoolSize sizes[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 9},
+  VkDescriptorPoolSize sizes[4] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10},
                                    {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
-                                   {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1}};
+                                   {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
+                                   {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}};
   VkDescriptorPoolCreateInfo pool_info{
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 6, .poolSizeCount = 3, .pPoolSizes = sizes};
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 7, .poolSizeCount = 4, .pPoolSizes = sizes};
   VkDescriptorPool pool;
   Check(vkCreateDescriptorPool(gpu.device, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
   struct {
@@ -338,6 +467,8 @@ int main(int argc, char** argv) {
     WriteBuffers(gpu, counts.set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{args.buffer, 0, VK_WHOLE_SIZE}});
     spread = MakeKernel(gpu, pool, kSpreadSpirv, sizeof kSpreadSpirv, 0, nullptr, args, values);
   }
+  Texture texture;
+  if (sampled) texture = MakeTexture(gpu, pool, cb, pixels, seen, sampled_uv);
   const uint32_t spread_n = indirect_zero ? 0 : 2048;
   VkCommandBufferBeginInfo begin{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   bool ok = true;
@@ -384,6 +515,10 @@ int main(int argc, char** argv) {
         Bind(cb, spread, nullptr, 0);
         vkCmdDispatchIndirect(cb, args.buffer, 0);
       }
+      if (sampled) {
+        Bind(cb, texture.kernel, nullptr, 0);
+        vkCmdDispatch(cb, kTextureWidth / 8, kTextureHeight / 8, 1);
+      }
       Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
       Run(gpu, cb);
     }
@@ -421,6 +556,11 @@ int main(int argc, char** argv) {
       float want = i < spread_n ? 0.5f * static_cast<float>(i) + static_cast<float>(spread_n / 64) : -1.0f;
       ok = ok && static_cast<float*>(values.data)[i] == want;
     }
+    for (uint32_t k = 0; k < kTextureWidth * kTextureHeight * 4 && sampled; ++k) {
+      const uint32_t texel = k / 4;
+      float want = Sampled(texel % kTextureWidth, texel / kTextureWidth, k % 4, sampled_uv);
+      ok = ok && std::abs(static_cast<float*>(seen.data)[k] - want) <= 1.0f / 255;
+    }
     for (uint32_t i = 0; i < kN && !chain; ++i) {
       float want_y = static_cast<float*>(x.data)[i] * 2.5f + 2.0f;
       uint32_t want_acc = 7 + 3 * (2 * i + 1);
@@ -429,12 +569,14 @@ int main(int argc, char** argv) {
   }
   if (!ok) std::fprintf(stderr, "capture_demo: wrong results\n");
   vkDeviceWaitIdle(gpu.device);
-  vkDestroyImageView(gpu.device, picture.view, nullptr);
-  vkDestroyImage(gpu.device, picture.image, nullptr);
-  vkFreeMemory(gpu.device, picture.memory, nullptr);
-  for (Buffer* b : {&x, &y, &src, &acc, &args, &values, &factor, &pixels, &total, &scratch})
+  FreeRgba8(gpu, picture.pixels);
+  if (sampled) {
+    vkDestroySampler(gpu.device, texture.sampler, nullptr);
+    FreeRgba8(gpu, texture.texels);
+  }
+  for (Buffer* b : {&x, &y, &src, &acc, &args, &values, &factor, &pixels, &total, &scratch, &seen})
     capture_program::FreeBuffer(gpu, *b);
-  for (Kernel* k : {&scale, &accumulate, &picture.kernel, &chained, &counts, &spread}) {
+  for (Kernel* k : {&scale, &accumulate, &picture.kernel, &chained, &counts, &spread, &texture.kernel}) {
     if (k->pipeline == VK_NULL_HANDLE) continue;
     vkDestroyPipeline(gpu.device, k->pipeline, nullptr);
     vkDestroyPipelineLayout(gpu.device, k->layout, nullptr);

@@ -1,6 +1,7 @@
 // The capture tool's pure parts: --dispatches parsed and resolved against a summary (indirect
 // dispatches by the counts they read), the layer's files read back, what an indirect dispatch's
-// counts allow, and a block's bytes written as values that give the program's bits back.
+// counts allow, a block's bytes written as values that give the program's bits back, and a
+// program's sampler as a manifest's sampler keys.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "capture/layer/sampler_keys.hpp"
 #include "capture/tool/block_values.hpp"
 #include "capture/tool/manifest_parts.hpp"
 #include "capture/tool/selection.hpp"
@@ -217,6 +219,112 @@ TEST(CaptureIndirect, TheLayersFilesReadBack) {
   EXPECT_EQ(capture->source.buffer_size, 64u);
   EXPECT_EQ(capture->groups, (std::array<uint32_t, 3>{32, 1, 1}));
   EXPECT_EQ(capture->limits[2], 1024u);
+  std::filesystem::remove_all(dir);
+}
+
+// A linear clamp-to-edge sampler as a program might make it, LOD settings and W included.
+VkSamplerCreateInfo LinearClamp() {
+  return {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+          .magFilter = VK_FILTER_LINEAR,
+          .minFilter = VK_FILTER_LINEAR,
+          .mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR,
+          .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+          .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+          .addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+          .mipLodBias = 0.5f,
+          .maxAnisotropy = 16.0f,
+          .minLod = 1.0f,
+          .maxLod = VK_LOD_CLAMP_NONE,
+          .borderColor = VK_BORDER_COLOR_INT_OPAQUE_WHITE};
+}
+
+TEST(CaptureSampler, SaidByTheManifestsKeys) {
+  // LOD settings, W and the border colour change nothing on one level of a 2-D image that is not
+  // clamped to its border; maxAnisotropy nothing while anisotropy is off.
+  SamplerMapping m = MapSampler(SettingsOf(LinearClamp()), false);
+  EXPECT_EQ(m.why, "");
+  EXPECT_EQ(m.keys, (SamplerKeys{.filter = "linear", .address = "clamp_to_edge"}));
+  VkSamplerCreateInfo info = LinearClamp();
+  info.magFilter = info.minFilter = VK_FILTER_NEAREST;
+  info.addressModeU = info.addressModeV = VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
+  info.unnormalizedCoordinates = VK_TRUE;
+  m = MapSampler(SettingsOf(info), false);
+  EXPECT_EQ(m.keys, (SamplerKeys{.filter = "nearest", .address = "mirrored_repeat", .unnormalized = true}));
+  info.addressModeU = info.addressModeV = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+  EXPECT_EQ(MapSampler(SettingsOf(info), false).keys.address, "repeat");
+}
+
+TEST(CaptureSampler, BorderColoursByTheFormatsKind) {
+  VkSamplerCreateInfo info = LinearClamp();
+  info.addressModeU = info.addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+  info.borderColor = VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK;
+  SamplerMapping m = MapSampler(SettingsOf(info), false);
+  EXPECT_EQ(m.keys, (SamplerKeys{.filter = "linear", .address = "clamp_to_border", .border = "opaque_black"}));
+  info.borderColor = VK_BORDER_COLOR_INT_OPAQUE_WHITE;
+  EXPECT_EQ(MapSampler(SettingsOf(info), true).keys.border, "opaque_white");
+  info.borderColor = VK_BORDER_COLOR_INT_TRANSPARENT_BLACK;
+  EXPECT_EQ(MapSampler(SettingsOf(info), false).why,
+            "an integer border colour on an image of float texels: the manifest's border takes the format's kind");
+  info.borderColor = VK_BORDER_COLOR_FLOAT_CUSTOM_EXT;
+  EXPECT_EQ(MapSampler(SettingsOf(info), false).why,
+            "border colour 1000287003 (custom), which the manifest does not take");
+}
+
+TEST(CaptureSampler, EverySettingTheManifestLacksIsNamed) {
+  auto why = [](auto change) {
+    VkSamplerCreateInfo info = LinearClamp();
+    change(info);
+    return MapSampler(SettingsOf(info), false).why;
+  };
+  EXPECT_EQ(why([](VkSamplerCreateInfo& i) { i.minFilter = VK_FILTER_NEAREST; }),
+            "magFilter linear and minFilter nearest: the manifest's filter is one for both");
+  EXPECT_EQ(why([](VkSamplerCreateInfo& i) { i.magFilter = i.minFilter = VK_FILTER_CUBIC_EXT; }),
+            "filter VkFilter 1000015000: the manifest's filters are nearest and linear");
+  EXPECT_EQ(why([](VkSamplerCreateInfo& i) { i.addressModeV = VK_SAMPLER_ADDRESS_MODE_REPEAT; }),
+            "addressModeU clamp_to_edge and addressModeV repeat: the manifest's address is one for both");
+  EXPECT_EQ(why([](VkSamplerCreateInfo& i) {
+              i.addressModeU = i.addressModeV = VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE;
+            }),
+            "address mode mirror_clamp_to_edge, which the manifest does not take");
+  EXPECT_EQ(why([](VkSamplerCreateInfo& i) { i.anisotropyEnable = VK_TRUE; }),
+            "anisotropic filtering enabled (maxAnisotropy 16), which the manifest does not take");
+  EXPECT_EQ(why([](VkSamplerCreateInfo& i) {
+              i.compareEnable = VK_TRUE;
+              i.compareOp = VK_COMPARE_OP_LESS;
+            }),
+            "depth comparison enabled (VkCompareOp 1), which the manifest does not take");
+}
+
+TEST(CaptureSampler, ExtensionStructuresThatChangeTheSampling) {
+  VkSamplerReductionModeCreateInfo reduction{.sType = VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO,
+                                             .reductionMode = VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE};
+  VkSamplerCreateInfo info = LinearClamp();
+  info.pNext = &reduction;
+  EXPECT_EQ(MapSampler(SettingsOf(info), false).why, "");
+  reduction.reductionMode = VK_SAMPLER_REDUCTION_MODE_MAX;
+  EXPECT_EQ(MapSampler(SettingsOf(info), false).why,
+            "a reduction mode of max (VkSamplerReductionModeCreateInfo): the manifest's filters average");
+  VkSamplerYcbcrConversionInfo ycbcr{.sType = VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_INFO};
+  info.pNext = &ycbcr;
+  EXPECT_EQ(MapSampler(SettingsOf(info), false).why, "a Y'CbCr conversion (VkSamplerYcbcrConversionInfo)");
+}
+
+TEST(CaptureSampler, TheLayersBindingLineReadBack) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "capture_sampled_raw";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "info.txt") << "pipeline 3\ngroups 4 3 1\nentry main\npush -\n"
+                                     "binding 0 0 0 3072 data image 32 24 37 sampled linear clamp_to_border "
+                                     "opaque_white 1\nbinding 0 1 0 64 data image 4 4 100\n";
+  std::optional<RawCapture> capture = ReadCapture(dir);
+  ASSERT_TRUE(capture.has_value());
+  ASSERT_EQ(capture->bindings.size(), 2u);
+  const RawBinding& b = capture->bindings[0];
+  EXPECT_TRUE(b.image && b.sampled && b.unnormalized);
+  EXPECT_EQ(b.filter, "linear");
+  EXPECT_EQ(b.address, "clamp_to_border");
+  EXPECT_EQ(b.border, "opaque_white");
+  EXPECT_EQ(b.format, 37);
+  EXPECT_FALSE(capture->bindings[1].sampled);
   std::filesystem::remove_all(dir);
 }
 

@@ -56,6 +56,13 @@ TEST_F(ClockKeepTest, ALaterProcessOfTheSameDeviceDriverAndRevisionReadsWhatWasW
   EXPECT_FALSE(ReadKeptClock(Keep(), 8192, 1u << 22));           // a size no probe has
 }
 
+TEST_F(ClockKeepTest, AnEmptyKeyFieldIsAValue) {
+  const ClockKeep keep{.path = ClockKeepPath("key"), .key = {.device_key = "key"}};  // no driver, no revision
+  ASSERT_TRUE(WriteKeptClock(keep, {.iterations = 256, .best_seconds = 1e-3}));
+  EXPECT_TRUE(ReadKeptClock(keep, 256, 1u << 22));
+  EXPECT_FALSE(ReadKeptClock(Keep(), 256, 1u << 22));
+}
+
 TEST_F(ClockKeepTest, ADamagedFileIsNeverTrusted) {
   const std::string path = Keep().path;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());

@@ -253,14 +253,14 @@ void SetUpMeasuring(const csbench::Context* context, const Invocation& run) {
     const std::string driver = std::to_string(context->info().driver_version);
     const csbench::CeilingsMode mode = run.options.ceilings;
     const bool gpu = context->info().type != "cpu";
-    const bool reuse = mode == csbench::CeilingsMode::kReuse || (mode == csbench::CeilingsMode::kAuto && gpu);
+    const bool automatic = mode == csbench::CeilingsMode::kAuto;
     csbench::SetCeilingsCache({.path = csbench::CeilingsCachePath(key),
                                .device_key = key,
                                .driver = driver,
                                .revision = csbench::Revision(),
-                               .reuse = reuse,
-                               .max_age_seconds = mode == csbench::CeilingsMode::kAuto ? csbench::kAutoReuseSeconds : 0});
-    benchmark::AddCustomContext("ceilings_mode", mode == csbench::CeilingsMode::kAuto      ? "auto"
+                               .reuse = mode == csbench::CeilingsMode::kReuse || (automatic && gpu),
+                               .max_age_seconds = automatic ? csbench::kAutoReuseSeconds : 0});
+    benchmark::AddCustomContext("ceilings_mode", automatic ? "auto"
                                                  : mode == csbench::CeilingsMode::kReuse ? "reuse"
                                                                                          : "measure");
     csbench::SetClockKeep({.path = csbench::ClockKeepPath(key),

@@ -67,8 +67,9 @@ TEST_F(ClockKeepTest, ADamagedFileIsNeverTrusted) {
   const std::string path = Keep().path;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
   const std::string header = "csbench clock 1\ndevice_key\tkey\ndriver\td1\nrevision\tr1\n";
-  for (const std::string row : {"probe\t4096\tfast\t0", "probe\t4096\t-1\t0", "probe\t4096\t0.002", "probe\t0\t0.002\t0",
-                                "probe\t4096\t0.002\t7", "probe\t4096x\t0.002\t0", "clock\t4096\t0.002\t0"}) {
+  for (const std::string row : {"probe\t4096\tfast\t0", "probe\t4096\t-1\t0", "probe\t4096\t0.002",
+                                "probe\t0\t0.002\t0", "probe\t4096\t0.002\t7", "probe\t4096x\t0.002\t0",
+                                "clock\t4096\t0.002\t0"}) {
     std::ofstream(path) << header << row << "\n";
     EXPECT_FALSE(ReadKeptClock(Keep(), 256, 1u << 22)) << row;
   }

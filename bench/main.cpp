@@ -30,6 +30,7 @@
 #include "harness/run/reporters.hpp"
 #include "harness/run/run_flags.hpp"
 #include "harness/tune/tuner.hpp"
+#include "harness/vulkan/clock_keep.hpp"
 #include "harness/vulkan/context.hpp"
 #include "harness/vulkan/device_choice.hpp"
 
@@ -244,16 +245,26 @@ std::variant<std::unique_ptr<csbench::Context>, int> OpenDevice(const csbench::O
 // How the run measures on its device: the ceilings' cache, the samples kept, the minimum sample
 // time and whether cases are made ahead; each recorded in the JSON's context.
 void SetUpMeasuring(const csbench::Context* context, const Invocation& run) {
-  // The ceilings' cache file: written by every run, read by --ceilings=reuse (harness/measure/ceilings.hpp).
+  // The ceilings' cache file: written by every run, read by --ceilings=reuse and, on a GPU, by
+  // --ceilings=auto for a day (harness/measure/ceilings.hpp). The clock probe's kept best sits
+  // beside it, under the same key (harness/vulkan/clock_keep.hpp).
   if (context != nullptr) {
     const std::string key = csbench::DeviceKey(context);
-    const bool reuse = run.options.ceilings == csbench::CeilingsMode::kReuse;
+    const std::string driver = std::to_string(context->info().driver_version);
+    const csbench::CeilingsMode mode = run.options.ceilings;
+    const bool gpu = context->info().type != "cpu";
+    const bool automatic = mode == csbench::CeilingsMode::kAuto;
     csbench::SetCeilingsCache({.path = csbench::CeilingsCachePath(key),
                                .device_key = key,
-                               .driver = std::to_string(context->info().driver_version),
+                               .driver = driver,
                                .revision = csbench::Revision(),
-                               .reuse = reuse});
-    benchmark::AddCustomContext("ceilings_mode", reuse ? "reuse" : "measure");
+                               .reuse = mode == csbench::CeilingsMode::kReuse || (automatic && gpu),
+                               .max_age_seconds = automatic ? csbench::kAutoReuseSeconds : 0});
+    benchmark::AddCustomContext("ceilings_mode", automatic ? "auto"
+                                                 : mode == csbench::CeilingsMode::kReuse ? "reuse"
+                                                                                         : "measure");
+    csbench::SetClockKeep({.path = csbench::ClockKeepPath(key),
+                           .key = {.device_key = key, .driver = driver, .revision = csbench::Revision()}});
   }
   csbench::KeepSamples(run.options.samples);
   // A device-timed call samples until its samples add up to the minimum time (harness/measure/measure.hpp).

@@ -134,7 +134,8 @@ Options ParseOptions(std::vector<std::string>& args) {
                                         std::pair{std::string_view("no"), false}};
   static constexpr std::array kCaches{std::pair{std::string_view("cold"), CacheMode::kCold},
                                       std::pair{std::string_view("warm"), CacheMode::kWarm}};
-  static constexpr std::array kCeilings{std::pair{std::string_view("measure"), CeilingsMode::kMeasure},
+  static constexpr std::array kCeilings{std::pair{std::string_view("auto"), CeilingsMode::kAuto},
+                                        std::pair{std::string_view("measure"), CeilingsMode::kMeasure},
                                         std::pair{std::string_view("reuse"), CeilingsMode::kReuse}};
   static constexpr std::array kGuards{std::pair{std::string_view("auto"), GuardPlace::kAuto},
                                       std::pair{std::string_view("outside"), GuardPlace::kOutside},
@@ -259,12 +260,16 @@ std::string OptionsHelp() {
   --timer=auto|host         auto: GPU timestamps where the queue has them, else the host clock
   --cache=cold|warm         cold (default): rotate inputs so that no run is served from the
                             last-level cache; warm: reuse one input
-  --ceilings=measure|reuse  measure (default): measure the memory and compute ceilings that
-                            roofline% and bound% are judged against in this run (only those its
-                            benchmarks need); reuse: take them from the cache file an earlier run
-                            of the same device, driver and csbench revision left under
-                            $XDG_CACHE_HOME/csbench (~/.cache/csbench), measuring only what is
-                            missing; the JSON's "ceilings" say which were reused, and their age
+  --ceilings=auto|measure|reuse
+                            the memory and compute ceilings that roofline% and bound% are
+                            judged against (only those the run's benchmarks need). auto
+                            (default): on a GPU, reuse those an earlier run of the same device,
+                            driver and csbench revision measured within the last day, measuring
+                            the rest; on a CPU device, measure; measure: measure all in this
+                            run; reuse: take them from the cache file at any age, measuring only
+                            what is missing. The cache file is under $XDG_CACHE_HOME/csbench
+                            (~/.cache/csbench); the JSON's "ceilings" say which were reused, and
+                            their age
   --guard=auto|inside|outside
                             a manifest's check run gives each storage buffer a guard region of
                             its own pattern, and a write into it fails the check: inside the

@@ -13,8 +13,9 @@ enum class Backend { kVulkan, kPlainLoop };
 enum class TimerChoice { kAuto, kHost };
 enum class CacheMode { kCold, kWarm };
 // Where the device's ceilings come from: measured in this run, or read back from the cache file an
-// earlier run of the same device key, driver and csbench revision wrote (harness/measure/ceilings.hpp).
-enum class CeilingsMode { kMeasure, kReuse };
+// earlier run of the same device key, driver and csbench revision wrote (harness/measure/ceilings.hpp);
+// auto: read back on a GPU where measured within a day (kAutoReuseSeconds), measured on a CPU device.
+enum class CeilingsMode { kAuto, kMeasure, kReuse };
 // Where a user's kernel's storage buffers keep their guard regions during the check run: inside
 // the bound range, where every device sees a write into them (lavapipe and NVIDIA's drivers drop
 // writes past a bound range, so a guard after it sees nothing there), or after it. Inside, the
@@ -67,7 +68,7 @@ struct Options {
   Backend backend = Backend::kVulkan;
   TimerChoice timer = TimerChoice::kAuto;
   CacheMode cache = CacheMode::kCold;
-  CeilingsMode ceilings = CeilingsMode::kMeasure;  // --ceilings
+  CeilingsMode ceilings = CeilingsMode::kAuto;  // --ceilings
   GuardPlace guard = GuardPlace::kAuto;
   CheckPlace checks = CheckPlace::kAuto;  // --checks
   bool validation = false;  // Khronos validation layer with synchronization validation

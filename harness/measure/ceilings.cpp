@@ -5,17 +5,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <functional>
-#include <sstream>
 #include <map>
 #include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "harness/base/cache_file.hpp"
 #include "harness/base/error.hpp"
 #include "harness/base/ledger.hpp"
 #include "harness/measure/measure.hpp"
@@ -232,71 +229,40 @@ double Now() {
 
 constexpr std::string_view kCacheHeader = "csbench ceilings 1";
 
-// Fields separated by tabs: a ceiling's text never holds one (NoteCeiling's callers write it).
-std::vector<std::string> Fields(const std::string& line) {
-  std::vector<std::string> fields;
-  std::string field;
-  std::istringstream in(line);
-  while (std::getline(in, field, '\t')) fields.push_back(field);
-  return fields;
+CacheKey KeyOf(const CeilingsCache& cache) {
+  return {.device_key = cache.device_key, .driver = cache.driver, .revision = cache.revision};
 }
 
 // The file's entries where its key, driver and revision are `cache`'s; none otherwise (or where
 // it cannot be read: a damaged file is measured over, never trusted).
-std::map<std::string, Kept> ReadCacheFile(const CeilingsCache& cache) {
+std::map<std::string, Kept> ReadCeilingsFile(const CeilingsCache& cache) {
+  const auto rows = ReadCacheFile(cache.path, kCacheHeader, KeyOf(cache));
+  if (!rows) return {};
   std::map<std::string, Kept> kept;
-  std::ifstream in(cache.path);
-  std::string line;
-  if (!in || !std::getline(in, line) || line != kCacheHeader) return {};
-  std::map<std::string, std::string> header;
-  while (std::getline(in, line)) {
-    const std::vector<std::string> f = Fields(line);
-    if (f.size() == 2) {
-      header[f[0]] = f[1];
-    } else if (f.size() == 6 && f[0] == "ceiling") {
-      try {
-        kept[f[1]] = {.ceiling = {.name = f[1], .value = std::stod(f[2]), .unit = f[3], .what = f[5]},
-                      .measured_at = std::stod(f[4])};
-      } catch (const std::exception&) {
-        return {};
-      }
-    } else {
+  for (const std::vector<std::string>& f : *rows) {
+    if (f.size() != 6 || f[0] != "ceiling") return {};
+    try {
+      kept[f[1]] = {.ceiling = {.name = f[1], .value = std::stod(f[2]), .unit = f[3], .what = f[5]},
+                    .measured_at = std::stod(f[4])};
+    } catch (const std::exception&) {
       return {};
     }
-  }
-  if (header["device_key"] != cache.device_key || header["driver"] != cache.driver ||
-      header["revision"] != cache.revision) {
-    return {};
   }
   return kept;
 }
 
-// Writes every kept entry, through a temporary file renamed over the old one (two runs at once
-// leave one whole file). A folder that cannot be written costs the cache, never the run: one line
-// says so.
-void WriteCacheFile(Ceilings& c) {
+// Writes every kept entry. A folder that cannot be written costs the cache, never the run: one
+// line says so.
+void WriteCeilingsFile(Ceilings& c) {
   if (c.cache.path.empty() || c.write_failed) return;
-  std::error_code error;
-  const std::filesystem::path path(c.cache.path);
-  std::filesystem::create_directories(path.parent_path(), error);
-  const std::string temporary = c.cache.path + ".tmp" + std::to_string(Now());
-  {
-    std::ofstream out(temporary);
-    out << kCacheHeader << '\n'
-        << "device_key\t" << c.cache.device_key << '\n'
-        << "driver\t" << c.cache.driver << '\n'
-        << "revision\t" << c.cache.revision << '\n';
-    for (const auto& [name, k] : c.kept) {
-      out << fmt::format("ceiling\t{}\t{:.17g}\t{}\t{:.3f}\t{}\n", name, k.ceiling.value, k.ceiling.unit,
-                         k.measured_at, k.ceiling.what);
-    }
-    if (!out) error = std::make_error_code(std::errc::io_error);
+  std::vector<std::string> rows;
+  for (const auto& [name, k] : c.kept) {
+    rows.push_back(fmt::format("ceiling\t{}\t{:.17g}\t{}\t{:.3f}\t{}", name, k.ceiling.value, k.ceiling.unit,
+                               k.measured_at, k.ceiling.what));
   }
-  if (!error) std::filesystem::rename(temporary, path, error);
-  if (error) {
-    std::filesystem::remove(temporary, error);
+  if (!WriteCacheFile(c.cache.path, kCacheHeader, KeyOf(c.cache), rows)) {
     c.write_failed = true;
-    fmt::print(stderr, "csbench: cannot write the ceilings' cache file {}; --ceilings=reuse will measure again\n",
+    fmt::print(stderr, "csbench: cannot write the ceilings' cache file {}; a later run will measure them again\n",
                c.cache.path);
   }
 }
@@ -309,7 +275,7 @@ void NoteCeiling(const std::string& name, double value, std::string_view unit, s
   NotedCeiling noted{.name = name, .value = value, .unit = std::string(unit), .what = std::string(what)};
   c.noted[name] = noted;
   c.kept[name] = {.ceiling = std::move(noted), .measured_at = Now()};
-  WriteCacheFile(c);
+  WriteCeilingsFile(c);
 }
 
 std::vector<NotedCeiling> NotedCeilings() {
@@ -321,23 +287,13 @@ std::vector<NotedCeiling> NotedCeilings() {
 }
 
 std::string CeilingsCachePath(const std::string& device_key) {
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  const char* home = std::getenv("HOME");
-  std::filesystem::path folder;
-  if (xdg != nullptr && *xdg == '/') {
-    folder = std::filesystem::path(xdg) / "csbench";
-  } else if (home != nullptr && *home == '/') {
-    folder = std::filesystem::path(home) / ".cache" / "csbench";
-  } else {
-    return {};
-  }
-  return (folder / ("ceilings-" + device_key + ".tsv")).string();
+  return CacheFilePath("ceilings-" + device_key + ".tsv");
 }
 
 void SetCeilingsCache(CeilingsCache cache) {
   Ceilings& c = TheCeilings();
   std::lock_guard guard(c.noting);
-  c.kept = cache.path.empty() ? std::map<std::string, Kept>{} : ReadCacheFile(cache);
+  c.kept = cache.path.empty() ? std::map<std::string, Kept>{} : ReadCeilingsFile(cache);
   c.cache = std::move(cache);
   c.write_failed = false;
 }
@@ -348,8 +304,10 @@ std::optional<double> ReusedCeiling(const std::string& name) {
   if (!c.cache.reuse) return std::nullopt;
   const auto it = c.kept.find(name);
   if (it == c.kept.end()) return std::nullopt;
+  const double age = std::max(0.0, Now() - it->second.measured_at);
+  if (c.cache.max_age_seconds > 0 && age > c.cache.max_age_seconds) return std::nullopt;
   NotedCeiling noted = it->second.ceiling;
-  noted.age_seconds = std::max(0.0, Now() - it->second.measured_at);
+  noted.age_seconds = age;
   c.noted[name] = noted;
   return noted.value;
 }

@@ -119,19 +119,24 @@ std::vector<NotedCeiling> NotedCeilings();
 // The ceilings' cache file, one per device key under the user's cache folder
 // ($XDG_CACHE_HOME/csbench, else ~/.cache/csbench): every ceiling a run measures is written there
 // with the device key, driver version, csbench revision and the time it was measured, and
-// `--ceilings=reuse` takes a ceiling from it instead of measuring it where all three match.
+// `--ceilings=reuse` (or `auto` on a GPU, for a ceiling measured within a day) takes a ceiling
+// from it instead of measuring it where all three match.
 struct CeilingsCache {
   std::string path;  // empty: no cache file (no cache folder)
   std::string device_key;
   std::string driver;
   std::string revision;
   bool reuse = false;
+  double max_age_seconds = 0;  // where reuse: the oldest a reused ceiling may be; 0: any age
 };
+// The oldest a ceiling `--ceilings=auto` reuses on a GPU may be: a day.
+inline constexpr double kAutoReuseSeconds = 24 * 3600;
 // "$XDG_CACHE_HOME/csbench/ceilings-<key>.tsv" (or under ~/.cache); empty where neither is set.
 std::string CeilingsCachePath(const std::string& device_key);
 // Reads the file (its entries of the same key, driver and revision are kept, whatever the mode).
 void SetCeilingsCache(CeilingsCache cache);
-// Where --ceilings=reuse and the file has `name`: its value, noted (NoteCeiling) with its age.
+// Where the cache reuses and the file has `name` (no older than max_age_seconds): its value,
+// noted (NoteCeiling) with its age.
 std::optional<double> ReusedCeiling(const std::string& name);
 
 // Ceiling `name` of `context`, from the run's one cache of ceilings (session.hpp): kept from its

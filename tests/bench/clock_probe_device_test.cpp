@@ -1,8 +1,13 @@
 // The clock probe's kernel on the test device (lavapipe without a GPU): it compiles, sizes
-// itself and times a run; RaiseClocks and WarmUp leave a CPU device alone.
+// itself and times a run; RaiseClocks and WarmUp leave a CPU device alone; a kept record sizes
+// the probe and is written back by its raise.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <string>
+
 #include "harness/measure/measure.hpp"
+#include "harness/vulkan/clock_keep.hpp"
 #include "harness/vulkan/clock_probe.hpp"
 #include "harness/vulkan/context.hpp"
 #include "tests/bench/vulkan_environment.hpp"
@@ -19,6 +24,31 @@ TEST(ClockProbe, SizesItselfAndRuns) {
   if (context->info().type == "cpu") {
     EXPECT_EQ(RaiseClocks(*context), 0u);
   }
+  testing::ExpectNoNewValidationMessages();
+}
+
+TEST(ClockProbe, TakesItsSizeFromTheKeptRecordAndWritesItsRaiseBack) {
+  Context* context = testing::SharedContext();
+  if (context == nullptr) return;
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() / "csbench-clock-probe-keep";
+  std::filesystem::remove_all(folder);
+  const ClockKeep keep{.path = (folder / "clock-key.tsv").string(), .key = {.device_key = "key"}};
+  // A best no device reaches, missed once before: this raise ends at the cap (2 s) and, the
+  // second miss in a row, keeps its own best instead.
+  ASSERT_TRUE(WriteKeptClock(keep, {.iterations = 512, .best_seconds = 1e-12, .misses = 1}));
+  SetClockKeep(keep);
+  {
+    ClockProbe probe(*context);
+    EXPECT_EQ(probe.iterations(), 512u);  // not sized again: the kept best is of 512
+    EXPECT_GT(probe.Raise(), 0u);
+  }
+  SetClockKeep({});
+  const std::optional<KeptClock> kept = ReadKeptClock(keep, 256, 1u << 22);
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(kept->iterations, 512u);
+  EXPECT_GT(kept->best_seconds, 1e-9);
+  EXPECT_EQ(kept->misses, 0u);
+  std::filesystem::remove_all(folder);
   testing::ExpectNoNewValidationMessages();
 }
 

@@ -231,23 +231,34 @@ fi
 # The ceilings' cache: a run measures the ceilings its benchmarks need and writes them to the
 # user's cache folder; a run with --ceilings=reuse takes each from there, with its age, and
 # measures nothing. The cold rotation's footprint is said against the cache it was measured from.
+# The default (auto) measures on a CPU device, as the first run here does, file or no file.
 saxpy="$(dirname "$0")/../../examples/saxpy.toml"
 XDG_CACHE_HOME="$dir/cache" "$bench" --manifest="$saxpy" --domain=4096 --benchmark_min_time=0.01 \
-  --benchmark_out="$dir/measured.json" --benchmark_out_format=json >"$dir/ceilings.txt" 2>&1 &&
+  --benchmark_out="$dir/first.json" --benchmark_out_format=json >"$dir/ceilings.txt" 2>&1 &&
+XDG_CACHE_HOME="$dir/cache" "$bench" --manifest="$saxpy" --domain=4096 --benchmark_min_time=0.01 \
+  --benchmark_out="$dir/measured.json" --benchmark_out_format=json >>"$dir/ceilings.txt" 2>&1 &&
 XDG_CACHE_HOME="$dir/cache" "$bench" --manifest="$saxpy" --domain=4096 --benchmark_min_time=0.01 --ceilings=reuse \
   --benchmark_out="$dir/reused.json" --benchmark_out_format=json >>"$dir/ceilings.txt" 2>&1
 rc=$?
 if [[ $rc -eq 0 ]] && ls "$dir"/cache/csbench/ceilings-*.tsv >/dev/null 2>&1 &&
-  /usr/bin/python3 - "$dir/measured.json" "$dir/reused.json" <<'PY'
+  /usr/bin/python3 - "$dir/first.json" "$dir/measured.json" "$dir/reused.json" <<'PY'
 import json, sys
 
-measured = json.load(open(sys.argv[1]))["context"]
-reused = json.load(open(sys.argv[2]))["context"]
-assert measured["ceilings_mode"] == "measure" and reused["ceilings_mode"] == "reuse", (measured, reused)
+first = json.load(open(sys.argv[1]))["context"]
+second = json.load(open(sys.argv[2]))["context"]
+reused = json.load(open(sys.argv[3]))["context"]
+assert first["ceilings_mode"] == "auto" and reused["ceilings_mode"] == "reuse", (first, reused)
 # saxpy reads and writes: the copy ceiling, not the read one; the cache and the footprint beside it.
-assert {"copy", "last_level_cache", "cold_footprint"} <= set(measured["ceilings"]), measured["ceilings"]
-assert "read" not in measured["ceilings"], measured["ceilings"]
-assert not [n for n, c in measured["ceilings"].items() if "reused_age_s" in c], measured["ceilings"]
+assert {"copy", "last_level_cache", "cold_footprint"} <= set(first["ceilings"]), first["ceilings"]
+assert "read" not in first["ceilings"], first["ceilings"]
+assert not [n for n, c in first["ceilings"].items() if "reused_age_s" in c], first["ceilings"]
+# auto, the second time: measured again on a CPU device; reused, seconds old, on a GPU.
+reused_by_auto = {n for n, c in second["ceilings"].items() if "reused_age_s" in c}
+if second["device_type"] == "cpu":
+    assert not reused_by_auto, second["ceilings"]
+else:
+    assert {"copy", "last_level_cache", "cold_footprint"} <= reused_by_auto, second["ceilings"]
+measured = second if second["device_type"] == "cpu" else first
 footprint = measured["ceilings"]["cold_footprint"]["value"]
 cache = measured["ceilings"]["last_level_cache"]["value"]
 assert footprint >= 4 * cache and footprint >= 16, (footprint, cache)
@@ -259,7 +270,7 @@ assert "reused" in reused["cold_rotation"], reused["cold_rotation"]
 assert reused["time_spent"]["ceiling_s"] < 0.5, reused["time_spent"]
 PY
 then
-  echo "ok: a run's ceilings go to the cache file, and --ceilings=reuse takes them from it with their age"
+  echo "ok: a run's ceilings go to the cache file, --ceilings=reuse takes them from it with their age, auto measures on a CPU device"
 else
   echo "FAIL: the ceilings' cache (exit $rc):"; tail "$dir/ceilings.txt"; fail=1
 fi

@@ -123,13 +123,17 @@ TEST(ParseOptions, UnknownValueListsTheChoices) {
   EXPECT_NE(message.find("vulkan, plain_loop"), std::string::npos) << message;
 }
 
-TEST(ParseOptions, CeilingsMeasureByDefaultOrReuse) {
+TEST(ParseOptions, CeilingsAutoByDefaultMeasureOrReuse) {
   auto none = Args({});
-  EXPECT_EQ(ParseOptions(none).ceilings, CeilingsMode::kMeasure);
+  EXPECT_EQ(ParseOptions(none).ceilings, CeilingsMode::kAuto);
+  auto measure = Args({"--ceilings=measure"});
+  EXPECT_EQ(ParseOptions(measure).ceilings, CeilingsMode::kMeasure);
   auto reuse = Args({"--ceilings=reuse"});
   EXPECT_EQ(ParseOptions(reuse).ceilings, CeilingsMode::kReuse);
+  auto automatic = Args({"--ceilings=auto"});
+  EXPECT_EQ(ParseOptions(automatic).ceilings, CeilingsMode::kAuto);
   const std::string message = Refusal({"--ceilings=cached"});
-  EXPECT_NE(message.find("measure, reuse"), std::string::npos) << message;
+  EXPECT_NE(message.find("auto, measure, reuse"), std::string::npos) << message;
 }
 
 TEST(ParseOptions, MissingValuesAreErrors) {

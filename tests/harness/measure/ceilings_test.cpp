@@ -74,6 +74,27 @@ TEST_F(CeilingsCacheTest, ADamagedFileIsMeasuredOverNeverTrusted) {
   EXPECT_FALSE(ReusedCeiling("copy"));
 }
 
+TEST_F(CeilingsCacheTest, AutoReusesOnlyACeilingMeasuredWithinItsAge) {
+  // A ceiling measured at the epoch, and one now.
+  std::filesystem::create_directories(std::filesystem::path(path_).parent_path());
+  std::ofstream(path_) << "csbench ceilings 1\ndevice_key\tkey\ndriver\td1\nrevision\tr1\n"
+                       << "ceiling\tcopy\t10\tGB/s\t0.000\tan old copy\n";
+  CeilingsCache cache = Cache(true);
+  cache.max_age_seconds = kAutoReuseSeconds;
+  SetCeilingsCache(cache);
+  EXPECT_FALSE(ReusedCeiling("copy"));  // older than a day: measured again
+  NoteCeiling("copy", 20, "GB/s", "a new copy");
+  SetCeilingsCache(cache);
+  const std::optional<double> reused = ReusedCeiling("copy");
+  ASSERT_TRUE(reused);
+  EXPECT_DOUBLE_EQ(*reused, 20);
+  // --ceilings=reuse takes any age.
+  std::ofstream(path_) << "csbench ceilings 1\ndevice_key\tkey\ndriver\td1\nrevision\tr1\n"
+                       << "ceiling\tcopy\t10\tGB/s\t0.000\tan old copy\n";
+  SetCeilingsCache(Cache(true));
+  EXPECT_TRUE(ReusedCeiling("copy"));
+}
+
 TEST(CeilingsCachePath, FollowsXdgCacheHome) {
   const char* old = std::getenv("XDG_CACHE_HOME");
   const std::string kept = old != nullptr ? old : "";

@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "capture/layer/layer.hpp"
+#include "capture/layer/run_order.hpp"
 
 namespace csbench::capture {
 
@@ -382,21 +383,16 @@ void NoteSubmission(Layer& layer, VkCommandBuffer cb, std::vector<int>& finish, 
   CommandBuffer& state = it->second;
   ++state.submissions;
   if (layer.config.mode == Config::Mode::kCount && state.dispatches.size() >= 2) NoteRun(layer, state);
-  size_t next = 0;
-  auto secondaries_before = [&](uint32_t ordinal) {
-    for (; next < state.executed.size() && state.executed[next].first <= ordinal; ++next) {
-      auto secondary = layer.command_buffers.find(state.executed[next].second);
-      if (secondary == layer.command_buffers.end() || secondary == it) continue;
-      ++secondary->second.submissions;
-      for (uint32_t o = 0; o < secondary->second.dispatches.size(); ++o)
-        NoteDispatchRun(layer, secondary->second, o, finish, later);
-    }
-  };
-  for (uint32_t ordinal = 0; ordinal < state.dispatches.size(); ++ordinal) {
-    secondaries_before(ordinal);
-    NoteDispatchRun(layer, state, ordinal, finish, later);
-  }
-  secondaries_before(UINT32_MAX);
+  InRunOrder(
+      state.dispatches.size(), state.executed,
+      [&](uint32_t ordinal) { NoteDispatchRun(layer, state, ordinal, finish, later); },
+      [&](VkCommandBuffer executed) {
+        auto secondary = layer.command_buffers.find(executed);
+        if (secondary == layer.command_buffers.end() || secondary == it) return;
+        ++secondary->second.submissions;
+        for (uint32_t o = 0; o < secondary->second.dispatches.size(); ++o)
+          NoteDispatchRun(layer, secondary->second, o, finish, later);
+      });
 }
 
 VkResult Submit(VkQueue queue, const std::vector<VkCommandBuffer>& cbs, const std::function<VkResult()>& down) {

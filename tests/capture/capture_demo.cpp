@@ -409,7 +409,8 @@ Pushed MakePushed(const Gpu& gpu, const VkSpecializationInfo* spec) {
                                             .pipelineLayout = p.kernel.layout,
                                             .set = 0};
   Check(vkCreateDescriptorUpdateTemplate(gpu.device, &info, nullptr, &p.binding1), "vkCreateDescriptorUpdateTemplate");
-  p.push = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(vkGetDeviceProcAddr(gpu.device, "vkCmdPushDescriptorSetKHR"));
+  p.push =
+      reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(vkGetDeviceProcAddr(gpu.device, "vkCmdPushDescriptorSetKHR"));
   p.push_template = reinterpret_cast<PFN_vkCmdPushDescriptorSetWithTemplateKHR>(
       vkGetDeviceProcAddr(gpu.device, "vkCmdPushDescriptorSetWithTemplateKHR"));
   if (p.push == nullptr || p.push_template == nullptr) Check(VK_ERROR_EXTENSION_NOT_PRESENT, "vkGetDeviceProcAddr");

@@ -10,6 +10,7 @@ demo=$2
 bench=$3
 mode=$4
 . "$(dirname "$0")/../bench/check.sh"
+. "$(dirname "$0")/synchronized.sh"
 
 flag=--push-descriptors
 [[ $mode == secondary ]] && flag=--secondary
@@ -34,22 +35,6 @@ replays() {
     "$bench" --manifest="$dir/altered_$name" --benchmark_min_time=0.01
 }
 
-# Under the validation layer's synchronization checks, where it is installed: WHAT WANT ARGS...
-synchronized() {
-  local what=$1 want=$2
-  shift 2
-  [[ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]] || return
-  out=$(VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT \
-        VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$capture" "$@" 2>&1)
-  if [[ $? -ne 0 || $out == *"Validation Error"* || $out != *"$want"* ]]; then
-    echo "FAIL: $what under synchronization validation:"
-    echo "$out" | head -20
-    fail=1
-  else
-    echo "ok: $what passes synchronization validation"
-  fi
-}
-
 if [[ $mode == push ]]; then
   check "a dispatch whose set takes push descriptors is captured" 0 'captured p3_32x1x1: ' -- \
     "$capture" -o "$dir/c" --dispatches=pipeline:3 -- "$demo" --push-descriptors
@@ -57,7 +42,7 @@ if [[ $mode == push ]]; then
   [[ $(stat -c %s "$dir/c/p3_32x1x1/in0.bin") == 16384 && $(stat -c %s "$dir/c/p3_32x1x1/out1.bin") == 8192 ]] ||
     { echo "FAIL: the pushed bindings are not x and the buffer the template pushed"; fail=1; }
   replays "the pushed dispatch" "$dir/c/p3_32x1x1"
-  synchronized "the capture of a dispatch with push descriptors" "4 of 4 selected" -o "$dir/sync" -- \
+  synchronized "the copies around a dispatch with push descriptors" "4 of 4 selected" -o "$dir/sync" -- \
     "$demo" --push-descriptors
   exit $fail
 fi
@@ -73,5 +58,5 @@ check "a secondary run twice in one submission is refused" 1 \
   'p3_32x1x1: its command buffer ran again in the same submission, after the run captured' -- \
   "$capture" -o "$dir/twice" --dispatches=pipeline:3 -- "$demo" --secondary-twice
 [[ ! -e $dir/twice/p3_32x1x1/in0.bin ]] || { echo "FAIL: the refused dispatch got data files"; fail=1; }
-synchronized "the capture of a secondary's dispatch" "4 of 4 selected" -o "$dir/sync" -- "$demo" --secondary
+synchronized "the copies around a secondary's dispatch" "4 of 4 selected" -o "$dir/sync" -- "$demo" --secondary
 exit $fail

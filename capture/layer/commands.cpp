@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "capture/layer/layer.hpp"
+#include "capture/layer/run_order.hpp"
 
 namespace csbench::capture {
 
@@ -114,7 +115,8 @@ bool ContinueSequence(Layer& layer, Device& device, VkCommandBuffer cb, PendingC
     refuse("a dispatch with a base workgroup (vkCmdDispatchBase)");
   else if (state.transfers != capture.transfers)
     refuse(fmt::format(
-        "{} transfer command(s) (copies, fills, updates, clears or blits) recorded since the sequence's first "
+        "{} transfer command(s) (copies, fills, updates, clears or blits) or executed secondary command "
+        "buffer(s) recorded since the sequence's first "
         "dispatch change data the capture does not see",
         state.transfers - capture.transfers));
   RecordSequenceStep(layer, device, cb, capture);
@@ -269,11 +271,19 @@ VKAPI_ATTR void VKAPI_CALL CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buff
   for (int capture : after) RecordCaptureAfter(*device, cb, layer.captures[capture]);
 }
 
+// Secondary command buffers run where they are executed: each is noted at its place among the
+// recording's dispatches. Their dispatches change data unseen by a sequence of the recording's own
+// dispatches around them, as a transfer command does.
 VKAPI_ATTR void VKAPI_CALL CmdExecuteCommands(VkCommandBuffer cb, uint32_t count, const VkCommandBuffer* secondaries) {
   Layer& layer = TheLayer();
   std::unique_lock lock(layer.mutex);
   Device* device = Lookup(layer, cb);
-  if (layer.config.mode != Config::Mode::kOff) layer.command_buffers[cb].secondaries += count;
+  if (layer.config.mode != Config::Mode::kOff) {
+    CommandBuffer& state = layer.command_buffers[cb];
+    for (uint32_t i = 0; i < count; ++i)
+      state.executed.emplace_back(static_cast<uint32_t>(state.dispatches.size()), secondaries[i]);
+    state.transfers += count;
+  }
   lock.unlock();
   device->table.CmdExecuteCommands(cb, count, secondaries);
 }
@@ -328,37 +338,61 @@ void CountDispatch(Layer& layer, const RecordedDispatch& d, const Locator& where
   layer.summary_dirty = true;
 }
 
-// Counts one submission of a command buffer; returns the captures to read once it has run, and
-// (pass 1) the indirect dispatches whose counts are read then.
+// One dispatch of a submitted recording (a primary's, or a secondary's it executes): in pass 2 the
+// captures to read once it has run, in pass 1 its count (an indirect one's once its counts are read).
+void NoteDispatchRun(Layer& layer, const CommandBuffer& state, uint32_t ordinal, std::vector<int>& finish,
+                     std::vector<LaterCount>& later) {
+  const RecordedDispatch& d = state.dispatches[ordinal];
+  uint64_t index = layer.dispatches++;
+  if (layer.config.mode == Config::Mode::kCapture) {
+    for (int slot : d.captures) {
+      PendingCapture& capture = layer.captures[slot];
+      if (capture.submission == state.submissions) {
+        finish.push_back(slot);
+      } else if (capture.submission < state.submissions && capture.data && !capture.done &&
+                 std::find(finish.begin(), finish.end(), slot) != finish.end()) {
+        // Run again before its copies are read (a secondary executed twice in the submission):
+        // the copies would hold that later run's data.
+        capture.notes.push_back(
+            "not captured: its command buffer ran again in the same submission, after the run captured");
+        capture.data = false;
+      }
+    }
+    return;
+  }
+  if (d.pipeline == UINT32_MAX) return;
+  Locator where{.serial = state.serial, .ordinal = ordinal, .submission = state.submissions, .index = index};
+  const Pipeline* pipeline = layer.pipeline_by_id[d.pipeline];
+  if (!pipeline->written) {
+    WritePipeline(layer, *pipeline);
+    const_cast<Pipeline*>(pipeline)->written = true;
+  }
+  layer.summary_dirty = true;
+  if (d.kind == RecordedDispatch::Kind::kIndirect && d.read >= 0)
+    later.push_back({d, where});
+  else
+    CountDispatch(layer, d, where);
+}
+
+// Counts one submission of a command buffer, and one run of each secondary it executes, at its
+// place among the primary's dispatches (a secondary's submissions count its runs); returns the
+// captures to read once it has run, and (pass 1) the indirect dispatches whose counts are read then.
 void NoteSubmission(Layer& layer, VkCommandBuffer cb, std::vector<int>& finish, std::vector<LaterCount>& later) {
   auto it = layer.command_buffers.find(cb);
   if (it == layer.command_buffers.end()) return;
   CommandBuffer& state = it->second;
   ++state.submissions;
-  if (state.secondaries > 0)
-    layer.notes.insert("dispatches in secondary command buffers (vkCmdExecuteCommands) are not counted or captured");
   if (layer.config.mode == Config::Mode::kCount && state.dispatches.size() >= 2) NoteRun(layer, state);
-  for (uint32_t ordinal = 0; ordinal < state.dispatches.size(); ++ordinal) {
-    const RecordedDispatch& d = state.dispatches[ordinal];
-    uint64_t index = layer.dispatches++;
-    if (layer.config.mode == Config::Mode::kCapture) {
-      for (int capture : d.captures)
-        if (layer.captures[capture].submission == state.submissions) finish.push_back(capture);
-      continue;
-    }
-    if (d.pipeline == UINT32_MAX) continue;
-    Locator where{.serial = state.serial, .ordinal = ordinal, .submission = state.submissions, .index = index};
-    const Pipeline* pipeline = layer.pipeline_by_id[d.pipeline];
-    if (!pipeline->written) {
-      WritePipeline(layer, *pipeline);
-      const_cast<Pipeline*>(pipeline)->written = true;
-    }
-    layer.summary_dirty = true;
-    if (d.kind == RecordedDispatch::Kind::kIndirect && d.read >= 0)
-      later.push_back({d, where});
-    else
-      CountDispatch(layer, d, where);
-  }
+  InRunOrder(
+      state.dispatches.size(), state.executed,
+      [&](uint32_t ordinal) { NoteDispatchRun(layer, state, ordinal, finish, later); },
+      [&](VkCommandBuffer executed) {
+        auto secondary = layer.command_buffers.find(executed);
+        if (secondary == layer.command_buffers.end() || secondary == it) return;
+        ++secondary->second.submissions;
+        for (uint32_t o = 0; o < secondary->second.dispatches.size(); ++o)
+          NoteDispatchRun(layer, secondary->second, o, finish, later);
+      });
 }
 
 VkResult Submit(VkQueue queue, const std::vector<VkCommandBuffer>& cbs, const std::function<VkResult()>& down) {

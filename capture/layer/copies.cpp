@@ -166,12 +166,16 @@ void FindBindings(Layer& layer, const CommandBuffer& state, const Pipeline& pipe
   }
   for (uint32_t s = 0; s < layout->second.sets.size(); ++s) {
     const SetLayout& set_layout = layer.set_layouts[layout->second.sets[s]];
-    if (set_layout.push_descriptor) {
-      capture.notes.push_back(fmt::format("not captured: set {} takes push descriptors", s));
-      continue;
-    }
     const BoundSet& bound = state.sets[s];
-    const DescriptorSet& set = layer.sets[bound.set];
+    // A set that takes push descriptors holds what the recording pushed there (nothing pushed:
+    // every slot is unwritten); any other, the bound set's descriptors.
+    static const DescriptorSet kNothingPushed;
+    const DescriptorSet* pushed = nullptr;
+    if (set_layout.push_descriptor) {
+      auto it = state.pushed.find(s);
+      pushed = it == state.pushed.end() ? &kNothingPushed : &it->second;
+    }
+    const DescriptorSet& set = pushed != nullptr ? *pushed : layer.sets[bound.set];
     uint32_t dynamic = 0;
     for (const LayoutBinding& b : set_layout.bindings) {
       bool is_dynamic =

@@ -203,6 +203,8 @@ void LoadDeviceTable(DeviceTable& t, PFN_vkGetDeviceProcAddr next, const VkDevic
   CSBENCH_LOAD(BeginCommandBuffer);
   CSBENCH_LOAD(CmdBindPipeline);
   CSBENCH_LOAD(CmdBindDescriptorSets);
+  CSBENCH_LOAD(CmdPushDescriptorSetKHR);
+  CSBENCH_LOAD(CmdPushDescriptorSetWithTemplateKHR);
   CSBENCH_LOAD(CmdPushConstants);
   CSBENCH_LOAD(CmdDispatch);
   CSBENCH_LOAD(CmdDispatchBase);

@@ -121,7 +121,6 @@ struct Layer {
   std::map<uint64_t, std::pair<DispatchKey, Locator>> nth;
   std::map<std::vector<uint32_t>, RunCount> runs;  // by the pipelines of the run (the first 64)
   std::set<std::string> notes;
-  uint32_t secondaries = 0;
   bool summary_dirty = false;
 
   // Capture mode.

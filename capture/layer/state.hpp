@@ -57,6 +57,8 @@ struct DeviceTable {
   PFN_vkBeginCommandBuffer BeginCommandBuffer = nullptr;
   PFN_vkCmdBindPipeline CmdBindPipeline = nullptr;
   PFN_vkCmdBindDescriptorSets CmdBindDescriptorSets = nullptr;
+  PFN_vkCmdPushDescriptorSetKHR CmdPushDescriptorSetKHR = nullptr;
+  PFN_vkCmdPushDescriptorSetWithTemplateKHR CmdPushDescriptorSetWithTemplateKHR = nullptr;
   PFN_vkCmdPushConstants CmdPushConstants = nullptr;
   PFN_vkCmdDispatch CmdDispatch = nullptr;
   PFN_vkCmdDispatchBase CmdDispatchBase = nullptr;
@@ -189,14 +191,20 @@ struct RecordedDispatch {
 
 struct CommandBuffer {
   uint64_t serial = 0;       // the order of its vkBeginCommandBuffer among the process's
-  uint32_t submissions = 0;  // since that begin
+  uint32_t submissions = 0;  // since that begin (a secondary's: its runs, by the primaries submitted)
   VkPipeline pipeline = VK_NULL_HANDLE;
   std::array<BoundSet, 32> sets{};
+  // Push descriptors (VK_KHR_push_descriptor): by set number, what the recording's pushes wrote
+  // there so far, a later push replacing the slots it writes; `layout` is the set layout of the
+  // pipeline layout named at the last push.
+  std::map<uint32_t, DescriptorSet> pushed;
   std::array<uint8_t, 256> push{};
   uint32_t push_end = 0;  // bytes of push given so far, from 0
   std::vector<RecordedDispatch> dispatches;
-  uint32_t secondaries = 0;  // vkCmdExecuteCommands calls, whose dispatches are not seen
-  uint32_t transfers = 0;    // the program's transfer commands recorded so far (copies, fills, clears)
+  // vkCmdExecuteCommands: each secondary executed, after how many of this recording's dispatches.
+  std::vector<std::pair<uint32_t, VkCommandBuffer>> executed;
+  // The program's transfer commands recorded so far (copies, fills, clears), and secondaries executed.
+  uint32_t transfers = 0;
 };
 
 // The copies of one binding, made around a captured dispatch.
@@ -281,6 +289,7 @@ struct Device {
 struct Template {
   std::vector<VkDescriptorUpdateTemplateEntry> entries;
   VkDescriptorUpdateTemplateType type = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET;
+  VkPipelineBindPoint point = VK_PIPELINE_BIND_POINT_COMPUTE;  // a push template's
 };
 
 }  // namespace csbench::capture

@@ -1,6 +1,7 @@
 // The objects a capture needs to know, tracked as the program makes them: shader modules and the
 // compute pipelines made of them, descriptor set and pipeline layouts, what each descriptor set
-// holds (written directly, copied or through a template), and the buffers with their memory.
+// holds (written directly, copied or through a template) and what a command buffer's pushes wrote
+// (VK_KHR_push_descriptor), and the buffers with their memory.
 // Buffers get the transfer-source usage added in capture mode, so that their bytes can be
 // copied out around a captured dispatch.
 #include <algorithm>
@@ -189,17 +190,27 @@ void WriteSlots(Layer& layer, DescriptorSet& set, uint32_t binding, uint32_t ele
   }
 }
 
+// One VkWriteDescriptorSet into `set` (its dstSet's, or a push's).
+void Write(Layer& layer, DescriptorSet& set, const VkWriteDescriptorSet& one) {
+  WriteSlots(layer, set, one.dstBinding, one.dstArrayElement, one.descriptorCount, one.descriptorType,
+             [&](uint32_t i) -> const void* {
+               return IsBuffer(one.descriptorType) ? static_cast<const void*>(one.pBufferInfo + i)
+                                                   : static_cast<const void*>(one.pImageInfo + i);
+             });
+}
+
+// A template's entries written into `set` from the program's `bytes`.
+void WriteEntries(Layer& layer, DescriptorSet& set, const Template& entries, const void* bytes) {
+  for (const VkDescriptorUpdateTemplateEntry& e : entries.entries) {
+    auto* base = static_cast<const uint8_t*>(bytes) + e.offset;
+    WriteSlots(layer, set, e.dstBinding, e.dstArrayElement, e.descriptorCount, e.descriptorType,
+               [&](uint32_t i) -> const void* { return base + i * e.stride; });
+  }
+}
+
 void Update(Layer& layer, uint32_t writes, const VkWriteDescriptorSet* write, uint32_t copies,
             const VkCopyDescriptorSet* copy) {
-  for (uint32_t w = 0; w < writes; ++w) {
-    const VkWriteDescriptorSet& one = write[w];
-    DescriptorSet& set = layer.sets[one.dstSet];
-    WriteSlots(layer, set, one.dstBinding, one.dstArrayElement, one.descriptorCount, one.descriptorType,
-               [&](uint32_t i) -> const void* {
-                 return IsBuffer(one.descriptorType) ? static_cast<const void*>(one.pBufferInfo + i)
-                                                     : static_cast<const void*>(one.pImageInfo + i);
-               });
-  }
+  for (uint32_t w = 0; w < writes; ++w) Write(layer, layer.sets[write[w].dstSet], write[w]);
   for (uint32_t c = 0; c < copies; ++c) {
     const VkCopyDescriptorSet& one = copy[c];
     DescriptorSet& source = layer.sets[one.srcSet];
@@ -233,6 +244,7 @@ VkResult CreateTemplate(PFN_vkCreateDescriptorUpdateTemplate next, VkDevice devi
   Template& t = layer.templates[*made];
   t.entries.assign(info->pDescriptorUpdateEntries, info->pDescriptorUpdateEntries + info->descriptorUpdateEntryCount);
   t.type = info->templateType;
+  t.point = info->pipelineBindPoint;
   return result;
 }
 
@@ -261,12 +273,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorUpdateTemplateKHR(VkDevice device
 void UpdateWithTemplate(Layer& layer, VkDescriptorSet target, VkDescriptorUpdateTemplate made, const void* bytes) {
   auto it = layer.templates.find(made);
   if (it == layer.templates.end() || it->second.type != VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET) return;
-  DescriptorSet& set = layer.sets[target];
-  for (const VkDescriptorUpdateTemplateEntry& e : it->second.entries) {
-    auto* base = static_cast<const uint8_t*>(bytes) + e.offset;
-    WriteSlots(layer, set, e.dstBinding, e.dstArrayElement, e.descriptorCount, e.descriptorType,
-               [&](uint32_t i) -> const void* { return base + i * e.stride; });
-  }
+  WriteEntries(layer, layer.sets[target], it->second, bytes);
 }
 
 VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSetWithTemplate(VkDevice device, VkDescriptorSet set,
@@ -287,6 +294,46 @@ VKAPI_ATTR void VKAPI_CALL UpdateDescriptorSetWithTemplateKHR(VkDevice device, V
   if (layer.config.mode != Config::Mode::kOff) UpdateWithTemplate(layer, set, made, bytes);
   lock.unlock();
   data->table.UpdateDescriptorSetWithTemplateKHR(device, set, made, bytes);
+}
+
+// A push's target: the command buffer's pushed set at number `s`, its layout the one `pipeline_layout`
+// has there (a push always names it), or nullptr where the push is not for compute or the layout
+// was not seen.
+DescriptorSet* PushedSet(Layer& layer, VkCommandBuffer cb, VkPipelineBindPoint point, VkPipelineLayout pipeline_layout,
+                         uint32_t s) {
+  if (layer.config.mode != Config::Mode::kCapture || point != VK_PIPELINE_BIND_POINT_COMPUTE) return nullptr;
+  auto layout = layer.pipeline_layouts.find(pipeline_layout);
+  if (layout == layer.pipeline_layouts.end() || s >= layout->second.sets.size()) return nullptr;
+  DescriptorSet& set = layer.command_buffers[cb].pushed[s];
+  set.layout = layout->second.sets[s];
+  return &set;
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipelineBindPoint point,
+                                                   VkPipelineLayout pipeline_layout, uint32_t s, uint32_t count,
+                                                   const VkWriteDescriptorSet* writes) {
+  Layer& layer = TheLayer();
+  std::unique_lock lock(layer.mutex);
+  Device* data = DeviceOf(layer, cb);
+  if (DescriptorSet* set = PushedSet(layer, cb, point, pipeline_layout, s))
+    for (uint32_t w = 0; w < count; ++w) Write(layer, *set, writes[w]);
+  lock.unlock();
+  data->table.CmdPushDescriptorSetKHR(cb, point, pipeline_layout, s, count, writes);
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer cb, VkDescriptorUpdateTemplate made,
+                                                               VkPipelineLayout pipeline_layout, uint32_t s,
+                                                               const void* bytes) {
+  Layer& layer = TheLayer();
+  std::unique_lock lock(layer.mutex);
+  Device* data = DeviceOf(layer, cb);
+  // The bind point is the template's (a push template names its own).
+  auto it = layer.templates.find(made);
+  if (it != layer.templates.end() && it->second.type == VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR)
+    if (DescriptorSet* set = PushedSet(layer, cb, it->second.point, pipeline_layout, s))
+      WriteEntries(layer, *set, it->second, bytes);
+  lock.unlock();
+  data->table.CmdPushDescriptorSetWithTemplateKHR(cb, made, pipeline_layout, s, bytes);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateBuffer(VkDevice device, const VkBufferCreateInfo* info,
@@ -359,6 +406,8 @@ PFN_vkVoidFunction TrackedFunction(const char* name) {
       CSBENCH_LAYER_FUNCTION(CreateDescriptorUpdateTemplateKHR),
       CSBENCH_LAYER_FUNCTION(UpdateDescriptorSetWithTemplate),
       CSBENCH_LAYER_FUNCTION(UpdateDescriptorSetWithTemplateKHR),
+      CSBENCH_LAYER_FUNCTION(CmdPushDescriptorSetKHR),
+      CSBENCH_LAYER_FUNCTION(CmdPushDescriptorSetWithTemplateKHR),
       CSBENCH_LAYER_FUNCTION(CreateBuffer),
       CSBENCH_LAYER_FUNCTION(DestroyBuffer),
       CSBENCH_LAYER_FUNCTION(BindBufferMemory),

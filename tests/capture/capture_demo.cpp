@@ -4,7 +4,8 @@
 // rgba8 storage image in place), dispatched at a few sizes.
 //
 //   capture_demo [--exit=N] [--no-dispatch] [--indirect] [--indirect-zero] [--rerecord=K] [--sleep=S] [--chain]
-//                [--chain-fill] [--chain-alias] [--sampled] [--sampled-uv]
+//                [--chain-fill] [--chain-alias] [--sampled] [--sampled-uv] [--push-descriptors] [--secondary]
+//                [--secondary-twice]
 //
 // It checks its own results and exits 0, or N where --exit says so (after its dispatches).
 // --no-dispatch makes a device and no dispatch; --indirect makes two more pipelines (counts and
@@ -25,6 +26,17 @@
 // combined image sampler (linear, clamp to edge) into a buffer of vec4s; --sampled-uv does the same
 // with a sampler that repeats in v (a manifest's address is one for u and v), given as the set
 // layout's immutable sampler.
+// --push-descriptors enables VK_KHR_push_descriptor (a device without it: exit 10, saying so) and
+// makes one more pipeline (pushed: the scale kernel with a scale of 1.5, made last), whose set takes
+// push descriptors; each round ends with its dispatch of 32 workgroups over 2048 elements of x,
+// after vkCmdPushDescriptorSetKHR writes x at binding 0 and a decoy (the indirect kernel's values)
+// at binding 1, and vkCmdPushDescriptorSetWithTemplateKHR then writes binding 1 again: a buffer of
+// 2048 floats (pushed_y = x * 1.5 + round).
+// --secondary makes one more pipeline (late: the scale kernel with a scale of 0.5, made last) and
+// records, once, a secondary command buffer that binds it and dispatches 32 workgroups over 2048
+// elements of x into a buffer of 2048 floats (late_y = x * 0.5 + 1); each round's command buffer
+// executes it after its own dispatches. --secondary-twice executes it twice in each round (it is
+// recorded with the simultaneous-use flag).
 #include <vulkan/vulkan.h>
 
 #include <chrono>
@@ -68,9 +80,10 @@ struct Kernel {
 // the pipeline of `code`'s main, and one descriptor set from `pool`.
 Kernel MakePipeline(const Gpu& gpu, VkDescriptorPool pool, const VkDescriptorSetLayoutBinding* bindings,
                     uint32_t binding_count, const uint32_t* code, size_t bytes, uint32_t push_bytes,
-                    const VkSpecializationInfo* spec) {
+                    const VkSpecializationInfo* spec, VkDescriptorSetLayoutCreateFlags set_flags = 0) {
   Kernel k;
   VkDescriptorSetLayoutCreateInfo set_info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                           .flags = set_flags,
                                            .bindingCount = binding_count,
                                            .pBindings = bindings};
   Check(vkCreateDescriptorSetLayout(gpu.device, &set_info, nullptr, &k.set_layout), "vkCreateDescriptorSetLayout");
@@ -96,6 +109,8 @@ Kernel MakePipeline(const Gpu& gpu, VkDescriptorPool pool, const VkDescriptorSet
         "vkCreateComputePipelines");
   // As many programs do: the module is gone once the pipeline is made.
   vkDestroyShaderModule(gpu.device, module, nullptr);
+  // A set that takes push descriptors is never allocated.
+  if ((set_flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR) != 0) return k;
   VkDescriptorSetAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
                                        .descriptorPool = pool,
                                        .descriptorSetCount = 1,
@@ -360,6 +375,95 @@ void Barrier(VkCommandBuffer cb) {
                        0, nullptr, 0, nullptr);
 }
 
+// The storage buffers x and y at bindings 0 and 1 of a set that takes push descriptors, and the
+// scale kernel over them with `scale` as its scale; the push template writes binding 1 alone.
+struct Pushed {
+  Kernel kernel;
+  VkDescriptorUpdateTemplate binding1 = VK_NULL_HANDLE;
+  PFN_vkCmdPushDescriptorSetKHR push = nullptr;
+  PFN_vkCmdPushDescriptorSetWithTemplateKHR push_template = nullptr;
+};
+
+const VkDescriptorSetLayoutBinding kTwoBuffers[2] = {{.binding = 0,
+                                                      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                                      .descriptorCount = 1,
+                                                      .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
+                                                     {.binding = 1,
+                                                      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                                      .descriptorCount = 1,
+                                                      .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT}};
+
+Pushed MakePushed(const Gpu& gpu, const VkSpecializationInfo* spec) {
+  Pushed p;
+  p.kernel = MakePipeline(gpu, VK_NULL_HANDLE, kTwoBuffers, 2, kScaleSpirv, sizeof kScaleSpirv, 8, spec,
+                          VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR);
+  VkDescriptorUpdateTemplateEntry entry{.dstBinding = 1,
+                                        .descriptorCount = 1,
+                                        .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                        .stride = sizeof(VkDescriptorBufferInfo)};
+  VkDescriptorUpdateTemplateCreateInfo info{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO,
+                                            .descriptorUpdateEntryCount = 1,
+                                            .pDescriptorUpdateEntries = &entry,
+                                            .templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR,
+                                            .pipelineBindPoint = VK_PIPELINE_BIND_POINT_COMPUTE,
+                                            .pipelineLayout = p.kernel.layout,
+                                            .set = 0};
+  Check(vkCreateDescriptorUpdateTemplate(gpu.device, &info, nullptr, &p.binding1), "vkCreateDescriptorUpdateTemplate");
+  p.push =
+      reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(vkGetDeviceProcAddr(gpu.device, "vkCmdPushDescriptorSetKHR"));
+  p.push_template = reinterpret_cast<PFN_vkCmdPushDescriptorSetWithTemplateKHR>(
+      vkGetDeviceProcAddr(gpu.device, "vkCmdPushDescriptorSetWithTemplateKHR"));
+  if (p.push == nullptr || p.push_template == nullptr) Check(VK_ERROR_EXTENSION_NOT_PRESENT, "vkGetDeviceProcAddr");
+  return p;
+}
+
+// x and a decoy pushed at bindings 0 and 1, then `out` over the decoy through the template, and
+// the pushed kernel's dispatch over 2048 elements.
+void RecordPushed(VkCommandBuffer cb, const Pushed& p, const Buffer& x, const Buffer& decoy, const Buffer& out,
+                  float add) {
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p.kernel.pipeline);
+  const VkDescriptorBufferInfo infos[2] = {{x.buffer, 0, VK_WHOLE_SIZE}, {decoy.buffer, 0, VK_WHOLE_SIZE}};
+  const VkWriteDescriptorSet write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                   .dstBinding = 0,
+                                   .descriptorCount = 2,
+                                   .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                   .pBufferInfo = infos};
+  p.push(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p.kernel.layout, 0, 1, &write);
+  const VkDescriptorBufferInfo replaced{out.buffer, 0, VK_WHOLE_SIZE};
+  p.push_template(cb, p.binding1, p.kernel.layout, 0, &replaced);
+  const struct {
+    uint32_t n;
+    float add;
+  } push{2048, add};
+  vkCmdPushConstants(cb, p.kernel.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 8, &push);
+  vkCmdDispatch(cb, 32, 1, 1);
+}
+
+// The late kernel's secondary command buffer: its own pipeline, set and push constants (compute
+// state is not inherited), one dispatch over 2048 elements.
+VkCommandBuffer RecordSecondary(const Gpu& gpu, const Kernel& late, bool simultaneous) {
+  VkCommandBuffer secondary;
+  VkCommandBufferAllocateInfo allocate{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                       .commandPool = gpu.pool,
+                                       .level = VK_COMMAND_BUFFER_LEVEL_SECONDARY,
+                                       .commandBufferCount = 1};
+  Check(vkAllocateCommandBuffers(gpu.device, &allocate, &secondary), "vkAllocateCommandBuffers");
+  VkCommandBufferInheritanceInfo inheritance{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
+  VkCommandBufferBeginInfo begin{
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+      .flags = simultaneous ? static_cast<VkCommandBufferUsageFlags>(VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT) : 0u,
+      .pInheritanceInfo = &inheritance};
+  Check(vkBeginCommandBuffer(secondary, &begin), "vkBeginCommandBuffer");
+  const struct {
+    uint32_t n;
+    float add;
+  } push{2048, 1.0f};
+  Bind(secondary, late, &push, 8);
+  vkCmdDispatch(secondary, 32, 1, 1);
+  Check(vkEndCommandBuffer(secondary), "vkEndCommandBuffer");
+  return secondary;
+}
+
 void Run(const Gpu& gpu, VkCommandBuffer cb) {
   VkSubmitInfo submit{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb};
   Check(vkQueueSubmit(gpu.queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
@@ -371,7 +475,7 @@ void Run(const Gpu& gpu, VkCommandBuffer cb) {
 int main(int argc, char** argv) {
   int exit_code = 0;
   bool dispatch = true, indirect = false, indirect_zero = false, chain = false, chain_fill = false, chain_alias = false;
-  bool sampled = false, sampled_uv = false;
+  bool sampled = false, sampled_uv = false, pushed = false, secondary = false, secondary_twice = false;
   double sleep_s = 0;
   int rerecord = 0;
   for (int i = 1; i < argc; ++i) {
@@ -398,12 +502,18 @@ int main(int argc, char** argv) {
       sampled = true;
     else if (arg == "--sampled-uv")
       sampled = sampled_uv = true;
+    else if (arg == "--push-descriptors")
+      pushed = true;
+    else if (arg == "--secondary")
+      secondary = true;
+    else if (arg == "--secondary-twice")
+      secondary = secondary_twice = true;
     else {
       std::fprintf(stderr, "capture_demo: unknown argument %s\n", argv[i]);
       return 2;
     }
   }
-  Gpu gpu = capture_program::MakeGpu("capture_demo");
+  Gpu gpu = capture_program::MakeGpu("capture_demo", pushed ? VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME : nullptr);
   constexpr uint32_t kN = 4096;
   Buffer x = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   Buffer y = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
@@ -415,6 +525,8 @@ int main(int argc, char** argv) {
   Buffer total = MakeBuffer(gpu, kN * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   Buffer scratch = MakeBuffer(gpu, 256, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
   Buffer seen = MakeBuffer(gpu, kTextureWidth * kTextureHeight * 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  Buffer pushed_y = MakeBuffer(gpu, 2048 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  Buffer late_y = MakeBuffer(gpu, 2048 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
   const struct {
     uint32_t factor;
     float unused, pair[2];
@@ -428,12 +540,12 @@ int main(int argc, char** argv) {
     static_cast<float*>(values.data)[i] = -1.0f;
   }
 
-  VkDescriptorPoolSize sizes[4] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10},
+  VkDescriptorPoolSize sizes[4] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 12},
                                    {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
                                    {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
                                    {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}};
   VkDescriptorPoolCreateInfo pool_info{
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 7, .poolSizeCount = 4, .pPoolSizes = sizes};
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 8, .poolSizeCount = 4, .pPoolSizes = sizes};
   VkDescriptorPool pool;
   Check(vkCreateDescriptorPool(gpu.device, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
   struct {
@@ -469,6 +581,23 @@ int main(int argc, char** argv) {
   }
   Texture texture;
   if (sampled) texture = MakeTexture(gpu, pool, cb, pixels, seen, sampled_uv);
+  // The scale kernel again with other scales: other pipelines, by their specialization.
+  struct {
+    uint32_t local = 64;
+    float scale = 1.5f;
+  } pushed_spec_data, late_spec_data;
+  late_spec_data.scale = 0.5f;
+  VkSpecializationInfo pushed_spec = spec, late_spec = spec;
+  pushed_spec.pData = &pushed_spec_data;
+  late_spec.pData = &late_spec_data;
+  Pushed push_kernel;
+  if (pushed) push_kernel = MakePushed(gpu, &pushed_spec);
+  Kernel late;
+  VkCommandBuffer late_cb = VK_NULL_HANDLE;
+  if (secondary) {
+    late = MakeKernel(gpu, pool, kScaleSpirv, sizeof kScaleSpirv, 8, &late_spec, x, late_y);
+    late_cb = RecordSecondary(gpu, late, secondary_twice);
+  }
   const uint32_t spread_n = indirect_zero ? 0 : 2048;
   VkCommandBufferBeginInfo begin{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   bool ok = true;
@@ -519,6 +648,11 @@ int main(int argc, char** argv) {
         Bind(cb, texture.kernel, nullptr, 0);
         vkCmdDispatch(cb, kTextureWidth / 8, kTextureHeight / 8, 1);
       }
+      if (pushed) RecordPushed(cb, push_kernel, x, values, pushed_y, static_cast<float>(round));
+      if (secondary) {
+        const VkCommandBuffer twice[2] = {late_cb, late_cb};
+        vkCmdExecuteCommands(cb, secondary_twice ? 2 : 1, twice);
+      }
       Check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
       Run(gpu, cb);
     }
@@ -561,6 +695,11 @@ int main(int argc, char** argv) {
       float want = Sampled(texel % kTextureWidth, texel / kTextureWidth, k % 4, sampled_uv);
       ok = ok && std::abs(static_cast<float*>(seen.data)[k] - want) <= 1.0f / 255;
     }
+    for (uint32_t i = 0; i < 2048; ++i) {
+      const float xi = static_cast<float*>(x.data)[i];
+      ok = ok && (!pushed || static_cast<float*>(pushed_y.data)[i] == xi * 1.5f + 2.0f);
+      ok = ok && (!secondary || static_cast<float*>(late_y.data)[i] == xi * 0.5f + 1.0f);
+    }
     for (uint32_t i = 0; i < kN && !chain; ++i) {
       float want_y = static_cast<float*>(x.data)[i] * 2.5f + 2.0f;
       uint32_t want_acc = 7 + 3 * (2 * i + 1);
@@ -574,9 +713,11 @@ int main(int argc, char** argv) {
     vkDestroySampler(gpu.device, texture.sampler, nullptr);
     FreeRgba8(gpu, texture.texels);
   }
-  for (Buffer* b : {&x, &y, &src, &acc, &args, &values, &factor, &pixels, &total, &scratch, &seen})
+  if (pushed) vkDestroyDescriptorUpdateTemplate(gpu.device, push_kernel.binding1, nullptr);
+  for (Buffer* b : {&x, &y, &src, &acc, &args, &values, &factor, &pixels, &total, &scratch, &seen, &pushed_y, &late_y})
     capture_program::FreeBuffer(gpu, *b);
-  for (Kernel* k : {&scale, &accumulate, &picture.kernel, &chained, &counts, &spread, &texture.kernel}) {
+  for (Kernel* k : {&scale, &accumulate, &picture.kernel, &chained, &counts, &spread, &texture.kernel,
+                    &push_kernel.kernel, &late}) {
     if (k->pipeline == VK_NULL_HANDLE) continue;
     vkDestroyPipeline(gpu.device, k->pipeline, nullptr);
     vkDestroyPipelineLayout(gpu.device, k->layout, nullptr);

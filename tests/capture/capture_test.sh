@@ -107,22 +107,8 @@ else
   echo "skip: bench does not read init = { file } and expect = { file } yet; the replay with data waits for them"
 fi
 
-# The copies and barriers the layer records pass the validation layer's synchronization checks,
-# where that layer is installed. synchronized WHAT WANT ARGS...: the capture with ARGS under it
-# has no validation error and prints WANT.
-synchronized() {
-  local what=$1 want=$2
-  shift 2
-  out=$(VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT \
-        VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$capture" "$@" 2>&1)
-  if [[ $? -ne 0 || $out == *"Validation Error"* || $out != *"$want"* ]]; then
-    echo "FAIL: $what under synchronization validation:"
-    echo "$out" | head -20
-    fail=1
-  else
-    echo "ok: $what pass synchronization validation"
-  fi
-}
+# The copies and barriers the layer records pass the validation layer's synchronization checks.
+. "$(dirname "$0")/synchronized.sh"
 if [[ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]]; then
   synchronized "the capture's copies" "3 of 3 selected" -o "$dir/sync" -- "$demo"
   # The reads of indirect dispatches' counts too, in both passes.

@@ -10,7 +10,11 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "capture/layer/run_order.hpp"
 #include "capture/layer/sampler_keys.hpp"
 #include "capture/tool/block_values.hpp"
 #include "capture/tool/manifest_parts.hpp"
@@ -423,3 +427,20 @@ TEST(CaptureValues, MembersWithoutNamesByPosition) {
 
 }  // namespace
 }  // namespace csbench::capture
+
+// A submitted command buffer's own dispatches and the secondaries it executes, in the order they
+// run: each secondary after the own dispatches recorded before it, several at one place in order.
+TEST(RunOrder, SecondariesRunWhereTheyWereExecuted) {
+  std::vector<std::string> order;
+  auto own = [&](uint32_t ordinal) { order.push_back(std::to_string(ordinal)); };
+  auto run = [&](const std::string& secondary) { order.push_back(secondary); };
+  using Executed = std::vector<std::pair<uint32_t, std::string>>;
+  csbench::capture::InRunOrder(3, Executed{{0, "A"}, {2, "B"}, {3, "C"}, {3, "D"}}, own, run);
+  EXPECT_EQ(order, (std::vector<std::string>{"A", "0", "1", "B", "2", "C", "D"}));
+  order.clear();
+  csbench::capture::InRunOrder(0, Executed{{0, "only"}}, own, run);
+  EXPECT_EQ(order, (std::vector<std::string>{"only"}));
+  order.clear();
+  csbench::capture::InRunOrder(2, Executed{}, own, run);
+  EXPECT_EQ(order, (std::vector<std::string>{"0", "1"}));
+}

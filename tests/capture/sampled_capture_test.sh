@@ -68,15 +68,6 @@ check "a sampler a manifest cannot say is reported, not replayed" 1 \
 
 # The texture's copy, with its layout changed for it and back, passes the validation layer's
 # synchronization checks, where that layer is installed.
-if [[ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]]; then
-  out=$(VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT \
-        VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$capture" -o "$dir/sync" -- "$demo" --sampled 2>&1)
-  if [[ $? -ne 0 || $out == *"Validation Error"* || $out != *"4 of 4 selected"* ]]; then
-    echo "FAIL: the sampled capture under synchronization validation:"
-    echo "$out" | head -20
-    fail=1
-  else
-    echo "ok: the sampled capture passes synchronization validation"
-  fi
-fi
+. "$(dirname "$0")/synchronized.sh"
+synchronized "the sampled capture's copies" "4 of 4 selected" -o "$dir/sync" -- "$demo" --sampled
 exit $fail

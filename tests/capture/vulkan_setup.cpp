@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace capture_program {
@@ -17,7 +18,7 @@ void Check(VkResult result, const char* what) {
   }
 }
 
-Gpu MakeGpu(const char* program) {
+Gpu MakeGpu(const char* program, const char* extension) {
   program_name = program;
   Gpu gpu;
   VkApplicationInfo app{
@@ -46,6 +47,20 @@ Gpu MakeGpu(const char* program) {
     std::fprintf(stderr, "%s: no Vulkan device with a compute queue\n", program_name);
     std::exit(10);
   }
+  if (extension != nullptr) {
+    uint32_t offered = 0;
+    Check(vkEnumerateDeviceExtensionProperties(gpu.physical, nullptr, &offered, nullptr),
+          "vkEnumerateDeviceExtensionProperties");
+    std::vector<VkExtensionProperties> names(offered);
+    Check(vkEnumerateDeviceExtensionProperties(gpu.physical, nullptr, &offered, names.data()),
+          "vkEnumerateDeviceExtensionProperties");
+    bool found = false;
+    for (const VkExtensionProperties& name : names) found = found || std::strcmp(name.extensionName, extension) == 0;
+    if (!found) {
+      std::fprintf(stderr, "%s: the device does not offer %s\n", program_name, extension);
+      std::exit(10);
+    }
+  }
   float priority = 1.0f;
   VkDeviceQueueCreateInfo queue{.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                 .queueFamilyIndex = gpu.family,
@@ -53,6 +68,10 @@ Gpu MakeGpu(const char* program) {
                                 .pQueuePriorities = &priority};
   VkDeviceCreateInfo device{
       .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1, .pQueueCreateInfos = &queue};
+  if (extension != nullptr) {
+    device.enabledExtensionCount = 1;
+    device.ppEnabledExtensionNames = &extension;
+  }
   Check(vkCreateDevice(gpu.physical, &device, nullptr, &gpu.device), "vkCreateDevice");
   vkGetDeviceQueue(gpu.device, gpu.family, 0, &gpu.queue);
   VkCommandPoolCreateInfo pool{.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,

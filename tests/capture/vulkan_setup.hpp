@@ -22,8 +22,10 @@ struct Gpu {
 };
 
 // A Vulkan 1.1 instance for `program` (also the name failures start with), the first device with a
-// compute queue (none: exit 10), one queue of the first such family and a command pool.
-Gpu MakeGpu(const char* program);
+// compute queue (none: exit 10), one queue of the first such family and a command pool. The device
+// extension `extension` is enabled where given; a device that does not offer it exits 10 with
+// "<program>: the device does not offer <extension>".
+Gpu MakeGpu(const char* program, const char* extension = nullptr);
 void DestroyGpu(Gpu& gpu);
 
 struct Buffer {

@@ -45,7 +45,15 @@ void GpuCase::KeepReference(GuardedResult& run, const std::string& key) const {
   for (size_t k = 0; k < manifest_->images.size() && k < run.images.size(); ++k) {
     if (written_[buffers_n + k] && RootOf(k) == k) kept.images[k] = std::move(run.images[k]);
   }
-  suite_->Shared<State>(StateKey()).reference = std::move(kept);
+  std::deque<ReferenceOutputs>& references = suite_->Shared<State>(StateKey()).references;
+  std::erase_if(references, [&](const ReferenceOutputs& r) { return r.key == key; });
+  uint64_t bytes = kept.DeviceBytes();
+  for (const ReferenceOutputs& r : references) bytes += r.DeviceBytes();
+  while (!references.empty() && bytes > kReferenceBytes) {
+    bytes -= references.front().DeviceBytes();
+    references.pop_front();
+  }
+  references.push_back(std::move(kept));
 }
 
 const std::vector<Data>& GpuCase::ReferenceHost(ReferenceOutputs& kept) const {

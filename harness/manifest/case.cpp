@@ -356,13 +356,14 @@ const ManifestVariant* GpuCase::ReferenceVariant() const {
 }
 
 ReferenceOutputs& GpuCase::ReferenceRun(const ManifestVariant& reference) {
-  State& state = suite_->Shared<State>(StateKey());
-  if (state.reference.key != ReferenceKey()) {
-    GpuCase made(*suite_, *manifest_, reference, point_, true);
-    GuardedResult run = made.GuardedRun();
-    made.KeepReference(run, ReferenceKey());
-  }
-  return state.reference;
+  std::deque<ReferenceOutputs>& references = suite_->Shared<State>(StateKey()).references;
+  const std::string key = ReferenceKey();
+  auto found = std::find_if(references.begin(), references.end(), [&](const auto& r) { return r.key == key; });
+  if (found != references.end()) return *found;
+  GpuCase made(*suite_, *manifest_, reference, point_, true);
+  GuardedResult run = made.GuardedRun();
+  made.KeepReference(run, key);
+  return references.back();
 }
 
 size_t GpuCase::ResourceNamed(const std::string& name) const {

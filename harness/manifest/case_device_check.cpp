@@ -26,7 +26,13 @@ bool BasicStorageFormat(const std::string& glsl) {
 
 std::string GpuCase::CheckNumbers::Add(double value) {
   values.push_back(value);
-  return fmt::format("csb_k.k[{}]", values.size() - 1);
+  const size_t at = values.size() - 1;
+  return fmt::format("csb_k.k[{}].{}", at / 2, "xy"[at % 2]);
+}
+
+std::string GpuCase::CheckNumbers::Declaration(uint32_t binding) const {
+  return fmt::format("layout(std140, set = 0, binding = {}) uniform CsbNumbers {{ dvec2 k[{}]; }} csb_k;\n", binding,
+                     std::max<size_t>((values.size() + 1) / 2, 1));
 }
 
 std::string GpuCase::CheckNumbers::Whole(double value) { return fmt::format("uint({})", Add(value)); }
@@ -239,30 +245,29 @@ GpuCase::DeviceCheck GpuCase::DeviceSuspects(const GuardedResult& run, const std
             : fmt::format("!isnan(got) && !isinf(got) && (abs(got - want) <= {} || abs(got - want) <= {} * "
                           "max(abs(want), 1e-6LF))",
                           numbers.Add(0.5 * variant_->abs_tolerance), numbers.Add(0.5 * variant_->tolerance));
-  const std::string total = numbers.Whole(static_cast<double>(count));
-  const std::string width = numbers.Whole(size[0]), height = numbers.Whole(size[1]);
+  const CheckWalk walk = WalkOf(out, count, components, size, numbers);
+  if (numbers.values.size() > kMostCheckNumbers) {
+    return {.refused = fmt::format("more than {} numbers (sizes, sums, tolerances)", kMostCheckNumbers)};
+  }
   const std::string source = fmt::format(
       "#version 450\n"
       "layout(local_size_x = {0}) in;\n"
-      "layout(std430, set = 0, binding = {3}) readonly buffer CsbNumbers {{ double k[]; }} csb_k;\n"
+      "{3}"
       "layout(std430, set = 0, binding = {4}) buffer CsbSuspects {{ uint count; uint at[]; }} csb_suspects;\n"
       "bool csb_bad = false;\n"
       "{1}"
       "{2}"
       "void main() {{\n"
-      "  const uint g = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * {0}u + gl_LocalInvocationID.x;\n"
-      "  if (g >= {5}) return;\n"
-      "  const uint element = g / {6}u, component = g % {6}u;\n"
-      "  const uvec3 coordinate = uvec3(element % {7}, element / {7} % {8}, element / ({7} * {8}));\n"
-      "  precise const double want = {9};\n"
-      "  const double got = csb_scalar{10}(g);\n"
-      "  if (csb_bad || isnan(want) || isinf(want) || !({11})) {{\n"
+      "{5}"
+      "  precise const double want = {6};\n"
+      "  const double got = {7};\n"
+      "  if (csb_bad || isnan(want) || isinf(want) || !({8})) {{\n"
       "    const uint k = atomicAdd(csb_suspects.count, 1u);\n"
-      "    if (k < {12}u) csb_suspects.at[k] = g;\n"
+      "    if (k < {9}u) csb_suspects.at[k] = g;\n"
       "  }}\n"
       "}}\n",
-      kCheckGroup, kGlslCheckHelpers, resources, bound.size(), bound.size() + 1, total, components, width, height,
-      translated.glsl, out, within, kMostSuspects);
+      kCheckGroup, kGlslCheckHelpers, resources, numbers.Declaration(bound.size()), bound.size() + 1, walk.main, translated.glsl,
+      walk.Got(std::to_string(out)), within, kMostSuspects);
 
   std::vector<BufferRange> ranges;
   for (size_t r : bound) {
@@ -270,7 +275,8 @@ GpuCase::DeviceCheck GpuCase::DeviceSuspects(const GuardedResult& run, const std
                                    : BufferRange{.image = run.images[r - buffers_n].get()});
   }
   Buffer suspects(*context_, 4 * (1 + kMostSuspects));
-  RunCheckShader(source, fmt::format("check of {} in {}", ResourceName(out), m.name), ranges, numbers, suspects, count);
+  RunCheckShader(source, fmt::format("check of {} in {}", ResourceName(out), m.name), ranges, numbers, suspects,
+                 walk.groups);
   std::vector<uint32_t> words(1 + kMostSuspects);
   suspects.Download(std::as_writable_bytes(std::span(words)));
   DeviceCheck check;

@@ -45,7 +45,15 @@ void GpuCase::KeepReference(GuardedResult& run, const std::string& key) const {
   for (size_t k = 0; k < manifest_->images.size() && k < run.images.size(); ++k) {
     if (written_[buffers_n + k] && RootOf(k) == k) kept.images[k] = std::move(run.images[k]);
   }
-  suite_->Shared<State>(StateKey()).reference = std::move(kept);
+  std::deque<ReferenceOutputs>& references = suite_->Shared<State>(StateKey()).references;
+  std::erase_if(references, [&](const ReferenceOutputs& r) { return r.key == key; });
+  uint64_t bytes = kept.DeviceBytes();
+  for (const ReferenceOutputs& r : references) bytes += r.DeviceBytes();
+  while (!references.empty() && bytes > kReferenceBytes) {
+    bytes -= references.front().DeviceBytes();
+    references.pop_front();
+  }
+  references.push_back(std::move(kept));
 }
 
 const std::vector<Data>& GpuCase::ReferenceHost(ReferenceOutputs& kept) const {
@@ -80,12 +88,15 @@ bool GpuCase::ScanOnDevice(const GuardedResult& run, size_t r, const ReferenceOu
   ranges.push_back(image_out ? BufferRange{.image = run.images[r - buffers_n].get()}
                              : BufferRange{.buffer = run.buffers[r].get()});
   size_t count = 0;
+  uint32_t components = 1;
+  std::array<uint32_t, 3> size{1, 1, 1};
   bool exact = false, poisoned = false;
   if (image_out) {
     const size_t k = r - buffers_n;
     const ManifestImage& image = m.images[k];
-    const auto& s = values_.image_sizes[k];
-    count = size_t{s[0]} * s[1] * s[2] * image.format.channels;
+    size = values_.image_sizes[k];
+    components = image.format.channels;
+    count = size_t{size[0]} * size[1] * size[2] * components;
     exact = image.format.Integer();
     poisoned = !image.init_given && !swapped_.contains(image.name);
   } else {
@@ -111,9 +122,11 @@ bool GpuCase::ScanOnDevice(const GuardedResult& run, size_t r, const ReferenceOu
                     : fmt::format("  if (!(abs(got - want) <= {} || abs(got - want) <= {} * max(abs(want), 1e-6LF))) "
                                   "bad = true;\n",
                                   numbers.Add(0.5 * variant_->abs_tolerance), numbers.Add(0.5 * variant_->tolerance));
-    compare = "  const double want = csb_scalarw(g);\n" + compare;
   }
   if (count == 0) return true;
+  // A buffer's walk is linear whatever its sizes (only an image's follows its texels).
+  const CheckWalk walk = WalkOf(r, count, components, size, numbers);
+  if (!compare.empty()) compare = fmt::format("  const double want = {};\n{}", walk.Got("w"), compare);
   // The unwritten rule (Unwritten, UnwrittenImage): a float not finite (the poison is a NaN), an
   // integer still the poison's value where the output started from it.
   const std::string rule = !exact   ? "  if (isnan(got) || isinf(got)) bad = true;\n"
@@ -123,21 +136,21 @@ bool GpuCase::ScanOnDevice(const GuardedResult& run, size_t r, const ReferenceOu
   const std::string source = fmt::format(
       "#version 450\n"
       "layout(local_size_x = {0}) in;\n"
-      "layout(std430, set = 0, binding = {1}) readonly buffer CsbNumbers {{ double k[]; }} csb_k;\n"
+      "{1}"
       "layout(std430, set = 0, binding = {2}) buffer CsbBad {{ uint count; }} csb_found;\n"
       "bool csb_bad = false;\n"
       "{3}"
       "void main() {{\n"
-      "  const uint g = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * {0}u + gl_LocalInvocationID.x;\n"
-      "  if (g >= {4}) return;\n"
-      "  const double got = csb_scalarg(g);\n"
+      "{4}"
+      "  const double got = {5};\n"
       "  bool bad = false;\n"
-      "{5}{6}"
+      "{6}{7}"
       "  if (bad || csb_bad) atomicAdd(csb_found.count, 1u);\n"
       "}}\n",
-      kCheckGroup, n, n + 1, resources, numbers.Whole(static_cast<double>(count)), rule, compare);
+      kCheckGroup, numbers.Declaration(n), n + 1, resources, walk.main, walk.Got("g"), rule, compare);
   Buffer found(*context_, 4);
-  RunCheckShader(source, fmt::format("scan of {} in {}", ResourceName(r), m.name), ranges, numbers, found, count);
+  RunCheckShader(source, fmt::format("scan of {} in {}", ResourceName(r), m.name), ranges, numbers, found,
+                 walk.groups);
   uint32_t bad = 0;
   found.Download(std::as_writable_bytes(std::span(&bad, 1)));
   return bad == 0;
@@ -186,8 +199,43 @@ bool GpuCase::PassesOnDevice(GuardedResult& run) {
   return true;
 }
 
+std::string GpuCase::CheckWalk::Got(const std::string& tag) const {
+  return texels ? fmt::format("csb_texel{}(int(coordinate.x), int(coordinate.y), int(coordinate.z), component)", tag)
+                : fmt::format("csb_scalar{}(g)", tag);
+}
+
+GpuCase::CheckWalk GpuCase::WalkOf(size_t r, size_t count, uint32_t components, std::array<uint32_t, 3> size,
+                                   CheckNumbers& numbers) const {
+  const std::string width = numbers.Whole(size[0]), height = numbers.Whole(size[1]);
+  const uint64_t row = uint64_t{size[0]} * components;
+  const uint64_t row_groups = (row + kCheckGroup - 1) / kCheckGroup;
+  if (r >= manifest_->buffers.size() && row_groups <= kMaxGroupsPerDimension && size[1] <= kMaxGroupsPerDimension &&
+      size[2] <= kMaxGroupsPerDimension) {
+    return {.main = fmt::format("  const uint gx = gl_GlobalInvocationID.x;\n"
+                                "  if (gx >= {0}) return;\n"
+                                "  const uint component = gx % {1}u;\n"
+                                "  const uvec3 coordinate = uvec3(gx / {1}u, gl_GlobalInvocationID.yz);\n"
+                                "  const uint element = (coordinate.z * {3} + coordinate.y) * {2} + coordinate.x;\n"
+                                "  const uint g = element * {1}u + component;\n",
+                                numbers.Whole(static_cast<double>(row)), components, width, height),
+            .groups = {static_cast<uint32_t>(row_groups), size[1], size[2]},
+            .texels = true};
+  }
+  const uint64_t groups = (count + kCheckGroup - 1) / kCheckGroup;
+  const uint32_t groups_x = static_cast<uint32_t>(std::min<uint64_t>(groups, kMaxGroupsPerDimension));
+  const uint32_t groups_y = static_cast<uint32_t>((groups + groups_x - 1) / groups_x);
+  return {.main = fmt::format(
+              "  const uint g = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * {0}u + "
+              "gl_LocalInvocationID.x;\n"
+              "  if (g >= {1}) return;\n"
+              "  const uint element = g / {2}u, component = g % {2}u;\n"
+              "  const uvec3 coordinate = uvec3(element % {3}, element / {3} % {4}, element / ({3} * {4}));\n",
+              kCheckGroup, numbers.Whole(static_cast<double>(count)), components, width, height),
+          .groups = {groups_x, groups_y, 1}};
+}
+
 void GpuCase::RunCheckShader(const std::string& source, const std::string& label, std::vector<BufferRange> ranges,
-                             const CheckNumbers& numbers, Buffer& result, size_t count) const {
+                             const CheckNumbers& numbers, Buffer& result, std::array<uint32_t, 3> groups) const {
   Context::OwnKernel& own = context_->OwnKernelFor(source, [&] {
     // Its source alone names what the kernel binds: the resources in `ranges`' order (buffers and
     // storage images), then the numbers and the result.
@@ -199,27 +247,27 @@ void GpuCase::RunCheckShader(const std::string& source, const std::string& label
                             .kind = range.image != nullptr ? DescriptorSlot::Kind::kStorageImage
                                                            : DescriptorSlot::Kind::kStorageBuffer});
     }
-    spec.slots.push_back({.binding = static_cast<uint32_t>(spec.slots.size())});
+    spec.slots.push_back(
+        {.binding = static_cast<uint32_t>(spec.slots.size()), .kind = DescriptorSlot::Kind::kUniformBuffer});
     spec.slots.push_back({.binding = static_cast<uint32_t>(spec.slots.size())});
     return std::make_unique<Kernel>(*context_, spec);
   });
   // At least one number, so that the buffer is never empty.
   std::vector<double> values = numbers.values;
   if (values.empty()) values.push_back(0);
-  Buffer constants(*context_, 8 * values.size());
+  // Whole pairs, as the declaration reads them.
+  if (values.size() % 2 != 0) values.push_back(0);
+  Buffer constants(*context_, 8 * values.size(), Memory::kDevice, true);
   constants.Upload(std::as_bytes(std::span(values)));
   ranges.push_back({.buffer = &constants});
   ranges.push_back({.buffer = &result});
-  const uint64_t groups = (count + kCheckGroup - 1) / kCheckGroup;
-  const uint32_t groups_x = static_cast<uint32_t>(std::min<uint64_t>(groups, kMaxGroupsPerDimension));
-  const uint32_t groups_y = static_cast<uint32_t>((groups + groups_x - 1) / groups_x);
   std::lock_guard lock(own.lock);
   const Bindings bindings = own.kernel->Bind(ranges);
   const std::vector<uint32_t> offsets(own.kernel->dynamic_slots(), 0);
   context_->Run([&](Commands& c) {
     c.Fill(result, 0);
     c.Barrier();
-    c.Dispatch(*own.kernel, bindings, {groups_x, groups_y, 1}, offsets);
+    c.Dispatch(*own.kernel, bindings, groups, offsets);
   });
 }
 

@@ -56,7 +56,7 @@ struct Inputs {
 inline constexpr uint32_t kMaxImageCopies = 64;
 
 // The reference variant's outputs at one point, which every other variant of the point is
-// compared with; those of one point are kept at a time.
+// compared with; those of the points last checked are kept (State::references).
 struct ReferenceOutputs {
   std::string key;
   // Per resource; empty for an input. Read back from the device copies when first needed
@@ -67,7 +67,19 @@ struct ReferenceOutputs {
   // (a view's are its image's); null for the others.
   std::vector<std::unique_ptr<Buffer>> buffers;
   std::vector<std::unique_ptr<Image>> images;
+  // The device copies' bytes.
+  uint64_t DeviceBytes() const {
+    uint64_t bytes = 0;
+    for (const auto& b : buffers) bytes += b ? b->size() : 0;
+    for (const auto& image : images) {
+      for (uint32_t level = 0; image && level < image->levels(); ++level) bytes += image->LevelBytes(level);
+    }
+    return bytes;
+  }
 };
+// The reference outputs kept, by device bytes: the oldest go first beyond it, the newest is
+// always kept.
+inline constexpr uint64_t kReferenceBytes = uint64_t{1} << 30;
 
 // The contents made from the resources' inits (the inputs, and the starting contents of the written
 // resources that have one), kept by everything they depend on (GpuCase::MadeKey), so that the cases
@@ -83,7 +95,10 @@ inline constexpr uint64_t kMadeBytes = uint64_t{2} << 30;
 
 struct State {
   std::shared_ptr<Inputs> inputs;
-  ReferenceOutputs reference;
+  // The reference's outputs of the points last checked, oldest first, each point once: a sweep
+  // checks the reference at every workgroup before the variants after it, which then find theirs
+  // here instead of running the reference again.
+  std::deque<ReferenceOutputs> references;
   MadeData made;
 };
 

@@ -237,12 +237,20 @@ class GpuCase : public Case {
                             const std::string& text) const;
   DeviceCheck DeviceSuspects(const GuardedResult& run, const std::vector<Data>& got, size_t out,
                              const std::string& text) const;
-  // The numbers a check's shader reads from a buffer (csb_k.k[N]), in order.
+  // The numbers a check's shader reads from a uniform buffer (csb_k), in order. A uniform buffer,
+  // not a storage one: lavapipe loads a storage buffer's word lane by lane, with bounds checks,
+  // at every read, and the sizes read at every texel's read cost a check more than its
+  // expression; a uniform's constant index is one load for all lanes.
   struct CheckNumbers {
     std::vector<double> values;
     std::string Add(double value);    // a double
     std::string Whole(double value);  // a uint
+    // The buffer's declaration at `binding`, once every number is added: doubles in pairs (std140
+    // gives an array of dvec2 the stride of two doubles, so the values are read as uploaded).
+    std::string Declaration(uint32_t binding) const;
   };
+  // The most numbers one check may take: Vulkan's least maxUniformBufferRange (16384 bytes).
+  static constexpr size_t kMostCheckNumbers = 2048;
   // The device check's names for resource r (a buffer or an image of a plain type: float, or an
   // integer of 4 bytes a scalar; an image of a float or integer format): its binding's
   // declaration, its scalar-reading function and its read function; false where it has none.
@@ -251,12 +259,28 @@ class GpuCase : public Case {
   bool DeviceResource(const std::vector<std::unique_ptr<Buffer>>& buffers,
                       const std::vector<std::unique_ptr<Image>>& images, size_t r, uint32_t binding,
                       std::string& glsl, CheckNumbers& numbers, const std::string& tag) const;
-  // Runs a check's compute shader `source` over `count` scalars (one invocation each, in groups of
-  // kCheckGroup): `ranges` (storage buffers and images) at bindings 0 to N-1, then the numbers at
-  // N and `result`, zeroed first, at N+1.
+  // How a check's shader walks the `count` scalars of output r, one invocation each: `main`, the
+  // first lines of its main(), which name the scalar's index g, its element, component and
+  // coordinate (uvec3) and return past the last, and the groups it is dispatched in. An image's
+  // walk follows its texels (x and channel across, a row of groups per y and z), so no
+  // invocation divides by a size read from the numbers: on a CPU device such a division is a
+  // loop of scalar divisions, and cost the check more than its expression. Elsewhere (a buffer,
+  // an image too large for that shape) the walk is linear. `got`: how the shader reads output r's
+  // scalar there, through the functions of its resource tagged `tag` (DeviceResource).
+  struct CheckWalk {
+    std::string main;
+    std::array<uint32_t, 3> groups{1, 1, 1};
+    bool texels = false;
+    std::string Got(const std::string& tag) const;
+  };
+  CheckWalk WalkOf(size_t r, size_t count, uint32_t components, std::array<uint32_t, 3> size,
+                   CheckNumbers& numbers) const;
+  // Runs a check's compute shader `source` in `groups` of kCheckGroup invocations: `ranges`
+  // (storage buffers and images) at bindings 0 to N-1, then the numbers (a uniform buffer) at N
+  // and `result`, zeroed first, at N+1.
   static constexpr uint32_t kCheckGroup = 256;
   void RunCheckShader(const std::string& source, const std::string& label, std::vector<BufferRange> ranges,
-                      const CheckNumbers& numbers, Buffer& result, size_t count) const;
+                      const CheckNumbers& numbers, Buffer& result, std::array<uint32_t, 3> groups) const;
 
   // Expected's values, handed chunk by chunk to `consume` on the threads that evaluate them.
   void ExpectedChunks(const std::vector<Data>& got, size_t out_index, int field, size_t count,

@@ -359,7 +359,8 @@ fi
 # alike. device_check.toml's near_tolerance variant passes through the host's judgement of the
 # floats the device listed, all_off through the host's whole check (its message names the float
 # off by most, relative to its value); image_off.toml is checked
-# on the device texel by texel.
+# on the device texel by texel; reference_kept.toml's variants find the reference's outputs kept at
+# each workgroup, the wrong one failing against them at both.
 device_ok=1
 for mode in auto host; do
   "$bench" $(for f in "$manifests"/wrong/*.toml; do printf -- '--manifest=%s ' "$f"; done) \
@@ -375,6 +376,9 @@ if ((device_ok)) && [[ -s $dir/checks_auto.failures ]] && cmp -s "$dir/checks_au
    grep -q "^manifest_test_image_off/wrong/wg8x8/domain67x45: output image 'dst' texel (5, 3): got" "$dir/checks_auto.failures" &&
    grep -q "^manifest_test_image_off/unwritten/wg8x8/domain67x45: output image 'dst' texel (3, 1): unwritten (still the poison" "$dir/checks_auto.failures" &&
    grep -q "^manifest_test_image_off/writes_input/wg8x8/domain67x45: changed input image 'src' at texel (9, 4): the kernel wrote" "$dir/checks_auto.failures" &&
+   grep -q "^manifest_test_reference_kept/wrong/wg8x8/domain67x45: output image 'dst' texel (5, 3): got .* (the reference variant right)" "$dir/checks_auto.failures" &&
+   grep -q "^manifest_test_reference_kept/wrong/wg16x4/domain67x45: output image 'dst' texel (5, 3): got .* (the reference variant right)" "$dir/checks_auto.failures" &&
+   ! grep -q "^manifest_test_reference_kept/same/" "$dir/checks_auto.failures" &&
    $python - "$dir/checks_auto.json" "$dir/checks_host.json" <<'PY'
 import json, sys
 auto = {b["name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]}

@@ -70,8 +70,12 @@ Written WriteSequence(const RawCapture& capture, const std::filesystem::path& ra
   std::vector<std::optional<Resource>> held(capture.bindings.size());
   std::vector<uint32_t> held_by(capture.bindings.size());  // the first pipeline to bind each
   std::set<std::pair<uint32_t, uint32_t>> declared;
-  // Whether some pass's instructions read, and write, each resource.
+  // Whether some pass's instructions read, and write, each resource; and whether a pass reads it
+  // before (or as) it is first written, or writes it after the first pass that binds it, where
+  // its bytes before the sequence can reach a later iteration (the restore rule, below).
   std::vector<bool> reads(capture.bindings.size()), writes(capture.bindings.size());
+  std::vector<bool> bound(capture.bindings.size()), read_first(capture.bindings.size()),
+      written_later(capture.bindings.size());
   for (const RawStep& step : capture.steps) {
     for (const Resource& r : shaders[step.pipeline].resources) declared.insert({r.set, r.binding});
     for (const std::array<uint32_t, 4>& at : step.slots) {
@@ -82,6 +86,12 @@ Written WriteSequence(const RawCapture& capture, const std::filesystem::path& ra
       if (r == resources.end() || index >= held.size()) continue;
       reads[index] = reads[index] || r->reads;
       writes[index] = writes[index] || r->writes;
+      if (!bound[index]) {
+        bound[index] = true;
+        read_first[index] = r->reads;
+      } else {
+        written_later[index] = written_later[index] || r->writes;
+      }
       const RawBinding& b = capture.bindings[index];
       const bool moved = b.set != set || b.binding != binding || b.element != element;
       const bool at_uniform = std::any_of(held.begin(), held.end(), [&](const std::optional<Resource>& u) {
@@ -128,9 +138,14 @@ Written WriteSequence(const RawCapture& capture, const std::filesystem::path& ra
     }
   if (!written.skipped.empty()) return written;
   Files files{.folder = folder};
+  // The writer restores a resource read and written. In a sequence, one that the first pass to
+  // bind it only writes, and no later pass writes, needs none: what that pass writes is the same at
+  // every iteration (its inputs are), and what it leaves is never written, so stays its init; the
+  // later passes read the same bytes every time (a work buffer between two passes, VkFFT's among
+  // them, whose copy back would be timed work the program does not do).
   for (size_t i = 0; i < held.size(); ++i)
     if (held[i]) {
-      held[i]->reads = reads[i];
+      held[i]->reads = reads[i] && (read_first[i] || written_later[i]);
       held[i]->writes = writes[i];
     }
   ResourceText text;

@@ -238,6 +238,14 @@ seq_toml=$dir/seq/s10-12/s10-12.toml
    -s $dir/seq/s10-12/shader0.spv && -s $dir/seq/s10-12/shader3.spv ]] ||
   { echo "FAIL: the sequence's manifest is not three passes of shader0.spv and shader3.spv"; fail=1; }
 check "each pass has the program's push constants" 0 'float weight at byte 4: 0.25' -- cat "$seq_toml"
+# The restore rule in a sequence: total, which the chain passes read and add into, is restored
+# before each iteration; y, which scale only writes and the chain passes only read, is not.
+check "a sequence restores what it reads before writing, not its work buffer" 0 '^In Out Sum restore$' -- \
+  $python -c '
+import sys
+blocks = open(sys.argv[1]).read().split("[[buffer]]")[1:]
+def field(b, key): return next((l.split("=")[1].strip() for l in b.splitlines() if l.startswith(key + " =")), "-")
+print(" ".join(field(b, "name").strip("\"") + (" restore" if "restore = true" in b else "") for b in blocks))' "$seq_toml"
 # The data: x, y and total before the sequence, y and total after its last dispatch.
 check "the sequence's bytes are the demo's" 0 '^data ok$' -- $python - "$dir/seq/s10-12" <<'PY'
 import struct, sys

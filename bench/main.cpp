@@ -245,8 +245,9 @@ std::variant<std::unique_ptr<csbench::Context>, int> OpenDevice(const csbench::O
 // How the run measures on its device: the ceilings' cache, the samples kept, the minimum sample
 // time and whether cases are made ahead; each recorded in the JSON's context.
 void SetUpMeasuring(const csbench::Context* context, const Invocation& run) {
-  // The ceilings' cache file: written by every run, read by --ceilings=reuse and, on a GPU, by
-  // --ceilings=auto for a day (harness/measure/ceilings.hpp). The clock probe's kept best sits
+  // The ceilings' cache file: written by every run, read by --ceilings=reuse and by
+  // --ceilings=auto for a day: every ceiling on a GPU, only the sizes on a CPU device, whose rates
+  // move with the host's load (harness/measure/ceilings.hpp, docs/measurement.md). The clock probe's kept best sits
   // beside it, under the same key (harness/vulkan/clock_keep.hpp).
   if (context != nullptr) {
     const std::string key = csbench::DeviceKey(context);
@@ -259,6 +260,7 @@ void SetUpMeasuring(const csbench::Context* context, const Invocation& run) {
                                .driver = driver,
                                .revision = csbench::Revision(),
                                .reuse = mode == csbench::CeilingsMode::kReuse || (automatic && gpu),
+                               .reuse_sizes = automatic,
                                .max_age_seconds = automatic ? csbench::kAutoReuseSeconds : 0});
     benchmark::AddCustomContext("ceilings_mode", automatic ? "auto"
                                                  : mode == csbench::CeilingsMode::kReuse ? "reuse"

@@ -298,10 +298,12 @@ void SetCeilingsCache(CeilingsCache cache) {
   c.write_failed = false;
 }
 
+bool IsSizeCeiling(std::string_view name) { return name == "last_level_cache" || name == "cold_footprint"; }
+
 std::optional<double> ReusedCeiling(const std::string& name) {
   Ceilings& c = TheCeilings();
   std::lock_guard guard(c.noting);
-  if (!c.cache.reuse) return std::nullopt;
+  if (!c.cache.reuse && !(c.cache.reuse_sizes && IsSizeCeiling(name))) return std::nullopt;
   const auto it = c.kept.find(name);
   if (it == c.kept.end()) return std::nullopt;
   const double age = std::max(0.0, Now() - it->second.measured_at);

@@ -127,9 +127,15 @@ struct CeilingsCache {
   std::string driver;
   std::string revision;
   bool reuse = false;
-  double max_age_seconds = 0;  // where reuse: the oldest a reused ceiling may be; 0: any age
+  // Where not reuse: still reuse the sizes (IsSizeCeiling), which are the hardware's and not its
+  // load's: `--ceilings=auto` on a CPU device measures every rate and takes the cache's size.
+  bool reuse_sizes = false;
+  double max_age_seconds = 0;  // where reuse or reuse_sizes: the oldest a reused ceiling may be; 0: any age
 };
-// The oldest a ceiling `--ceilings=auto` reuses on a GPU may be: a day.
+// The ceilings that are sizes, not rates: the last-level cache the copies show and the cold
+// rotation's footprint taken from it.
+bool IsSizeCeiling(std::string_view name);
+// The oldest a ceiling `--ceilings=auto` reuses may be: a day.
 inline constexpr double kAutoReuseSeconds = 24 * 3600;
 // "$XDG_CACHE_HOME/csbench/ceilings-<key>.tsv" (or under ~/.cache); empty where neither is set.
 std::string CeilingsCachePath(const std::string& device_key);

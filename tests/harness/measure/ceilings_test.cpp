@@ -95,6 +95,29 @@ TEST_F(CeilingsCacheTest, AutoReusesOnlyACeilingMeasuredWithinItsAge) {
   EXPECT_TRUE(ReusedCeiling("copy"));
 }
 
+TEST_F(CeilingsCacheTest, ReusingSizesTakesTheCacheAndFootprintButMeasuresEveryRate) {
+  SetCeilingsCache(Cache(false));
+  NoteCeiling("copy", 20, "GB/s", "a copy");
+  NoteCeiling("last_level_cache", 8, "MiB", "a cache");
+  NoteCeiling("cold_footprint", 32, "MiB", "a footprint");
+  CeilingsCache sizes = Cache(false);
+  sizes.reuse_sizes = true;
+  sizes.max_age_seconds = kAutoReuseSeconds;
+  SetCeilingsCache(sizes);
+  EXPECT_FALSE(ReusedCeiling("copy"));  // a rate: measured
+  const std::optional<double> cache = ReusedCeiling("last_level_cache");
+  const std::optional<double> footprint = ReusedCeiling("cold_footprint");
+  ASSERT_TRUE(cache && footprint);
+  EXPECT_DOUBLE_EQ(*cache, 8);
+  EXPECT_DOUBLE_EQ(*footprint, 32);
+  // Another revision's sizes are not this one's.
+  sizes.revision = "r2";
+  SetCeilingsCache(sizes);
+  EXPECT_FALSE(ReusedCeiling("last_level_cache"));
+  EXPECT_TRUE(IsSizeCeiling("cold_footprint"));
+  EXPECT_FALSE(IsSizeCeiling("read"));
+}
+
 TEST(CeilingsCachePath, FollowsXdgCacheHome) {
   const char* old = std::getenv("XDG_CACHE_HOME");
   const std::string kept = old != nullptr ? old : "";

@@ -197,7 +197,9 @@ GpuCase::GuardedResult GpuCase::GuardedRun(std::optional<size_t> zeroed) {
     return {.image = images[RootOf(r - buffers_n)].get(), .level = LevelOf(r - buffers_n)};
   };
   const Plan::Sets sets = plan_->Bind(range);
-  context_->Run([&](Commands& c) { plan_->Record(c, sets, [](size_t) { return 0u; }); });
+  // Timed by the device's clock, as a batch is: one iteration's seconds, which may stand for the
+  // timing's calibration (Work::checked_seconds).
+  checked_seconds_ = TimedBatch(*context_, [&](Commands& c) { plan_->Record(c, sets, [](size_t) { return 0u; }); }).Run();
   GuardedResult result;
   result.outputs.resize(buffers_n + m.images.size());
   for (size_t i = 0; i < buffers_n; ++i) {
@@ -279,6 +281,7 @@ void GpuCase::Measure(benchmark::State& state) {
                           : manifest_->arithmetic_unit == "FLOP16" ? Peak::kFp16
                                                                    : Peak::kFp32,
                   .ops_lower_bound = manifest_->arithmetic_lower_bound,
+                  .checked_seconds = checked_seconds_,
                   // Each pass after the first waits for the one before it.
                   .dispatches = static_cast<double>(plan_->size())};
   // Where this case's check expressions were computed (--checks).

@@ -330,6 +330,7 @@ class GpuCase : public Case {
 
   // The checks computed on the device and on the host (Checked counts them), for the JSON entry.
   mutable int checks_on_device_ = 0, checks_on_host_ = 0;
+  double checked_seconds_ = 0;  // the last GuardedRun's iteration, by the device's clock
 
 
   Suite* suite_;

@@ -171,12 +171,27 @@ void GuardedLoop(benchmark::State& state, Context* device, uint64_t batch,
 
 }  // namespace
 
+std::optional<double> CalibrationFromCheck(double checked_seconds, uint32_t period) {
+  if (checked_seconds <= 0) return std::nullopt;
+  const auto batch = [&](double seconds) {
+    return BatchSize(seconds, period, kBatchSeconds, kMaxBatchDispatches, MinSampleSeconds());
+  };
+  if (batch(checked_seconds / kCheckedRunSlack) != batch(checked_seconds)) return std::nullopt;
+  return checked_seconds;
+}
+
 void MeasureTimedBatches(benchmark::State& state, Context* device,
                          const std::function<double(uint32_t, uint32_t)>& time_batch, uint32_t probe, uint32_t period,
                          Work work) {
   period = std::max<uint32_t>(period, 1);
+  // An iteration the check's run took so long that the calibration's look could only give the
+  // same batch (one dispatch a sample, on a CPU device nearly always) is not looked at again: on
+  // lavapipe that look was a sample's worth of device time a benchmark.
   const uint32_t batch = StableBatchSize(
-      [&] { return CalibratedSecondsPerDispatch([&](uint32_t count) { return time_batch(count, 0); }, probe, period); },
+      [&] {
+        if (const std::optional<double> checked = CalibrationFromCheck(work.checked_seconds, period)) return *checked;
+        return CalibratedSecondsPerDispatch([&](uint32_t count) { return time_batch(count, 0); }, probe, period);
+      },
       period);
   // Where a batch is not whole rounds of the rotation, each sample goes on where the one before
   // ended, through the benchmark's calls, so that consecutive dispatches never read one copy.

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -46,6 +47,10 @@ struct Work {
   // fuses several steps moves one step's compulsory bytes per `steps` steps, so its memory bound
   // is `steps` times the one-step roofline.
   double bound_bytes = -1;
+  // One iteration's seconds by the device's clock where the benchmark already ran one before its
+  // timing (a manifest case's check run); 0: none. MeasureTimedBatches takes it for the batch's
+  // calibration where no faster reading could change the batch (CalibrationFromCheck).
+  double checked_seconds = 0;
   // Dependent dispatches one iteration makes (each after a barrier): each adds the device's
   // dispatch cost (MeasuredDispatchSeconds) to the bound. MeasureDispatches counts 1 where 0.
   double dispatches = 0;
@@ -196,6 +201,13 @@ double MinSampleSeconds();
 // them to the loop, and sets `dispatches/sample`, the throughput counters and, with a device,
 // `roofline%`. The guard's reading (and, with --samples, the batches' times) go into the run's
 // note (harness/measure/run_notes.hpp), and a loop still measured with the clocks down is labelled so.
+// How much faster than the check's run an iteration could still be (a GPU's first run of a pipeline
+// on cold caches, and on clocks not yet raised): a check's reading stands for the calibration only
+// where this many times faster would give the same batch.
+inline constexpr double kCheckedRunSlack = 8;
+// `checked_seconds` where it decides the batch (the same batch at a kCheckedRunSlack times faster
+// iteration); nullopt: calibrate.
+std::optional<double> CalibrationFromCheck(double checked_seconds, uint32_t period);
 void MeasureTimedBatches(benchmark::State& state, Context* device,
                          const std::function<double(uint32_t, uint32_t)>& time_batch, uint32_t probe, uint32_t period,
                          Work work);

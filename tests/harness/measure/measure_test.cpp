@@ -45,6 +45,24 @@ TEST(BatchSize, EndsWithinTheRotationWhereWholeRoundsWouldOutlastASample) {
   EXPECT_EQ(BatchSize(64e-3, 1047), 1047u);
 }
 
+TEST(Calibration, TakesTheChecksRunOnlyWhereAFasterIterationWouldGiveTheSameBatch) {
+  const double kept = MinSampleSeconds();
+  SetMinSampleSeconds(0.5);
+  // 0.15 s an iteration (lavapipe's Gray-Scott step): one dispatch a sample even at 19 ms.
+  ASSERT_TRUE(CalibrationFromCheck(0.15, 1));
+  EXPECT_DOUBLE_EQ(*CalibrationFromCheck(0.15, 1), 0.15);
+  // 10 ms: 8 times faster (1.25 ms) would batch two: calibrate.
+  EXPECT_FALSE(CalibrationFromCheck(10e-3, 1));
+  // A GPU's 50 us kernel: calibrate. No check's run: calibrate.
+  EXPECT_FALSE(CalibrationFromCheck(50e-6, 1));
+  EXPECT_FALSE(CalibrationFromCheck(0.0, 1));
+  // A rotation of 4 copies: at 0.15 s a round outlasts the 0.5 s sample (one dispatch), at 19 ms it
+  // does not (a whole round): calibrate. At 2 s neither would: one dispatch.
+  EXPECT_FALSE(CalibrationFromCheck(0.15, 4));
+  EXPECT_TRUE(CalibrationFromCheck(2.0, 4));
+  SetMinSampleSeconds(kept);
+}
+
 TEST(Calibration, LooksLongerOnlyWhereOneDispatchIsTooShortToTime) {
   std::vector<uint32_t> asked;
   const auto timed = [&](double per_dispatch) {

@@ -4,7 +4,8 @@
 # [[image]] with its sampler's keys and its texels before the dispatch; the replay passes, and
 # fails with an altered expected element, another address or another filter; a sequence that
 # binds the texture replays too; a sampler whose u and v address modes differ (an immutable one)
-# is said and not replayed (docs/capture.md).
+# is said and not replayed (docs/capture.md). --sampled-separate reads the same texture through a
+# separate sampled image and sampler: an [[image]] and a [[sampler]], replayed and failed alike.
 set -uo pipefail
 capture=$1
 demo=$2
@@ -59,6 +60,44 @@ if "$bench" --manifest="$sampled" --benchmark_list_tests >/dev/null 2>&1; then
 else
   echo "skip: bench does not read init = { file } and expect = { file } yet; the replay with data waits for them"
 fi
+
+# The same texture and sampler as two descriptors (texture2D at binding 0, sampler at binding 2):
+# an [[image]] without sampler keys and a [[sampler]] with the program's.
+check "a separate sampled image and sampler are captured" 0 'captured p3_4x3x1: ' -- \
+  "$capture" -o "$dir/sep" --dispatches=pipeline:3 -- "$demo" --sampled-separate
+separate=$dir/sep/p3_4x3x1
+check "written as a sampled [[image]] and a [[sampler]] with the program's keys" 0 \
+  '^sampled False smp linear clamp_to_edge false False$' -- \
+  $python -c 'import re, sys; t = open(sys.argv[1]).read()
+image = t[t.index("\n[[image]]"):].split("\n\n")[0]
+sampler = t[t.index("\n[[sampler]]"):].split("\n\n")[0]
+keys = dict(re.findall(r"^(name|filter|address|unnormalized) = \"?([a-z_]+)\"?$", sampler, re.M))
+usage = re.search(r"^usage = \"(\w+)\"", image, re.M).group(1)
+print(usage, "filter" in image, keys["name"], keys["filter"], keys["address"], keys["unnormalized"], "border" in sampler)' \
+  "$separate/p3_4x3x1.toml"
+[[ -s $separate/in0.bin && ! -e $separate/out0.bin ]] ||
+  { echo "FAIL: the separate texture's files are not its texels before only"; fail=1; }
+check "replay: the separate dispatch passes against the program's own output" 0 \
+  '\[1/1\] capture_demo_p3_4x3x1/captured/wg8x8/domain768x1 ' -- \
+  "$bench" --manifest="$separate" --benchmark_min_time=0.01
+cp -r "$separate" "$dir/sep_altered"
+add_one "$dir/sep_altered/out1.bin" 400
+check "replay: an expected element altered fails (separate)" 1 "output 'Texels' index 100 " -- \
+  "$bench" --manifest="$dir/sep_altered" --benchmark_min_time=0.01
+cp -r "$separate" "$dir/sep_repeat"
+sed -i 's/^address = "clamp_to_edge"/address = "repeat"/' "$dir/sep_repeat/p3_4x3x1.toml"
+check "replay: the [[sampler]] with another address fails" 1 "output 'Texels'" -- \
+  "$bench" --manifest="$dir/sep_repeat" --benchmark_min_time=0.01
+cp -r "$separate" "$dir/sep_nearest"
+sed -i 's/^filter = "linear"/filter = "nearest"/' "$dir/sep_nearest/p3_4x3x1.toml"
+check "replay: the [[sampler]] with another filter fails" 1 "output 'Texels'" -- \
+  "$bench" --manifest="$dir/sep_nearest" --benchmark_min_time=0.01
+
+check "a separate sampler a manifest cannot say is reported, not replayed" 1 \
+  'not replayable p3_4x3x1: set 0 binding 2: a sampler: it has addressModeU clamp_to_edge and addressModeV repeat: the manifest.s address is one for both' -- \
+  "$capture" -o "$dir/sep_uv" --dispatches=pipeline:3 -- "$demo" --sampled-separate --sampled-uv
+[[ ! -e $dir/sep_uv/p3_4x3x1/p3_4x3x1.toml && ! -e $dir/sep_uv/p3_4x3x1/in0.bin ]] ||
+  { echo "FAIL: the refused separate dispatch got a manifest or data files"; fail=1; }
 
 check "a sampler a manifest cannot say is reported, not replayed" 1 \
   'not replayable p3_4x3x1: set 0 binding 0 element 0: a combined image sampler: its sampler has addressModeU clamp_to_edge and addressModeV repeat: the manifest.s address is one for both' -- \

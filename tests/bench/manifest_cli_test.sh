@@ -86,7 +86,7 @@ assert families == {"blur", "saxpy", "stream_manifest", "tile_sum", "histogram",
                     "scale_hlsl", "triad_spv", "matvec_f16", "particles", "image_blur", "image_sum",
                     "grayscott_image", "radix_sort", "tiled_matmul", "bitonic_sort", "row_sum", "preamble", "header",
                     "buffer_array", "image_array", "texture_array", "bindless", "image_layers",
-                    "mip_chain", "replay"}, families
+                    "mip_chain", "replay", "separate_sampler"}, families
 assert any(name.endswith("/domain67x61") for name in listed), listed
 assert any(name.endswith("/domain4099") or name.endswith("/domain4099x1") for name in listed), listed
 results = {b["name"]: b for b in run["benchmarks"]}

@@ -12,6 +12,29 @@ demo=$2
 bench=$3
 . "$(dirname "$0")/../bench/check.sh"
 
+# replays <folder> <label>: the captured dispatch replays and passes against the program's own
+# output, and fails with an expected element altered, another address or another filter (the
+# kernel reads past the first column and the last row, a quarter texel off each centre: another
+# address or filter gives other values there).
+replays() {
+  local folder=$1 label=$2
+  check "replay: the $label dispatch passes against the program's own output" 0 \
+    '\[1/1\] capture_demo_p3_4x3x1/captured/wg8x8/domain768x1 ' -- \
+    "$bench" --manifest="$folder" --benchmark_min_time=0.01
+  cp -r "$folder" "$dir/${label}_altered"
+  add_one "$dir/${label}_altered/out1.bin" 400
+  check "replay: $label, an expected element altered fails" 1 "output 'Texels' index 100 " -- \
+    "$bench" --manifest="$dir/${label}_altered" --benchmark_min_time=0.01
+  cp -r "$folder" "$dir/${label}_repeat"
+  sed -i 's/^address = "clamp_to_edge"/address = "repeat"/' "$dir/${label}_repeat/p3_4x3x1.toml"
+  check "replay: $label, the sampler with another address fails" 1 "output 'Texels'" -- \
+    "$bench" --manifest="$dir/${label}_repeat" --benchmark_min_time=0.01
+  cp -r "$folder" "$dir/${label}_nearest"
+  sed -i 's/^filter = "linear"/filter = "nearest"/' "$dir/${label}_nearest/p3_4x3x1.toml"
+  check "replay: $label, the sampler with another filter fails" 1 "output 'Texels'" -- \
+    "$bench" --manifest="$dir/${label}_nearest" --benchmark_min_time=0.01
+}
+
 if ! "$demo" --sampled >/dev/null 2>&1; then
   echo "skip: the demo does not run here (no Vulkan device)"
   exit 77
@@ -34,23 +57,7 @@ print('texels ok')
 PY
 
 if "$bench" --manifest="$sampled" --benchmark_list_tests >/dev/null 2>&1; then
-  check "replay: the sampled dispatch passes against the program's own output" 0 \
-    '\[1/1\] capture_demo_p3_4x3x1/captured/wg8x8/domain768x1 ' -- \
-    "$bench" --manifest="$sampled" --benchmark_min_time=0.01
-  cp -r "$sampled" "$dir/altered"
-  add_one "$dir/altered/out1.bin" 400
-  check "replay: an expected element altered fails" 1 "output 'Texels' index 100 " -- \
-    "$bench" --manifest="$dir/altered" --benchmark_min_time=0.01
-  # The kernel reads past the first column and the last row, a quarter texel off each centre: another
-  # address or filter gives other values there.
-  cp -r "$sampled" "$dir/repeat"
-  sed -i 's/^address = "clamp_to_edge"/address = "repeat"/' "$dir/repeat/p3_4x3x1.toml"
-  check "replay: the sampler with another address fails" 1 "output 'Texels'" -- \
-    "$bench" --manifest="$dir/repeat" --benchmark_min_time=0.01
-  cp -r "$sampled" "$dir/nearest"
-  sed -i 's/^filter = "linear"/filter = "nearest"/' "$dir/nearest/p3_4x3x1.toml"
-  check "replay: the sampler with another filter fails" 1 "output 'Texels'" -- \
-    "$bench" --manifest="$dir/nearest" --benchmark_min_time=0.01
+  replays "$sampled" sampled
   # One round's four dispatches as a sequence: the texture is declared at a free binding and bound
   # at the sample pass's slot, where no image is declared, so it is read through its own sampler.
   check "a sequence that binds the texture is captured" 0 'captured s1-4: ' -- \
@@ -77,21 +84,7 @@ print(usage, "filter" in image, keys["name"], keys["filter"], keys["address"], k
   "$separate/p3_4x3x1.toml"
 [[ -s $separate/in0.bin && ! -e $separate/out0.bin ]] ||
   { echo "FAIL: the separate texture's files are not its texels before only"; fail=1; }
-check "replay: the separate dispatch passes against the program's own output" 0 \
-  '\[1/1\] capture_demo_p3_4x3x1/captured/wg8x8/domain768x1 ' -- \
-  "$bench" --manifest="$separate" --benchmark_min_time=0.01
-cp -r "$separate" "$dir/sep_altered"
-add_one "$dir/sep_altered/out1.bin" 400
-check "replay: an expected element altered fails (separate)" 1 "output 'Texels' index 100 " -- \
-  "$bench" --manifest="$dir/sep_altered" --benchmark_min_time=0.01
-cp -r "$separate" "$dir/sep_repeat"
-sed -i 's/^address = "clamp_to_edge"/address = "repeat"/' "$dir/sep_repeat/p3_4x3x1.toml"
-check "replay: the [[sampler]] with another address fails" 1 "output 'Texels'" -- \
-  "$bench" --manifest="$dir/sep_repeat" --benchmark_min_time=0.01
-cp -r "$separate" "$dir/sep_nearest"
-sed -i 's/^filter = "linear"/filter = "nearest"/' "$dir/sep_nearest/p3_4x3x1.toml"
-check "replay: the [[sampler]] with another filter fails" 1 "output 'Texels'" -- \
-  "$bench" --manifest="$dir/sep_nearest" --benchmark_min_time=0.01
+replays "$separate" separate
 
 check "a separate sampler a manifest cannot say is reported, not replayed" 1 \
   'not replayable p3_4x3x1: set 0 binding 2: a sampler: it has addressModeU clamp_to_edge and addressModeV repeat: the manifest.s address is one for both' -- \

@@ -4,14 +4,12 @@
 // load error.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <set>
 #include <string>
 #include <string_view>
 
 #include "harness/manifest/manifest.hpp"
-#include "tests/harness/temp_folder.hpp"
+#include "tests/harness/manifest/manifest_loads.hpp"
 
 namespace csbench {
 namespace {
@@ -65,37 +63,15 @@ source = "k.comp"
 dst = "tex"
 )toml";
 
-class SeparateSampler : public ::testing::Test {
+class SeparateSampler : public testing::ManifestLoads {
  protected:
-  // Each load in a folder of its own: compiled shaders are kept by their path.
-  std::string Load(const std::string& manifest, Manifest* loaded = nullptr, std::string_view shader = kShader) {
-    const std::filesystem::path dir = folder_.path() / std::to_string(loads_++);
-    std::filesystem::create_directories(dir);
-    std::ofstream(dir / "m.toml") << manifest;
-    std::ofstream(dir / "k.comp") << shader;
-    try {
-      Manifest m = LoadManifest(dir / "m.toml");
-      if (loaded != nullptr) *loaded = std::move(m);
-    } catch (const ManifestError& e) {
-      return e.message;
-    }
-    return "";
-  }
-  testing::TempFolder folder_{"csbench_separate_sampler_test"};
-  int loads_ = 0;
+  SeparateSampler() : ManifestLoads("csbench_separate_sampler_test") {}
 };
 
-// `text` with its first `from` replaced by `to`.
-std::string With(std::string_view text, std::string_view from, std::string_view to) {
-  std::string s(text);
-  const size_t at = s.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  return at == std::string::npos ? s : s.replace(at, from.size(), to);
-}
+using testing::With;
 
 TEST_F(SeparateSampler, TheImageIsSeparateAndTheSamplerTakesTheKeys) {
-  Manifest m;
-  ASSERT_EQ(Load(std::string(kManifest), &m), "");
+  const Manifest m = Load(std::string(kManifest), kShader);
   ASSERT_EQ(m.images.size(), 2u);
   EXPECT_TRUE(m.images[0].sampled);
   EXPECT_TRUE(m.images[0].separate);
@@ -113,22 +89,23 @@ TEST_F(SeparateSampler, TheImageIsSeparateAndTheSamplerTakesTheKeys) {
 
 TEST_F(SeparateSampler, WhatVulkanOrTheShaderRefusesIsALoadError) {
   // The sampler keys are read as an image's: a border without clamp_to_border.
-  EXPECT_NE(Load(With(kManifest, "address = \"clamp_to_border\"\n", "")).find(
+  EXPECT_NE(LoadError(With(kManifest, "address = \"clamp_to_border\"\n", ""), kShader).find(
                 "a border colour is read only with address = \"clamp_to_border\""),
             std::string::npos);
   // Unnormalised coordinates beside a separate image the shader may pair them with that is arrayed.
   const std::string arrayed = With(kManifest, "usage = \"sampled\"", "usage = \"sampled\"\nlayers = \"2\"");
   const std::string shader = With(With(kShader, "uniform texture2D tex", "uniform texture2DArray tex"),
                                   "sampler2D(tex, smp), vec2(p) + 0.5", "sampler2DArray(tex, smp), vec3(p, 0.0)");
-  EXPECT_NE(Load(arrayed, nullptr, shader)
+  EXPECT_NE(LoadError(arrayed, shader)
                 .find("[[sampler]] 'smp' (variant 'v').unnormalized: the shader may sample the separate image 'tex' "
                       "with it, which is arrayed"),
             std::string::npos);
   // A sampler key on the separate image, and a [[sampler]] at the image's binding.
-  EXPECT_NE(Load(With(kManifest, "usage = \"sampled\"", "usage = \"sampled\"\nfilter = \"linear\""))
+  EXPECT_NE(LoadError(With(kManifest, "usage = \"sampled\"", "usage = \"sampled\"\nfilter = \"linear\""), kShader)
                 .find(".filter: the shader's sampled image at binding 0 (tex) is a separate sampled image"),
             std::string::npos);
-  EXPECT_NE(Load(With(kManifest, "set = 1\nbinding = 1", "binding = 0")).find("given twice"), std::string::npos);
+  EXPECT_NE(LoadError(With(kManifest, "set = 1\nbinding = 1", "binding = 0"), kShader).find("given twice"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -85,6 +85,9 @@ print(usage, "filter" in image, keys["name"], keys["filter"], keys["address"], k
 [[ -s $separate/in0.bin && ! -e $separate/out0.bin ]] ||
   { echo "FAIL: the separate texture's files are not its texels before only"; fail=1; }
 replays "$separate" separate
+check "a separate sampler in a sequence is said, not replayed" 1 \
+  'not replayable s1-4: set 0 binding 2: a separate sampler in a sequence, which is not captured yet' -- \
+  "$capture" -o "$dir/sep_seq" --dispatches=sequence:1-4 -- "$demo" --sampled-separate
 
 check "a separate sampler a manifest cannot say is reported, not replayed" 1 \
   'not replayable p3_4x3x1: set 0 binding 2: a sampler: it has addressModeU clamp_to_edge and addressModeV repeat: the manifest.s address is one for both' -- \

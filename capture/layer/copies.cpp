@@ -85,6 +85,11 @@ std::string SampledProblem(Layer& layer, const LayoutBinding& declared, uint32_t
     return fmt::format("bound in layout {}, not the shader-read-only or the general one",
                        static_cast<int>(slot.layout));
   if (!Identity(view.components)) return "its view swizzles the image's channels";
+  if (declared.type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE) {
+    // A separate sampled image: its sampler is a descriptor of its own (AddSampler).
+    b.sampled = b.separate = true;
+    return "";
+  }
   VkSampler handle = e < declared.immutable.size() ? declared.immutable[e] : slot.sampler;
   auto sampler = layer.samplers.find(handle);
   if (sampler == layer.samplers.end()) return "its sampler was not seen";
@@ -104,7 +109,8 @@ std::string SampledProblem(Layer& layer, const LayoutBinding& declared, uint32_t
 void AddImage(Layer& layer, const LayoutBinding& declared, const BufferDescriptor* slot, uint32_t s, uint32_t e,
               PendingCapture& capture) {
   const uint32_t binding = declared.binding;
-  const bool sampled = declared.type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  const bool separate = declared.type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+  const bool sampled = declared.type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER || separate;
   const ImageView* view = nullptr;
   const Image* image = nullptr;
   if (slot != nullptr)
@@ -113,7 +119,9 @@ void AddImage(Layer& layer, const LayoutBinding& declared, const BufferDescripto
       if (auto i = layer.images.find(view->image); i != layer.images.end()) image = &i->second;
     }
   std::string where = fmt::format("set {} binding {} element {}: a {}", s, binding, e,
-                                  sampled ? "combined image sampler" : "storage image");
+                                  separate  ? "separate sampled image"
+                                  : sampled ? "combined image sampler"
+                                            : "storage image");
   auto refuse = [&](const std::string& why) {
     capture.notes.push_back(sampled ? fmt::format("sampled {}: {}", where, why)
                                     : fmt::format("not captured: {} {}", where, why));
@@ -156,6 +164,27 @@ void AddImage(Layer& layer, const LayoutBinding& declared, const BufferDescripto
   capture.bindings.push_back(b);
 }
 
+// A separate sampler (VK_DESCRIPTOR_TYPE_SAMPLER; the layout's immutable one, else the descriptor's) as a manifest's
+// keys; what a manifest cannot say is a note "sampler set S binding B element E: ...", which the tool gives as the
+// reason where the shader declares that slot. Its border colour is taken as written (an integer one or a float one).
+void AddSampler(Layer& layer, const LayoutBinding& declared, const BufferDescriptor* slot, uint32_t s, uint32_t e,
+                PendingCapture& capture) {
+  auto refuse = [&](const std::string& why) {
+    capture.notes.push_back(fmt::format("sampler set {} binding {} element {}: a sampler: {}", s, declared.binding, e, why));
+  };
+  VkSampler handle = e < declared.immutable.size() ? declared.immutable[e]
+                     : slot != nullptr              ? slot->sampler
+                                                    : VK_NULL_HANDLE;
+  auto sampler = layer.samplers.find(handle);
+  if (sampler == layer.samplers.end()) return refuse("not written or not seen");
+  const VkBorderColor border = sampler->second.border;
+  const bool integer = border == VK_BORDER_COLOR_INT_TRANSPARENT_BLACK || border == VK_BORDER_COLOR_INT_OPAQUE_BLACK ||
+                       border == VK_BORDER_COLOR_INT_OPAQUE_WHITE || border == VK_BORDER_COLOR_INT_CUSTOM_EXT;
+  SamplerMapping mapped = MapSampler(sampler->second, integer);
+  if (!mapped.why.empty()) return refuse("it has " + mapped.why);
+  capture.samplers.push_back({.set = s, .binding = declared.binding, .element = e, .keys = mapped.keys});
+}
+
 // The storage and uniform buffer ranges the dispatch sees, by the pipeline's layout and the bound sets; what
 // cannot be captured becomes a "not captured:" note.
 void FindBindings(Layer& layer, const CommandBuffer& state, const Pipeline& pipeline, PendingCapture& capture) {
@@ -180,10 +209,16 @@ void FindBindings(Layer& layer, const CommandBuffer& state, const Pipeline& pipe
     for (const LayoutBinding& b : set_layout.bindings) {
       bool is_dynamic =
           b.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC || b.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-      if (b.type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE || b.type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER) {
+      if (b.type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE || b.type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
+          b.type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || b.type == VK_DESCRIPTOR_TYPE_SAMPLER) {
         for (uint32_t e = 0; e < b.count; ++e) {
           auto slot = set.slots.find({b.binding, e});
-          AddImage(layer, b, slot == set.slots.end() ? nullptr : &slot->second, s, e, capture);
+          const BufferDescriptor* held = slot == set.slots.end() ? nullptr : &slot->second;
+          if (b.type == VK_DESCRIPTOR_TYPE_SAMPLER) {
+            AddSampler(layer, b, held, s, e, capture);
+          } else {
+            AddImage(layer, b, held, s, e, capture);
+          }
         }
         continue;
       }

@@ -17,7 +17,9 @@
 // counts) are those read. `limits` is the device's maxComputeWorkGroupCount. A binding of a storage
 // image adds `image` (width, height, VkFormat); of a combined image sampler also `sampled` (its
 // sampler as a manifest's filter, address, border or "-", unnormalized 0 or 1), and has no .after
-// file (the dispatch only reads it).
+// file (the dispatch only reads it); of a separate sampled image (texture2D) `separate` instead, read alike but with no
+// sampler. Each separate sampler (a descriptor of its own) is a `sampler` line: set, binding, element and its keys as
+// `sampled` gives them.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -135,7 +137,9 @@ void WriteCapture(const Layer& layer, const PendingCapture& capture) {
                        capture.data ? "data" : "nodata");
     if (b.image != VK_NULL_HANDLE)
       out << fmt::format(" image {} {} {}", b.extent.width, b.extent.height, static_cast<int>(b.format));
-    if (b.sampled)
+    if (b.separate)
+      out << " separate";
+    else if (b.sampled)
       out << fmt::format(" sampled {} {} {} {}", b.keys.filter, b.keys.address,
                          b.keys.border.empty() ? "-" : b.keys.border, b.keys.unnormalized ? 1 : 0);
     out << "\n";
@@ -145,6 +149,9 @@ void WriteCapture(const Layer& layer, const PendingCapture& capture) {
     WriteBytes(dir / (stem + ".before"), bytes, b.bytes);
     if (!b.sampled) WriteBytes(dir / (stem + ".after"), bytes + b.bytes, b.bytes);
   }
+  for (const PendingCapture::Sampler& s : capture.samplers)
+    out << fmt::format("sampler {} {} {} {} {} {} {}\n", s.set, s.binding, s.element, s.keys.filter, s.keys.address,
+                       s.keys.border.empty() ? "-" : s.keys.border, s.keys.unnormalized ? 1 : 0);
   for (const std::string& note : capture.notes) out << "note " << note << "\n";
   for (const SequenceStep& step : capture.steps) {
     out << fmt::format("step {} {} {} {}\n", step.pipeline, step.groups[0], step.groups[1], step.groups[2]);

@@ -221,6 +221,7 @@ struct CapturedBinding {
   // transfer-source layout where its layout is not the general one, then put back); its sampler as
   // a manifest's keys.
   bool sampled = false;
+  bool separate = false;  // a separate sampled image (texture2D): copied as a combined one's, with no sampler
   SamplerKeys keys;
   VkImageLayout layout = VK_IMAGE_LAYOUT_GENERAL;
   uint32_t level = 0, layer = 0;
@@ -264,6 +265,12 @@ struct PendingCapture {
   std::array<uint32_t, 3> groups{};
   std::vector<uint8_t> push;
   std::vector<CapturedBinding> bindings;
+  // Its separate samplers (the descriptors of type VK_DESCRIPTOR_TYPE_SAMPLER) as a manifest's keys: no data.
+  struct Sampler {
+    uint32_t set = 0, binding = 0, element = 0;
+    SamplerKeys keys;
+  };
+  std::vector<Sampler> samplers;
   std::vector<std::string> notes;  // what is not captured, one line each
   bool data = false;               // copies were recorded
   bool done = false;

@@ -179,7 +179,10 @@ void WriteSlots(Layer& layer, DescriptorSet& set, uint32_t binding, uint32_t ele
       slot.buffer = info.buffer;
       slot.offset = info.offset;
       slot.range = info.range;
-    } else if (type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE || type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER) {
+    } else if (type == VK_DESCRIPTOR_TYPE_SAMPLER) {
+      slot.sampler = static_cast<const VkDescriptorImageInfo*>(get(i))->sampler;
+    } else if (type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE || type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
+               type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE) {
       const auto& info = *static_cast<const VkDescriptorImageInfo*>(get(i));
       slot.view = info.imageView;
       slot.layout = info.imageLayout;

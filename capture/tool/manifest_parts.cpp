@@ -113,7 +113,8 @@ void SampledLeftOut(const Resource& r, const RawCapture& capture, const std::set
   for (uint32_t e = 0; e < r.count; ++e) {
     if (seen.contains(e)) continue;
     const std::string where =
-        fmt::format("set {} binding {} element {}: a combined image sampler", r.set, r.binding, e);
+        fmt::format("set {} binding {} element {}: a {}", r.set, r.binding, e,
+                    r.kind == ResourceKind::kSampledImage ? "separate sampled image" : "combined image sampler");
     std::string why = "not written or not seen";
     for (const std::string& note : capture.notes)
       if (note.starts_with("sampled " + where + ": ")) why = note.substr(where.size() + 10);

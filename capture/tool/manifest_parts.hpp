@@ -58,8 +58,9 @@ std::optional<ShaderInterface> Reflect(const std::vector<uint32_t>& spirv, Writt
 void TakeNotes(const std::vector<std::string>& notes, const std::set<std::pair<uint32_t, uint32_t>>& declared,
                Written& written);
 
-// Each element of the combined image sampler `r` that `seen` lacks, as written.skipped with the
-// layer's reason (its note "sampled set S binding B element E: a combined image sampler: WHY").
+// Each element of the combined image sampler or separate sampled image `r` that `seen` lacks, as written.skipped with
+// the layer's reason (its note "sampled set S binding B element E: a combined image sampler: WHY", or "... a separate
+// sampled image: WHY").
 void SampledLeftOut(const Resource& r, const RawCapture& capture, const std::set<uint32_t>& seen, Written& written);
 
 // The manifest's `requires` names of the shader's capabilities, in their order.

@@ -207,8 +207,14 @@ std::string TexelKind(const std::string& glsl) {
 void WriteImage(const Resource& r, const RawCapture& capture, const std::filesystem::path& raw_dir, Files& files,
                 std::string& images, Written& written, const Wording& wording) {
   std::string where = fmt::format("set {} binding {}", r.set, r.binding);
-  const bool sampled = r.kind == ResourceKind::kCombinedImageSampler;
-  const char* kind = sampled ? "combined image sampler" : "storage image";
+  const bool separate = r.kind == ResourceKind::kSampledImage;
+  const bool sampled = r.kind == ResourceKind::kCombinedImageSampler || separate;
+  const char* kind = separate ? "separate sampled image" : sampled ? "combined image sampler" : "storage image";
+  if (separate && r.count != 1) {
+    written.skipped.push_back(fmt::format("{}: an array of separate sampled images, which a manifest does not take",
+                                          where));
+    return;
+  }
   if (r.image_dim != "2D" || r.arrayed || r.multisampled) {
     written.skipped.push_back(fmt::format("{}: a {} {}{}: only 2-D images are captured", where, kind, r.image_dim,
                                           r.arrayed ? " array" : ""));
@@ -225,7 +231,7 @@ void WriteImage(const Resource& r, const RawCapture& capture, const std::filesys
     if (b.set != r.set || b.binding != r.binding || (r.count != 0 && b.element >= r.count)) continue;
     std::string element = r.count != 1 ? fmt::format(" element {}", b.element) : "";
     const FormatInfo* format = FindFormat(static_cast<VkFormat>(b.format));
-    if (!b.image || !b.data || format == nullptr || b.sampled != sampled) {
+    if (!b.image || !b.data || format == nullptr || b.sampled != sampled || b.separate != separate) {
       written.skipped.push_back(fmt::format("{}{}: a {} whose texels were not captured", where, element, kind));
       continue;
     }
@@ -264,6 +270,10 @@ void WriteImage(const Resource& r, const RawCapture& capture, const std::filesys
         where, element, kind, b.width, b.height, format->glsl, name, r.set, r.binding,
         r.count != 1 ? fmt::format("element = {}\n", b.element) : "", format->glsl, b.width, b.height, in,
         wording.before);
+    if (separate) {
+      images += "# Read through the [[sampler]] the shader pairs it with\nusage = \"sampled\"\n";
+      continue;
+    }
     if (sampled) {
       images += fmt::format(
           "# The program's sampler (magnification and minification alike; LOD settings change nothing on one level)\n"
@@ -280,6 +290,42 @@ void WriteImage(const Resource& r, const RawCapture& capture, const std::filesys
         "expect = {{ file = \"{}\"{} }}  # its texels after {}\n",
         wording.writer, out, ImageTolerance(format->glsl), wording.after);
   }
+}
+
+// The separate sampler `r` as the layer captured it, or null, with written.skipped saying why (an array of samplers, or
+// the layer's note: a sampler a manifest cannot say, or none seen).
+const RawBinding* SamplerOf(const Resource& r, const RawCapture& capture, Written& written) {
+  const std::string where = fmt::format("set {} binding {}", r.set, r.binding);
+  if (r.count != 1) {
+    written.skipped.push_back(fmt::format("{}: an array of samplers, which a manifest does not take", where));
+    return nullptr;
+  }
+  auto s = std::find_if(capture.samplers.begin(), capture.samplers.end(), [&](const RawBinding& s) {
+    return s.set == r.set && s.binding == r.binding && s.element == 0;
+  });
+  if (s != capture.samplers.end()) return &*s;
+  const std::string prefix = fmt::format("sampler {} element 0: a sampler: ", where);
+  std::string why = "not written or not seen";
+  for (const std::string& note : capture.notes)
+    if (note.starts_with(prefix)) why = note.substr(prefix.size());
+  written.skipped.push_back(fmt::format("{}: a sampler: {}", where, why));
+  return nullptr;
+}
+
+// A separate sampler (`sampler s;`) as a [[sampler]] with the program's sampler's keys.
+void WriteSampler(const Resource& r, const RawCapture& capture, std::string& images, Files& files, Written& written) {
+  const std::string where = fmt::format("set {} binding {}", r.set, r.binding);
+  const RawBinding* s = SamplerOf(r, capture, written);
+  if (s == nullptr) return;
+  std::string name = ValidName(r.variable) ? r.variable : fmt::format("set{}_binding{}", r.set, r.binding);
+  if (!files.names.insert(name).second) name = fmt::format("set{}_binding{}_sampler", r.set, r.binding);
+  files.names.insert(name);
+  images += fmt::format(
+      "\n# {}: a separate sampler, the program's (magnification and minification alike; LOD settings change nothing "
+      "on one level)\n[[sampler]]\nname = \"{}\"\nset = {}\nbinding = {}\nfilter = \"{}\"\naddress = \"{}\"\n{}"
+      "unnormalized = {}\n",
+      where, name, r.set, r.binding, s->filter, s->address,
+      s->border.empty() ? "" : fmt::format("border = \"{}\"\n", s->border), s->unnormalized ? "true" : "false");
 }
 
 }  // namespace
@@ -316,15 +362,13 @@ void WriteResources(const std::vector<Resource>& resources, const RawCapture& ca
       WriteUniform(r, capture, raw_dir, text.uniforms, written);
       continue;
     }
-    if (r.kind == ResourceKind::kStorageImage || r.kind == ResourceKind::kCombinedImageSampler) {
+    if (r.kind == ResourceKind::kStorageImage || r.kind == ResourceKind::kCombinedImageSampler ||
+        r.kind == ResourceKind::kSampledImage) {
       WriteImage(r, capture, raw_dir, files, text.images, written, wording);
       continue;
     }
-    if (r.kind == ResourceKind::kSampledImage || r.kind == ResourceKind::kSampler) {
-      written.skipped.push_back(
-          fmt::format("{}: a separate {} (texture2D and sampler declared apart), which a "
-                      "manifest cannot describe: it takes combined image samplers (sampler2D)",
-                      where, KindName(r.kind)));
+    if (r.kind == ResourceKind::kSampler) {
+      WriteSampler(r, capture, text.images, files, written);
       continue;
     }
     if (r.kind != ResourceKind::kStorageBuffer) {
@@ -433,7 +477,9 @@ Written WriteDispatch(const RawCapture& capture, const std::filesystem::path& ra
   // A combined image sampler the layer could not capture leaves the dispatch without data files.
   const size_t skipped_before = written.skipped.size();
   for (const Resource& r : shader.resources) {
-    if (r.kind != ResourceKind::kCombinedImageSampler) continue;
+    // A separate sampler the layer could not say: before any data file is written.
+    if (r.kind == ResourceKind::kSampler) SamplerOf(r, capture, written);
+    if (r.kind != ResourceKind::kCombinedImageSampler && r.kind != ResourceKind::kSampledImage) continue;
     std::set<uint32_t> seen;
     for (const RawBinding& b : capture.bindings)
       if (b.set == r.set && b.binding == r.binding) seen.insert(b.element);

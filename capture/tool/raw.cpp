@@ -154,8 +154,16 @@ std::optional<RawCapture> ReadCapture(const std::filesystem::path& dir) {
           b.unnormalized = unnormalized != 0;
           if (b.border == "-") b.border.clear();
         }
+        if (sampled == "separate") b.sampled = b.separate = true;
       }
       capture.bindings.push_back(b);
+    } else if (what == "sampler") {
+      RawBinding s;
+      int unnormalized = 0;
+      words >> s.set >> s.binding >> s.element >> s.filter >> s.address >> s.border >> unnormalized;
+      s.unnormalized = unnormalized != 0;
+      if (s.border == "-") s.border.clear();
+      capture.samplers.push_back(s);
     } else if (what == "note") {
       capture.notes.push_back(Rest(words));
     }

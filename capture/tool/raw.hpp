@@ -66,6 +66,7 @@ struct RawBinding {
   // A combined image sampler's image (no texels after: only read), and its sampler as a manifest's
   // keys (border "" unless clamp_to_border).
   bool sampled = false;
+  bool separate = false;  // a separate sampled image (texture2D): sampled, with no sampler of its own
   std::string filter, address, border;
   bool unnormalized = false;
 };
@@ -100,6 +101,9 @@ struct RawCapture {
   std::map<uint32_t, std::vector<uint8_t>> spec;  // constant id -> its bytes
   std::vector<uint8_t> push;
   std::vector<RawBinding> bindings;
+  // Its separate samplers (`sampler` lines): set, binding, element and the keys (filter, address, border, unnormalized);
+  // no data.
+  std::vector<RawBinding> samplers;
   std::vector<std::string> notes;
   std::vector<uint32_t> spirv;
   // A sequence: its dispatches in order; `bindings` is then the union of theirs, and the fields

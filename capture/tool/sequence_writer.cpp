@@ -130,7 +130,14 @@ Written WriteSequence(const RawCapture& capture, const std::filesystem::path& ra
   // image) leaves the sequence without a manifest, saying why.
   for (const RawStep& step : capture.steps)
     for (const Resource& r : shaders[step.pipeline].resources) {
-      if (r.kind != ResourceKind::kCombinedImageSampler) continue;
+      if (r.kind == ResourceKind::kSampler) {
+        const std::string line =
+            fmt::format("set {} binding {}: a separate sampler in a sequence, which is not captured yet", r.set,
+                        r.binding);
+        if (std::find(written.skipped.begin(), written.skipped.end(), line) == written.skipped.end())
+          written.skipped.push_back(line);
+      }
+      if (r.kind != ResourceKind::kCombinedImageSampler && r.kind != ResourceKind::kSampledImage) continue;
       std::set<uint32_t> seen;
       for (const std::array<uint32_t, 4>& at : step.slots)
         if (at[0] == r.set && at[1] == r.binding) seen.insert(at[2]);

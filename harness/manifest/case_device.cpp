@@ -57,7 +57,11 @@ BufferRange GpuCase::TimedRange(size_t r, uint32_t copy) const {
 std::unique_ptr<Image> GpuCase::MakeDeviceImage(size_t k) const {
   const ManifestImage& image = manifest_->images[k];
   const FormatSupport support = SupportOf(*context_, static_cast<vk::Format>(image.format.vk_format));
-  bool storage = !image.sampled, sampled = image.sampled, linear = image.sampled && image.linear;
+  // A separate image may be read through any [[sampler]] of the manifest.
+  const bool linear_sampler = std::any_of(manifest_->samplers.begin(), manifest_->samplers.end(),
+                                          [](const ManifestSampler& s) { return s.linear; });
+  bool storage = !image.sampled, sampled = image.sampled;
+  bool linear = image.sampled && (image.separate ? linear_sampler : image.linear);
   for (const ManifestImage& view : manifest_->images) {
     if (view.view_of != static_cast<int>(k)) continue;
     storage = storage || !view.sampled;

@@ -215,6 +215,7 @@ struct Manifest {
   bool arithmetic_lower_bound = false;
   std::vector<ManifestBuffer> buffers;  // by binding, 0..N-1
   std::vector<ManifestImage> images;    // in the order declared
+  std::vector<ManifestSampler> samplers;  // [[sampler]], in the order declared
   // [require]: resource -> an expression that must be non-zero at each of its scalars.
   std::map<std::string, std::string> require;
   std::map<std::string, uint32_t> require_lines;

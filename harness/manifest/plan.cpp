@@ -108,9 +108,14 @@ std::vector<Plan::Slot> Plan::SlotsOf(const ManifestVariant& pass) const {
     for (size_t k = 0; k < m.images.size(); ++k) {
       const std::vector<SlotPlace>& at = bound[m.buffers.size() + k];
       if (std::find(at.begin(), at.end(), place) != at.end()) {
-        slot.kind =
-            m.images[k].sampled ? DescriptorSlot::Kind::kCombinedImageSampler : DescriptorSlot::Kind::kStorageImage;
+        const ManifestImage& image = m.images[k];
+        slot.kind = !image.sampled   ? DescriptorSlot::Kind::kStorageImage
+                    : image.separate ? DescriptorSlot::Kind::kSampledImage
+                                     : DescriptorSlot::Kind::kCombinedImageSampler;
       }
+    }
+    for (const ManifestSampler& s : m.samplers) {
+      if (s.slot == place) slot.kind = DescriptorSlot::Kind::kSampler;
     }
     slots.push_back(slot);
   }
@@ -248,6 +253,10 @@ std::unique_ptr<Bindings> Plan::BindingsFor(size_t d, const std::function<Buffer
       ranges.push_back({planned.uniforms[slot.uniform], 0});
       continue;
     }
+    if (slot.kind == DescriptorSlot::Kind::kSampler) {
+      ranges.push_back({.sampler = samplers_.at(slot.place).get()});
+      continue;
+    }
     size_t r = 0;
     while (r < arrangement.size() &&
            std::find(arrangement[r].begin(), arrangement[r].end(), slot.place) == arrangement[r].end()) {
@@ -289,17 +298,28 @@ void Plan::DispatchOne(Commands& c, size_t d, const Bindings& bindings, const st
              offsets, std::span<const std::byte>(planned.push));
 }
 
+namespace {
+
+// A sampler's keys as Vulkan takes them; `integer`: its border colour is an integer format's.
+SamplerSpec SpecOf(const SamplerKeys& keys, bool integer) {
+  return {.linear = keys.linear,
+          .address = keys.address == "clamp_to_border"   ? vk::SamplerAddressMode::eClampToBorder
+                     : keys.address == "repeat"          ? vk::SamplerAddressMode::eRepeat
+                     : keys.address == "mirrored_repeat" ? vk::SamplerAddressMode::eMirroredRepeat
+                                                         : vk::SamplerAddressMode::eClampToEdge,
+          .border = BorderFor(keys.border, integer),
+          .unnormalized = keys.unnormalized};
+}
+
+}  // namespace
+
 void Plan::MakeSamplers() {
+  for (const ManifestSampler& s : manifest_->samplers) {
+    samplers_[s.slot] = std::make_unique<Sampler>(*context_, SpecOf(s, SeparateImagesInteger(*manifest_)));
+  }
   for (const ManifestImage& image : manifest_->images) {
-    if (!image.sampled) continue;
-    const SamplerSpec spec{
-        .linear = image.linear,
-        .address = image.address == "clamp_to_border" ? vk::SamplerAddressMode::eClampToBorder
-                   : image.address == "repeat"        ? vk::SamplerAddressMode::eRepeat
-                   : image.address == "mirrored_repeat" ? vk::SamplerAddressMode::eMirroredRepeat
-                                                        : vk::SamplerAddressMode::eClampToEdge,
-        .border = BorderFor(image.border, image.format.Integer()),
-        .unnormalized = image.unnormalized};
+    if (!image.sampled || image.separate) continue;
+    const SamplerSpec spec = SpecOf(image, image.format.Integer());
     for (const SlotPlace& slot : image.slots) samplers_[slot] = std::make_unique<Sampler>(*context_, spec);
     // A slot no image declares takes the sampler of the image a pass binds there (the first pass's).
     for (const ManifestVariant* pass : PassesOf(*variant_)) {

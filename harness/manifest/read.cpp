@@ -59,6 +59,7 @@ void CheckResourcesTogether(const Reader& r, const Manifest& m) {
     take({{u.set, u.binding, u.element}}, fmt::format("[[uniform]] {}", Quoted(u.name)), u.line);
   }
   for (const ManifestImage& image : m.images) take(image.slots, fmt::format("[[image]] {}", Quoted(image.name)), image.line);
+  for (const ManifestSampler& s : m.samplers) take({s.slot}, fmt::format("[[sampler]] {}", Quoted(s.name)), s.line);
   if (m.images.empty()) return;
   for (const ManifestBuffer& b : m.buffers) {
     if (ImageCoordinateName(b.name)) {
@@ -243,7 +244,7 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
   m.path = path;
   r.OnlyKeys(root, "manifest",
              {"family", "buffer", "push", "dispatch", "variant", "check", "specialization", "uniform", "image",
-              "require", "axes", "tune", "let"});
+              "sampler", "require", "axes", "tune", "let"});
   // Before every expression: each may use the lets' names.
   r.ReadLets(root.get("let"));
   ReadFamily(r, r.Table(root, "family", true), m);
@@ -253,6 +254,7 @@ Manifest ParseManifest(std::string_view text, const std::filesystem::path& path)
   ReadBuffers(r, r.ArrayOfTables(root, "buffer"), m);
   ReadUniforms(r, r.ArrayOfTables(root, "uniform"), m);
   ReadImages(r, r.ArrayOfTables(root, "image"), m);
+  ReadSamplers(r, r.ArrayOfTables(root, "sampler"), m);
   CheckResourcesTogether(r, m);
   if (const toml::node* require = root.get("require")) ReadRequire(r, *require, m);
   ReadPushAndDispatch(r, root, m);

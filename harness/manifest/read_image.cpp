@@ -31,6 +31,44 @@ std::string ReadChoice(const Reader& r, const toml::table& t, const std::string&
   return *given;
 }
 
+void ReadSamplerKeys(const Reader& r, const toml::table& t, const std::string& where, SamplerKeys& keys) {
+  keys.linear = ReadChoice(r, t, where, "filter", {"nearest", "linear"}, "nearest") == "linear";
+  keys.address = ReadChoice(r, t, where, "address", {"clamp_to_edge", "clamp_to_border", "repeat", "mirrored_repeat"},
+                            "clamp_to_edge");
+  keys.border = ReadChoice(r, t, where, "border", {"transparent_black", "opaque_black", "opaque_white"},
+                           "transparent_black");
+  if (t.get("border") != nullptr && keys.address != "clamp_to_border") {
+    r.Fail(Reader::LineOf(*t.get("border")), where + ".border",
+           "a border colour is read only with address = \"clamp_to_border\"");
+  }
+  keys.unnormalized = r.Bool(t, where, "unnormalized");
+  if (keys.unnormalized && (keys.address == "repeat" || keys.address == "mirrored_repeat")) {
+    r.Fail(Reader::LineOf(*t.get("unnormalized")), where + ".unnormalized",
+           "Vulkan's unnormalised coordinates take address \"clamp_to_edge\" or \"clamp_to_border\" only");
+  }
+}
+
+void ReadSamplers(const Reader& r, const toml::array& samplers, Manifest& m) {
+  for (const toml::node& node : samplers) {
+    const toml::table& t = *node.as_table();
+    ManifestSampler sampler;
+    sampler.line = Reader::LineOf(t);
+    r.OnlyKeys(t, "[[sampler]]", {"name", "binding", "set", "filter", "address", "border", "unnormalized"});
+    sampler.name = *r.String(t, "[[sampler]]", "name", true);
+    const std::string where = fmt::format("[[sampler]] {}", Quoted(sampler.name));
+    if (!IsVariableName(sampler.name)) r.Fail(sampler.line, where + ".name", "expected a name of letters, digits and '_'");
+    const bool taken =
+        std::any_of(m.buffers.begin(), m.buffers.end(), [&](const auto& b) { return b.name == sampler.name; }) ||
+        std::any_of(m.images.begin(), m.images.end(), [&](const auto& o) { return o.name == sampler.name; }) ||
+        std::any_of(m.uniforms.begin(), m.uniforms.end(), [&](const auto& o) { return o.name == sampler.name; }) ||
+        std::any_of(m.samplers.begin(), m.samplers.end(), [&](const auto& o) { return o.name == sampler.name; });
+    if (taken) r.Fail(sampler.line, where + ".name", "two resources have this name");
+    sampler.slot = ReadSlots(r, t, where, sampler.line).front();
+    ReadSamplerKeys(r, t, where, sampler);
+    m.samplers.push_back(std::move(sampler));
+  }
+}
+
 namespace {
 
 // A view's own keys: where it is bound, whether the kernel writes it, and which level of which image it shows. The rest
@@ -175,19 +213,13 @@ void ReadImages(const Reader& r, const toml::array& images, Manifest& m) {
                "a sampler key: it belongs to a sampled image (usage = \"sampled\")");
       }
     }
-    image.linear = ReadChoice(r, t, where, "filter", {"nearest", "linear"}, "nearest") == "linear";
-    image.address = ReadChoice(r, t, where, "address",
-                               {"clamp_to_edge", "clamp_to_border", "repeat", "mirrored_repeat"}, "clamp_to_edge");
-    image.border = ReadChoice(r, t, where, "border", {"transparent_black", "opaque_black", "opaque_white"},
-                              "transparent_black");
-    if (t.get("border") != nullptr && image.address != "clamp_to_border") {
-      r.Fail(Reader::LineOf(*t.get("border")), where + ".border", "a border colour is read only with address = \"clamp_to_border\"");
+    for (const char* key : {"filter", "address", "border", "unnormalized"}) {
+      if (image.sampler_key.empty() && t.get(key) != nullptr) {
+        image.sampler_key = key;
+        image.sampler_key_line = Reader::LineOf(*t.get(key));
+      }
     }
-    image.unnormalized = r.Bool(t, where, "unnormalized");
-    if (image.unnormalized && (image.address == "repeat" || image.address == "mirrored_repeat")) {
-      r.Fail(Reader::LineOf(*t.get("unnormalized")), where + ".unnormalized",
-             "Vulkan's unnormalised coordinates take address \"clamp_to_edge\" or \"clamp_to_border\" only");
-    }
+    ReadSamplerKeys(r, t, where, image);
     if (image.unnormalized && (image.three_d || image.arrayed)) {
       r.Fail(Reader::LineOf(*t.get("unnormalized")), where + ".unnormalized",
              "Vulkan's unnormalised coordinates are for 1-D and 2-D images, not 3-D or arrayed ones");

@@ -31,7 +31,8 @@ void ReadBinds(const Reader& r, const toml::node& node, const std::string& at, c
         std::any_of(m.images.begin(), m.images.end(), [&](const auto& i) { return i.name == name; });
     if (!known) {
       r.Fail(Reader::LineOf(value), where,
-             fmt::format("{} is no [[buffer]] or [[image]] of the manifest (a [[uniform]] is not bound by name)",
+             fmt::format("{} is no [[buffer]] or [[image]] of the manifest (a [[uniform]] is not bound by name, nor, "
+                         "yet, a [[sampler]])",
                          Quoted(name)));
     }
     if (!value.is_table()) r.Fail(Reader::LineOf(value), where, "expected a table: { set = 0, binding = 0 }");

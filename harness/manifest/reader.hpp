@@ -223,6 +223,12 @@ bool ImageCoordinateName(const std::string& name);
 
 void ReadImages(const Reader& r, const toml::array& images, Manifest& m);
 
+// The sampler keys of `t` (`filter`, `address`, `border`, `unnormalized`), each checked as Vulkan's sampler takes it.
+void ReadSamplerKeys(const Reader& r, const toml::table& t, const std::string& where, SamplerKeys& keys);
+
+// [[sampler]] tables: separate samplers, each at one slot.
+void ReadSamplers(const Reader& r, const toml::array& samplers, Manifest& m);
+
 // ---- read_files.cpp
 
 // A [[buffer]]'s `init = { file = "..." }` and `expect = { file = "...", ... }` (b.output read):

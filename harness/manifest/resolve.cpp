@@ -26,17 +26,6 @@ struct Access {
   bool written = false;  // an instruction of some pass's shader writes it (Resource::writes)
 };
 
-// "set 0 binding 1" (binding 1 where the set is 0).
-std::string SlotText(SlotPlace slot) {
-  const std::string element = slot.element != 0 ? fmt::format(" element {}", slot.element) : "";
-  return slot.set == 0 ? fmt::format("binding {}{}", slot.binding, element)
-                       : fmt::format("set {} binding {}{}", slot.set, slot.binding, element);
-}
-
-// ", an array of 4 descriptors" for an array binding, "" for a single descriptor.
-std::string ArrayText(const Resource& d) {
-  return d.count == 1 ? "" : d.count == 0 ? ", a runtime-sized array of descriptors" : fmt::format(", an array of {} descriptors", d.count);
-}
 
 // The resources of `m` against the descriptors pass (or variant) `v`'s shader declares: each at its
 // slots with its element type or format, every descriptor the shader declares given by the manifest
@@ -62,6 +51,8 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
                                       v.source.filename().string(), SlotText(slot))};
     }
   }
+  // Before the declarations' own checks: a [[sampler]] at an image's binding is named as such.
+  CheckSamplers(m, v, shader);
   for (const Resource& d : shader.resources) {
     if (d.count != 1 && d.kind != ResourceKind::kStorageBuffer && d.kind != ResourceKind::kStorageImage &&
         d.kind != ResourceKind::kCombinedImageSampler && d.kind != ResourceKind::kUniformBuffer) {
@@ -81,7 +72,8 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
           std::any_of(m.uniforms.begin(), m.uniforms.end(),
                       [&](const auto& u) {
                         return SlotPlace{u.set, u.binding, u.element} == place;
-                      });
+                      }) ||
+          std::any_of(m.samplers.begin(), m.samplers.end(), [&](const auto& s) { return s.slot == place; });
       if (given) continue;
       const std::vector<std::vector<SlotPlace>> declared = DeclaredSlots(m);
       if (std::any_of(declared.begin(), declared.end(), [&](const auto& each) { return at_slot(each, place); })) {
@@ -124,13 +116,17 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
                                                           "one descriptor, not an array)",
                                                           Quoted(past->name)))};
       }
-      if (d.kind == ResourceKind::kStorageImage || d.kind == ResourceKind::kCombinedImageSampler) {
+      if (d.kind == ResourceKind::kStorageImage || d.kind == ResourceKind::kCombinedImageSampler ||
+          d.kind == ResourceKind::kSampledImage) {
         throw ManifestError{fmt::format("{}: the shader declares {}, and no [[image]] has {}", where, Described(d), slot)};
       }
+      if (d.kind == ResourceKind::kSampler) {
+        throw ManifestError{fmt::format("{}: the shader declares {}, and no [[sampler]] has {}", where, Described(d), slot)};
+      }
       throw ManifestError{fmt::format("{}: the shader declares {}, which the manifest does not give: a manifest gives "
-                                      "storage buffers ([[buffer]]), uniform buffers ([[uniform]]), storage images and "
-                                      "combined image samplers ([[image]]); separate images and samplers, texel "
-                                      "buffers and input attachments are not supported yet",
+                                      "storage buffers ([[buffer]]), uniform buffers ([[uniform]]), storage images, "
+                                      "combined image samplers and separate sampled images ([[image]]) and samplers "
+                                      "([[sampler]]); texel buffers and input attachments are not supported yet",
                                       where, Described(d))};
     }
   }
@@ -228,62 +224,7 @@ void CheckBindings(Manifest& m, ManifestVariant& v, const ShaderInterface& shade
                                                                     d->count, d->count - 1))};
       }
       note(access[nb + ii], *d);
-      const bool storage = d->kind == ResourceKind::kStorageImage, sampled = d->kind == ResourceKind::kCombinedImageSampler;
-      if (!storage && !sampled) {
-        throw ManifestError{
-            fmt::format("{}.binding: the shader's {}{} is neither one storage image (image2D) nor one "
-                        "combined image sampler (sampler2D), nor an array of either",
-                        key, Described(*d), ArrayText(*d))};
-      }
-      if (sampled != image.sampled) {
-        throw ManifestError{fmt::format("{}.usage: \"{}\", but the shader declares {} ({})", key,
-                                        image.sampled ? "sampled" : "storage", Described(*d),
-                                        sampled ? "give usage = \"sampled\"" : "give usage = \"storage\"")};
-      }
-      const std::string dim = image.three_d ? "3D" : "2D";
-      if (d->image_dim == "2D" && !d->multisampled && d->arrayed != image.arrayed) {
-        // A view's layers are its image's.
-        const std::string named = image.view_of < 0 ? Quoted(image.name)
-                                                    : fmt::format("{} (a view of {})", Quoted(image.name),
-                                                                  Quoted(m.images[image.view_of].name));
-        throw ManifestError{
-            d->arrayed ? fmt::format("{}.layers: the shader's {} is an arrayed image ({}2DArray), and the manifest's "
-                                     "{} has no layers: give layers = \"...\" (an expression of the sizes)",
-                                     key, Described(*d), sampled ? "sampler" : "image", named)
-                       : fmt::format("{}.layers: the manifest's {} has layers, but the shader's {} is not arrayed "
-                                     "(declare it {}2DArray, or give the image no layers)",
-                                     key, named, Described(*d), sampled ? "sampler" : "image")};
-      }
-      if (d->image_dim != dim || d->multisampled) {
-        throw ManifestError{fmt::format(
-            "{}.depth: the shader's {} is a {}{}{} image, and the manifest's is {} (depth \"1\" makes a 2-D image, "
-            "another depth a 3-D one; layers an arrayed 2-D one; multisampled images are not supported)",
-            key, Described(*d), d->image_dim, d->arrayed ? " arrayed" : "", d->multisampled ? " multisampled" : "",
-            dim)};
-      }
-      const ScalarKind want = image.format.kind == ImageFormat::Kind::kUint  ? ScalarKind::kUint
-                              : image.format.kind == ImageFormat::Kind::kInt ? ScalarKind::kInt
-                                                                             : ScalarKind::kFloat;
-      if (d->image_sampled.kind != want) {
-        throw ManifestError{fmt::format("{}.format: {} texels read as {}, but the shader's {} reads {} (a {}image, "
-                                        "{}sampler)",
-                                        key, image.format.glsl,
-                                        want == ScalarKind::kFloat ? "floats" : want == ScalarKind::kUint ? "uints" : "ints",
-                                        Described(*d),
-                                        d->image_sampled.kind == ScalarKind::kFloat  ? "floats"
-                                        : d->image_sampled.kind == ScalarKind::kUint ? "uints"
-                                                                                     : "ints",
-                                        want == ScalarKind::kFloat ? "" : want == ScalarKind::kUint ? "u" : "i",
-                                        want == ScalarKind::kFloat ? "" : want == ScalarKind::kUint ? "u" : "i")};
-      }
-      if (storage && d->image_format != "unknown" && d->image_format != image.format.glsl) {
-        throw ManifestError{fmt::format("{}.format: {}, but the shader declares {} with the format {}", key,
-                                        image.format.glsl, Described(*d), d->image_format)};
-      }
-      if (storage && d->image_format == "unknown") {
-        if (!d->writeonly) v.storage_read_without_format = true;
-        if (!d->readonly) v.storage_write_without_format = true;
-      }
+      CheckImageAt(m, v, m.images[ii], *d, key);
     }
   }
 }

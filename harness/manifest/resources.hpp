@@ -159,10 +159,20 @@ const std::vector<ImageFormat>& ImageFormats();
 // The most mip levels an image may have: the full chain of the largest size an image takes (65536).
 inline constexpr uint32_t kMaxImageLevels = 17;
 
-// An image the manifest gives ([[image]]): a storage image (image2D) or a sampled one (sampler2D, a
-// combined image sampler read through the sampler its slot describes); or a view of one level of another (`view`), a
-// resource of its own in one device image with it.
-struct ManifestImage {
+// A sampler's keys (`filter`, `address`, `border`, `unnormalized`): as VkSamplerCreateInfo takes them. A combined image
+// sampler's are its [[image]]'s, a separate sampler's its [[sampler]]'s.
+struct SamplerKeys {
+  bool linear = false;
+  std::string address = "clamp_to_edge";
+  std::string border = "transparent_black";
+  bool unnormalized = false;
+};
+
+// An image the manifest gives ([[image]]): a storage image (image2D), a sampled one (sampler2D, a
+// combined image sampler read through the sampler its slot describes; or texture2D, a separate sampled image the shader
+// pairs with a [[sampler]]); or a view of one level of another (`view`), a resource of its own in one device image with
+// it. Its SamplerKeys are those of a combined image sampler.
+struct ManifestImage : SamplerKeys {
   std::string name;
   std::vector<SlotPlace> slots;
   ImageFormat format;
@@ -180,11 +190,11 @@ struct ManifestImage {
   std::string view_name;  // the image's name as written
   uint32_t view_level = 0;
   bool sampled = false;  // usage = "sampled"
-  // The sampler of a sampled slot (usage = "sampled"): as VkSamplerCreateInfo takes it.
-  bool linear = false;
-  std::string address = "clamp_to_edge";
-  std::string border = "transparent_black";
-  bool unnormalized = false;
+  // The shader declares it a separate sampled image (texture2D; found at resolve): it has no sampler of its own.
+  bool separate = false;
+  bool sampled_kind_known = false;  // `separate` was set by a slot's declaration
+  std::string sampler_key;  // the first sampler key given (`filter` ...), or empty: a separate image takes none
+  uint32_t sampler_key_line = 0;
   ManifestBuffer::Init init = ManifestBuffer::Init::kRandom;
   double value = 0;
   std::string init_expression;
@@ -193,6 +203,14 @@ struct ManifestImage {
   bool outside_zero = false;  // `outside = "zero"`: a check's read outside gives 0 (else the edge's texel)
   uint32_t line = 0;
   DataFile init_file, expect;  // `init = { file }` (level 0's texels; then init_given), `expect`
+};
+
+// A separate sampler the manifest gives ([[sampler]]): a `sampler` descriptor the shader pairs with separate sampled
+// images (sampler2D(tex, smp)).
+struct ManifestSampler : SamplerKeys {
+  std::string name;
+  SlotPlace slot;
+  uint32_t line = 0;
 };
 
 // A uniform buffer the manifest gives ([[uniform]]): its contents by the block's member names,

@@ -85,6 +85,27 @@ RuntimeArray ElementOf(const Resource& d);
 // it is not a storage buffer.
 std::string Described(const Resource& d);
 
+// ---- resolve_image.cpp
+
+// "set 0 binding 1" (binding 1 where the set is 0), with " element E" past element 0.
+std::string SlotText(SlotPlace slot);
+
+// ", an array of 4 descriptors" for an array binding, "" for a single descriptor.
+std::string ArrayText(const Resource& d);
+
+// Image `image` against the shader's declaration `d` at one of its slots (`key` names it in messages): its usage,
+// dimension, layers, texel type and format; a separate sampled image (texture2D) marks it `separate`, and may not
+// carry sampler keys.
+void CheckImageAt(const Manifest& m, ManifestVariant& v, ManifestImage& image, const Resource& d,
+                  const std::string& key);
+
+// Each [[sampler]] against pass (or variant) `v`'s shader: a sampler declared at its slot, and keys Vulkan allows
+// with the separate images the shader may pair it with.
+void CheckSamplers(const Manifest& m, const ManifestVariant& v, const ShaderInterface& shader);
+
+// Whether the manifest's separate sampled images are of integer formats (a [[sampler]]'s border colour follows).
+bool SeparateImagesInteger(const Manifest& m);
+
 // A `type = "struct"` buffer against variant `v`'s shader: the members and stride of the struct its
 // runtime array holds, or of the block itself where it has no runtime array (one element). Every
 // variant's shader must lay the struct out alike (the reference's outputs are compared byte for

@@ -43,6 +43,8 @@ vk::DescriptorType TypeOf(DescriptorSlot::Kind kind) {
     case DescriptorSlot::Kind::kUniformBuffer: return vk::DescriptorType::eUniformBufferDynamic;
     case DescriptorSlot::Kind::kStorageImage: return vk::DescriptorType::eStorageImage;
     case DescriptorSlot::Kind::kCombinedImageSampler: return vk::DescriptorType::eCombinedImageSampler;
+    case DescriptorSlot::Kind::kSampledImage: return vk::DescriptorType::eSampledImage;
+    case DescriptorSlot::Kind::kSampler: return vk::DescriptorType::eSampler;
     case DescriptorSlot::Kind::kStorageBuffer: break;
   }
   return vk::DescriptorType::eStorageBufferDynamic;
@@ -58,6 +60,8 @@ std::string_view KindName(DescriptorSlot::Kind kind) {
     case DescriptorSlot::Kind::kUniformBuffer: return "uniform buffer";
     case DescriptorSlot::Kind::kStorageImage: return "storage image";
     case DescriptorSlot::Kind::kCombinedImageSampler: return "sampled image";
+    case DescriptorSlot::Kind::kSampledImage: return "separate sampled image";
+    case DescriptorSlot::Kind::kSampler: return "sampler";
     case DescriptorSlot::Kind::kStorageBuffer: break;
   }
   return "storage buffer";
@@ -213,6 +217,10 @@ Bindings Kernel::Bind(const std::vector<BufferRange>& buffers) const {
                                                 most >> 20));
       buffer_infos.push_back({.buffer = b.buffer->handle(), .offset = 0, .range = range});
       write.pBufferInfo = &buffer_infos.back();
+    } else if (slot.kind == DescriptorSlot::Kind::kSampler) {
+      Require(b.sampler != nullptr, fmt::format("{} was given no sampler", where));
+      image_infos.push_back({.sampler = b.sampler->handle()});
+      write.pImageInfo = &image_infos.back();
     } else {
       Require(b.image != nullptr, fmt::format("{} was given no image", where));
       const Image& image = *b.image;
@@ -220,6 +228,8 @@ Bindings Kernel::Bind(const std::vector<BufferRange>& buffers) const {
       vk::Sampler sampler;
       if (slot.kind == DescriptorSlot::Kind::kStorageImage) {
         Require(image.storage(), fmt::format("{} was given a {} image made without storage usage", where, format));
+      } else if (slot.kind == DescriptorSlot::Kind::kSampledImage) {
+        Require(image.sampled(), fmt::format("{} was given a {} image made without sampled usage", where, format));
       } else {
         Require(b.sampler != nullptr, fmt::format("{} was given no sampler", where));
         Require(image.sampled(), fmt::format("{} was given a {} image made without sampled usage", where, format));

@@ -32,9 +32,10 @@ constexpr uint32_t CappedGroups(uint64_t items, uint32_t workgroup) {
 
 // A descriptor a user's kernel binds (the built-in kernels bind storage buffers at 0..n-1 of set 0).
 // Buffers are dynamic descriptors, so that one set serves every slice of a rotated input; images
-// (a storage image, a sampled image with its sampler) have no dynamic form, and take no offset.
+// (a storage image, a sampled image with its sampler, a separate sampled image, a separate sampler)
+// have no dynamic form, and take no offset.
 struct DescriptorSlot {
-  enum class Kind { kStorageBuffer, kUniformBuffer, kStorageImage, kCombinedImageSampler };
+  enum class Kind { kStorageBuffer, kUniformBuffer, kStorageImage, kCombinedImageSampler, kSampledImage, kSampler };
   uint32_t set = 0;
   uint32_t binding = 0;
   Kind kind = Kind::kStorageBuffer;

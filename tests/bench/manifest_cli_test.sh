@@ -86,7 +86,7 @@ assert families == {"blur", "saxpy", "stream_manifest", "tile_sum", "histogram",
                     "scale_hlsl", "triad_spv", "matvec_f16", "particles", "image_blur", "image_sum",
                     "grayscott_image", "radix_sort", "tiled_matmul", "bitonic_sort", "row_sum", "preamble", "header",
                     "buffer_array", "image_array", "texture_array", "bindless", "image_layers",
-                    "mip_chain", "replay"}, families
+                    "mip_chain", "replay", "separate_sampler"}, families
 assert any(name.endswith("/domain67x61") for name in listed), listed
 assert any(name.endswith("/domain4099") or name.endswith("/domain4099x1") for name in listed), listed
 results = {b["name"]: b for b in run["benchmarks"]}
@@ -137,6 +137,18 @@ then
 else
   echo "FAIL: the wrong variant (exit $rc, want 1):"; tail -5 "$dir/wrong.err"; fail=1
 fi
+# A separate sampler ([[sampler]]) other than the one the check is written for fails the check of
+# the image read through it: a nearest filter, and a repeating address at the image's edges.
+for kind in nearest repeat; do
+  "$bench" --manifest="$manifests/wrong/separate_$kind.toml" --benchmark_min_time=0.01 \
+    >"$dir/separate.out" 2>"$dir/separate.err"
+  rc=$?
+  if [[ $rc -eq 1 ]] && grep -qE "manifest_test_wrong_separate_$kind/linear/[^ :]+: output image 'dst'" "$dir/separate.err"; then
+    echo "ok: a [[sampler]] with the wrong $kind fails the check of dst"
+  else
+    echo "FAIL: the wrong separate sampler ($kind; exit $rc, want 1):"; tail -5 "$dir/separate.err"; fail=1
+  fi
+done
 # Writes where the manifest does not let them fail the check run: an overrun of out by its guard
 # region (bound inside the range by --guard=auto, the default, since the shader reads no .length():
 # lavapipe drops writes past a bound range, so a guard after it cannot see them there), a write into

@@ -5,7 +5,7 @@
 //
 //   capture_demo [--exit=N] [--no-dispatch] [--indirect] [--indirect-zero] [--rerecord=K] [--sleep=S] [--chain]
 //                [--chain-fill] [--chain-alias] [--sampled] [--sampled-uv] [--push-descriptors] [--secondary]
-//                [--secondary-twice]
+//                [--secondary-twice] [--sampled-separate]
 //
 // It checks its own results and exits 0, or N where --exit says so (after its dispatches).
 // --no-dispatch makes a device and no dispatch; --indirect makes two more pipelines (counts and
@@ -25,7 +25,9 @@
 // 4x3 workgroups: an rgba8 texture of 32x24 texels in the shader-read-only layout, read through a
 // combined image sampler (linear, clamp to edge) into a buffer of vec4s; --sampled-uv does the same
 // with a sampler that repeats in v (a manifest's address is one for u and v), given as the set
-// layout's immutable sampler.
+// layout's immutable sampler; --sampled-separate reads the same texture and sampler as two
+// descriptors (a sampled image at binding 0, the sampler at binding 2: the separate kernel); with
+// --sampled-uv too, its sampler that repeats in v is binding 2's immutable sampler.
 // --push-descriptors enables VK_KHR_push_descriptor (a device without it: exit 10, saying so) and
 // makes one more pipeline (pushed: the scale kernel with a scale of 1.5, made last), whose set takes
 // push descriptors; each round ends with its dispatch of 32 workgroups over 2048 elements of x,
@@ -53,6 +55,7 @@
 #include "capture_demo_counts.h"
 #include "capture_demo_invert.h"
 #include "capture_demo_sample.h"
+#include "capture_demo_separate.h"
 #include "capture_demo_scale.h"
 #include "capture_demo_spread.h"
 #include "vulkan_setup.hpp"
@@ -266,7 +269,7 @@ constexpr uint32_t kTextureWidth = 32, kTextureHeight = 24;
 uint8_t TextureByte(uint32_t k) { return static_cast<uint8_t>(k * 13); }
 
 Texture MakeTexture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, const Buffer& staging,
-                    const Buffer& seen, bool uv_differ) {
+                    const Buffer& seen, bool uv_differ, bool separate) {
   Texture t;
   t.texels =
       MakeRgba8(gpu, kTextureWidth, kTextureHeight, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
@@ -312,27 +315,44 @@ Texture MakeTexture(const Gpu& gpu, VkDescriptorPool pool, VkCommandBuffer cb, c
   Check(vkQueueSubmit(gpu.queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
   Check(vkQueueWaitIdle(gpu.queue), "vkQueueWaitIdle");
 
-  const VkDescriptorSetLayoutBinding bindings[2] = {{.binding = 0,
-                                                     .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+  const VkDescriptorType image_type =
+      separate ? VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE : VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  const VkDescriptorSetLayoutBinding bindings[3] = {{.binding = 0,
+                                                     .descriptorType = image_type,
                                                      .descriptorCount = 1,
                                                      .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
-                                                     .pImmutableSamplers = uv_differ ? &t.sampler : nullptr},
+                                                     .pImmutableSamplers = uv_differ && !separate ? &t.sampler : nullptr},
                                                     {.binding = 1,
                                                      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                                      .descriptorCount = 1,
-                                                     .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT}};
-  t.kernel = MakePipeline(gpu, pool, bindings, 2, kSampleSpirv, sizeof kSampleSpirv, 0, nullptr);
+                                                     .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
+                                                    {.binding = 2,
+                                                     .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER,
+                                                     .descriptorCount = 1,
+                                                     .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+                                                     .pImmutableSamplers = uv_differ ? &t.sampler : nullptr}};
+  t.kernel = separate ? MakePipeline(gpu, pool, bindings, 3, kSeparateSpirv, sizeof kSeparateSpirv, 0, nullptr)
+                      : MakePipeline(gpu, pool, bindings, 2, kSampleSpirv, sizeof kSampleSpirv, 0, nullptr);
   // With an immutable sampler the descriptor's is ignored: none is given.
   VkDescriptorImageInfo image_info{.sampler = uv_differ ? VK_NULL_HANDLE : t.sampler,
                                    .imageView = t.texels.view,
                                    .imageLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-  VkWriteDescriptorSet write{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                             .dstSet = t.kernel.set,
-                             .dstBinding = 0,
-                             .descriptorCount = 1,
-                             .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                             .pImageInfo = &image_info};
-  vkUpdateDescriptorSets(gpu.device, 1, &write, 0, nullptr);
+  if (separate) image_info.sampler = VK_NULL_HANDLE;
+  const VkDescriptorImageInfo sampler_info{.sampler = t.sampler};
+  const VkWriteDescriptorSet writes[2] = {{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                           .dstSet = t.kernel.set,
+                                           .dstBinding = 0,
+                                           .descriptorCount = 1,
+                                           .descriptorType = image_type,
+                                           .pImageInfo = &image_info},
+                                          {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                           .dstSet = t.kernel.set,
+                                           .dstBinding = 2,
+                                           .descriptorCount = 1,
+                                           .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER,
+                                           .pImageInfo = &sampler_info}};
+  // A separate sampler that is the layout's immutable one is not written either.
+  vkUpdateDescriptorSets(gpu.device, separate && !uv_differ ? 2 : 1, writes, 0, nullptr);
   WriteBuffers(gpu, t.kernel.set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {{seen.buffer, 0, VK_WHOLE_SIZE}});
   return t;
 }
@@ -475,7 +495,7 @@ void Run(const Gpu& gpu, VkCommandBuffer cb) {
 int main(int argc, char** argv) {
   int exit_code = 0;
   bool dispatch = true, indirect = false, indirect_zero = false, chain = false, chain_fill = false, chain_alias = false;
-  bool sampled = false, sampled_uv = false, pushed = false, secondary = false, secondary_twice = false;
+  bool sampled = false, sampled_uv = false, sampled_separate = false, pushed = false, secondary = false, secondary_twice = false;
   double sleep_s = 0;
   int rerecord = 0;
   for (int i = 1; i < argc; ++i) {
@@ -502,6 +522,8 @@ int main(int argc, char** argv) {
       sampled = true;
     else if (arg == "--sampled-uv")
       sampled = sampled_uv = true;
+    else if (arg == "--sampled-separate")
+      sampled = sampled_separate = true;
     else if (arg == "--push-descriptors")
       pushed = true;
     else if (arg == "--secondary")
@@ -540,12 +562,11 @@ int main(int argc, char** argv) {
     static_cast<float*>(values.data)[i] = -1.0f;
   }
 
-  VkDescriptorPoolSize sizes[4] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 12},
-                                   {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
-                                   {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
-                                   {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}};
+  VkDescriptorPoolSize sizes[6] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 12},  {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
+                                   {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},   {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
+                                   {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1},   {VK_DESCRIPTOR_TYPE_SAMPLER, 1}};
   VkDescriptorPoolCreateInfo pool_info{
-      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 8, .poolSizeCount = 4, .pPoolSizes = sizes};
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 8, .poolSizeCount = 6, .pPoolSizes = sizes};
   VkDescriptorPool pool;
   Check(vkCreateDescriptorPool(gpu.device, &pool_info, nullptr, &pool), "vkCreateDescriptorPool");
   struct {
@@ -580,7 +601,7 @@ int main(int argc, char** argv) {
     spread = MakeKernel(gpu, pool, kSpreadSpirv, sizeof kSpreadSpirv, 0, nullptr, args, values);
   }
   Texture texture;
-  if (sampled) texture = MakeTexture(gpu, pool, cb, pixels, seen, sampled_uv);
+  if (sampled) texture = MakeTexture(gpu, pool, cb, pixels, seen, sampled_uv, sampled_separate);
   // The scale kernel again with other scales: other pipelines, by their specialization.
   struct {
     uint32_t local = 64;

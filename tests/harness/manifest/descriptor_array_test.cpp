@@ -14,7 +14,7 @@
 #include "harness/manifest/manifest.hpp"
 #include "harness/manifest/requirements.hpp"
 #include "harness/vulkan/context.hpp"
-#include "tests/harness/temp_folder.hpp"
+#include "tests/harness/manifest/manifest_loads.hpp"
 
 namespace csbench {
 namespace {
@@ -173,35 +173,12 @@ d0 = "p0 + s0"
 d1 = "p1 + s1"
 )toml";
 
-class DescriptorArray : public ::testing::Test {
+class DescriptorArray : public testing::ManifestLoads {
  protected:
-  // Each load in a folder of its own: compiled shaders are kept by their path.
-  Manifest Load(const std::string& manifest, std::string_view shader) {
-    const std::filesystem::path dir = folder_.path() / std::to_string(loads_++);
-    std::filesystem::create_directories(dir);
-    std::ofstream(dir / "m.toml") << manifest;
-    std::ofstream(dir / "k.comp") << shader;
-    return LoadManifest(dir / "m.toml");
-  }
-  std::string LoadError(const std::string& manifest, std::string_view shader) {
-    try {
-      Load(manifest, shader);
-    } catch (const ManifestError& e) {
-      return e.message;
-    }
-    return "(no error)";
-  }
-  testing::TempFolder folder_{"csbench_descriptor_array_test"};
-  int loads_ = 0;
+  DescriptorArray() : ManifestLoads("csbench_descriptor_array_test") {}
 };
 
-// `text` with its first `from` replaced by `to`.
-std::string With(std::string_view text, std::string_view from, std::string_view to) {
-  std::string s(text);
-  const size_t at = s.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  return at == std::string::npos ? s : s.replace(at, from.size(), to);
-}
+using testing::With;
 
 TEST_F(DescriptorArray, SampledElementsEachKeepTheirOwnSampler) {
   const Manifest m = Load(std::string(kFixedManifest), kFixedShader);

@@ -33,6 +33,7 @@
 #include "harness/vulkan/clock_keep.hpp"
 #include "harness/vulkan/context.hpp"
 #include "harness/vulkan/device_choice.hpp"
+#include "harness/vulkan/spirv_cache.hpp"
 
 namespace {
 
@@ -157,6 +158,8 @@ Invocation ReadCommandLine(int argc, char** argv) {
   run.command_line.assign(argv, argv + argc);
   run.args = run.command_line;
   run.options = csbench::ParseOptions(run.args);
+  // Before any shader is compiled: a manifest's are compiled as it loads.
+  csbench::SetSpirvCacheEnabled(run.options.shader_cache);
   run.flags = csbench::TakeRunFlags(run.args);
   // A device's default set (no --benchmark_filter, no --manifest) runs each benchmark
   // kDefaultRepetitions times unless --benchmark_repetitions says otherwise: scripts/findings.py

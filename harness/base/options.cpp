@@ -137,6 +137,8 @@ Options ParseOptions(std::vector<std::string>& args) {
   static constexpr std::array kCeilings{std::pair{std::string_view("auto"), CeilingsMode::kAuto},
                                         std::pair{std::string_view("measure"), CeilingsMode::kMeasure},
                                         std::pair{std::string_view("reuse"), CeilingsMode::kReuse}};
+  static constexpr std::array kOnOff{std::pair{std::string_view("on"), true},
+                                     std::pair{std::string_view("off"), false}};
   static constexpr std::array kGuards{std::pair{std::string_view("auto"), GuardPlace::kAuto},
                                       std::pair{std::string_view("outside"), GuardPlace::kOutside},
                                       std::pair{std::string_view("inside"), GuardPlace::kInside}};
@@ -175,6 +177,8 @@ Options ParseOptions(std::vector<std::string>& args) {
       options.cache = Choose("cache", *cache, kCaches);
     } else if (auto ceilings = FlagValue(arg, "ceilings")) {
       options.ceilings = Choose("ceilings", *ceilings, kCeilings);
+    } else if (auto shader_cache = FlagValue(arg, "shader-cache")) {
+      options.shader_cache = Choose("shader-cache", *shader_cache, kOnOff);
     } else if (auto guard = FlagValue(arg, "guard")) {
       options.guard = Choose("guard", *guard, kGuards);
     } else if (auto checks = FlagValue(arg, "checks")) {
@@ -216,7 +220,7 @@ Options ParseOptions(std::vector<std::string>& args) {
                arg == "--workgroup" || arg == "--parallel" || arg == "--manifest" || arg == "--guard" || arg == "--checks" ||
                arg == "--dispatch-timeout" || arg == "--ceilings" || arg == "--axis" || arg == "--tune-strategy" ||
                arg == "--tune-budget" || arg == "--tune-seed" || arg == "--tune-out" || arg == "--tune-header" ||
-               arg == "--tune-cache") {
+               arg == "--tune-cache" || arg == "--shader-cache") {
       throw UsageError{fmt::format("{} needs a value: {}=...", arg, arg)};
     } else {
       rest.emplace_back(arg);
@@ -270,6 +274,11 @@ std::string OptionsHelp() {
                             what is missing. The cache file is under $XDG_CACHE_HOME/csbench
                             (~/.cache/csbench); the JSON's "ceilings" say which were reused, and
                             their age
+  --shader-cache=on|off     on (default): the SPIR-V compiled from GLSL and HLSL is kept under
+                            $XDG_CACHE_HOME/csbench/spirv (~/.cache/csbench/spirv) and taken
+                            by a later run of the same executable whose shader, its includes,
+                            defines and options are the same; off: every shader compiled
+                            in this run, none kept. The JSON's "shader_cache" counts both
   --guard=auto|inside|outside
                             a manifest's check run gives each storage buffer a guard region of
                             its own pattern, and a write into it fails the check: inside the

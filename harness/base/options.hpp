@@ -71,6 +71,9 @@ struct Options {
   CeilingsMode ceilings = CeilingsMode::kAuto;  // --ceilings
   GuardPlace guard = GuardPlace::kAuto;
   CheckPlace checks = CheckPlace::kAuto;  // --checks
+  // --shader-cache=off: compile every GLSL and HLSL shader in this process, and keep none
+  // (harness/vulkan/spirv_cache.hpp).
+  bool shader_cache = true;
   bool validation = false;  // Khronos validation layer with synchronization validation
   bool samples = false;     // --samples: each run's samples in its JSON entry
   // --test-domains: every family at the test domains its own test checks (test_domains), in

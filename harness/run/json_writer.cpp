@@ -13,6 +13,7 @@
 #include "harness/measure/ceilings.hpp"
 #include "harness/measure/record.hpp"
 #include "harness/measure/selection.hpp"
+#include "harness/vulkan/spirv_cache.hpp"
 
 namespace csbench {
 namespace {
@@ -148,7 +149,14 @@ void JsonWriter::AddRunMembers(bool ended) {
     }
     SetContext("ceilings", std::move(object));
   }
-  if (ended) SetContext("time_spent", TimeSpentObject(Spent()));
+  if (ended) {
+    SetContext("time_spent", TimeSpentObject(Spent()));
+    // Shaders taken from the SPIR-V cache, and compiled in this run (--shader-cache).
+    const SpirvCacheCounts shaders = SpirvCacheTally();
+    SetContext("shader_cache", {{"mode", SpirvCacheEnabled() ? "on" : "off"},
+                                {"read", shaders.read},
+                                {"compiled", shaders.compiled}});
+  }
   // A run that stopped (a lost device) says why; its later entries are marked "not run: ...".
   if (const std::optional<std::string> why = RunStopReason()) SetContext("stopped", *why);
 }

@@ -16,7 +16,9 @@
 #include <sstream>
 
 #include "harness/base/error.hpp"
+#include "harness/base/provenance.hpp"
 #include "harness/vulkan/shaderc_options.hpp"
+#include "harness/vulkan/spirv_cache.hpp"
 #include "harness/vulkan/spirv_words.hpp"
 
 namespace csbench {
@@ -30,7 +32,8 @@ std::string ReadFile(const std::filesystem::path& path, std::string_view what) {
   return text.str();
 }
 
-// Resolves `#include` for shaderc: see SetShadercBase.
+// Resolves `#include` for shaderc: see SetShadercBase. Where `read` is given, notes each file it
+// included and each place it looked at first and found empty (the SPIR-V cache's dependencies).
 class Includer : public shaderc::CompileOptions::IncluderInterface {
   struct Result {
     shaderc_include_result result;
@@ -39,7 +42,8 @@ class Includer : public shaderc::CompileOptions::IncluderInterface {
   };
 
  public:
-  explicit Includer(std::vector<std::string> include_dirs) : include_dirs_(std::move(include_dirs)) {}
+  Includer(std::vector<std::string> include_dirs, std::vector<SpirvDependency>* read)
+      : include_dirs_(std::move(include_dirs)), read_(read) {}
 
   shaderc_include_result* GetInclude(const char* requested, shaderc_include_type type, const char* requesting,
                                      size_t) override {
@@ -51,13 +55,17 @@ class Includer : public shaderc::CompileOptions::IncluderInterface {
     for (const auto& path : candidates) {
       // A folder of the requested name opens as a stream on Linux but reads as nothing.
       std::error_code error;
-      if (!fs::is_regular_file(path, error)) continue;
-      std::ifstream in(path, std::ios::binary);
-      if (!in.good()) continue;
+      std::ifstream in;
+      if (fs::is_regular_file(path, error)) in.open(path, std::ios::binary);
+      if (!in.is_open() || !in.good()) {
+        Note(path.string(), std::nullopt);
+        continue;
+      }
       std::ostringstream text;
       text << in.rdbuf();
       r->name = path.string();
       r->content = text.str();
+      Note(r->name, r->content);
       break;
     }
     if (r->name.empty()) {
@@ -75,7 +83,15 @@ class Includer : public shaderc::CompileOptions::IncluderInterface {
   void ReleaseInclude(shaderc_include_result* data) override { delete static_cast<Result*>(data->user_data); }
 
  private:
+  void Note(const std::string& path, const std::optional<std::string>& content) {
+    if (read_ == nullptr) return;
+    SpirvDependency dependency{.path = path};
+    if (content) dependency.sha256 = Sha256Hex(*content);
+    if (std::find(read_->begin(), read_->end(), dependency) == read_->end()) read_->push_back(std::move(dependency));
+  }
+
   std::vector<std::string> include_dirs_;
+  std::vector<SpirvDependency>* read_;
 };
 
 spv_target_env ValidatorEnvOf(VulkanTarget target) {
@@ -207,12 +223,22 @@ std::string WithPreamble(const std::string& text, const std::vector<Preamble>& p
   return out;
 }
 
-std::vector<uint32_t> CompileText(const ShaderSource& source, const std::filesystem::path& path) {
-  const std::string text = WithPreamble(
-      source.text ? *source.text : ReadFile(path, fmt::format("{} source", LanguageName(source.language))),
-      source.preamble, path);
+// Compiles `source` (its text read from `path` where it has none; `key`: every other field the
+// words depend on), or takes the words an earlier process compiled from the same text, includes
+// and options (spirv_cache.hpp).
+std::vector<uint32_t> CompileText(const ShaderSource& source, const std::filesystem::path& path,
+                                  const std::string& key) {
+  const std::string original =
+      source.text ? *source.text : ReadFile(path, fmt::format("{} source", LanguageName(source.language)));
+  const std::string cached = SpirvCachePath(source.text ? key : key + original);
+  if (std::optional<std::vector<uint32_t>> words = ReadCachedSpirv(cached)) {
+    NoteSpirvCache(true);
+    return std::move(*words);
+  }
+  const std::string text = WithPreamble(original, source.preamble, path);
+  std::vector<SpirvDependency> read;
   shaderc::CompileOptions options;
-  SetShadercBase(options, source.target, source.defines, source.include_dirs);
+  SetShadercBase(options, source.target, source.defines, source.include_dirs, cached.empty() ? nullptr : &read);
   if (source.optimize) options.SetOptimizationLevel(shaderc_optimization_level_performance);
   if (source.language == SourceLanguage::kHlsl) {
     options.SetSourceLanguage(shaderc_source_language_hlsl);
@@ -231,13 +257,16 @@ std::vector<uint32_t> CompileText(const ShaderSource& source, const std::filesys
     throw Error(fmt::format("compiling {}{} for variant {} with defines {} failed:\n{}", path.string(), entry,
                             source.label, DefinesText(source.defines), result.GetErrorMessage()));
   }
-  return std::vector<uint32_t>(result.cbegin(), result.cend());
+  std::vector<uint32_t> words(result.cbegin(), result.cend());
+  NoteSpirvCache(false);
+  WriteCachedSpirv(cached, words, read);
+  return words;
 }
 
 }  // namespace
 
 void SetShadercBase(shaderc::CompileOptions& options, VulkanTarget target, const std::vector<Define>& defines,
-                    std::vector<std::string> include_dirs) {
+                    std::vector<std::string> include_dirs, std::vector<SpirvDependency>* read) {
   // shaderc's default SPIR-V version for each Vulkan environment is the one set here; it is set
   // all the same, so that the pairing is ours and not a library default that might move.
   switch (target) {
@@ -254,7 +283,7 @@ void SetShadercBase(shaderc::CompileOptions& options, VulkanTarget target, const
       options.SetTargetSpirv(shaderc_spirv_version_1_6);
       break;
   }
-  options.SetIncluder(std::make_unique<Includer>(std::move(include_dirs)));
+  options.SetIncluder(std::make_unique<Includer>(std::move(include_dirs), read));
   for (const auto& d : defines) options.AddMacroDefinition(d.name, d.value);
 }
 
@@ -361,7 +390,7 @@ const std::vector<uint32_t>& CompileShader(const ShaderSource& source) {
             fmt::format("compiling {} for variant {}: a GLSL shader's entry point is main, not {} (an entry "
                         "point of another name is for HLSL and SPIR-V)",
                         path.string(), source.label, source.entry));
-    spirv = CompileText(source, path);
+    spirv = CompileText(source, path, key);
   }
   std::lock_guard lock(mutex);
   return cache.emplace(std::move(key), std::move(spirv)).first->second;

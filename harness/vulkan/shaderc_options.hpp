@@ -8,14 +8,16 @@
 #include <vector>
 
 #include "harness/vulkan/shader_compiler.hpp"
+#include "harness/vulkan/spirv_cache.hpp"
 
 namespace csbench {
 
 // Sets the Vulkan environment and SPIR-V version of `target`, the macros, and an includer that
 // resolves `#include "x"` beside the including file, then in `include_dirs` in order, and
 // `#include <x>` in `include_dirs` only; a missing file is a compile error naming the folders
-// searched.
+// searched. Where `read` is given, the includer notes there each file it included and each place
+// it looked at and found empty.
 void SetShadercBase(shaderc::CompileOptions& options, VulkanTarget target, const std::vector<Define>& defines,
-                    std::vector<std::string> include_dirs);
+                    std::vector<std::string> include_dirs, std::vector<SpirvDependency>* read = nullptr);
 
 }  // namespace csbench

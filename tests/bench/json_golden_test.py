@@ -51,9 +51,10 @@ MEASURED_CONTEXT = {"time_spent", "ceilings", "csbench_revision", "device", "dev
                     "subgroup_size", "timestamp_period_ns", "timestamp_valid_bits", "pipeline_statistics"}
 # What the new writer adds: the run's provenance (none of it in these runs but the manifests'), and
 # since the first-minute work the ceilings' source, the cold rotation's footprint and whether malloc
-# asks for huge pages; and whether the validation layer ran.
+# asks for huge pages; whether the validation layer ran; and the shaders the SPIR-V cache gave and
+# the run compiled.
 NEW_CONTEXT = {"overrides", "experiment", "manifest_sources", "ceilings_mode", "cold_rotation", "huge_pages",
-               "validation"}
+               "validation", "shader_cache"}
 # What time_spent gained since the fixtures: the device's busy time by phase, where the run timed
 # by its timestamps.
 NEW_TIME_SPENT = {"device"}

@@ -107,7 +107,8 @@ class GpuCase : public Case {
 
   // Whether output resource r passes the unwritten rule, and where `reference` is given the
   // comparison with its copy of r within half the tolerances, scanned on the device; false also
-  // where the device cannot scan it.
+  // where the device cannot scan it. True unscanned for a float output that has no reference and
+  // whose check expression runs on the device after it (that check finds what the scan would).
   bool ScanOnDevice(const GuardedResult& run, size_t r, const ReferenceOutputs* reference) const;
 
   size_t ResourceCount() const { return manifest_->buffers.size() + manifest_->images.size(); }

@@ -171,12 +171,12 @@ void GuardedLoop(benchmark::State& state, Context* device, uint64_t batch,
 
 }  // namespace
 
-std::optional<double> CalibrationFromCheck(double checked_seconds, uint32_t period) {
+std::optional<double> CalibrationFromCheck(double checked_seconds, uint32_t period, double slack) {
   if (checked_seconds <= 0) return std::nullopt;
   const auto batch = [&](double seconds) {
     return BatchSize(seconds, period, kBatchSeconds, kMaxBatchDispatches, MinSampleSeconds());
   };
-  if (batch(checked_seconds / kCheckedRunSlack) != batch(checked_seconds)) return std::nullopt;
+  if (batch(checked_seconds / slack) != batch(checked_seconds)) return std::nullopt;
   return checked_seconds;
 }
 
@@ -189,7 +189,11 @@ void MeasureTimedBatches(benchmark::State& state, Context* device,
   // lavapipe that look was a sample's worth of device time a benchmark.
   const uint32_t batch = StableBatchSize(
       [&] {
-        if (const std::optional<double> checked = CalibrationFromCheck(work.checked_seconds, period)) return *checked;
+        const bool cpu = device != nullptr && device->info().type == "cpu";
+        if (const std::optional<double> checked = CalibrationFromCheck(
+                work.checked_seconds, period, cpu ? kCpuCheckedRunSlack : kCheckedRunSlack)) {
+          return *checked;
+        }
         return CalibratedSecondsPerDispatch([&](uint32_t count) { return time_batch(count, 0); }, probe, period);
       },
       period);

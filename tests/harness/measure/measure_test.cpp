@@ -60,6 +60,14 @@ TEST(Calibration, TakesTheChecksRunOnlyWhereAFasterIterationWouldGiveTheSameBatc
   // does not (a whole round): calibrate. At 2 s neither would: one dispatch.
   EXPECT_FALSE(CalibrationFromCheck(0.15, 4));
   EXPECT_TRUE(CalibrationFromCheck(2.0, 4));
+  // A CPU device's slack of 2: lavapipe's 63 ms step over 4 copies at the default 0.1 s minimum
+  // time batches one dispatch at 63 and at 32 ms (a round outlasts a sample): no look. A GPU's
+  // slack would look (a round at 8 ms is 32 ms, within the sample).
+  SetMinSampleSeconds(0.1);
+  EXPECT_TRUE(CalibrationFromCheck(63e-3, 4, kCpuCheckedRunSlack));
+  EXPECT_FALSE(CalibrationFromCheck(63e-3, 4, kCheckedRunSlack));
+  // At 40 ms it looks: a round outlasts the sample, but at 20 ms it would fit (four dispatches).
+  EXPECT_FALSE(CalibrationFromCheck(40e-3, 4, kCpuCheckedRunSlack));
   SetMinSampleSeconds(kept);
 }
 

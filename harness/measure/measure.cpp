@@ -171,12 +171,13 @@ void GuardedLoop(benchmark::State& state, Context* device, uint64_t batch,
 
 }  // namespace
 
-std::optional<double> CalibrationFromCheck(double checked_seconds, uint32_t period, double slack) {
+std::optional<double> CalibrationFromCheck(double checked_seconds, uint32_t period, bool cpu_device) {
   if (checked_seconds <= 0) return std::nullopt;
+  if (cpu_device) return checked_seconds >= kCalibrationSeconds ? std::optional(checked_seconds) : std::nullopt;
   const auto batch = [&](double seconds) {
     return BatchSize(seconds, period, kBatchSeconds, kMaxBatchDispatches, MinSampleSeconds());
   };
-  if (batch(checked_seconds / slack) != batch(checked_seconds)) return std::nullopt;
+  if (batch(checked_seconds / kCheckedRunSlack) != batch(checked_seconds)) return std::nullopt;
   return checked_seconds;
 }
 
@@ -190,8 +191,7 @@ void MeasureTimedBatches(benchmark::State& state, Context* device,
   const uint32_t batch = StableBatchSize(
       [&] {
         const bool cpu = device != nullptr && device->info().type == "cpu";
-        if (const std::optional<double> checked = CalibrationFromCheck(
-                work.checked_seconds, period, cpu ? kCpuCheckedRunSlack : kCheckedRunSlack)) {
+        if (const std::optional<double> checked = CalibrationFromCheck(work.checked_seconds, period, cpu)) {
           return *checked;
         }
         return CalibratedSecondsPerDispatch([&](uint32_t count) { return time_batch(count, 0); }, probe, period);

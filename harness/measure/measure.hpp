@@ -205,15 +205,13 @@ double MinSampleSeconds();
 // on cold caches, and on clocks not yet raised): a check's reading stands for the calibration only
 // where this many times faster would give the same batch.
 inline constexpr double kCheckedRunSlack = 8;
-// The same on a CPU device, which has no clocks to raise and has compiled the pipeline when it was
-// made: there the check's run and the calibration's look took the same time within 1.2x
-// (lavapipe, grayscott_image's step at 2048x1024: 95 and 91 ms, 63 and 63 ms, 60 and 73 ms;
-// docs/perf-notes.md, section 29).
-inline constexpr double kCpuCheckedRunSlack = 2;
-// `checked_seconds` where it decides the batch (the same batch at a `slack` times faster
-// iteration); nullopt: calibrate.
-std::optional<double> CalibrationFromCheck(double checked_seconds, uint32_t period,
-                                           double slack = kCheckedRunSlack);
+// `checked_seconds` where it decides the batch (the same batch at a kCheckedRunSlack times faster
+// iteration); nullopt: calibrate. On a CPU device (`cpu_device`), which has no clocks to raise and
+// compiled the pipeline when it was made, the check's run is the look's first reading: where it
+// took at least kCalibrationSeconds, the look would time that one dispatch again and stop (on
+// lavapipe the two took the same time within 1.2x: grayscott_image's step at 2048x1024, 95 and 91
+// ms, 63 and 63 ms, 60 and 73 ms; docs/perf-notes.md, section 29).
+std::optional<double> CalibrationFromCheck(double checked_seconds, uint32_t period, bool cpu_device = false);
 void MeasureTimedBatches(benchmark::State& state, Context* device,
                          const std::function<double(uint32_t, uint32_t)>& time_batch, uint32_t probe, uint32_t period,
                          Work work);

@@ -60,14 +60,18 @@ TEST(Calibration, TakesTheChecksRunOnlyWhereAFasterIterationWouldGiveTheSameBatc
   // does not (a whole round): calibrate. At 2 s neither would: one dispatch.
   EXPECT_FALSE(CalibrationFromCheck(0.15, 4));
   EXPECT_TRUE(CalibrationFromCheck(2.0, 4));
-  // A CPU device's slack of 2: lavapipe's 63 ms step over 4 copies at the default 0.1 s minimum
-  // time batches one dispatch at 63 and at 32 ms (a round outlasts a sample): no look. A GPU's
-  // slack would look (a round at 8 ms is 32 ms, within the sample).
+  // A CPU device: lavapipe's 63 ms step over 4 copies at the default 0.1 s minimum time. A GPU
+  // would look (8 ms a dispatch would make a round of 32 ms, within the sample); a CPU device takes
+  // the check's reading, as the look would time one dispatch and stop. A check's run of 0.1 ms is
+  // too short to stand for the look's (which goes on to 8 dispatches).
   SetMinSampleSeconds(0.1);
-  EXPECT_TRUE(CalibrationFromCheck(63e-3, 4, kCpuCheckedRunSlack));
-  EXPECT_FALSE(CalibrationFromCheck(63e-3, 4, kCheckedRunSlack));
-  // At 40 ms it looks: a round outlasts the sample, but at 20 ms it would fit (four dispatches).
-  EXPECT_FALSE(CalibrationFromCheck(40e-3, 4, kCpuCheckedRunSlack));
+  EXPECT_FALSE(CalibrationFromCheck(63e-3, 4));
+  ASSERT_TRUE(CalibrationFromCheck(63e-3, 4, true));
+  EXPECT_DOUBLE_EQ(*CalibrationFromCheck(63e-3, 4, true), 63e-3);
+  EXPECT_TRUE(CalibrationFromCheck(40e-3, 2, true));
+  EXPECT_TRUE(CalibrationFromCheck(kCalibrationSeconds, 1, true));
+  EXPECT_FALSE(CalibrationFromCheck(0.1e-3, 1, true));
+  EXPECT_FALSE(CalibrationFromCheck(0.0, 1, true));
   SetMinSampleSeconds(kept);
 }
 

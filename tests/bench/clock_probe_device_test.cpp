@@ -1,12 +1,9 @@
 // The clock probe's kernel on the test device (lavapipe without a GPU): it compiles, sizes
 // itself and times a run; RaiseClocks and WarmUp leave a CPU device alone; a kept record sizes
-// the probe and is written back by its raise; a stopped raise runs nothing; a raise started
-// ahead is waited for by the next (on a GPU) and stopped by its context's end.
+// the probe and is written back by its raise.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <filesystem>
-#include <memory>
 #include <string>
 
 #include "harness/measure/measure.hpp"
@@ -52,46 +49,6 @@ TEST(ClockProbe, TakesItsSizeFromTheKeptRecordAndWritesItsRaiseBack) {
   EXPECT_GT(kept->best_seconds, 1e-9);
   EXPECT_EQ(kept->misses, 0u);
   std::filesystem::remove_all(folder);
-  testing::ExpectNoNewValidationMessages();
-}
-
-TEST(ClockProbe, AStoppedRaiseRunsNothing) {
-  Context* context = testing::SharedContext();
-  if (context == nullptr) return;
-  ClockProbe probe(*context);
-  const std::atomic<bool> stop{true};
-  EXPECT_EQ(probe.Raise(&stop), 0u);
-  const std::atomic<bool> go{false};
-  EXPECT_GE(probe.Raise(&go), 1u);
-  testing::ExpectNoNewValidationMessages();
-}
-
-TEST(StartRaisingClocks, TheNextRaiseWaitsForItAndCountsItsRuns) {
-  Context* context = testing::SharedContext();
-  if (context == nullptr) return;
-  StartRaisingClocks(*context);
-  if (context->info().type == "cpu") {
-    // No clocks of its own to raise: nothing started, nothing to wait for.
-    EXPECT_FALSE(context->raising_ahead().runs.valid());
-    EXPECT_EQ(RaiseClocks(*context), 0u);
-    return;
-  }
-  EXPECT_TRUE(context->raising_ahead().runs.valid());
-  StartRaisingClocks(*context);  // one at a time: a second start while one runs adds none
-  // The raise ahead's runs (one at least) and this raise's own check of the clocks (one at least).
-  EXPECT_GE(RaiseClocks(*context), 2u);
-  EXPECT_FALSE(context->raising_ahead().runs.valid());
-  EXPECT_GT(ClockGuard(*context), 0.0);
-  testing::ExpectNoNewValidationMessages();
-}
-
-TEST(StartRaisingClocks, AContextEndingWhileItRunsStopsIt) {
-  Context* shared = testing::SharedContext();
-  if (shared == nullptr || shared->info().type == "cpu") GTEST_SKIP() << "needs a GPU: a CPU device starts no raise";
-  auto context = std::make_unique<Context>(shared->options());
-  StartRaisingClocks(*context);
-  EXPECT_TRUE(context->raising_ahead().runs.valid());
-  context.reset();  // stops the raise at its next probe run, then frees the device
   testing::ExpectNoNewValidationMessages();
 }
 

@@ -31,7 +31,6 @@
 #include "harness/run/run_flags.hpp"
 #include "harness/tune/tuner.hpp"
 #include "harness/vulkan/clock_keep.hpp"
-#include "harness/vulkan/clock_probe.hpp"
 #include "harness/vulkan/context.hpp"
 #include "harness/vulkan/device_choice.hpp"
 #include "harness/vulkan/spirv_cache.hpp"
@@ -361,19 +360,6 @@ void MeasureColdRotation(csbench::Context& context) {
   }
 }
 
-// Whether every selected benchmark is timed by the device's clock: none is a plain loop on the
-// host, which a raise of the device's clocks beside it would disturb (StartRaisingClocks).
-bool EverySelectedOnDevice() {
-  for (size_t i = 0; i < csbench::SelectedCount(); ++i) {
-    const csbench::Record* record = csbench::SelectedRecord(i);
-    if (record == nullptr || record->description() == nullptr ||
-        record->description()->clock != csbench::Clock::kDevice) {
-      return false;
-    }
-  }
-  return true;
-}
-
 // The run's exit code once its benchmarks have run and the device is gone: 1 where the run
 // stopped, a benchmark failed or a family was skipped; 3 for validation messages.
 int ExitCode(const csbench::RunSummary& summary, const csbench::Options& options) {
@@ -480,9 +466,6 @@ int Main(int argc, char** argv) {
   }
   AnnounceSelection(run, context.get());
   if (context != nullptr && options.cache == csbench::CacheMode::kCold) MeasureColdRotation(*context);
-  // The device's clocks raised on a thread of their own while the first case is made and checked,
-  // instead of after them (a small manifest's run: docs/perf-notes.md, section 30).
-  if (context != nullptr && !flags.list_tests && EverySelectedOnDevice()) csbench::StartRaisingClocks(*context);
   int code = 0;
   if (options.tune.enabled) {
     // The search runs the selection's points in its own order: a case made ahead for the next

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
-#include <future>
 #include <optional>
 
 #include "harness/base/ledger.hpp"
@@ -146,25 +144,9 @@ double ClockProbe::Run() {
   return r.batch->Run();
 }
 
-namespace {
-
-struct RaiseStopped {};
-
-}  // namespace
-
-uint32_t ClockProbe::Raise(const std::atomic<bool>* stop) {
+uint32_t ClockProbe::Raise() {
   const KeptClock before = record_.kept;
-  uint32_t runs = 0;
-  try {
-    runs = RaiseClocks(
-        [this, stop] {
-          if (stop != nullptr && stop->load()) throw RaiseStopped{};
-          return Run();
-        },
-        record_);
-  } catch (const RaiseStopped&) {
-    return 0;  // the context is going: nothing is kept from a raise cut short
-  }
+  const uint32_t runs = RaiseClocks([this] { return Run(); }, record_);
   record_.kept.iterations = iterations_;
   if (record_.kept != before && !TheClockKeep().path.empty()) WriteKeptClock(TheClockKeep(), record_.kept);
   return runs;
@@ -183,39 +165,17 @@ ClockProbe& ProbeOf(Context& context) {
   return *probe;
 }
 
-// The runs of a raise started ahead, once it has ended (0 where none was started, or where it
-// stopped on an error: the caller's own raise then meets that error where it can say so).
-uint32_t WaitForRaiseAhead(Context& context) {
-  Context::RaisingAhead& ahead = context.raising_ahead();
-  return ahead.runs.valid() ? ahead.runs.get() : 0;
-}
-
 }  // namespace
-
-void StartRaisingClocks(Context& context) {
-  Context::RaisingAhead& ahead = context.raising_ahead();
-  if (context.info().type == "cpu" || ahead.runs.valid()) return;
-  ahead.runs = std::async(std::launch::async, [&context, &ahead]() -> uint32_t {
-    try {
-      Spending spending(Phase::kClockRaise);  // a thread beside the first: the ledger's `ahead`
-      return ProbeOf(context).Raise(&ahead.stop);
-    } catch (...) {
-      return 0;
-    }
-  });
-}
 
 uint32_t RaiseClocks(Context& context) {
   if (context.info().type == "cpu") return 0;
   Spending spending(Phase::kClockRaise);
-  const uint32_t ahead = WaitForRaiseAhead(context);
-  return ahead + ProbeOf(context).Raise();
+  return ProbeOf(context).Raise();
 }
 
 double ClockGuard(Context& context) {
   if (context.info().type == "cpu") return 0;
   Spending spending(Phase::kGuard);
-  WaitForRaiseAhead(context);
   return ProbeOf(context).Guard();
 }
 

@@ -1,7 +1,6 @@
 // Raising a GPU's clocks before a timed loop, checked against a fixed probe kernel.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -74,9 +73,8 @@ class ClockProbe {
   ~ClockProbe();
   // Runs the probe once and returns its seconds (the GPU's timestamps, else the host clock).
   double Run();
-  // Raises the device's clocks with RaiseClocks and this device's record. A set `stop` ends the
-  // raise before its next run (0 runs, nothing kept).
-  uint32_t Raise(const std::atomic<bool>* stop = nullptr);
+  // Raises the device's clocks with RaiseClocks and this device's record.
+  uint32_t Raise();
   // Runs the probe once (after raising the clocks the first time) and returns GuardRatio().
   double Guard();
   uint32_t iterations() const { return iterations_; }
@@ -89,18 +87,8 @@ class ClockProbe {
 };
 
 // The context's probe (made on first use) raising its clocks; 0 runs on a CPU device, which has
-// no clocks of its own to raise. Waits first for a raise started ahead (StartRaisingClocks), and
-// counts its runs: after one, this raise's own is a check that the clocks are still up, one
-// probe run where they are.
+// no clocks of its own to raise.
 uint32_t RaiseClocks(Context& context);
-
-// Starts RaiseClocks on a thread of its own and returns: the clocks go up while the host does
-// other work (a process's first case made and checked; its submissions take turns with the
-// probe's under the device's lock, and the probe times its runs by the device's timestamps).
-// The next RaiseClocks or ClockGuard of the context waits for it, and the context's destructor
-// stops it at its next probe run. Nothing on a CPU device, or where one was started already.
-// The caller makes sure no timed loop without a warm-up (a plain loop on the host) runs beside it.
-void StartRaisingClocks(Context& context);
 
 // The context's probe run once as the clock guard: its GuardRatio(), or 0 on a CPU device.
 double ClockGuard(Context& context);

@@ -379,9 +379,6 @@ Context::OwnKernel& Context::OwnKernelFor(const std::string& key,
 }
 
 Context::~Context() {
-  // A raise started ahead stops at its next probe run: its submissions end before the device goes.
-  raising_ahead_.stop = true;
-  if (raising_ahead_.runs.valid()) raising_ahead_.runs.wait();
   // Destructors never throw: a lost device answers the wait with VK_ERROR_DEVICE_LOST, and its
   // objects may be destroyed all the same.
   try {

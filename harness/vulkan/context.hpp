@@ -7,7 +7,6 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -199,14 +198,6 @@ class Context {
   SubmissionClock* submission_clock() { return submission_clock_.get(); }
   // The device's clock probe, made on first use by RaiseClocks (harness/vulkan/clock_probe.hpp).
   std::unique_ptr<ClockProbe>& clock_probe() { return clock_probe_; }
-  // A raise of the clocks started on a thread of its own (StartRaisingClocks,
-  // harness/vulkan/clock_probe.hpp): its probe runs, and the flag that stops it at the next run.
-  // The next use of the probe waits for it, and so does the destructor, after setting the flag.
-  struct RaisingAhead {
-    std::future<uint32_t> runs;
-    std::atomic<bool> stop{false};
-  };
-  RaisingAhead& raising_ahead() { return raising_ahead_; }
   // What the driver probes found, by probe (harness/vulkan/driver_probes.hpp): "" where the pattern works.
   std::map<std::string, std::string>& probe_findings() { return probe_findings_; }
 
@@ -242,8 +233,7 @@ class Context {
   std::vector<std::unique_ptr<Buffer>> staging_;  // kept for TakeStaging, at most two (two threads)
   std::mutex own_kernels_lock_;
   std::map<std::string, std::unique_ptr<OwnKernel>> own_kernels_;  // released before the device
-  std::unique_ptr<ClockProbe> clock_probe_;  // released before the device
-  RaisingAhead raising_ahead_;                // last: stopped before the probe goes
+  std::unique_ptr<ClockProbe> clock_probe_;  // last: released before the device
 };
 
 }  // namespace csbench

@@ -23,6 +23,7 @@
 #include "harness/family/family.hpp"
 #include "harness/measure/measure.hpp"
 #include "harness/measure/roofline.hpp"
+#include "harness/measure/selection.hpp"
 #include "harness/vulkan/context.hpp"
 #include "kernels/reduction/reference.hpp"
 
@@ -224,8 +225,24 @@ const Family<Variant>& GrayScottPeer() {
 constexpr const char* kReductionPeers = "reduction/cub_peer";
 constexpr const char* kGrayScottPeers = "run_simulation/cuda_peer, run_simulation/cuda_fused6_shuffle12";
 
+// Whether the run's selection takes any of the peers' benchmarks. Asking CUDA whether it has a
+// device starts its driver, a tenth of a second on an H100 (docs/perf-notes.md, section 30): a run
+// that selects no peer (a manifest's, a filter's) does not pay it.
+bool SelectsAPeer(const Suite& suite) {
+  const RunDevice device = RunDeviceOf(suite.context);
+  const auto taken = [&](const auto& family) {
+    return std::ranges::any_of(OfferedBy(family, suite.options, device),
+                               [](const Offered& o) { return SelectionTakes(o.name); });
+  };
+  try {
+    return taken(ReductionPeer()) || taken(GrayScottPeer());
+  } catch (const std::exception&) {
+    return true;  // a peer that cannot be described: the registration below says why, as before
+  }
+}
+
 void Register(Suite& suite) {
-  if (suite.options.backend == Backend::kPlainLoop) return;
+  if (suite.options.backend == Backend::kPlainLoop || !SelectsAPeer(suite)) return;
   std::string why;
   if (!DeviceAvailable(why)) {
     fmt::print(stderr, "csbench: CUDA peers built but not run: {}\n", why);

@@ -79,6 +79,8 @@ void SetSelection(Selection selection) {
   TheRegistry().selection = std::move(selection);
 }
 
+bool SelectionTakes(std::string_view name) { return TheRegistry().selection.Selects(name); }
+
 Added AddRecordedBenchmark(const std::string& name, std::function<void(benchmark::State&)> fn) {
   SelectionState& registry = TheRegistry();
   ++registry.offered;

@@ -47,6 +47,9 @@ struct Selection {
 
 // Sets the run's selection; main calls it before the families register.
 void SetSelection(Selection selection);
+// Whether the run's selection takes `name`: for a family whose registration costs more than its
+// names (a peer that starts another API's driver), to skip that cost where nothing of it runs.
+bool SelectionTakes(std::string_view name);
 
 // Registers `fn` under `name` with Google Benchmark if the selection takes it, with the
 // benchmark's record (harness/measure/record.hpp): described by the Describing scope the

@@ -226,8 +226,9 @@ constexpr const char* kReductionPeers = "reduction/cub_peer";
 constexpr const char* kGrayScottPeers = "run_simulation/cuda_peer, run_simulation/cuda_fused6_shuffle12";
 
 // Whether the run's selection takes any of the peers' benchmarks. Asking CUDA whether it has a
-// device starts its driver, a tenth of a second on an H100 (docs/perf-notes.md, section 30): a run
-// that selects no peer (a manifest's, a filter's) does not pay it.
+// device starts its driver: a run's registration took 0.11 s on an H100, where lavapipe's took
+// 7 ms (docs/perf-notes.md, section 30). A run that selects no peer (a manifest's, a filter's)
+// does not pay it.
 bool SelectsAPeer(const Suite& suite) {
   const RunDevice device = RunDeviceOf(suite.context);
   const auto taken = [&](const auto& family) {

@@ -143,9 +143,9 @@ if compgen -G "$dir/fallback-plain_loop-plain_loop-*.json" >/dev/null && ! compg
 else
   echo "FAIL: plain_loop placeholders: $(ls "$dir")"; fail=1
 fi
-# A build with the CUDA peers starts CUDA's driver only for a run that selects a peer (a tenth of
-# a second on an H100): a peer's filter meets CUDA (its names listed, or why they cannot run),
-# a manifest's run and a filter of other families never do.
+# A build with the CUDA peers starts CUDA's driver only for a run that selects a peer
+# (docs/perf-notes.md, section 30): a peer's filter meets CUDA (its names listed, or why they
+# cannot run), a manifest's run and a filter of other families never do.
 peers=$("$bench" --benchmark_filter=cub_peer --benchmark_list_tests 2>&1)
 if grep -q "CUDA peers built but not run\|^reduction/cub_peer/" <<<"$peers"; then
   others=$("$bench" --manifest="$(dirname "$0")/../../examples/saxpy.toml" --benchmark_list_tests 2>&1;

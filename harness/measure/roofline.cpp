@@ -169,6 +169,17 @@ bool Copier::Check() const {
   return SameBytes(*context_, source_->buffer(), *dst_, bytes_);
 }
 
+uint64_t CacheEdgeBytes(const std::vector<std::pair<uint64_t, double>>& rates, bool confirmed) {
+  if (rates.empty()) return 0;
+  const double memory_gbs = std::max(rates.back().second, rates.size() > 1 ? rates[rates.size() - 2].second : 0.0);
+  const auto cached = [&](size_t i) { return rates[i].second > kCacheRateFactor * memory_gbs; };
+  uint64_t edge = 0;
+  for (size_t i = 0; i < rates.size(); ++i) {
+    if (cached(i) && (!confirmed || i == 0 || cached(i - 1))) edge = rates[i].first;
+  }
+  return edge;
+}
+
 namespace {
 
 bool OnCpuDevice(const Context& context) { return context.info().type == "cpu"; }
@@ -238,12 +249,7 @@ ColdCache CacheFromCopies(Context& context) {
         per_batch, 5, CeilingBudgetSeconds(context) / 4);
     rates.emplace_back(footprint, static_cast<double>(footprint) / seconds * 1e-9);
   }
-  // Memory's rate: the better of the two largest footprints (one noisy reading below memory's
-  // rate would make the footprint before it look cached).
-  const double memory_gbs = std::max(rates.back().second, rates.size() > 1 ? rates[rates.size() - 2].second : 0.0);
-  for (const auto& [footprint, gbs] : rates) {
-    if (gbs > kCacheRateFactor * memory_gbs) cold.cache_bytes = footprint;
-  }
+  cold.cache_bytes = CacheEdgeBytes(rates, cpu);
   std::string curve;
   for (const auto& [footprint, gbs] : rates) {
     curve += fmt::format("{}{} MiB {:.1f}", curve.empty() ? "" : ", ", footprint >> 20, gbs);
@@ -252,9 +258,10 @@ ColdCache CacheFromCopies(Context& context) {
   cold.footprint_bytes = std::clamp<uint64_t>(kColdSafety * cold.cache_bytes, floor, std::max(floor, largest));
   NoteCeiling("last_level_cache", static_cast<double>(cold.cache_bytes) / (1 << 20), "MiB",
               fmt::format("the largest footprint the {} copies more than {}x faster than the better of "
-                          "{} MiB and half that (memory): "
+                          "{} MiB and half that (memory){}: "
                           "GB/s (read + written) by footprint: {}",
-                          cpu ? "copy command" : "copy kernel (copy.comp)", kCacheRateFactor, largest >> 20, curve));
+                          cpu ? "copy command" : "copy kernel (copy.comp)", kCacheRateFactor, largest >> 20,
+                          cpu ? ", as it copied half that footprint (or the first)" : "", curve));
   NoteCeiling("cold_footprint", static_cast<double>(cold.footprint_bytes) / (1 << 20), "MiB",
               fmt::format("the bytes a cold rotation of inputs spans: {} x the last-level cache, at least {} MiB{}",
                           kColdSafety, floor >> 20,

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace csbench {
@@ -19,8 +20,7 @@ inline constexpr uint64_t kRooflineBytes = 256ull << 20;
 // spans (RotatingInput): the copy command's rate over footprints from 1 MiB up to 512 MiB (256 MiB
 // on a CPU device), a copy of half of each into its other half, repeated, so that whatever holds
 // the footprint serves it; measured once per run, before the first benchmark (or reused,
-// --ceilings=reuse). The cache is the largest footprint copied more than kCacheRateFactor times
-// faster than memory (the better of the two largest footprints); the cold footprint is
+// --ceilings=reuse). The cache is CacheEdgeBytes of that curve; the cold footprint is
 // kColdSafety times that, at least 16 MiB on a CPU device and kRooflineBytes on a GPU (the
 // rotation the stored GPU baselines were measured with), at most the largest footprint measured.
 struct ColdCache {
@@ -30,6 +30,16 @@ struct ColdCache {
 };
 inline constexpr double kCacheRateFactor = 1.25;
 inline constexpr uint64_t kColdSafety = 4;
+// The last-level cache a curve of (footprint, GB/s) shows, footprints doubling from the first:
+// the largest footprint copied more than kCacheRateFactor times faster than memory (the better of
+// the two largest footprints: one noisy reading below memory's rate would make the footprint
+// before it look cached). With `confirmed`, its half must have been copied that fast too (or it
+// is the first footprint): a CPU device's copies share the host with everything else, and on a
+// loaded host one reading above the factor at 64 MiB, of a host whose cache ends at 8 MiB, once
+// made every run of that day rotate its inputs over 256 MiB (docs/perf-notes.md, section 29). A
+// GPU's are timed by the device, and its smallest footprints are bound by each copy's launch, so
+// its L2 may show at one footprint alone. 0: no cache seen.
+uint64_t CacheEdgeBytes(const std::vector<std::pair<uint64_t, double>>& rates, bool confirmed);
 const ColdCache& MeasuredColdCache(Context& context);
 // The footprint of a cold rotation on `context` (MeasuredColdCache's).
 uint64_t ColdFootprintBytes(Context& context);

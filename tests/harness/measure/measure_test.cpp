@@ -106,6 +106,40 @@ TEST(RotationCopies, FillsTheBudget) {
   EXPECT_EQ(RotationCopies((64 << 10) + 256, kRooflineBytes, CacheMode::kCold), 4081u);
 }
 
+// Footprints of 1 MiB doubling, with the given GB/s.
+std::vector<std::pair<uint64_t, double>> Curve(std::vector<double> gbs) {
+  std::vector<std::pair<uint64_t, double>> rates;
+  for (size_t i = 0; i < gbs.size(); ++i) rates.emplace_back((1ull << 20) << i, gbs[i]);
+  return rates;
+}
+
+TEST(CacheEdgeBytes, TheLargestFootprintFasterThanMemory) {
+  // Cached to 8 MiB, memory's 7.1 GB/s from 16 MiB (1 .. 256 MiB).
+  const auto clean = Curve({60, 59, 58, 58.5, 8.1, 7.5, 7.2, 7.1, 7.1});
+  EXPECT_EQ(CacheEdgeBytes(clean, false), 8ull << 20);
+  EXPECT_EQ(CacheEdgeBytes(clean, true), 8ull << 20);
+  // Memory is the better of the two largest: one slow last reading does not make 128 MiB cached.
+  EXPECT_EQ(CacheEdgeBytes(Curve({60, 59, 58, 58.5, 8.1, 7.5, 7.2, 7.1, 4.0}), true), 8ull << 20);
+  EXPECT_EQ(CacheEdgeBytes(Curve({5, 5, 5, 5}), true), 0u);  // nothing faster than memory
+  EXPECT_EQ(CacheEdgeBytes({}, true), 0u);
+}
+
+TEST(CacheEdgeBytes, OneFastReadingAloneCountsOnlyUnconfirmed) {
+  // A loaded CPU device: 9.0 GB/s at 64 MiB beside memory's 7.1, after a slower 32 MiB
+  // (docs/perf-notes.md, section 29).
+  const auto noisy = Curve({60, 59, 58, 58.5, 8.1, 7.5, 9.0, 7.1, 7.1});
+  EXPECT_EQ(CacheEdgeBytes(noisy, false), 64ull << 20);
+  EXPECT_EQ(CacheEdgeBytes(noisy, true), 8ull << 20);
+  // Two fast readings in a row are a cache (a core's 32 MiB of L3), confirmed or not.
+  EXPECT_EQ(CacheEdgeBytes(Curve({60, 59, 58, 58.5, 12, 11.5, 7.5, 7.1, 7.1}), true), 32ull << 20);
+  // A GPU's launch-bound small footprints, its L2 showing at 32 MiB alone: kept unconfirmed.
+  const auto gpu = Curve({2000, 2600, 3400, 4300, 5100, 5957, 4200, 4100, 4150, 4196});
+  EXPECT_EQ(CacheEdgeBytes(gpu, false), 32ull << 20);
+  EXPECT_EQ(CacheEdgeBytes(gpu, true), 0u);
+  // The first footprint needs no half.
+  EXPECT_EQ(CacheEdgeBytes(Curve({20, 7, 7, 7}), true), 1ull << 20);
+}
+
 // Runs that take the given times in turn (the last one repeats).
 std::function<double()> Runs(std::vector<double> seconds) {
   auto i = std::make_shared<size_t>(0);

@@ -275,8 +275,9 @@ void SetUpMeasuring(const csbench::Context* context, const Invocation& run) {
   // A device-timed call samples until its samples add up to the minimum time (harness/measure/measure.hpp).
   csbench::SetMinSampleSeconds(std::stod(run.flags.min_time));
   // Cases made ahead on a second thread on a GPU timed by its timestamps (harness/measure/measure.hpp);
-  // CSBENCH_PREFETCH=0 turns it off (for a run that compares the two), =1 on (for a test on a CPU
-  // device).
+  // not on a CPU device, whose kernels run on the cores the making would take (lavapipe's timed
+  // work a third slower, docs/perf-notes.md, section 31). CSBENCH_PREFETCH=0 turns it off (for a
+  // run that compares the two), =1 on (for a test on a CPU device).
   const char* prefetch_variable = std::getenv("CSBENCH_PREFETCH");
   const std::string prefetch_env = prefetch_variable != nullptr ? prefetch_variable : "";
   const bool prefetch = prefetch_env == "1" || (prefetch_env != "0" && context != nullptr &&

@@ -11,6 +11,7 @@
 #include <future>
 #include <limits>
 #include <map>
+#include <utility>
 
 #include "harness/base/error.hpp"
 #include "harness/base/statistics.hpp"
@@ -82,12 +83,18 @@ struct Retired {
   std::shared_ptr<void> value;
   std::map<uint32_t, std::unique_ptr<TimedBatch>> batches;
 
+  bool empty() const { return !value && batches.empty(); }
   void Free() {
     Spending spending(Phase::kRelease);
     batches.clear();
     value.reset();
   }
 };
+
+// Frees the case left for the next making (CaseState::left_to_free), on the calling thread.
+void FreeLeft(std::shared_ptr<void> left) {
+  if (left) static_cast<Retired*>(left.get())->Free();
+}
 
 Retired TakeKeptCase() {
   CaseState& cases = TheCases();
@@ -99,12 +106,14 @@ Retired TakeKeptCase() {
 
 // Starts making the cases of the benchmarks after `current` in the run's order, up to kAheadDepth
 // ahead, where every benchmark measured while one is made lets it be (Prefetch::kBeside) and the
-// one made may be made ahead. The first making started frees `retired` first (freeing a case's
-// buffers and pipelines on the first thread costs a whole-suite run seconds, docs/perf-notes.md,
-// section 10); where none starts, it is freed here.
+// one made may be made ahead. The first making started frees `retired` first, and the case left
+// for it (freeing a case's buffers and pipelines on the first thread costs a whole-suite run
+// seconds, docs/perf-notes.md, sections 10 and 32). Where none starts, `retired` is left for the
+// next making (a host-clocked benchmark lets none beside its loop); where none will start (no
+// cases made ahead, a stopped run), it is freed here.
 void StartAheadOf(const Record& current, Retired retired) {
   CaseState& cases = TheCases();
-  auto leftover = std::make_shared<Retired>(std::move(retired));
+  auto leftover = retired.empty() ? nullptr : std::make_shared<Retired>(std::move(retired));
   // A stopped run (a lost device) makes nothing more: every benchmark left is skipped. A record
   // the selection did not make (a test's own) has no place in the run's order: nothing after it.
   if (cases.ahead_enabled && !RunStopReason() && SelectedRecord(current.order) == &current &&
@@ -122,7 +131,9 @@ void StartAheadOf(const Record& current, Retired retired) {
       std::shared_future<std::shared_ptr<void>> previous;
       if (!cases.ahead.empty()) previous = cases.ahead.back().made;
       auto made = std::async(std::launch::async, [to_free = std::move(leftover), previous, record,
+                                                  left = std::exchange(cases.left_to_free, nullptr),
                                                   make = record->make_ahead] {
+        FreeLeft(left);
         if (to_free) to_free->Free();
         if (previous.valid()) previous.wait();  // one making at a time, in the run's order
         // What the making notes (its time, its check's) is the next benchmark's.
@@ -132,10 +143,31 @@ void StartAheadOf(const Record& current, Retired retired) {
       cases.ahead.push_back({record, made.share()});
     }
   }
-  if (leftover) leftover->Free();  // no making started: freed here
+  if (!leftover) return;
+  if (!cases.ahead_enabled || RunStopReason()) {
+    leftover->Free();
+    return;
+  }
+  FreeLeft(std::exchange(cases.left_to_free, std::move(leftover)));  // one waits at a time
 }
 
 void ReleaseKeptCase() { TakeKeptCase().Free(); }
+
+// Makes a case on the first thread. The case left for the next making stays where there is memory
+// for both: a Gray-Scott variant's two host-clocked modes come first and let no making beside
+// their loops, and its other modes are made in turn, so the variant before's simulation (1.5 GiB
+// at 8192x8192) would be freed here. It is freed first only where this making runs out of memory,
+// which is then made again.
+std::shared_ptr<void> MakeInTurn(const std::function<std::shared_ptr<void>()>& make) {
+  CaseState& cases = TheCases();
+  if (!cases.left_to_free) return make();
+  try {
+    return make();
+  } catch (const OutOfMemory&) {
+    FreeLeft(std::exchange(cases.left_to_free, nullptr));
+    return make();
+  }
+}
 
 }  // namespace
 
@@ -165,7 +197,7 @@ std::shared_ptr<void> CaseFor(const Record& record, const std::function<std::sha
   std::shared_ptr<void> made = TakeAhead(record);
   if (!made) {
     retired.Free();  // before making this one: one case's memory at a time
-    made = make();
+    made = MakeInTurn(make);
   }
   slot.value = made;
   slot.record = &record;
@@ -175,6 +207,7 @@ std::shared_ptr<void> CaseFor(const Record& record, const std::function<std::sha
 
 void ReleaseCurrentCase() {
   DropAhead();
+  FreeLeft(std::exchange(TheCases().left_to_free, nullptr));
   ReleaseKeptCase();
 }
 

@@ -389,6 +389,109 @@ TEST(CaseAhead, ACaseThatRanOutOfMemoryAheadIsMadeAgainInItsTurn) {
   ReleaseCurrentCase();
 }
 
+// A case that notes the thread it was freed on, by id.
+struct FreedCase {
+  static inline std::mutex lock;
+  static inline std::map<int, std::thread::id> freed_on;
+  explicit FreedCase(int id) : id(id) {}
+  ~FreedCase() {
+    std::lock_guard guard(lock);
+    freed_on[id] = std::this_thread::get_id();
+  }
+  static bool Freed(int id) {
+    std::lock_guard guard(lock);
+    return freed_on.contains(id);
+  }
+  int id;
+};
+
+TEST(CaseAhead, TheCaseBeforeAHostClockedOneIsFreedByTheNextMakingNotOnTheFirstThread) {
+  ReleaseCurrentCase();
+  FreedCase::freed_on.clear();
+  std::map<std::string, Record*> r;
+  for (const char* name : {"left/a", "left/b", "left/c", "left/d"}) {
+    r[name] = AddRecordedBenchmark(name, [](benchmark::State&) {}).record;
+  }
+  auto maker = [](int id) { return [id] { return std::static_pointer_cast<void>(std::make_shared<FreedCase>(id)); }; };
+  // As a Gray-Scott variant's modes: a device-timed one, then host-clocked ones (nothing made
+  // beside their loops), then the next variant's.
+  RegisterPrefetch(*r["left/a"], maker(1), Prefetch::kBeside);
+  RegisterPrefetch(*r["left/b"], maker(2), Prefetch::kMade);
+  RegisterPrefetch(*r["left/c"], maker(3), Prefetch::kBeside);
+  RegisterPrefetch(*r["left/d"], maker(4), Prefetch::kMade);
+  const std::thread::id first = std::this_thread::get_id();
+  EnablePrefetch(true);
+  EXPECT_EQ(CurrentCase(*r["left/a"], [] { return std::make_unique<FreedCase>(10); }).id, 10);
+  EXPECT_EQ(CurrentCase(*r["left/b"], [] { return std::make_unique<FreedCase>(20); }).id, 2);
+  // Nothing is made beside b's loop: a's case waits for the next making instead of being freed here.
+  EXPECT_FALSE(FreedCase::Freed(10));
+  // c is made in its turn while a's case waits (b's is freed first, as before); c's loop lets d
+  // be made beside it, and that making frees a's case first.
+  EXPECT_EQ(CurrentCase(*r["left/c"], [] {
+              EXPECT_FALSE(FreedCase::Freed(10));
+              EXPECT_TRUE(FreedCase::Freed(2));
+              return std::make_unique<FreedCase>(30);
+            }).id,
+            30);
+  EXPECT_EQ(CurrentCase(*r["left/d"], [] { return std::make_unique<FreedCase>(40); }).id, 4);
+  ASSERT_TRUE(FreedCase::Freed(10));
+  EXPECT_NE(FreedCase::freed_on[10], first);
+  EXPECT_EQ(FreedCase::freed_on[2], first);
+  EnablePrefetch(false);
+  ReleaseCurrentCase();
+  EXPECT_TRUE(FreedCase::Freed(30));
+  EXPECT_TRUE(FreedCase::Freed(4));
+}
+
+TEST(CaseAhead, TheCaseLeftForTheNextMakingIsFreedFirstWhereACaseMadeInTurnRunsOutOfMemory) {
+  ReleaseCurrentCase();
+  FreedCase::freed_on.clear();
+  std::map<std::string, Record*> r;
+  for (const char* name : {"left_oom/a", "left_oom/b", "left_oom/c"}) {
+    r[name] = AddRecordedBenchmark(name, [](benchmark::State&) {}).record;
+  }
+  RegisterPrefetch(*r["left_oom/a"], [] { return std::static_pointer_cast<void>(std::make_shared<FreedCase>(1)); },
+                   Prefetch::kBeside);
+  RegisterPrefetch(*r["left_oom/b"], [] { return std::static_pointer_cast<void>(std::make_shared<FreedCase>(2)); },
+                   Prefetch::kMade);
+  EnablePrefetch(true);
+  CurrentCase(*r["left_oom/a"], [] { return std::make_unique<FreedCase>(10); });
+  CurrentCase(*r["left_oom/b"], [] { return std::make_unique<FreedCase>(20); });
+  EXPECT_FALSE(FreedCase::Freed(10));
+  // c's making runs out of memory while a's case waits: a's is freed, and c made again.
+  int tries = 0;
+  EXPECT_EQ(CurrentCase(*r["left_oom/c"], [&tries] {
+              if (++tries == 1) throw OutOfMemory("vkAllocateMemory failed");
+              EXPECT_TRUE(FreedCase::Freed(10));
+              return std::make_unique<FreedCase>(30);
+            }).id,
+            30);
+  EXPECT_EQ(tries, 2);
+  EnablePrefetch(false);
+  ReleaseCurrentCase();
+}
+
+TEST(CaseAhead, TheCaseLeftForTheNextMakingIsFreedAtTheRunsEnd) {
+  ReleaseCurrentCase();
+  FreedCase::freed_on.clear();
+  std::map<std::string, Record*> r;
+  for (const char* name : {"left_end/a", "left_end/b"}) {
+    r[name] = AddRecordedBenchmark(name, [](benchmark::State&) {}).record;
+  }
+  RegisterPrefetch(*r["left_end/a"], [] { return std::static_pointer_cast<void>(std::make_shared<FreedCase>(1)); },
+                   Prefetch::kBeside);
+  RegisterPrefetch(*r["left_end/b"], [] { return std::static_pointer_cast<void>(std::make_shared<FreedCase>(2)); },
+                   Prefetch::kMade);
+  EnablePrefetch(true);
+  CurrentCase(*r["left_end/a"], [] { return std::make_unique<FreedCase>(10); });
+  CurrentCase(*r["left_end/b"], [] { return std::make_unique<FreedCase>(20); });
+  EXPECT_FALSE(FreedCase::Freed(10));
+  EnablePrefetch(false);
+  ReleaseCurrentCase();
+  EXPECT_TRUE(FreedCase::Freed(10));
+  EXPECT_TRUE(FreedCase::Freed(2));
+}
+
 TEST(CaseAhead, AMissedGuessIsDroppedAndWhatItThrewIsNotLost) {
   ReleaseCurrentCase();
   std::map<std::string, Record*> r;

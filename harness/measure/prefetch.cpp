@@ -110,7 +110,7 @@ Retired TakeKeptCase() {
 // for it (freeing a case's buffers and pipelines on the first thread costs a whole-suite run
 // seconds, docs/perf-notes.md, sections 10 and 32). Where none starts, `retired` is left for the
 // next making (a host-clocked benchmark lets none beside its loop); where none will start (no
-// cases made ahead, a stopped run), it is freed here.
+// cases made ahead, a stopped run) or others are still ahead, it is freed here.
 void StartAheadOf(const Record& current, Retired retired) {
   CaseState& cases = TheCases();
   auto leftover = retired.empty() ? nullptr : std::make_shared<Retired>(std::move(retired));
@@ -144,7 +144,8 @@ void StartAheadOf(const Record& current, Retired retired) {
     }
   }
   if (!leftover) return;
-  if (!cases.ahead_enabled || RunStopReason()) {
+  // With makings still ahead (a plain loop passed by), three cases are alive already.
+  if (!cases.ahead_enabled || RunStopReason() || !cases.ahead.empty()) {
     leftover->Free();
     return;
   }

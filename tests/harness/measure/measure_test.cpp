@@ -405,24 +405,31 @@ struct FreedCase {
   int id;
 };
 
-TEST(CaseAhead, TheCaseBeforeAHostClockedOneIsFreedByTheNextMakingNotOnTheFirstThread) {
+// Records named `prefix`/a, /b, ... in the run's order, each made ahead (where it may be) as a
+// FreedCase of id 1, 2, ... with the Prefetch given; the first two made in their turn as 10, 20.
+// Prefetch on, every case freed before, and the notes of frees cleared.
+std::map<std::string, Record*> LeftCaseRun(const std::string& prefix, const std::vector<Prefetch>& prefetch) {
   ReleaseCurrentCase();
   FreedCase::freed_on.clear();
   std::map<std::string, Record*> r;
-  for (const char* name : {"left/a", "left/b", "left/c", "left/d"}) {
+  for (size_t i = 0; i < prefetch.size(); ++i) {
+    const std::string name = fmt::format("{}/{}", prefix, char('a' + i));
     r[name] = AddRecordedBenchmark(name, [](benchmark::State&) {}).record;
+    const int id = static_cast<int>(i) + 1;
+    RegisterPrefetch(*r[name], [id] { return std::static_pointer_cast<void>(std::make_shared<FreedCase>(id)); },
+                     prefetch[i]);
   }
-  auto maker = [](int id) { return [id] { return std::static_pointer_cast<void>(std::make_shared<FreedCase>(id)); }; };
-  // As a Gray-Scott variant's modes: a device-timed one, then host-clocked ones (nothing made
-  // beside their loops), then the next variant's.
-  RegisterPrefetch(*r["left/a"], maker(1), Prefetch::kBeside);
-  RegisterPrefetch(*r["left/b"], maker(2), Prefetch::kMade);
-  RegisterPrefetch(*r["left/c"], maker(3), Prefetch::kBeside);
-  RegisterPrefetch(*r["left/d"], maker(4), Prefetch::kMade);
-  const std::thread::id first = std::this_thread::get_id();
   EnablePrefetch(true);
-  EXPECT_EQ(CurrentCase(*r["left/a"], [] { return std::make_unique<FreedCase>(10); }).id, 10);
-  EXPECT_EQ(CurrentCase(*r["left/b"], [] { return std::make_unique<FreedCase>(20); }).id, 2);
+  EXPECT_EQ(CurrentCase(*r[prefix + "/a"], [] { return std::make_unique<FreedCase>(10); }).id, 10);
+  EXPECT_EQ(CurrentCase(*r[prefix + "/b"], [] { return std::make_unique<FreedCase>(20); }).id, 2);
+  return r;
+}
+
+TEST(CaseAhead, TheCaseBeforeAHostClockedOneIsFreedByTheNextMakingNotOnTheFirstThread) {
+  // As a Gray-Scott variant's modes: a device-timed one, then a host-clocked one (nothing made
+  // beside its loop), then the next variant's.
+  auto r = LeftCaseRun("left", {Prefetch::kBeside, Prefetch::kMade, Prefetch::kBeside, Prefetch::kMade});
+  const std::thread::id first = std::this_thread::get_id();
   // Nothing is made beside b's loop: a's case waits for the next making instead of being freed here.
   EXPECT_FALSE(FreedCase::Freed(10));
   // c is made in its turn while a's case waits (b's is freed first, as before); c's loop lets d
@@ -444,19 +451,7 @@ TEST(CaseAhead, TheCaseBeforeAHostClockedOneIsFreedByTheNextMakingNotOnTheFirstT
 }
 
 TEST(CaseAhead, TheCaseLeftForTheNextMakingIsFreedFirstWhereACaseMadeInTurnRunsOutOfMemory) {
-  ReleaseCurrentCase();
-  FreedCase::freed_on.clear();
-  std::map<std::string, Record*> r;
-  for (const char* name : {"left_oom/a", "left_oom/b", "left_oom/c"}) {
-    r[name] = AddRecordedBenchmark(name, [](benchmark::State&) {}).record;
-  }
-  RegisterPrefetch(*r["left_oom/a"], [] { return std::static_pointer_cast<void>(std::make_shared<FreedCase>(1)); },
-                   Prefetch::kBeside);
-  RegisterPrefetch(*r["left_oom/b"], [] { return std::static_pointer_cast<void>(std::make_shared<FreedCase>(2)); },
-                   Prefetch::kMade);
-  EnablePrefetch(true);
-  CurrentCase(*r["left_oom/a"], [] { return std::make_unique<FreedCase>(10); });
-  CurrentCase(*r["left_oom/b"], [] { return std::make_unique<FreedCase>(20); });
+  auto r = LeftCaseRun("left_oom", {Prefetch::kBeside, Prefetch::kMade, Prefetch::kBeside});
   EXPECT_FALSE(FreedCase::Freed(10));
   // c's making runs out of memory while a's case waits: a's is freed, and c made again.
   int tries = 0;
@@ -472,19 +467,7 @@ TEST(CaseAhead, TheCaseLeftForTheNextMakingIsFreedFirstWhereACaseMadeInTurnRunsO
 }
 
 TEST(CaseAhead, TheCaseLeftForTheNextMakingIsFreedAtTheRunsEnd) {
-  ReleaseCurrentCase();
-  FreedCase::freed_on.clear();
-  std::map<std::string, Record*> r;
-  for (const char* name : {"left_end/a", "left_end/b"}) {
-    r[name] = AddRecordedBenchmark(name, [](benchmark::State&) {}).record;
-  }
-  RegisterPrefetch(*r["left_end/a"], [] { return std::static_pointer_cast<void>(std::make_shared<FreedCase>(1)); },
-                   Prefetch::kBeside);
-  RegisterPrefetch(*r["left_end/b"], [] { return std::static_pointer_cast<void>(std::make_shared<FreedCase>(2)); },
-                   Prefetch::kMade);
-  EnablePrefetch(true);
-  CurrentCase(*r["left_end/a"], [] { return std::make_unique<FreedCase>(10); });
-  CurrentCase(*r["left_end/b"], [] { return std::make_unique<FreedCase>(20); });
+  LeftCaseRun("left_end", {Prefetch::kBeside, Prefetch::kMade});
   EXPECT_FALSE(FreedCase::Freed(10));
   EnablePrefetch(false);
   ReleaseCurrentCase();

@@ -18,8 +18,8 @@ run's wall over its timed work, and the build's median wall over the first build
 every run (build, round, wall_s, ledger_wall_s, timed_s, exit status) as JSON.
 
 Exit status: 0 when every run ended with status 0 and wrote its time spent; 1 when one did not (the
-table still shows the others; the run's stderr tail is printed); 2 for a bad command line or an
---out that cannot be written.
+table still shows the others; the run's stderr tail is printed); 2 for a bad command line, or a
+--cache-root or --out that cannot be written.
 """
 import argparse
 import json
@@ -121,11 +121,12 @@ def main(argv=None):
     except ValueError as e:
         print(f"overhead.py: {e}", file=sys.stderr)
         return EXIT_USAGE
-    if args.cache_root is None:
-        root = tempfile.mkdtemp(prefix="csbench-overhead-")
-    else:
-        root = args.cache_root
+    try:
+        root = tempfile.mkdtemp(prefix="csbench-overhead-") if args.cache_root is None else args.cache_root
         os.makedirs(root, exist_ok=True)
+    except OSError as e:
+        print(f"overhead.py: --cache-root {args.cache_root or '(a new folder)'}: {e.strerror}", file=sys.stderr)
+        return EXIT_USAGE
 
     runs = []
     failed = False

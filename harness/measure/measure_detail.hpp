@@ -29,6 +29,16 @@ struct KeptBatch {
 
 inline constexpr size_t kKeptStarts = 64;
 
+// The case a benchmark leaves behind when the next one begins, with the timed batch that records
+// its buffers (declared after it, so freed first however a Retired goes); prefetch.cpp frees it.
+struct Retired {
+  std::shared_ptr<void> value;
+  std::map<uint32_t, std::unique_ptr<TimedBatch>> batches;
+
+  bool empty() const { return !value && batches.empty(); }
+  void Free();  // on the calling thread, as the run's release
+};
+
 // The guard's reading after a loop, into `note`: the ratio, and whether it says the clocks were down.
 void ReadGuard(const ClockGuardHooks& guard, RunNote& note);
 

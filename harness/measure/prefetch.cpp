@@ -30,6 +30,12 @@ namespace csbench {
 
 using namespace measure_detail;
 
+void Retired::Free() {
+  Spending spending(Phase::kRelease);
+  batches.clear();
+  value.reset();
+}
+
 namespace {
 
 // How many cases may be in making ahead of the one being measured: two, so that a case that takes
@@ -77,23 +83,9 @@ std::shared_ptr<void> TakeAhead(const Record& record) {
   }
 }
 
-// The case a benchmark leaves behind when the next one begins, with the timed batch that records
-// its buffers (declared after it, so freed first however a Retired goes).
-struct Retired {
-  std::shared_ptr<void> value;
-  std::map<uint32_t, std::unique_ptr<TimedBatch>> batches;
-
-  bool empty() const { return !value && batches.empty(); }
-  void Free() {
-    Spending spending(Phase::kRelease);
-    batches.clear();
-    value.reset();
-  }
-};
-
 // Frees the case left for the next making (CaseState::left_to_free), on the calling thread.
-void FreeLeft(std::shared_ptr<void> left) {
-  if (left) static_cast<Retired*>(left.get())->Free();
+void FreeLeft(const std::shared_ptr<Retired>& left) {
+  if (left) left->Free();
 }
 
 Retired TakeKeptCase() {

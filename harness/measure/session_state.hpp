@@ -55,7 +55,7 @@ struct CaseState {
   // A case left behind where no making started (the benchmark measuring lets none beside it: a
   // host-clocked loop's): freed by the next making before it makes anything, or on the first
   // thread where a case is made there or the run ends (prefetch.cpp). At most one waits.
-  std::shared_ptr<void> left_to_free;
+  std::shared_ptr<measure_detail::Retired> left_to_free;
   measure_detail::KeptBatch kept;
   GuardMemory clock_guard;  // shared by the guarded loops of the run's device
 };

@@ -115,6 +115,14 @@ class OverheadTest(unittest.TestCase):
         self.assertEqual(status, 1)
         self.assertIn("x, fill: no time_spent in", stderr)
 
+    def test_a_cache_root_that_cannot_be_made_exits_2_and_runs_nothing(self):
+        blocker = self.root / "a_file"
+        blocker.write_text("", encoding="utf-8")
+        status, _, stderr = self.run_main(self.build("x"), "--rounds", 1, "--cache-root", blocker / "c")
+        self.assertEqual(status, 2)
+        self.assertIn("--cache-root", stderr)
+        self.assertEqual(self.logged(), [])
+
     def test_an_out_file_that_cannot_be_written_exits_2(self):
         status, stdout, stderr = self.run_main(self.build("x"), "--rounds", 1, "--cache-root", self.root / "c",
                                                "--out", self.root / "no_such_folder" / "runs.json")
